@@ -1,0 +1,35 @@
+package kr.c4i.gateway.core.metrics;
+
+/**
+ * The one list of metric names, so dashboards and code cannot drift apart. Micrometer naming:
+ * dot-separated, lower case; Prometheus renders them with underscores and unit suffixes.
+ */
+public final class MetricNames {
+
+    /** Outbox rows claimed by the poller. */
+    public static final String OUTBOX_POLLED = "gateway.outbox.polled";
+    /** Outbox rows handed to the transport and marked sent; tag {@code transport}. */
+    public static final String OUTBOX_PUBLISHED = "gateway.outbox.published";
+    /** Outbox rows moved to quarantine; tag {@code reason}. */
+    public static final String OUTBOX_QUARANTINED = "gateway.outbox.quarantined";
+    /** Rows waiting in the outbox. */
+    public static final String OUTBOX_BACKLOG = "gateway.outbox.backlog";
+    /** Transport sends that failed and will be retried; tag {@code transport}. */
+    public static final String TRANSPORT_SEND_FAILURES = "gateway.transport.send.failures";
+    /** Messages the transport delivered to this node (duplicates included). */
+    public static final String INBOX_DELIVERED = "gateway.inbox.delivered";
+    /** Messages newly written into the inbox. */
+    public static final String INBOX_INSERTED = "gateway.inbox.inserted";
+    /** Delivered messages already in the inbox (redeliveries absorbed). */
+    public static final String INBOX_DUPLICATES = "gateway.inbox.duplicates";
+    /** Time from outbox insert at the origin to inbox insert here. */
+    public static final String DELIVERY_LATENCY = "gateway.delivery.latency";
+
+    public static final String TAG_TRANSPORT = "transport";
+    public static final String TAG_REASON = "reason";
+    public static final String TAG_TYPE = "type";
+    public static final String TAG_NODE = "node";
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,21 @@
+package kr.c4i.gateway.core.transport;
+
+/** The transport will never accept this message as it is (too large for the wire, unknown topic). */
+public final class MessageRejectedException extends TransportException {
+
+    private final String messageId;
+
+    public MessageRejectedException(String messageId, String message, Throwable cause) {
+        super(message, cause);
+        this.messageId = messageId;
+    }
+
+    public String messageId() {
+        return messageId;
+    }
+
+    @Override
+    public boolean retryable() {
+        return false;
+    }
+}

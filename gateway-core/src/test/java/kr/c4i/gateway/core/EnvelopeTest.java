@@ -1,0 +1,32 @@
+package kr.c4i.gateway.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+class EnvelopeTest {
+
+    private static Envelope envelope(String body) {
+        return new Envelope("m-1", NodeId.of("a"), "SITREP", Precedence.FLASH, "SECRET",
+                Instant.parse("2026-11-21T14:30:00Z"), body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void equalityComparesBodyContentNotArrayIdentity() {
+        assertThat(envelope("MSGID/SITREP//")).isEqualTo(envelope("MSGID/SITREP//"))
+                .hasSameHashCodeAs(envelope("MSGID/SITREP//"));
+        assertThat(envelope("MSGID/SITREP//")).isNotEqualTo(envelope("MSGID/OPORD//"));
+    }
+
+    @Test
+    void blankMessageIdIsRefused() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new Envelope(" ", NodeId.of("a"), "SITREP",
+                Precedence.ROUTINE, "UNCLASSIFIED", Instant.now(), new byte[1]));
+    }
+}
