@@ -1,0 +1,109 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.OptionalLong;
+
+import io.netty.util.Version;
+import io.netty.util.internal.PlatformDependent;
+import kr.c4i.gateway.core.NodeId;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.core.server.Queue;
+import org.apache.activemq.artemis.core.server.cluster.Bridge;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The node's own Artemis broker, in this process; reports queue depths and bridge state for health. */
+final class EmbeddedBroker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedBroker.class);
+
+    private final JmsTransportSettings settings;
+    private final List<EmbeddedBrokerCustomizer> customizers;
+    private volatile @Nullable EmbeddedActiveMQ broker;
+
+    EmbeddedBroker(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
+        this.settings = settings;
+        this.customizers = List.copyOf(customizers);
+    }
+
+    void start() throws Exception {
+        EmbeddedBrokerConfigurationFactory factory = new EmbeddedBrokerConfigurationFactory(settings);
+        Configuration configuration = factory.createConfiguration();
+        this.customizers.forEach((customizer) -> customizer.customize(configuration));
+        EmbeddedActiveMQ server = new EmbeddedActiveMQ();
+        server.setConfiguration(configuration);
+        server.setSecurityManager(factory.createSecurityManager());
+        this.broker = server;
+        server.start();
+        if (!server.getActiveMQServer().isActive()) {
+            throw new IllegalStateException("broker did not become active (is " + settings.embedded().dataDirectory()
+                    + " locked by another broker?)");
+        }
+        log.info("Started embedded broker of node {} on {}:{} with data in {}", settings.nodeId(),
+                settings.embedded().host(), settings.embedded().port(), settings.embedded().dataDirectory());
+    }
+
+    /**
+     * Artemis' NIO journal frees its direct buffers through Netty. Netty 4.2 (which Spring Boot 4 manages) can
+     * do that on Java 25 only through {@code sun.misc.Unsafe}, which it no longer uses unless allowed; without
+     * it the broker starts on an empty journal but cannot reload it after a restart. So refuse to start at all.
+     */
+    static void requireDirectBufferCleaner() {
+        try {
+            PlatformDependent.freeDirectBuffer(ByteBuffer.allocateDirect(1));
+        }
+        catch (UnsupportedOperationException ex) {
+            Version netty = Version.identify().get("netty-common");
+            throw new IllegalStateException("Unable to start an embedded Artemis broker: Netty "
+                    + ((netty != null) ? netty.artifactVersion() : "") + " cannot free direct buffers on this JVM ("
+                    + ex.getMessage() + "), so the broker could not reload its journal after a restart. Start the JVM "
+                    + "with --sun-misc-unsafe-memory-access=allow (or -Dio.netty.noUnsafe=false), or use Netty 4.1", ex);
+        }
+    }
+
+    boolean isActive() {
+        EmbeddedActiveMQ server = this.broker;
+        return server != null && server.getActiveMQServer() != null && server.getActiveMQServer().isActive();
+    }
+
+    /** Messages in a queue, including those delivered but not yet acknowledged; empty if unknown. */
+    OptionalLong messageCount(String queueName) {
+        ActiveMQServer server = activeServer();
+        Queue queue = (server != null) ? server.locateQueue(queueName) : null;
+        return (queue != null) ? OptionalLong.of(queue.getMessageCount()) : OptionalLong.empty();
+    }
+
+    boolean bridgeConnected(NodeId peer) {
+        ActiveMQServer server = activeServer();
+        if (server == null || server.getClusterManager() == null) {
+            return false;
+        }
+        Bridge bridge = server.getClusterManager().getBridges().get(EmbeddedBrokerConfigurationFactory.bridgeName(peer));
+        return bridge != null && bridge.isConnected();
+    }
+
+    private @Nullable ActiveMQServer activeServer() {
+        EmbeddedActiveMQ server = this.broker;
+        return (server != null && isActive()) ? server.getActiveMQServer() : null;
+    }
+
+    @Override
+    public void close() {
+        EmbeddedActiveMQ server = this.broker;
+        this.broker = null;
+        if (server == null) {
+            return;
+        }
+        try {
+            server.stop();
+            log.info("Stopped embedded broker of node {}", settings.nodeId());
+        }
+        catch (Exception ex) {
+            log.warn("Unable to stop embedded broker of node {} cleanly: {}", settings.nodeId(), ex.toString(), ex);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import kr.c4i.gateway.core.NodeId;
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.core.config.BridgeConfiguration;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
+import org.apache.activemq.artemis.core.security.Role;
+import org.apache.activemq.artemis.core.server.ComponentConfigurationRoutingType;
+import org.apache.activemq.artemis.core.server.JournalType;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
+import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
+
+/**
+ * Turns the settings into the embedded broker's Artemis configuration: a persistent NIO journal, one
+ * CORE acceptor, security with the node's single user, a queue per known node, and a store-and-forward
+ * bridge per peer.
+ */
+final class EmbeddedBrokerConfigurationFactory {
+
+    static final String ROLE = "gateway";
+    static final String ACCEPTOR = "kmtf-core";
+    static final String MATCH_ALL = "#";
+
+    private final JmsTransportSettings settings;
+
+    EmbeddedBrokerConfigurationFactory(JmsTransportSettings settings) {
+        this.settings = settings;
+    }
+
+    static String bridgeName(NodeId peer) {
+        return "kmtf-bridge-to-" + peer.value();
+    }
+
+    static String connectorName(NodeId peer) {
+        return "kmtf-peer-" + peer.value();
+    }
+
+    Configuration createConfiguration() {
+        JmsTransportSettings.Embedded embedded = settings.embedded();
+        Path data = embedded.dataDirectory();
+        ConfigurationImpl configuration = new ConfigurationImpl();
+        configuration.setName("kmtf-" + settings.nodeId().value());
+        configuration.setPersistenceEnabled(true);
+        configuration.setJournalType(JournalType.NIO);
+        configuration.setJournalDirectory(data.resolve("journal").toString());
+        configuration.setBindingsDirectory(data.resolve("bindings").toString());
+        configuration.setPagingDirectory(data.resolve("paging").toString());
+        configuration.setLargeMessagesDirectory(data.resolve("large-messages").toString());
+        configuration.setNodeManagerLockDirectory(data.toString());
+        configuration.setJournalSyncTransactional(embedded.journalSyncTransactional());
+        configuration.setJournalSyncNonTransactional(true);
+        configuration.setIDCacheSize(embedded.duplicateIdCacheSize());
+        configuration.setPersistIDCache(true);
+        configuration.setJMXManagementEnabled(false);
+        configuration.setSecurityEnabled(true);
+        configuration.putSecurityRoles(MATCH_ALL, Set.of(allPermissions()));
+        addAcceptor(configuration, embedded);
+        addQueue(configuration, settings.queueName(settings.nodeId()));
+        addQueue(configuration, settings.invalidQueue());
+        settings.peers().forEach((id, peer) -> addPeer(configuration, id, peer));
+        return configuration;
+    }
+
+    /** The single user of the embedded broker; with no default user, anonymous connections are refused. */
+    ActiveMQJAASSecurityManager createSecurityManager() {
+        SecurityConfiguration users = new SecurityConfiguration();
+        users.addUser(settings.user(), settings.password());
+        users.addRole(settings.user(), ROLE);
+        return new ActiveMQJAASSecurityManager(InVMLoginModule.class.getName(), users);
+    }
+
+    private static Role allPermissions() {
+        return new Role(ROLE, true, true, true, true, true, true, true, true, true, true, true, true);
+    }
+
+    private static void addAcceptor(ConfigurationImpl configuration, JmsTransportSettings.Embedded embedded) {
+        try {
+            configuration.addAcceptorConfiguration(ACCEPTOR,
+                    "tcp://" + uriHost(embedded.host()) + ":" + embedded.port() + "?protocols=CORE");
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException("Unable to configure the acceptor on " + embedded.host() + ":"
+                    + embedded.port() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    // A receiving node's outage must never lose messages, so nothing is dead-lettered: rolled-back
+    // messages come back after a growing delay, for ever. Should a customizer allow dead-lettering, or
+    // a foreign sender set a time-to-live, messages go to the invalid queue instead of vanishing.
+    private AddressSettings addressSettings(String queue) {
+        JmsTransportSettings.Embedded embedded = settings.embedded();
+        AddressSettings addressSettings = new AddressSettings().setMaxDeliveryAttempts(-1)
+                .setRedeliveryDelay(embedded.redeliveryDelay().toMillis())
+                .setRedeliveryMultiplier(2.0)
+                .setMaxRedeliveryDelay(embedded.maxRedeliveryDelay().toMillis())
+                .setDefaultAddressRoutingType(RoutingType.ANYCAST)
+                .setDefaultQueueRoutingType(RoutingType.ANYCAST);
+        if (!queue.equals(settings.invalidQueue())) {
+            SimpleString invalid = SimpleString.of(settings.invalidQueue());
+            addressSettings.setDeadLetterAddress(invalid).setExpiryAddress(invalid);
+        }
+        return addressSettings;
+    }
+
+    // Address settings are set per queue, not by a wildcard, so they hold whatever prefix is configured.
+    private void addQueue(ConfigurationImpl configuration, String name) {
+        configuration.addAddressSetting(name, addressSettings(name));
+        configuration.addAddressConfiguration(new CoreAddressConfiguration().setName(name)
+                .addRoutingType(RoutingType.ANYCAST)
+                .addQueueConfiguration(QueueConfiguration.of(name).setAddress(name)
+                        .setRoutingType(RoutingType.ANYCAST)
+                        .setDurable(true)));
+    }
+
+    private void addPeer(ConfigurationImpl configuration, NodeId id, JmsTransportSettings.Peer peer) {
+        String queue = settings.queueName(id);
+        addQueue(configuration, queue);
+        try {
+            configuration.addConnectorConfiguration(connectorName(id), peer.url());
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException("Unable to configure the connector to peer " + id + " at " + peer.url()
+                    + ": " + ex.getMessage(), ex);
+        }
+        JmsTransportSettings.Bridge bridge = settings.bridge();
+        configuration.addBridgeConfiguration(new BridgeConfiguration().setName(bridgeName(id))
+                .setQueueName(queue)
+                .setForwardingAddress(queue)
+                .setRoutingType(ComponentConfigurationRoutingType.ANYCAST)
+                .setStaticConnectors(List.of(connectorName(id)))
+                .setUser(settings.userFor(peer))
+                .setPassword(settings.passwordFor(peer))
+                .setHA(false)
+                .setInitialConnectAttempts(-1)
+                .setReconnectAttempts(-1)
+                .setRetryInterval(bridge.retryInterval().toMillis())
+                .setRetryIntervalMultiplier(bridge.retryIntervalMultiplier())
+                .setMaxRetryInterval(bridge.maxRetryInterval().toMillis())
+                .setUseDuplicateDetection(true)
+                .setConfirmationWindowSize(bridge.confirmationWindowSize()));
+    }
+
+    /** Where a local client reaches the acceptor: a wildcard bind address is reached through loopback. */
+    static String connectHost(String host) {
+        return switch (host.strip()) {
+            case "0.0.0.0", "" -> "127.0.0.1";
+            case "::", "[::]", "::0" -> "[::1]";
+            default -> uriHost(host.strip());
+        };
+    }
+
+    private static String uriHost(String host) {
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+}

@@ -1,0 +1,190 @@
+package kr.c4i.gateway.jms;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.transport.InboundHandler;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads this node's inbox queue on one thread, in transacted batches: the batch is committed only
+ * after the handler returns, and rolled back (so redelivered) if it throws. Messages that are not
+ * envelopes are moved to the invalid queue in the same transaction, so they never block the queue.
+ */
+final class InboxConsumer implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(InboxConsumer.class);
+
+    private final JmsTransportSettings settings;
+    private final ConnectionFactory connectionFactory;
+    private final String brokerUrl;
+    private final InboundHandler handler;
+    private final String inboxQueue;
+    private final Thread thread;
+    private final CountDownLatch stopping = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile boolean connected;
+    private volatile @Nullable Connection connection;
+    private volatile @Nullable String lastError;
+    private Duration backoff;
+
+    InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
+            InboundHandler handler) {
+        this.settings = settings;
+        this.connectionFactory = connectionFactory;
+        this.brokerUrl = brokerUrl;
+        this.handler = handler;
+        this.inboxQueue = settings.queueName(settings.nodeId());
+        this.backoff = settings.receive().retryBackoff();
+        this.thread = Thread.ofPlatform().name("jms-inbox-" + settings.nodeId()).daemon(true).unstarted(this);
+    }
+
+    void start() {
+        this.thread.start();
+    }
+
+    @Override
+    public void run() {
+        while (this.running) {
+            try {
+                consume();
+            }
+            catch (JMSException | RuntimeException ex) {
+                this.connected = false;
+                if (this.running) {
+                    this.lastError = "Unable to receive from queue " + this.inboxQueue + " at " + this.brokerUrl + ": "
+                            + OutboundSender.describe(ex);
+                    log.warn("{}; reconnecting in {} ms", this.lastError, this.backoff.toMillis());
+                    pause();
+                }
+            }
+        }
+    }
+
+    private void consume() throws JMSException {
+        try (Connection opened = this.connectionFactory.createConnection()) {
+            this.connection = opened;
+            if (!this.running) {
+                return;
+            }
+            Session session = opened.createSession(true, Session.SESSION_TRANSACTED);
+            MessageConsumer consumer = session.createConsumer(session.createQueue(this.inboxQueue));
+            MessageProducer invalid = session.createProducer(session.createQueue(this.settings.invalidQueue()));
+            opened.start();
+            this.connected = true;
+            this.lastError = null;
+            log.info("Receiving from queue {} at {}", this.inboxQueue, this.brokerUrl);
+            long timeout = this.settings.receive().timeout().toMillis();
+            while (this.running) {
+                Message first = consumer.receive(timeout);
+                if (first != null) {
+                    handleBatch(session, consumer, invalid, first);
+                }
+            }
+        }
+        finally {
+            this.connected = false;
+            this.connection = null;
+        }
+    }
+
+    private void handleBatch(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
+            throws JMSException {
+        List<Message> messages = new ArrayList<>(List.of(first));
+        while (messages.size() < this.settings.receive().batchSize()) {
+            Message next = consumer.receiveNoWait();
+            if (next == null) {
+                break;
+            }
+            messages.add(next);
+        }
+        List<Envelope> batch = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            try {
+                batch.add(EnvelopeCodec.fromMessage(message));
+            }
+            catch (EnvelopeCodec.InvalidMessageException ex) {
+                log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), this.inboxQueue,
+                        this.settings.invalidQueue(), ex.getMessage());
+                invalid.send(EnvelopeCodec.toInvalid(session, message, ex.getMessage(), this.inboxQueue));
+            }
+        }
+        if (!batch.isEmpty()) {
+            try {
+                this.handler.deliver(List.copyOf(batch));
+            }
+            catch (Exception ex) {
+                session.rollback();
+                log.warn("Handler failed on a batch of {} messages from queue {}; they will be redelivered after {} ms: {}",
+                        batch.size(), this.inboxQueue, this.backoff.toMillis(), ex.toString(), ex);
+                pause();
+                return;
+            }
+        }
+        session.commit();
+        this.backoff = this.settings.receive().retryBackoff();
+    }
+
+    /** Waits the current backoff, or until stopped, then doubles it up to the maximum. */
+    private void pause() {
+        try {
+            this.stopping.await(this.backoff.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            this.running = false;
+        }
+        Duration doubled = this.backoff.multipliedBy(2);
+        Duration max = this.settings.receive().maxRetryBackoff();
+        this.backoff = (doubled.compareTo(max) > 0) ? max : doubled;
+    }
+
+    boolean isConnected() {
+        return this.connected;
+    }
+
+    @Nullable String lastError() {
+        return this.lastError;
+    }
+
+    /**
+     * Lets a batch in the handler finish and commit, then stops; if the thread does not stop within
+     * {@code grace}, closes its connection so the uncommitted batch is redelivered later.
+     */
+    void stop(Duration grace) {
+        this.running = false;
+        this.stopping.countDown();
+        try {
+            this.thread.join(this.settings.receive().timeout().plus(grace));
+            if (this.thread.isAlive()) {
+                Connection current = this.connection;
+                if (current != null) {
+                    current.close();
+                }
+                this.thread.join(grace);
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (JMSException | RuntimeException ex) {
+            log.debug("Ignored failure closing the inbox connection: {}", ex.toString());
+        }
+        if (this.thread.isAlive()) {
+            log.warn("Inbox consumer of node {} did not stop within {}", this.settings.nodeId(), grace);
+        }
+    }
+}

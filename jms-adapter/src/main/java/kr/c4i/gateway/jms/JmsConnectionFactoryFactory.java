@@ -1,0 +1,31 @@
+package kr.c4i.gateway.jms;
+
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+
+/**
+ * Turns the settings into the JMS connection factory of this node's own broker: the external URL, or
+ * the embedded broker's acceptor over loopback. Either way the node's credentials are used.
+ */
+final class JmsConnectionFactoryFactory {
+
+    private final JmsTransportSettings settings;
+
+    JmsConnectionFactoryFactory(JmsTransportSettings settings) {
+        this.settings = settings;
+    }
+
+    ActiveMQConnectionFactory createConnectionFactory() {
+        // Artemis' default of no client reconnect suits the transport, which rebuilds a failed
+        // connection on its next call instead of blocking the caller; an external URL may still set it.
+        return new ActiveMQConnectionFactory(brokerUrl(), settings.user(), settings.password());
+    }
+
+    /** The URL this node's clients connect to. */
+    String brokerUrl() {
+        if (settings.effectiveMode() == BrokerMode.EXTERNAL) {
+            return settings.brokerUrl();
+        }
+        JmsTransportSettings.Embedded embedded = settings.embedded();
+        return "tcp://" + EmbeddedBrokerConfigurationFactory.connectHost(embedded.host()) + ":" + embedded.port();
+    }
+}

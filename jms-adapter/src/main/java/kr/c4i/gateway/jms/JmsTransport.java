@@ -1,0 +1,240 @@
+package kr.c4i.gateway.jms;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Point-to-point JMS transport over ActiveMQ Artemis, as fielded systems do it: every node has its
+ * own broker and a queue per destination node, and a message for N destinations becomes N sends.
+ *
+ * <p>{@link #send} puts each copy on the destination's queue of the local broker in one transaction;
+ * with an embedded broker, a bridge per peer forwards that queue to the peer's broker, holding
+ * messages in the local journal while the peer is away. {@link #subscribe} consumes this node's own
+ * queue on its own broker. {@code send} may be called from one thread at a time (calls are
+ * serialized); the handler runs on the transport's single consumer thread.
+ */
+public final class JmsTransport implements Transport {
+
+    private static final Logger log = LoggerFactory.getLogger(JmsTransport.class);
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final JmsTransportSettings settings;
+    private final BrokerMode mode;
+    private final String brokerUrl;
+    private final ActiveMQConnectionFactory connectionFactory;
+    private final @Nullable EmbeddedBroker broker;
+    private final OutboundSender sender;
+    private final Object lifecycle = new Object();
+    private @Nullable InboxConsumer consumer;
+    private volatile boolean opened;
+    private volatile boolean closed;
+
+    /**
+     * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
+     */
+    public JmsTransport(JmsTransportSettings settings) {
+        this(settings, List.of());
+    }
+
+    /**
+     * @param settings validated settings of this node
+     * @param customizers applied in order to the embedded broker's configuration, after the settings; unused with
+     *        an external broker
+     * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
+     */
+    public JmsTransport(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(customizers, "customizers");
+        this.mode = settings.effectiveMode();
+        if (this.mode == BrokerMode.EMBEDDED) {
+            EmbeddedBroker.requireDirectBufferCleaner();
+        }
+        JmsConnectionFactoryFactory factory = new JmsConnectionFactoryFactory(settings);
+        this.brokerUrl = factory.brokerUrl();
+        this.connectionFactory = factory.createConnectionFactory();
+        this.broker = (this.mode == BrokerMode.EMBEDDED) ? new EmbeddedBroker(settings, customizers) : null;
+        this.sender = new OutboundSender(settings, this.connectionFactory, this.brokerUrl);
+    }
+
+    @Override
+    public String kind() {
+        return "jms";
+    }
+
+    /**
+     * Starts the embedded broker, if any, and connects to the node's broker.
+     *
+     * @throws TransportUnavailableException if the broker cannot be started or reached
+     */
+    @Override
+    public void open() throws TransportException {
+        synchronized (this.lifecycle) {
+            if (this.closed) {
+                throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " is closed");
+            }
+            if (this.opened) {
+                return;
+            }
+            if (this.broker != null) {
+                try {
+                    this.broker.start();
+                }
+                catch (Exception ex) {
+                    this.broker.close();
+                    throw new TransportUnavailableException("Unable to start the embedded broker of node "
+                            + settings.nodeId() + " at " + this.brokerUrl + " with data in "
+                            + settings.embedded().dataDirectory() + ": " + OutboundSender.describe(ex), ex);
+                }
+            }
+            try {
+                this.sender.connect();
+            }
+            catch (TransportUnavailableException ex) {
+                if (this.broker != null) {
+                    this.broker.close();
+                }
+                throw ex;
+            }
+            this.opened = true;
+            log.info("Opened JMS transport of node {} ({} broker at {}, peers {})", settings.nodeId(),
+                    this.mode.label(), this.brokerUrl, settings.peers().keySet());
+        }
+    }
+
+    /**
+     * Starts the consumer thread on this node's queue; the handler sees batches of up to
+     * {@code receive.batchSize} envelopes, committed when it returns and redelivered when it throws.
+     */
+    @Override
+    public void subscribe(InboundHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        synchronized (this.lifecycle) {
+            requireOpen();
+            if (this.consumer != null) {
+                throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " already has a handler");
+            }
+            InboxConsumer created = new InboxConsumer(settings, this.connectionFactory, this.brokerUrl, handler);
+            this.consumer = created;
+            created.start();
+        }
+    }
+
+    /**
+     * Stores one copy of each message per destination on the local broker and returns once they are committed.
+     *
+     * @throws kr.c4i.gateway.core.transport.MessageRejectedException if a destination is not a configured peer;
+     *         nothing of the batch was sent
+     * @throws TransportUnavailableException if the broker failed; none of the batch was committed, or (after a
+     *         resend of messages the broker already had) only some
+     */
+    @Override
+    public void send(List<Outbound> batch) throws TransportException {
+        Objects.requireNonNull(batch, "batch");
+        requireOpen();
+        this.sender.send(batch);
+    }
+
+    /**
+     * Up when the broker is running (embedded) and this node holds a live connection to it. Details: {@code nodeId},
+     * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
+     * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
+     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer).
+     */
+    @Override
+    public TransportHealth health() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("nodeId", settings.nodeId().value());
+        details.put("mode", this.mode.label());
+        details.put("brokerUrl", this.brokerUrl);
+        String inbox = settings.queueName(settings.nodeId());
+        details.put("inboxQueue", inbox);
+        boolean brokerActive = true;
+        if (this.broker != null) {
+            brokerActive = this.broker.isActive();
+            details.put("brokerActive", brokerActive);
+            this.broker.messageCount(inbox).ifPresent((depth) -> details.put("inboxDepth", depth));
+        }
+        Map<String, Object> peers = new LinkedHashMap<>();
+        settings.peers().keySet().forEach((peer) -> {
+            Map<String, Object> peerDetails = new LinkedHashMap<>();
+            String queue = settings.queueName(peer);
+            peerDetails.put("queue", queue);
+            if (this.broker != null) {
+                peerDetails.put("bridgeConnected", this.broker.bridgeConnected(peer));
+                this.broker.messageCount(queue).ifPresent((pending) -> peerDetails.put("pending", pending));
+            }
+            peers.put(peer.value(), Map.copyOf(peerDetails));
+        });
+        details.put("peers", Map.copyOf(peers));
+        boolean senderConnected = this.sender.isConnected();
+        details.put("senderConnected", senderConnected);
+        InboxConsumer current = this.consumer;
+        boolean consumerConnected = current != null && current.isConnected();
+        if (current != null) {
+            details.put("consumerConnected", consumerConnected);
+        }
+        String lastError = (current != null && current.lastError() != null) ? current.lastError()
+                : this.sender.lastError();
+        if (lastError != null) {
+            details.put("lastError", lastError);
+        }
+        boolean up = this.opened && !this.closed && brokerActive && (senderConnected || consumerConnected);
+        return up ? TransportHealth.up(details) : TransportHealth.down(details);
+    }
+
+    /** Stops the consumer (letting a batch in the handler finish), disconnects and stops the embedded broker. */
+    @Override
+    public void close() {
+        synchronized (this.lifecycle) {
+            if (this.closed) {
+                return;
+            }
+            this.closed = true;
+            InboxConsumer current = this.consumer;
+            if (current != null) {
+                run("stop the inbox consumer", () -> current.stop(STOP_GRACE));
+            }
+            run("close the sender", this.sender::close);
+            run("close the connection factory", this.connectionFactory::close);
+            EmbeddedBroker embedded = this.broker;
+            if (embedded != null) {
+                run("stop the embedded broker", embedded::close);
+            }
+            log.info("Closed JMS transport of node {}", settings.nodeId());
+        }
+    }
+
+    private void run(String action, Runnable step) {
+        try {
+            step.run();
+        }
+        catch (RuntimeException ex) {
+            log.warn("Unable to {} of node {}: {}", action, settings.nodeId(), ex.toString(), ex);
+        }
+    }
+
+    private void requireOpen() {
+        if (this.closed) {
+            throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " is closed");
+        }
+        if (!this.opened) {
+            throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " is not open; call open()");
+        }
+    }
+
+}

@@ -1,0 +1,372 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+import kr.c4i.gateway.core.NodeId;
+import org.apache.activemq.artemis.api.core.client.ServerLocator;
+import org.apache.activemq.artemis.core.client.impl.ServerLocatorImpl;
+import org.apache.activemq.artemis.core.config.ConfigurationUtils;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Settings of one node's JMS transport. The constructor checks every component and throws one
+ * {@link IllegalArgumentException} that names each bad setting, so a misconfigured node fails at
+ * start-up rather than at its first message. Start from {@link #of} and the {@code with…} methods.
+ *
+ * @param nodeId this node; its inbox is the queue {@code queuePrefix + nodeId} on its own broker
+ * @param mode where the broker runs; when {@code null}, {@link BrokerMode#EXTERNAL} if {@code brokerUrl} is set,
+ *        otherwise {@link BrokerMode#EMBEDDED} (see {@link #effectiveMode()})
+ * @param brokerUrl URL of the external broker, such as {@code tcp://broker:61616}; unused in embedded mode
+ * @param user user this node connects as; on the embedded broker, the only user, allowed everything
+ * @param password password of {@code user}
+ * @param embedded the embedded broker; default {@link Embedded#defaults()}
+ * @param peers the other nodes this node sends to, by node id; default none
+ * @param queuePrefix prefix of every node's queue name; default {@code kmtf.node.}
+ * @param invalidQueue queue that receives inbound messages that are not valid envelopes; default {@code kmtf.invalid}
+ * @param receive how the inbox is consumed; default {@link Receive#defaults()}
+ * @param bridge how store-and-forward bridges reach peers; default {@link Bridge#defaults()}
+ */
+public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
+        String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
+        Receive receive, Bridge bridge) {
+
+    public static final String DEFAULT_QUEUE_PREFIX = "kmtf.node.";
+    public static final String DEFAULT_INVALID_QUEUE = "kmtf.invalid";
+
+    // Letters, digits and the separators Artemis treats literally: no wildcards ('#', '*') in names.
+    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
+    /**
+     * @throws IllegalArgumentException listing every setting that is missing or out of range
+     */
+    public JmsTransportSettings {
+        List<String> problems = new ArrayList<>();
+        if (nodeId == null) {
+            problems.add("nodeId must be set");
+        }
+        BrokerMode effective = (mode != null) ? mode : deduceMode(brokerUrl);
+        if (effective == BrokerMode.EXTERNAL) {
+            if (isBlank(brokerUrl)) {
+                problems.add("brokerUrl must be set when mode is external");
+            }
+            else {
+                checkBrokerUrl("brokerUrl", brokerUrl, problems);
+            }
+        }
+        requireText("user", user, problems);
+        requireText("password", password, problems);
+        if (embedded == null) {
+            problems.add("embedded must be set");
+        }
+        else {
+            embedded.check(problems);
+            if (embedded.dataDirectory() == null && nodeId != null) {
+                embedded = embedded.withDataDirectory(Path.of("data", "artemis", nodeId.value()));
+            }
+        }
+        peers = checkPeers(nodeId, effective, peers, problems);
+        checkQueueName("queuePrefix", queuePrefix, problems);
+        checkQueueName("invalidQueue", invalidQueue, problems);
+        if (queuePrefix != null && invalidQueue != null && invalidQueue.startsWith(queuePrefix)) {
+            problems.add("invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
+                    + "', where it could clash with a node's queue");
+        }
+        if (receive == null) {
+            problems.add("receive must be set");
+        }
+        else {
+            receive.check(problems);
+        }
+        if (bridge == null) {
+            problems.add("bridge must be set");
+        }
+        else {
+            bridge.check(problems);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("Invalid JMS transport settings: " + String.join("; ", problems));
+        }
+    }
+
+    /** An embedded broker with default settings and no peers. */
+    public static JmsTransportSettings of(NodeId nodeId, String user, String password) {
+        return new JmsTransportSettings(nodeId, null, null, user, password, Embedded.defaults(), Map.of(),
+                DEFAULT_QUEUE_PREFIX, DEFAULT_INVALID_QUEUE, Receive.defaults(), Bridge.defaults());
+    }
+
+    public JmsTransportSettings withMode(@Nullable BrokerMode mode) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    public JmsTransportSettings withBrokerUrl(@Nullable String brokerUrl) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    public JmsTransportSettings withEmbedded(Embedded embedded) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    public JmsTransportSettings withPeers(Map<NodeId, Peer> peers) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    public JmsTransportSettings withReceive(Receive receive) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    public JmsTransportSettings withBridge(Bridge bridge) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge);
+    }
+
+    /** The explicit {@link #mode()} if set; otherwise external when a broker URL is set, else embedded. */
+    public BrokerMode effectiveMode() {
+        return (mode != null) ? mode : deduceMode(brokerUrl);
+    }
+
+    /** The queue (and anycast address) of a node: its inbox on its own broker, its outbox for it elsewhere. */
+    String queueName(NodeId node) {
+        return queuePrefix + node.value();
+    }
+
+    /** The user a bridge to this peer connects as: the peer's own, or this node's when the peer sets none. */
+    String userFor(Peer peer) {
+        return isBlank(peer.user()) ? user : peer.user();
+    }
+
+    String passwordFor(Peer peer) {
+        return isBlank(peer.password()) ? password : peer.password();
+    }
+
+    @Override
+    public String toString() {
+        return "JmsTransportSettings[nodeId=" + nodeId + ", mode=" + effectiveMode().label() + ", brokerUrl="
+                + brokerUrl + ", user=" + user + ", password=******, embedded=" + embedded + ", peers=" + peers
+                + ", queuePrefix=" + queuePrefix + ", invalidQueue=" + invalidQueue + ", receive=" + receive
+                + ", bridge=" + bridge + "]";
+    }
+
+    private static BrokerMode deduceMode(@Nullable String brokerUrl) {
+        return isBlank(brokerUrl) ? BrokerMode.EMBEDDED : BrokerMode.EXTERNAL;
+    }
+
+    private static Map<NodeId, Peer> checkPeers(@Nullable NodeId self, BrokerMode mode,
+            @Nullable Map<NodeId, Peer> peers, List<String> problems) {
+        if (peers == null) {
+            problems.add("peers must be set (an empty map when this node sends to no one)");
+            return Map.of();
+        }
+        Map<NodeId, Peer> checked = new LinkedHashMap<>();
+        peers.forEach((id, peer) -> {
+            if (id == null) {
+                problems.add("peers must not contain a null node id");
+                return;
+            }
+            String key = "peers." + id;
+            if (id.equals(self)) {
+                problems.add(key + " is this node itself; list only the other nodes");
+            }
+            if (peer == null) {
+                problems.add(key + " must be set");
+                return;
+            }
+            if (isBlank(peer.url())) {
+                if (mode == BrokerMode.EMBEDDED) {
+                    problems.add(key + ".url must be set in embedded mode, where this node bridges to the peer's broker");
+                }
+            }
+            else {
+                checkConnectorUrl(key + ".url", peer.url(), problems);
+            }
+            checked.put(id, peer);
+        });
+        return Collections.unmodifiableMap(new TreeMap<>(checked));
+    }
+
+    private static void checkBrokerUrl(String name, String url, List<String> problems) {
+        try (ServerLocator locator = ServerLocatorImpl.newLocator(url)) {
+            locator.getStaticTransportConfigurations();
+        }
+        catch (RuntimeException ex) {
+            problems.add(name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage());
+        }
+    }
+
+    private static void checkConnectorUrl(String name, String url, List<String> problems) {
+        try {
+            ConfigurationUtils.parseConnectorURI(name, url);
+        }
+        catch (RuntimeException ex) {
+            problems.add(name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage());
+        }
+    }
+
+    private static void checkQueueName(String name, @Nullable String value, List<String> problems) {
+        if (value == null || !QUEUE_NAME.matcher(value).matches()) {
+            problems.add(name + " '" + value + "' must be letters, digits, '.', '_' or '-'");
+        }
+    }
+
+    private static void requireText(String name, @Nullable String value, List<String> problems) {
+        if (isBlank(value)) {
+            problems.add(name + " must not be blank");
+        }
+    }
+
+    private static void requirePositive(String name, @Nullable Duration value, List<String> problems) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            problems.add(name + " must be a positive duration, was " + value);
+        }
+    }
+
+    private static void requireAtLeast(String name, @Nullable Duration value, String lowerName,
+            @Nullable Duration lower, List<String> problems) {
+        if (value != null && lower != null && value.compareTo(lower) < 0) {
+            problems.add(name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")");
+        }
+    }
+
+    private static boolean isBlank(@Nullable String value) {
+        return value == null || value.isBlank();
+    }
+
+    /**
+     * The broker inside the gateway process.
+     *
+     * @param host address the acceptor binds; default {@code 0.0.0.0} so peers' bridges can reach it
+     * @param port port of the acceptor; default 61616
+     * @param dataDirectory where journal, bindings, paging and large messages live; default {@code data/artemis/<nodeId>}
+     *        under the working directory
+     * @param journalSyncTransactional whether a commit waits for the journal to reach the disk; default true, which is
+     *        what makes a returned {@code send} survive a power loss
+     * @param redeliveryDelay delay before a rolled-back message is delivered again, doubled on each attempt;
+     *        default 100 ms
+     * @param maxRedeliveryDelay upper bound of that delay; default 5 s
+     * @param duplicateIdCacheSize message ids remembered per address to drop resends; default 20000
+     */
+    public record Embedded(String host, int port, @Nullable Path dataDirectory, boolean journalSyncTransactional,
+            Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize) {
+
+        public static Embedded defaults() {
+            return new Embedded("0.0.0.0", 61616, null, true, Duration.ofMillis(100), Duration.ofSeconds(5), 20_000);
+        }
+
+        /** Defaults, except where the acceptor listens and where the data lives. */
+        public static Embedded at(String host, int port, Path dataDirectory) {
+            Embedded defaults = defaults();
+            return new Embedded(host, port, dataDirectory, defaults.journalSyncTransactional,
+                    defaults.redeliveryDelay, defaults.maxRedeliveryDelay, defaults.duplicateIdCacheSize);
+        }
+
+        public Embedded withDataDirectory(Path dataDirectory) {
+            return new Embedded(host, port, dataDirectory, journalSyncTransactional, redeliveryDelay,
+                    maxRedeliveryDelay, duplicateIdCacheSize);
+        }
+
+        void check(List<String> problems) {
+            requireText("embedded.host", host, problems);
+            if (port < 1 || port > 65535) {
+                problems.add("embedded.port must be 1..65535, was " + port);
+            }
+            requirePositive("embedded.redeliveryDelay", redeliveryDelay, problems);
+            requirePositive("embedded.maxRedeliveryDelay", maxRedeliveryDelay, problems);
+            requireAtLeast("embedded.maxRedeliveryDelay", maxRedeliveryDelay, "embedded.redeliveryDelay",
+                    redeliveryDelay, problems);
+            if (duplicateIdCacheSize < 1) {
+                problems.add("embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize);
+            }
+        }
+    }
+
+    /**
+     * Another node this node sends to.
+     *
+     * @param url the peer's broker as an Artemis connector URL, such as {@code tcp://node-b:61616}; required in
+     *        embedded mode, where this node's broker bridges to it; unused in external mode
+     * @param user user the bridge connects as; default this node's {@code user}
+     * @param password password of that user; default this node's {@code password}
+     */
+    public record Peer(@Nullable String url, @Nullable String user, @Nullable String password) {
+
+        /** A peer whose broker accepts this node's own credentials. */
+        public static Peer at(String url) {
+            return new Peer(url, null, null);
+        }
+
+        @Override
+        public String toString() {
+            return "Peer[url=" + url + ", user=" + user + ", password=" + (password == null ? null : "******") + "]";
+        }
+    }
+
+    /**
+     * How the inbox queue is consumed.
+     *
+     * @param batchSize most messages handed to the handler in one batch and one transaction; default 500
+     * @param timeout how long the consumer waits for a first message before checking whether to stop; default 1 s
+     * @param retryBackoff wait after a handler failure or lost connection, doubled on each failure in a row;
+     *        default 500 ms
+     * @param maxRetryBackoff upper bound of that wait; default 30 s
+     */
+    public record Receive(int batchSize, Duration timeout, Duration retryBackoff, Duration maxRetryBackoff) {
+
+        public static Receive defaults() {
+            return new Receive(500, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
+        }
+
+        void check(List<String> problems) {
+            if (batchSize < 1) {
+                problems.add("receive.batchSize must be at least 1, was " + batchSize);
+            }
+            requirePositive("receive.timeout", timeout, problems);
+            requirePositive("receive.retryBackoff", retryBackoff, problems);
+            requirePositive("receive.maxRetryBackoff", maxRetryBackoff, problems);
+            requireAtLeast("receive.maxRetryBackoff", maxRetryBackoff, "receive.retryBackoff", retryBackoff,
+                    problems);
+        }
+    }
+
+    /**
+     * How the embedded broker's store-and-forward bridges reach peers. They retry for ever, so messages wait in this
+     * node's journal for as long as a peer is away.
+     *
+     * @param retryInterval wait before reconnecting to a peer; default 500 ms
+     * @param retryIntervalMultiplier factor applied to that wait after each failed attempt; default 2.0
+     * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it; default 10 s
+     * @param confirmationWindowSize bytes sent to a peer before its broker must confirm them; default 1 MiB
+     */
+    public record Bridge(Duration retryInterval, double retryIntervalMultiplier, Duration maxRetryInterval,
+            int confirmationWindowSize) {
+
+        public static Bridge defaults() {
+            return new Bridge(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10), 1024 * 1024);
+        }
+
+        void check(List<String> problems) {
+            requirePositive("bridge.retryInterval", retryInterval, problems);
+            if (!(retryIntervalMultiplier >= 1.0)) {
+                problems.add("bridge.retryIntervalMultiplier must be at least 1.0, was " + retryIntervalMultiplier);
+            }
+            requirePositive("bridge.maxRetryInterval", maxRetryInterval, problems);
+            requireAtLeast("bridge.maxRetryInterval", maxRetryInterval, "bridge.retryInterval", retryInterval,
+                    problems);
+            // A bridge without confirmations cannot resend what a peer lost in a crash.
+            if (confirmationWindowSize < 1) {
+                problems.add("bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import kr.c4i.gateway.core.NodeId;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class JmsTransportSettingsTests {
+
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw");
+
+        assertThat(settings.effectiveMode()).isEqualTo(BrokerMode.EMBEDDED);
+        assertThat(settings.queuePrefix()).isEqualTo("kmtf.node.");
+        assertThat(settings.invalidQueue()).isEqualTo("kmtf.invalid");
+        assertThat(settings.queueName(B)).isEqualTo("kmtf.node.b");
+        assertThat(settings.embedded().host()).isEqualTo("0.0.0.0");
+        assertThat(settings.embedded().port()).isEqualTo(61616);
+        assertThat(settings.embedded().dataDirectory()).isEqualTo(Path.of("data", "artemis", "a"));
+        assertThat(settings.embedded().journalSyncTransactional()).isTrue();
+        assertThat(settings.embedded().duplicateIdCacheSize()).isEqualTo(20_000);
+        assertThat(settings.receive().batchSize()).isEqualTo(500);
+        assertThat(settings.receive().timeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(settings.peers()).isEmpty();
+    }
+
+    @Test
+    void brokerUrlMeansExternalUnlessModeIsSet() {
+        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw").withBrokerUrl("tcp://broker:61616");
+
+        assertThat(settings.mode()).isNull();
+        assertThat(settings.effectiveMode()).isEqualTo(BrokerMode.EXTERNAL);
+        assertThat(settings.withMode(BrokerMode.EMBEDDED).effectiveMode()).isEqualTo(BrokerMode.EMBEDDED);
+    }
+
+    @Test
+    void blankUserIsRejectedNamingTheSetting() {
+        assertThatIllegalArgumentException().isThrownBy(() -> JmsTransportSettings.of(A, " ", "pw"))
+                .withMessage("Invalid JMS transport settings: user must not be blank");
+    }
+
+    @Test
+    void everyBadSettingIsNamedInOneException() {
+        JmsTransportSettings.Embedded embedded = new JmsTransportSettings.Embedded("", 0, null, true,
+                Duration.ofSeconds(1), Duration.ofMillis(10), 0);
+        Map<NodeId, JmsTransportSettings.Peer> peers = Map.of(A, JmsTransportSettings.Peer.at("tcp://a:61616"), B,
+                new JmsTransportSettings.Peer("bogus://b", null, null), NodeId.of("c"),
+                new JmsTransportSettings.Peer(null, null, null));
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new JmsTransportSettings(A, null, null, "", null, embedded, peers, "kmtf node.",
+                        "kmtf.#", new JmsTransportSettings.Receive(0, Duration.ZERO, Duration.ofSeconds(2),
+                                Duration.ofSeconds(1)),
+                        new JmsTransportSettings.Bridge(Duration.ofMillis(-1), 0.5, Duration.ofSeconds(1), 0)))
+                .withMessageContainingAll("user must not be blank", "password must not be blank",
+                        "embedded.host must not be blank", "embedded.port must be 1..65535, was 0",
+                        "embedded.maxRedeliveryDelay (PT0.01S) must not be shorter than embedded.redeliveryDelay",
+                        "embedded.duplicateIdCacheSize", "peers.a is this node itself", "peers.b.url 'bogus://b'",
+                        "peers.c.url must be set in embedded mode", "queuePrefix 'kmtf node.'", "invalidQueue 'kmtf.#'",
+                        "receive.batchSize",
+                        "receive.timeout", "receive.maxRetryBackoff", "bridge.retryInterval",
+                        "bridge.retryIntervalMultiplier", "bridge.confirmationWindowSize");
+    }
+
+    @Test
+    void invalidQueueMustNotLookLikeANodesQueue() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new JmsTransportSettings(A, null, null, "gateway", "pw",
+                        JmsTransportSettings.Embedded.defaults(), Map.of(), "kmtf.node.", "kmtf.node.invalid",
+                        JmsTransportSettings.Receive.defaults(), JmsTransportSettings.Bridge.defaults()))
+                .withMessageContaining("invalidQueue 'kmtf.node.invalid' must not start with queuePrefix 'kmtf.node.'");
+    }
+
+    @Test
+    void externalModeNeedsAValidBrokerUrlButNoPeerUrls() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JmsTransportSettings.of(A, "gateway", "pw").withMode(BrokerMode.EXTERNAL))
+                .withMessageContaining("brokerUrl must be set when mode is external");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JmsTransportSettings.of(A, "gateway", "pw").withBrokerUrl("nope://x"))
+                .withMessageContaining("brokerUrl 'nope://x' is not a valid Artemis broker URL");
+
+        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw")
+                .withBrokerUrl("(tcp://broker1:61616,tcp://broker2:61616)?ha=true")
+                .withPeers(Map.of(B, new JmsTransportSettings.Peer(null, null, null)));
+        assertThat(settings.peers()).containsOnlyKeys(B);
+    }
+
+    @Test
+    void peerWithoutCredentialsUsesTheNodesOwn() {
+        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw")
+                .withPeers(Map.of(B, JmsTransportSettings.Peer.at("tcp://b:61616")));
+        JmsTransportSettings.Peer b = settings.peers().get(B);
+
+        assertThat(settings.userFor(b)).isEqualTo("gateway");
+        assertThat(settings.passwordFor(b)).isEqualTo("pw");
+        assertThat(settings.passwordFor(new JmsTransportSettings.Peer("tcp://b:61616", "other", "pw2"))).isEqualTo("pw2");
+    }
+
+    @Test
+    void toStringHidesPasswords() {
+        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "top-secret")
+                .withPeers(Map.of(B, new JmsTransportSettings.Peer("tcp://b:61616", "gw-b", "peer-secret")));
+
+        assertThat(settings.toString()).contains("gateway", "gw-b").doesNotContain("top-secret", "peer-secret");
+    }
+
+    @Test
+    void brokerModeParsesLowerCaseNames() {
+        assertThat(BrokerMode.parse("External")).isEqualTo(BrokerMode.EXTERNAL);
+        assertThatIllegalArgumentException().isThrownBy(() -> BrokerMode.parse("cloud"))
+                .withMessageContaining("embedded, external");
+    }
+}

@@ -1,0 +1,142 @@
+package kr.c4i.gateway.jms;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.TransportException;
+
+/**
+ * Nodes with embedded brokers on free ports, each peered with all the others, with data under a
+ * test's temporary directory. A node can be stopped and started again on the same port and data, as
+ * a restarted gateway would be. Closing stops every broker still running.
+ */
+final class TestNodes implements AutoCloseable {
+
+    static final String USER = "gateway";
+    static final String PASSWORD = "s3cret-pw";
+
+    private final Path root;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, JmsTransport> running = new LinkedHashMap<>();
+    private final Map<String, RecordingHandler> handlers = new LinkedHashMap<>();
+
+    private TestNodes(Path root, String... ids) {
+        this.root = root;
+        for (String id : ids) {
+            this.ports.put(id, freePort());
+        }
+    }
+
+    /** Nodes that exist but are not started. */
+    static TestNodes create(Path root, String... ids) {
+        return new TestNodes(root, ids);
+    }
+
+    /** Nodes opened and subscribed with a {@link RecordingHandler} each. */
+    static TestNodes start(Path root, String... ids) throws TransportException {
+        TestNodes nodes = new TestNodes(root, ids);
+        try {
+            for (String id : ids) {
+                nodes.start(id);
+            }
+        }
+        catch (TransportException | RuntimeException ex) {
+            nodes.close();
+            throw ex;
+        }
+        return nodes;
+    }
+
+    /** Fast retries, so a returning node is found within a second. */
+    JmsTransportSettings settings(String id) {
+        Map<NodeId, JmsTransportSettings.Peer> peers = new LinkedHashMap<>();
+        this.ports.forEach((peer, port) -> {
+            if (!peer.equals(id)) {
+                peers.put(NodeId.of(peer), JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + port));
+            }
+        });
+        return JmsTransportSettings.of(NodeId.of(id), USER, PASSWORD)
+                .withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", port(id), dataDirectory(id)))
+                .withPeers(peers)
+                .withReceive(new JmsTransportSettings.Receive(500, Duration.ofMillis(200), Duration.ofMillis(100),
+                        Duration.ofSeconds(1)))
+                .withBridge(new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1),
+                        1024 * 1024));
+    }
+
+    /** Opens the node and subscribes a new recording handler. */
+    RecordingHandler start(String id) throws TransportException {
+        return start(id, new RecordingHandler());
+    }
+
+    RecordingHandler start(String id, RecordingHandler handler) throws TransportException {
+        JmsTransport transport = open(id);
+        transport.subscribe(handler);
+        this.handlers.put(id, handler);
+        return handler;
+    }
+
+    /** Opens the node without subscribing: it sends, and holds its inbox. */
+    JmsTransport open(String id) throws TransportException {
+        if (this.running.containsKey(id)) {
+            throw new IllegalStateException("node " + id + " is already running");
+        }
+        JmsTransport transport = new JmsTransport(settings(id));
+        this.running.put(id, transport);
+        transport.open();
+        return transport;
+    }
+
+    /** Closes the node's transport, which stops its broker. */
+    void stop(String id) {
+        JmsTransport transport = this.running.remove(id);
+        if (transport != null) {
+            transport.close();
+        }
+    }
+
+    JmsTransport transport(String id) {
+        JmsTransport transport = this.running.get(id);
+        if (transport == null) {
+            throw new IllegalStateException("node " + id + " is not running");
+        }
+        return transport;
+    }
+
+    RecordingHandler handler(String id) {
+        return this.handlers.get(id);
+    }
+
+    int port(String id) {
+        return this.ports.get(id);
+    }
+
+    String url(String id) {
+        return "tcp://127.0.0.1:" + port(id);
+    }
+
+    Path dataDirectory(String id) {
+        return this.root.resolve(id);
+    }
+
+    @Override
+    public void close() {
+        List.copyOf(this.running.keySet()).forEach(this::stop);
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
