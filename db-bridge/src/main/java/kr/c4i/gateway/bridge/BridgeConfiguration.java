@@ -1,0 +1,77 @@
+package kr.c4i.gateway.bridge;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.Assert;
+
+import kr.c4i.gateway.bridge.config.InboxProperties;
+import kr.c4i.gateway.bridge.config.NodeProperties;
+import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.config.RoutingProperties;
+import kr.c4i.gateway.bridge.inbox.InboxWriter;
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.outbox.OutboxPoller;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/** The transport-independent half of the bridge: catalogue, routing, outbox, inbox, metrics. */
+@Configuration(proxyBeanMethods = false)
+class BridgeConfiguration {
+
+    @Bean
+    NodeId nodeId(NodeProperties node) {
+        Assert.hasText(node.id(), "gateway.node.id must be set: the name of this node, e.g. 'a'");
+        return NodeId.of(node.id());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KmtfCatalogue kmtfCatalogue(NodeProperties node) {
+        return node.catalogue() == null ? KmtfCatalogue.loadDefault() : KmtfCatalogue.load(node.catalogue());
+    }
+
+    @Bean
+    KmtfValidator kmtfValidator(KmtfCatalogue catalogue) {
+        return new KmtfValidator(catalogue);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RoutingTable routingTable(RoutingProperties routing, KmtfCatalogue catalogue) {
+        Map<NodeId, java.util.List<String>> subscriptions = new LinkedHashMap<>();
+        routing.subscriptions().forEach((node, patterns) -> subscriptions.put(NodeId.of(node), patterns));
+        return RoutingTable.of(subscriptions, catalogue);
+    }
+
+    @Bean
+    BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
+        return new BridgeMetrics(registry, node.transport().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    @Bean
+    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics) {
+        return new InboxWriter(dataSource, metrics);
+    }
+
+    @Bean
+    OutboxPoller outboxPoller(DataSource dataSource, OutboxProperties outbox, KmtfValidator validator,
+            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics) {
+        return new OutboxPoller(dataSource, outbox, validator, routing, node, transport, metrics);
+    }
+
+    @Bean
+    BridgeLifecycle bridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller,
+            OutboxProperties outbox, InboxProperties inboxProperties) {
+        return new BridgeLifecycle(transport, inbox, poller, outbox.enabled(), inboxProperties.enabled());
+    }
+}

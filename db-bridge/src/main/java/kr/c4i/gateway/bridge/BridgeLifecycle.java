@@ -1,0 +1,64 @@
+package kr.c4i.gateway.bridge;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import kr.c4i.gateway.bridge.inbox.InboxWriter;
+import kr.c4i.gateway.bridge.outbox.OutboxPoller;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportException;
+
+/**
+ * Starts the bridge once the context (and Flyway's schema) is ready: transport first, then the
+ * inbox subscription, then the outbox poller; stops in reverse so no claimed batch is cut off.
+ */
+final class BridgeLifecycle implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(BridgeLifecycle.class);
+
+    private final Transport transport;
+    private final InboxWriter inbox;
+    private final OutboxPoller poller;
+    private final boolean publish;
+    private final boolean receive;
+    private volatile boolean running;
+
+    BridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, boolean publish, boolean receive) {
+        this.transport = transport;
+        this.inbox = inbox;
+        this.poller = poller;
+        this.publish = publish;
+        this.receive = receive;
+    }
+
+    @Override
+    public void start() {
+        try {
+            transport.open();
+            if (receive) {
+                transport.subscribe(inbox);
+            }
+        }
+        catch (TransportException ex) {
+            throw new IllegalStateException("Unable to start the " + transport.kind() + " transport: " + ex.getMessage(), ex);
+        }
+        if (publish) {
+            poller.start();
+        }
+        running = true;
+        log.info("Bridge running over {} (publish={}, receive={})", transport.kind(), publish, receive);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        poller.close();
+        transport.close();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,42 @@
+package kr.c4i.gateway.bridge.config;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How the bridge drains the outbox.
+ *
+ * @param enabled whether this node publishes its outbox at all (a receive-only node turns it off)
+ * @param batchSize rows claimed, validated and sent per transaction
+ * @param idlePoll how long the poller waits for a NOTIFY before looking anyway (a missed
+ *        notification, e.g. during a database restart, costs at most this)
+ * @param backoffInitial first wait after the database or the transport failed
+ * @param backoffMax longest wait between retries
+ * @param badRowPolicy what to do with a row that fails validation
+ */
+@ConfigurationProperties("gateway.outbox")
+public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("500") int batchSize,
+        @DefaultValue("1s") Duration idlePoll, @DefaultValue("100ms") Duration backoffInitial,
+        @DefaultValue("10s") Duration backoffMax, @DefaultValue("quarantine") BadRowPolicy badRowPolicy) {
+
+    public OutboxProperties {
+        if (batchSize < 1 || batchSize > 10_000) {
+            throw new IllegalArgumentException(
+                    "gateway.outbox.batch-size must be between 1 and 10000, was " + batchSize);
+        }
+        if (backoffInitial.isNegative() || backoffInitial.isZero() || backoffMax.compareTo(backoffInitial) < 0) {
+            throw new IllegalArgumentException("gateway.outbox.backoff-initial must be positive and at most "
+                    + "gateway.outbox.backoff-max, were " + backoffInitial + " and " + backoffMax);
+        }
+    }
+
+    /** Handling of outbox rows that are not valid KMTF for their declared type. */
+    public enum BadRowPolicy {
+        /** Move the row, with the reason and its original bytes, to the quarantine table and go on. */
+        QUARANTINE,
+        /** Stop publishing and report DOWN until an operator fixes or removes the row. */
+        FAIL
+    }
+}

@@ -1,0 +1,101 @@
+package kr.c4i.gateway.bridge.embedded;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import kr.c4i.gateway.bridge.DbBridgeApplication;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+
+/**
+ * One node of the embedded default: its own PostgreSQL (the C4I server's interface database) and
+ * its own bridge, an ordinary Spring Boot context of the service users deploy.
+ */
+final class EmbeddedNode implements AutoCloseable {
+
+    private final NodeId id;
+    private final EmbeddedPostgres database;
+    private final int httpPort;
+    private final HikariDataSource pool;
+    private ConfigurableApplicationContext context;
+
+    private EmbeddedNode(NodeId id, EmbeddedPostgres database, int httpPort) {
+        this.id = id;
+        this.database = database;
+        this.httpPort = httpPort;
+        // The load generator and the probes are the "C4I application": pooled, like a real one.
+        this.pool = new HikariDataSource();
+        pool.setJdbcUrl(jdbcUrl());
+        pool.setUsername("postgres");
+        pool.setMaximumPoolSize(4);
+        pool.setPoolName("app-" + id);
+    }
+
+    /** Starts the node's database only; the bridge comes with {@link #startBridge}. */
+    static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort) throws IOException {
+        Path dataDir = workDir.resolve(id.value()).resolve("postgres");
+        Files.createDirectories(dataDir);
+        EmbeddedPostgres database = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(true)
+                .setServerConfig("max_connections", "60")
+                .start();
+        return new EmbeddedNode(id, database, httpPort);
+    }
+
+    void startBridge(Map<String, Object> properties) {
+        Map<String, Object> all = new java.util.LinkedHashMap<>(properties);
+        all.put("spring.datasource.url", jdbcUrl());
+        all.put("spring.datasource.username", "postgres");
+        all.put("server.port", httpPort);
+        context = new SpringApplicationBuilder(DbBridgeApplication.class).properties(all).run();
+    }
+
+    String jdbcUrl() {
+        return database.getJdbcUrl("postgres", "postgres");
+    }
+
+    DataSource database() {
+        return pool;
+    }
+
+    NodeId id() {
+        return id;
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** The bridge's end-to-end latency timer, once the bridge runs. */
+    Optional<Timer> latencyTimer() {
+        return context == null ? Optional.empty()
+                : Optional.ofNullable(context.getBean(MeterRegistry.class).find(MetricNames.DELIVERY_LATENCY).timer());
+    }
+
+    void stopBridge() {
+        if (context != null) {
+            context.close();
+            context = null;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        stopBridge();
+        pool.close();
+        database.close();
+    }
+}

@@ -1,0 +1,111 @@
+package kr.c4i.gateway.bridge.embedded;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+/** Reads the interface databases to tell what happened, independent of the bridges' own metrics. */
+final class InboxProbe {
+
+    /** Latency percentiles in milliseconds and the window the rows span. */
+    record Latency(long rows, double p50Millis, double p99Millis, double maxMillis, Instant firstCreated,
+            Instant lastReceived) {
+
+        double throughputPerSecond() {
+            double seconds = (lastReceived.toEpochMilli() - firstCreated.toEpochMilli()) / 1000.0;
+            return seconds <= 0 ? 0 : rows / seconds;
+        }
+    }
+
+    /** A fingerprint of a set of message ids: equal fingerprints mean the same messages, each once. */
+    record Fingerprint(long rows, String digest) {
+    }
+
+    static long count(DataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static long inbox(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM inbox");
+    }
+
+    static long sent(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL");
+    }
+
+    static long quarantined(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM quarantine");
+    }
+
+    static long backlog(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL");
+    }
+
+    static Map<String, Long> quarantineReasons(DataSource db) throws SQLException {
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT reason_kind, count(*) FROM quarantine GROUP BY reason_kind ORDER BY 2 DESC");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                reasons.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return reasons;
+    }
+
+    static Fingerprint sentFingerprint(DataSource db) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM outbox WHERE sent_at IS NOT NULL");
+    }
+
+    static Fingerprint inboxFingerprint(DataSource db) throws SQLException {
+        return fingerprint(db,
+                "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) FROM inbox");
+    }
+
+    private static Fingerprint fingerprint(DataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Fingerprint(rs.getLong(1), rs.getString(2));
+        }
+    }
+
+    /** Outbox-insert-to-inbox-insert latency of the rows received since {@code since}. */
+    static Latency latency(DataSource db, Instant since) throws SQLException {
+        String sql = """
+                SELECT count(*),
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
+                       max(ms), min(created_at), max(received_at)
+                  FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
+                          FROM inbox WHERE created_at >= ?) AS l""";
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setTimestamp(1, Timestamp.from(since));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long rows = rs.getLong(1);
+                if (rows == 0) {
+                    return new Latency(0, 0, 0, 0, since, since);
+                }
+                return new Latency(rows, rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
+                        rs.getTimestamp(5).toInstant(), rs.getTimestamp(6).toInstant());
+            }
+        }
+    }
+
+    private InboxProbe() {
+    }
+}

@@ -1,0 +1,86 @@
+package kr.c4i.gateway.bridge.inbox;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.transport.InboundHandler;
+
+/**
+ * Writes what the transport delivers into the inbox, one statement and one commit per batch.
+ * {@code ON CONFLICT DO NOTHING} on the message id makes redelivery harmless, which is what turns
+ * the transports' at-least-once into exactly-once as the application sees it. A failure throws, so
+ * the transport keeps the batch and redelivers it.
+ */
+public final class InboxWriter implements InboundHandler {
+
+    private static final String INSERT = """
+            INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, transport)
+            SELECT m.id, m.origin, m.type, m.precedence, m.classification, m.body,
+                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', ?
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[])
+                   AS m(id, origin, type, precedence, classification, body, created_us)
+            ON CONFLICT (message_id) DO NOTHING
+            RETURNING created_at""";
+
+    private final DataSource dataSource;
+    private final BridgeMetrics metrics;
+
+    public InboxWriter(DataSource dataSource, BridgeMetrics metrics) {
+        this.dataSource = dataSource;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void deliver(List<Envelope> batch) throws SQLException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        metrics.delivered(batch.size());
+        int inserted = 0;
+        try (Connection tx = dataSource.getConnection()) {
+            tx.setAutoCommit(false);
+            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+                ps.setString(1, metrics.transport());
+                ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
+                ps.setArray(3, array(tx, "text", batch.stream().map(e -> e.origin().value()).toArray()));
+                ps.setArray(4, array(tx, "text", batch.stream().map(Envelope::kmtfType).toArray()));
+                ps.setArray(5, array(tx, "text", batch.stream().map(e -> e.precedence().name()).toArray()));
+                ps.setArray(6, array(tx, "text", batch.stream().map(Envelope::classification).toArray()));
+                ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
+                ps.setArray(8, array(tx, "bigint",
+                        batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
+                List<Instant> created = new ArrayList<>(batch.size());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        created.add(rs.getTimestamp(1).toInstant());
+                    }
+                }
+                tx.commit();
+                Instant now = Instant.now();
+                created.forEach(c -> metrics.latency(Duration.between(c, now)));
+                inserted = created.size();
+            }
+            catch (SQLException | RuntimeException ex) {
+                tx.rollback();
+                throw ex;
+            }
+        }
+        metrics.inserted(inserted, batch.size() - inserted);
+    }
+
+    private static Array array(Connection tx, String type, Object[] values) throws SQLException {
+        return tx.createArrayOf(type, values);
+    }
+}

@@ -1,0 +1,91 @@
+package kr.c4i.gateway.bridge.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import kr.c4i.gateway.core.metrics.MetricNames;
+
+/** The bridge's meters, registered once; names come from {@link MetricNames}. */
+public final class BridgeMetrics {
+
+    private final MeterRegistry registry;
+    private final String transport;
+    private final Counter polled;
+    private final Counter published;
+    private final Counter sendFailures;
+    private final Counter delivered;
+    private final Counter inserted;
+    private final Counter duplicates;
+    private final Timer latency;
+    private final AtomicLong backlog = new AtomicLong();
+
+    public BridgeMetrics(MeterRegistry registry, String transport) {
+        this.registry = registry;
+        this.transport = transport;
+        polled = Counter.builder(MetricNames.OUTBOX_POLLED).description("Outbox rows claimed").register(registry);
+        published = Counter.builder(MetricNames.OUTBOX_PUBLISHED).description("Outbox rows sent and marked sent")
+                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+        sendFailures = Counter.builder(MetricNames.TRANSPORT_SEND_FAILURES)
+                .description("Batches the transport could not take; rows kept and retried")
+                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+        delivered = Counter.builder(MetricNames.INBOX_DELIVERED).description("Messages delivered by the transport")
+                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+        inserted = Counter.builder(MetricNames.INBOX_INSERTED).description("Messages newly written to the inbox")
+                .register(registry);
+        duplicates = Counter.builder(MetricNames.INBOX_DUPLICATES)
+                .description("Redelivered messages already in the inbox").register(registry);
+        latency = Timer.builder(MetricNames.DELIVERY_LATENCY)
+                .description("Outbox insert at the origin to inbox insert here")
+                .tag(MetricNames.TAG_TRANSPORT, transport)
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry);
+        Gauge.builder(MetricNames.OUTBOX_BACKLOG, backlog, AtomicLong::get).description("Unsent outbox rows")
+                .register(registry);
+    }
+
+    public void polled(int rows) {
+        polled.increment(rows);
+    }
+
+    public void published(int rows) {
+        published.increment(rows);
+    }
+
+    public void quarantined(String reasonKind) {
+        Counter.builder(MetricNames.OUTBOX_QUARANTINED).description("Outbox rows moved to quarantine")
+                .tag(MetricNames.TAG_REASON, reasonKind).register(registry).increment();
+    }
+
+    public void sendFailed() {
+        sendFailures.increment();
+    }
+
+    public void delivered(int messages) {
+        delivered.increment(messages);
+    }
+
+    public void inserted(int rows, int duplicateRows) {
+        inserted.increment(rows);
+        duplicates.increment(duplicateRows);
+    }
+
+    public void latency(Duration duration) {
+        latency.record(duration.isNegative() ? Duration.ZERO : duration);
+    }
+
+    public void backlog(long rows) {
+        backlog.set(rows);
+    }
+
+    public String transport() {
+        return transport;
+    }
+}

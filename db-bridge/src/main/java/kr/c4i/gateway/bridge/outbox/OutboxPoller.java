@@ -1,0 +1,184 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+
+/**
+ * Drains the outbox on one thread. It sleeps on the database's {@code LISTEN kmtf_outbox} rather
+ * than a fixed interval, so a message is claimed as soon as its insert commits; {@code idlePoll}
+ * bounds the wait if a notification is missed. Database and transport failures back off
+ * exponentially and keep every row: nothing is marked sent that the transport did not take.
+ */
+public final class OutboxPoller implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxPoller.class);
+    private static final Duration BACKLOG_REFRESH = Duration.ofSeconds(2);
+
+    private final DataSource dataSource;
+    private final OutboxProperties properties;
+    private final OutboxPublisher publisher;
+    private final OutboxRepository outbox;
+    private final BridgeMetrics metrics;
+    private final Thread thread;
+    private volatile boolean running;
+    private volatile @Nullable String problem;
+    private volatile boolean stoppedByBadRow;
+    private @Nullable Connection listener;
+    private Instant nextBacklogRefresh = Instant.MIN;
+
+    public OutboxPoller(DataSource dataSource, OutboxProperties properties, KmtfValidator validator,
+            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics) {
+        this.dataSource = dataSource;
+        this.properties = properties;
+        this.outbox = new OutboxRepository(dataSource);
+        this.metrics = metrics;
+        this.publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), validator, routing, node,
+                transport, metrics, properties.badRowPolicy());
+        this.thread = Thread.ofPlatform().name("outbox-poller-" + node).daemon().unstarted(this::run);
+    }
+
+    public void start() {
+        running = true;
+        thread.start();
+    }
+
+    /** Why publishing is not progressing right now, or null when it is. */
+    public @Nullable String problem() {
+        return problem;
+    }
+
+    public boolean stoppedByBadRow() {
+        return stoppedByBadRow;
+    }
+
+    private void run() {
+        Duration backoff = properties.backoffInitial();
+        while (running) {
+            try {
+                ensureListening();
+                int claimed = publisher.publishBatch(properties.batchSize());
+                refreshBacklog();
+                problem = null;
+                stoppedByBadRow = false;
+                backoff = properties.backoffInitial();
+                if (claimed < properties.batchSize()) {
+                    awaitNotification(properties.idlePoll());
+                }
+            }
+            catch (SQLException ex) {
+                problem = "database unavailable: " + ex.getMessage();
+                log.warn("Outbox poll failed, rows kept, retrying in {}: {}", backoff, ex.toString());
+                closeListener();
+                backoff = pause(backoff);
+            }
+            catch (TransportException ex) {
+                problem = "transport unavailable: " + ex.getMessage();
+                metrics.sendFailed();
+                log.warn("Transport did not take the batch, rows kept, retrying in {}: {}", backoff, ex.getMessage());
+                backoff = pause(backoff);
+            }
+            catch (BadRowException ex) {
+                problem = ex.getMessage();
+                stoppedByBadRow = true;
+                log.error(ex.getMessage());
+                pause(properties.backoffMax());
+            }
+            catch (RuntimeException ex) {
+                problem = "unexpected failure: " + ex;
+                log.error("Unexpected outbox failure, rows kept, retrying in {}", backoff, ex);
+                backoff = pause(backoff);
+            }
+        }
+        closeListener();
+    }
+
+    private void ensureListening() throws SQLException {
+        if (listener != null) {
+            return;
+        }
+        Connection connection = dataSource.getConnection();
+        try (Statement st = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            st.execute("LISTEN kmtf_outbox");
+        }
+        catch (SQLException ex) {
+            connection.close();
+            throw ex;
+        }
+        listener = connection;
+    }
+
+    private void awaitNotification(Duration timeout) throws SQLException {
+        if (listener == null || !running) {
+            return;
+        }
+        // Waits on the socket; returns early when an INSERT commits (or a notification is already queued).
+        listener.unwrap(PGConnection.class).getNotifications((int) Math.max(1, timeout.toMillis()));
+    }
+
+    private void refreshBacklog() throws SQLException {
+        Instant now = Instant.now();
+        if (now.isAfter(nextBacklogRefresh)) {
+            metrics.backlog(outbox.backlog());
+            nextBacklogRefresh = now.plus(BACKLOG_REFRESH);
+        }
+    }
+
+    private Duration pause(Duration backoff) {
+        try {
+            Thread.sleep(backoff);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+        Duration doubled = backoff.multipliedBy(2);
+        return doubled.compareTo(properties.backoffMax()) > 0 ? properties.backoffMax() : doubled;
+    }
+
+    private void closeListener() {
+        if (listener != null) {
+            try {
+                listener.close();
+            }
+            catch (SQLException ex) {
+                log.debug("Closing the LISTEN connection failed", ex);
+            }
+            listener = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (!thread.isAlive()) {
+            return;
+        }
+        thread.interrupt();
+        try {
+            thread.join(Duration.ofSeconds(10));
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+/**
+ * SQL over the outbox. Claims run inside the caller's transaction: the row locks taken by
+ * {@code FOR UPDATE SKIP LOCKED} are what keep two bridge instances on one database from sending
+ * the same row, and they last until the caller commits or rolls back.
+ */
+final class OutboxRepository {
+
+    private static final String CLAIM = """
+            SELECT id, message_id, kmtf_type, precedence, body, created_at
+              FROM outbox
+             WHERE sent_at IS NULL
+             ORDER BY id
+             LIMIT ?
+               FOR UPDATE SKIP LOCKED""";
+
+    private static final String MARK_SENT = "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = ? WHERE id = ANY (?)";
+
+    private static final String BACKLOG = "SELECT count(*) FROM outbox WHERE sent_at IS NULL";
+
+    private final DataSource dataSource;
+
+    OutboxRepository(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    List<OutboxRow> claim(Connection tx, int limit) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<OutboxRow> rows = new ArrayList<>(limit);
+                while (rs.next()) {
+                    rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getBytes(5), rs.getTimestamp(6).toInstant()));
+                }
+                return rows;
+            }
+        }
+    }
+
+    void markSent(Connection tx, List<OutboxRow> rows, String sentBy) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Long[] ids = rows.stream().map(OutboxRow::id).toArray(Long[]::new);
+        try (PreparedStatement ps = tx.prepareStatement(MARK_SENT)) {
+            ps.setString(1, sentBy);
+            ps.setArray(2, tx.createArrayOf("bigint", ids));
+            ps.executeUpdate();
+        }
+    }
+
+    long backlog() throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(BACKLOG);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package kr.c4i.gateway.bridge.transport;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import kr.c4i.gateway.bridge.config.JmsProperties;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
+import kr.c4i.gateway.jms.JmsTransport;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.JmsTransportSettings.Bridge;
+import kr.c4i.gateway.jms.JmsTransportSettings.Embedded;
+import kr.c4i.gateway.jms.JmsTransportSettings.Peer;
+import kr.c4i.gateway.jms.JmsTransportSettings.Receive;
+
+/** {@code gateway.node.transport=jms} (the default): point-to-point JMS over a broker per node. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "gateway.node.transport", havingValue = "jms", matchIfMissing = true)
+class JmsTransportConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    JmsTransportSettings jmsTransportSettings(NodeId node, JmsProperties jms) {
+        Map<NodeId, Peer> peers = new LinkedHashMap<>();
+        jms.peers().forEach((id, peer) -> peers.put(NodeId.of(id), new Peer(peer.url(), peer.user(), peer.password())));
+        Embedded embedded = Embedded.at(jms.embedded().host(), jms.embedded().port(),
+                jms.embedded().dataDirectory().resolve(node.value()));
+        Receive receive = Receive.defaults();
+        Bridge bridge = Bridge.defaults();
+        try {
+            return new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(), jms.password(), embedded, peers,
+                    JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
+                    new Receive(jms.receiveBatchSize(), receive.timeout(), receive.retryBackoff(),
+                            receive.maxRetryBackoff()),
+                    new Bridge(bridge.retryInterval(), bridge.retryIntervalMultiplier(), jms.bridgeMaxRetryInterval(),
+                            bridge.confirmationWindowSize()));
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalStateException("Unable to configure the JMS transport from gateway.jms.*: "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(Transport.class)
+    JmsTransport jmsTransport(JmsTransportSettings settings, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+        return new JmsTransport(settings, customizers.orderedStream().toList());
+    }
+}

@@ -1,0 +1,80 @@
+package kr.c4i.gateway.bridge.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.support.InterfaceDatabase;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+class InboxWriterTest {
+
+    @TempDir
+    Path dir;
+
+    private InterfaceDatabase db;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private InboxWriter writer;
+
+    @BeforeEach
+    void start() throws Exception {
+        db = new InterfaceDatabase(dir.resolve("pg"));
+        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, "jms"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        db.close();
+    }
+
+    private static Envelope envelope(int i, Instant created) {
+        return new Envelope("m-" + i, NodeId.of("a"), "SITREP", Precedence.FLASH, "SECRET", created,
+                ("MSGID/SITREP/X/" + i + "//").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void batchIsWrittenWithEveryEnvelopeField() throws Exception {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MICROS).minusMillis(5);
+        writer.deliver(List.of(envelope(1, created), envelope(2, created)));
+
+        assertThat(db.count("SELECT count(*) FROM inbox")).isEqualTo(2);
+        assertThat(db.strings("SELECT concat_ws('|', origin_node, kmtf_type, precedence, classification, "
+                + "convert_from(body, 'UTF8'), transport) FROM inbox WHERE message_id = 'm-1'"))
+                .containsExactly("a|SITREP|FLASH|SECRET|MSGID/SITREP/X/1//|jms");
+        assertThat(db.strings("SELECT created_at = '" + created + "'::timestamptz FROM inbox WHERE message_id = 'm-1'"))
+                .containsExactly("t");
+        assertThat(registry.get("gateway.delivery.latency").timer().count()).isEqualTo(2);
+    }
+
+    @Test
+    void redeliveredMessagesAreAbsorbedNotDuplicated() throws Exception {
+        Instant created = Instant.now();
+        List<Envelope> first = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            first.add(envelope(i, created));
+        }
+        writer.deliver(first);
+        List<Envelope> overlapping = new ArrayList<>(first.subList(50, 100));
+        overlapping.add(envelope(100, created));
+        overlapping.add(envelope(100, created));
+        writer.deliver(overlapping);
+
+        assertThat(db.count("SELECT count(*) FROM inbox")).isEqualTo(101);
+        assertThat(registry.get("gateway.inbox.inserted").counter().count()).isEqualTo(101);
+        assertThat(registry.get("gateway.inbox.duplicates").counter().count()).isEqualTo(51);
+    }
+}

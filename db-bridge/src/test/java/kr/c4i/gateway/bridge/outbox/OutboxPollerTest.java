@@ -1,0 +1,202 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.support.InterfaceDatabase;
+import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+class OutboxPollerTest {
+
+    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+
+    @TempDir
+    Path dir;
+
+    private InterfaceDatabase db;
+    private final RecordingTransport transport = new RecordingTransport();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @BeforeEach
+    void startDatabase() throws Exception {
+        db = new InterfaceDatabase(dir.resolve("pg"));
+    }
+
+    @AfterEach
+    void stopDatabase() throws Exception {
+        db.close();
+    }
+
+    private OutboxPoller poller(Duration idlePoll, BadRowPolicy policy) {
+        OutboxProperties properties = new OutboxProperties(true, 100, idlePoll, Duration.ofMillis(50),
+                Duration.ofMillis(500), policy);
+        RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
+        return new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing, A, transport,
+                new BridgeMetrics(registry, "recording"));
+    }
+
+    @Test
+    void validRowsAreSentToTheirSubscribersAndMarkedSent() throws Exception {
+        for (int i = 0; i < 250; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+        }
+        assertThat(transport.sent).hasSize(250).allSatisfy(o -> {
+            assertThat(o.destinations()).containsExactly(B);
+            assertThat(o.envelope().origin()).isEqualTo(A);
+            assertThat(o.envelope().classification()).isEqualTo("UNCLASSIFIED");
+        });
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_by = 'a'")).isEqualTo(250);
+    }
+
+    @Test
+    void badRowsAreQuarantinedWithReasonAndBytesWhileGoodRowsAroundThemFlow() throws Exception {
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
+        db.insertOutbox("SITREP", "NARR/NOT FIRST//\nMSGID/SITREP/X/1//");
+        db.insertOutbox("NOSUCHTYPE", "MSGID/NOSUCHTYPE/X/1//");
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 2) + "\nRMKS/" + "X".repeat(70_000) + "//");
+        db.insertOutbox("SITREP", new byte[] { 'M', 'S', 'G', 'I', 'D', '/', (byte) 0xC3, (byte) 0x28, '/', '/' });
+        db.insertOutbox("OPORD", Kmtf.message("SITREP", 3));
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 4));
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox") == 2
+                    && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+        }
+        assertThat(transport.sent).hasSize(2);
+        assertThat(db.strings("SELECT reason_kind FROM quarantine ORDER BY outbox_id")).containsExactly(
+                "msgid-not-first", "unknown-type", "oversize", "invalid-encoding", "type-mismatch");
+        assertThat(db.count("SELECT count(*) FROM quarantine WHERE octet_length(body) > 0 AND reason <> ''")).isEqualTo(5);
+        assertThat(registry.get("gateway.outbox.quarantined").tag("reason", "oversize").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void rowsTheTransportRefusesForeverAreQuarantinedAndTheRestSent() throws Exception {
+        transport.reject("OPORD");
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
+        db.insertOutbox("OPORD", Kmtf.message("OPORD", 2));
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 3));
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 2);
+        }
+        assertThat(db.strings("SELECT reason_kind FROM quarantine")).containsExactly("transport-rejected");
+    }
+
+    @Test
+    void failPolicyStopsPublishingAtTheBadRowAndKeepsIt() throws Exception {
+        db.insertOutbox("SITREP", "garbage");
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.FAIL)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(poller::stoppedByBadRow);
+            assertThat(poller.problem()).contains("bad-row-policy=fail");
+        }
+        assertThat(transport.sent).isEmpty();
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isEqualTo(2);
+        assertThat(db.count("SELECT count(*) FROM quarantine")).isZero();
+    }
+
+    @Test
+    void rowsStayInTheOutboxWhileTheTransportIsDownAndGoOnceItReturns() throws Exception {
+        transport.failNext(5);
+        for (int i = 0; i < 50; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 50);
+        }
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+        assertThat(registry.get("gateway.transport.send.failures").counter().count()).isEqualTo(5);
+    }
+
+    @Test
+    void anInsertWakesThePollerLongBeforeTheIdlePoll() throws Exception {
+        try (OutboxPoller poller = poller(Duration.ofMinutes(5), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            Thread.sleep(500);
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
+            await().atMost(Duration.ofSeconds(5)).until(() -> transport.sent.size() == 1);
+        }
+    }
+
+    @Test
+    void twoBridgesOnOneDatabaseNeverSendTheSameRow() throws Exception {
+        RecordingTransport other = new RecordingTransport();
+        int rows = 3000;
+        try (OutboxPoller first = poller(Duration.ofMillis(200), BadRowPolicy.QUARANTINE);
+                OutboxPoller second = new OutboxPoller(db.dataSource(),
+                        new OutboxProperties(true, 100, Duration.ofMillis(200), Duration.ofMillis(50),
+                                Duration.ofMillis(500), BadRowPolicy.QUARANTINE),
+                        new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
+                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"))) {
+            first.start();
+            second.start();
+            for (int i = 0; i < rows; i++) {
+                db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+            }
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> transport.sent.size() + other.sent.size() >= rows
+                            && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+        }
+        Set<String> ids = new HashSet<>();
+        for (Outbound o : transport.sent) {
+            ids.add(o.envelope().messageId());
+        }
+        for (Outbound o : other.sent) {
+            assertThat(ids.add(o.envelope().messageId())).as("sent twice: %s", o.envelope().messageId()).isTrue();
+        }
+        assertThat(ids).hasSize(rows);
+        assertThat(transport.sent).isNotEmpty();
+        assertThat(other.sent).isNotEmpty();
+    }
+
+    @Test
+    void aDatabaseThatGoesAwayIsWaitedForAndNoRowIsLost() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = poller(Duration.ofMillis(200), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 100);
+            db.stop();
+            await().atMost(Duration.ofSeconds(20)).until(() -> poller.problem() != null);
+            assertThat(poller.problem()).startsWith("database unavailable");
+            db.start();
+            for (int i = 100; i < 200; i++) {
+                db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> transport.sent.size() == 200);
+            await().atMost(Duration.ofSeconds(5)).until(() -> poller.problem() == null);
+        }
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+    }
+}

@@ -1,0 +1,101 @@
+package kr.c4i.gateway.bridge.support;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+
+/**
+ * A real PostgreSQL with the bridge's schema, for tests. Can be stopped and started again on the
+ * same port and data directory to play a database that goes away and comes back.
+ */
+public final class InterfaceDatabase implements AutoCloseable {
+
+    private final Path dataDirectory;
+    private EmbeddedPostgres postgres;
+    private final int port;
+    private final HikariDataSource pool;
+
+    public InterfaceDatabase(Path dataDirectory) throws IOException {
+        this.dataDirectory = dataDirectory;
+        // Not "clean": zonky would delete the data directory on stop, and a restart must find it.
+        this.postgres = EmbeddedPostgres.builder().setDataDirectory(dataDirectory).setCleanDataDirectory(false).start();
+        this.port = postgres.getPort();
+        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations("classpath:db/migration").load()
+                .migrate();
+        pool = new HikariDataSource();
+        pool.setJdbcUrl(jdbcUrl());
+        pool.setUsername("postgres");
+        pool.setMaximumPoolSize(8);
+        pool.setConnectionTimeout(2000);
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://localhost:" + port + "/postgres";
+    }
+
+    /** A pooled data source, like the bridge's, that survives a database restart. */
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    public void stop() throws IOException {
+        postgres.close();
+    }
+
+    public void start() throws IOException {
+        postgres = EmbeddedPostgres.builder().setDataDirectory(dataDirectory).setCleanDataDirectory(false)
+                .setPort(port).start();
+        // The test's own pool still holds connections the restart killed; the bridge's pool must cope alone.
+        pool.getHikariPoolMXBean().softEvictConnections();
+    }
+
+    public void insertOutbox(String type, String body) throws SQLException {
+        insertOutbox(type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void insertOutbox(String type, byte[] body) throws SQLException {
+        try (Connection c = pool.getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (kmtf_type, body) VALUES (?, ?)")) {
+            ps.setString(1, type);
+            ps.setBytes(2, body);
+            ps.executeUpdate();
+        }
+    }
+
+    public long count(String sql) throws SQLException {
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    public List<String> strings(String sql) throws SQLException {
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            List<String> values = new ArrayList<>();
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+            return values;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        pool.close();
+        postgres.close();
+    }
+}

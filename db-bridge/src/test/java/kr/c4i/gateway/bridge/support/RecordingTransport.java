@@ -1,0 +1,69 @@
+package kr.c4i.gateway.bridge.support;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+
+/**
+ * A transport that records what the outbox hands it, for testing the outbox's own contract
+ * (claiming, quarantine, retries) apart from any broker. End-to-end tests use the real transports.
+ */
+public final class RecordingTransport implements Transport {
+
+    public final ConcurrentLinkedQueue<Outbound> sent = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger failuresLeft = new AtomicInteger();
+    private volatile String rejectedMessageTypes = "";
+
+    /** The next {@code count} sends fail as if the broker were down. */
+    public void failNext(int count) {
+        failuresLeft.set(count);
+    }
+
+    /** Messages of this type are refused as if too large for the wire. */
+    public void reject(String type) {
+        rejectedMessageTypes = type;
+    }
+
+    @Override
+    public String kind() {
+        return "recording";
+    }
+
+    @Override
+    public void open() {
+    }
+
+    @Override
+    public void subscribe(InboundHandler handler) {
+    }
+
+    @Override
+    public void send(List<Outbound> batch) throws TransportUnavailableException, MessageRejectedException {
+        if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new TransportUnavailableException("broker down (test)", null);
+        }
+        for (Outbound outbound : batch) {
+            if (outbound.type().id().equals(rejectedMessageTypes)) {
+                throw new MessageRejectedException(outbound.envelope().messageId(), "refused by the wire (test)", null);
+            }
+        }
+        sent.addAll(batch);
+    }
+
+    @Override
+    public TransportHealth health() {
+        return TransportHealth.up(Map.of());
+    }
+
+    @Override
+    public void close() {
+    }
+}
