@@ -1,0 +1,97 @@
+package kr.c4i.gateway.e2e;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One bridge as a separate operating-system process, started from the executable jar users deploy,
+ * so a test can kill it with SIGKILL (no shutdown hook, no flush) and start it again.
+ */
+final class NodeProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final List<String> command;
+    private final Path log;
+    private final int httpPort;
+    private Process process;
+
+    NodeProcess(String name, Map<String, Object> properties, int httpPort, Path log) {
+        this.name = name;
+        this.httpPort = httpPort;
+        this.log = log;
+        command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
+                "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar", bridgeJar().toString()));
+        command.add("--server.port=" + httpPort);
+        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+    }
+
+    static Path bridgeJar() {
+        Path jar = Path.of(System.getProperty("gateway.bridge.jar", "../db-bridge/target/db-bridge-exec.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Executable bridge jar not found at " + jar.toAbsolutePath()
+                    + ": build it first with 'mvn -pl db-bridge -am package -DskipTests'");
+        }
+        return jar;
+    }
+
+    NodeProcess start() throws IOException {
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return this;
+    }
+
+    /** Waits until the bridge reports UP on its health endpoint. */
+    NodeProcess awaitUp(Duration timeout) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Node " + name + " exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                HttpResponse<String> health = get("/actuator/health");
+                if (health.statusCode() == 200 && health.body().contains("\"UP\"")) {
+                    return this;
+                }
+            }
+            catch (IOException notYet) {
+                // not listening yet
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        throw new IllegalStateException("Node " + name + " not UP within " + timeout + "; see " + log);
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** SIGKILL: the process gets no chance to flush, acknowledge or say goodbye. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+}
