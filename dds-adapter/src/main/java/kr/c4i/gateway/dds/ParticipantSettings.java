@@ -1,0 +1,94 @@
+package kr.c4i.gateway.dds;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where and how a participant joins the DDS network. Values left {@code null} (or empty) keep the binding's own
+ * configuration: for Cyclone, the raw XML given here or else the {@code CYCLONEDDS_URI} environment variable.
+ *
+ * @param domainId the DDS domain, 0..232; participants only meet within one domain
+ * @param binding the binding to use by {@link kr.c4i.gateway.dds.spi.DdsBinding#name() name}, {@code null} for
+ *        the first one found on the class path
+ * @param library the binding's native library, as a file name or path; {@code null} for the binding's default
+ *        lookup (Cyclone: the {@code kr.c4i.gateway.dds.cyclone.library} system property, then
+ *        {@code libddsc.so.0debian}, then {@code libddsc.so.0})
+ * @param networkInterface the interface to use, by name ({@code eth0}) or address; {@code null} lets the binding
+ *        choose
+ * @param multicastAddress the IPv4 multicast group for discovery and 1:N data, {@code null} for the DDS default
+ *        239.255.0.1
+ * @param multicast {@code false} to use unicast only (then list {@code peers}), {@code true} to use multicast,
+ *        {@code null} for the binding's default (multicast where the interface supports it)
+ * @param peers addresses (host or IP) to send unicast discovery to, e.g. across a WAN or on an interface without
+ *        multicast; empty for none
+ * @param vendorConfig the binding's raw configuration (Cyclone: an XML fragment or {@code file://} URI list),
+ *        applied before the values above; {@code null} to use the vendor's standard environment variable instead
+ */
+public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
+        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
+
+    /** The highest domain id RTPS port arithmetic allows with default port settings. */
+    public static final int MAX_DOMAIN_ID = 232;
+
+    public ParticipantSettings {
+        if (domainId < 0 || domainId > MAX_DOMAIN_ID) {
+            throw new IllegalArgumentException("domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
+        }
+        peers = peers == null ? List.of() : List.copyOf(peers);
+        for (String peer : peers) {
+            Objects.requireNonNull(peer, "peer");
+            if (peer.isBlank()) {
+                throw new IllegalArgumentException("peers must not contain a blank entry");
+            }
+        }
+        binding = blankToNull(binding);
+        library = blankToNull(library);
+        networkInterface = blankToNull(networkInterface);
+        multicastAddress = blankToNull(multicastAddress);
+        vendorConfig = blankToNull(vendorConfig);
+    }
+
+    /** Domain 0, the first binding found, and its own configuration. */
+    public static ParticipantSettings defaults() {
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null);
+    }
+
+    public ParticipantSettings withDomainId(int value) {
+        return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig);
+    }
+
+    public ParticipantSettings withLibrary(String value) {
+        return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig);
+    }
+
+    public ParticipantSettings withNetworkInterface(String value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
+                this.multicast, this.peers, this.vendorConfig);
+    }
+
+    public ParticipantSettings withMulticastAddress(String value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
+                this.multicast, this.peers, this.vendorConfig);
+    }
+
+    public ParticipantSettings withMulticast(Boolean value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, value, this.peers, this.vendorConfig);
+    }
+
+    public ParticipantSettings withPeers(List<String> value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, value, this.vendorConfig);
+    }
+
+    public ParticipantSettings withVendorConfig(String value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, value);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

@@ -1,0 +1,84 @@
+package kr.c4i.gateway.dds.cyclone;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import kr.c4i.gateway.dds.ParticipantSettings;
+
+/**
+ * Turns {@link ParticipantSettings} into the configuration string {@code dds_create_domain} takes: a
+ * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
+ * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
+ * implicitly created domain, does not read by itself); then an XML fragment for the typed settings.
+ */
+final class CycloneConfig {
+
+    /** The environment variable Cyclone's own tools read. */
+    static final String CYCLONEDDS_URI = "CYCLONEDDS_URI";
+
+    /** Participants per host and domain reachable by unicast discovery; each costs one SPDP packet per peer. */
+    static final int MAX_AUTO_PARTICIPANT_INDEX = 31;
+
+    private static final Pattern IP_ADDRESS = Pattern.compile("[0-9.]+|.*:.*");
+
+    private CycloneConfig() {
+    }
+
+    static String build(ParticipantSettings settings, String environment) {
+        List<String> sources = new ArrayList<>();
+        if (settings.vendorConfig() != null) {
+            sources.add(settings.vendorConfig());
+        }
+        else if (environment != null && !environment.isBlank()) {
+            sources.add(environment.strip());
+        }
+        String fragment = fragment(settings);
+        if (!fragment.isEmpty()) {
+            sources.add(fragment);
+        }
+        return String.join(",", sources);
+    }
+
+    private static String fragment(ParticipantSettings settings) {
+        StringBuilder general = new StringBuilder();
+        if (settings.networkInterface() != null) {
+            String attribute = IP_ADDRESS.matcher(settings.networkInterface()).matches() ? "address" : "name";
+            general.append("<Interfaces><NetworkInterface ").append(attribute).append("=\"")
+                    .append(escape(settings.networkInterface())).append("\"/></Interfaces>");
+        }
+        if (settings.multicast() != null) {
+            general.append("<AllowMulticast>").append(settings.multicast()).append("</AllowMulticast>");
+        }
+        StringBuilder discovery = new StringBuilder();
+        if (settings.multicastAddress() != null) {
+            String address = escape(settings.multicastAddress());
+            discovery.append("<SPDPMulticastAddress>").append(address).append("</SPDPMulticastAddress>")
+                    .append("<DefaultMulticastAddress>").append(address).append("</DefaultMulticastAddress>");
+        }
+        if (!settings.peers().isEmpty()) {
+            // Unicast discovery reaches a peer's participants only on the well-known ports of participant
+            // indices, so indices must be assigned instead of Cyclone's default of ephemeral ports.
+            discovery.append("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>")
+                    .append(MAX_AUTO_PARTICIPANT_INDEX).append("</MaxAutoParticipantIndex><Peers>");
+            settings.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer)).append("\"/>"));
+            discovery.append("</Peers>");
+        }
+        if (general.isEmpty() && discovery.isEmpty()) {
+            return "";
+        }
+        StringBuilder xml = new StringBuilder("<CycloneDDS><Domain id=\"any\">");
+        if (!general.isEmpty()) {
+            xml.append("<General>").append(general).append("</General>");
+        }
+        if (!discovery.isEmpty()) {
+            xml.append("<Discovery>").append(discovery).append("</Discovery>");
+        }
+        return xml.append("</Domain></CycloneDDS>").toString();
+    }
+
+    private static String escape(String value) {
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&apos;");
+    }
+}

@@ -1,0 +1,135 @@
+package kr.c4i.gateway.dds.cyclone;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.dds.DataType;
+import kr.c4i.gateway.dds.Qos;
+import kr.c4i.gateway.dds.cyclone.internal.Ddsc;
+import kr.c4i.gateway.dds.cyclone.internal.TypeLayout;
+import kr.c4i.gateway.dds.spi.ParticipantDriver;
+import kr.c4i.gateway.dds.spi.ReaderDriver;
+import kr.c4i.gateway.dds.spi.TopicDriver;
+import kr.c4i.gateway.dds.spi.WaitSetDriver;
+import kr.c4i.gateway.dds.spi.WriterDriver;
+
+/**
+ * A Cyclone participant. Its shared arena holds the topic descriptors (one per data type) for the participant's
+ * whole life and is closed after {@code dds_delete}, when Cyclone can no longer refer to them.
+ */
+final class CycloneParticipant implements ParticipantDriver {
+
+    private static final Logger log = LoggerFactory.getLogger(CycloneParticipant.class);
+
+    final Ddsc ddsc;
+    private final int domainId;
+    private final int handle;
+    private final Arena arena = Arena.ofShared();
+    private final Map<DataType<?>, Prepared> types = new ConcurrentHashMap<>();
+
+    CycloneParticipant(Ddsc ddsc, int domainId, String config) {
+        this.ddsc = ddsc;
+        this.domainId = domainId;
+        DomainRegistry.acquire(ddsc, domainId, config);
+        try {
+            this.handle = ddsc.check(ddsc.createParticipant(domainId, MemorySegment.NULL), "dds_create_participant");
+        }
+        catch (RuntimeException ex) {
+            DomainRegistry.release(ddsc, domainId);
+            this.arena.close();
+            throw ex;
+        }
+    }
+
+    @Override
+    public int domainId() {
+        return this.domainId;
+    }
+
+    @Override
+    public boolean alive() {
+        try (Arena call = Arena.ofConfined()) {
+            return this.ddsc.getDomainid(this.handle, call.allocate(ValueLayout.JAVA_INT)) >= 0;
+        }
+    }
+
+    @Override
+    public <T> TopicDriver<T> createTopic(String name, DataType<T> type) {
+        Prepared prepared = this.types.computeIfAbsent(type, t -> {
+            TypeLayout layout = TypeLayout.of(t);
+            return new Prepared(layout, layout.descriptor(this.arena));
+        });
+        try (Arena call = Arena.ofConfined()) {
+            int topic = this.ddsc.check(this.ddsc.createTopic(this.handle, prepared.descriptor,
+                    call.allocateFrom(name), MemorySegment.NULL), "dds_create_topic");
+            return new CycloneTopic<>(this, topic, name, type, prepared.layout);
+        }
+    }
+
+    @Override
+    public <T> WriterDriver<T> createWriter(TopicDriver<T> topic, Qos qos) {
+        CycloneTopic<T> cycloneTopic = (CycloneTopic<T>) topic;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment nativeQos = NativeQos.create(this.ddsc, qos, call);
+            try {
+                int writer = this.ddsc.check(this.ddsc.createWriter(this.handle, cycloneTopic.handle, nativeQos),
+                        "dds_create_writer");
+                return new CycloneWriter<>(cycloneTopic, writer);
+            }
+            finally {
+                this.ddsc.deleteQos(nativeQos);
+            }
+        }
+    }
+
+    @Override
+    public <T> ReaderDriver<T> createReader(TopicDriver<T> topic, Qos qos) {
+        CycloneTopic<T> cycloneTopic = (CycloneTopic<T>) topic;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment nativeQos = NativeQos.create(this.ddsc, qos, call);
+            try {
+                int reader = this.ddsc.check(this.ddsc.createReader(this.handle, cycloneTopic.handle, nativeQos),
+                        "dds_create_reader");
+                return new CycloneReader<>(cycloneTopic, reader);
+            }
+            finally {
+                this.ddsc.deleteQos(nativeQos);
+            }
+        }
+    }
+
+    @Override
+    public WaitSetDriver createWaitSet() {
+        int waitset = this.ddsc.check(this.ddsc.createWaitset(this.handle), "dds_create_waitset");
+        return new CycloneWaitSet(this, waitset);
+    }
+
+    @Override
+    public void close() {
+        try {
+            deleteQuietly(this.handle, "participant");
+        }
+        finally {
+            DomainRegistry.release(this.ddsc, this.domainId);
+            this.arena.close();
+        }
+    }
+
+    /** Deletes an entity; close paths never throw, so a failure is only logged. */
+    void deleteQuietly(int entity, String what) {
+        int result = this.ddsc.delete(entity);
+        if (result < 0) {
+            log.warn("Unable to delete the {}: dds_delete returned {} ({})", what, result,
+                    this.ddsc.strretcode(result));
+        }
+    }
+
+    private record Prepared(TypeLayout layout, MemorySegment descriptor) {
+    }
+}

@@ -1,0 +1,49 @@
+/**
+ * The Eclipse Cyclone DDS 0.10 binding of {@link kr.c4i.gateway.dds}, through {@code java.lang.foreign}: no JNI, no
+ * C shim, no Java dependency.
+ *
+ * <h2>Requirements</h2>
+ * <ul>
+ * <li>Java 22 or later (built and tested on 25).</li>
+ * <li>Cyclone DDS 0.10.x: on Debian 12 {@code apt-get install libddsc0debian}. To build, also
+ * {@code cyclonedds-dev} (headers) and {@code cyclonedds-tools} ({@code idlc}): the tests compare the Java-built
+ * descriptors and layouts with idlc's output and the headers (with gcc), and are skipped, visibly, without them.</li>
+ * <li>{@code --enable-native-access=ALL-UNNAMED} on the command line (the module's jar also carries the manifest
+ * entry {@code Enable-Native-Access: ALL-UNNAMED} for {@code java -jar}); without it the JVM warns on every start
+ * and a future JVM will refuse.</li>
+ * <li>x86_64 Linux: the struct layouts are those of LP64; LayoutProbeTest checks them against the installed headers.</li>
+ * </ul>
+ *
+ * <h2>Loading the library</h2>
+ * The first participant loads libddsc, trying in order, and keeps each earlier failure as a suppressed exception
+ * of the final {@link java.lang.IllegalStateException}:
+ * <ol>
+ * <li>{@link kr.c4i.gateway.dds.ParticipantSettings#library()}, a file name or path;</li>
+ * <li>the system property {@code kr.c4i.gateway.dds.cyclone.library};</li>
+ * <li>{@code libddsc.so.0debian}, Debian's name;</li>
+ * <li>{@code libddsc.so.0}, upstream's name.</li>
+ * </ol>
+ * Every function the binding calls is bound at load time (the list is
+ * {@link kr.c4i.gateway.dds.cyclone.internal.DdscSymbol}), so a library that is not Cyclone 0.10 fails at once.
+ *
+ * <h2>Configuration</h2>
+ * Each participant's domain is created with {@code dds_create_domain} and a configuration string: the raw XML of
+ * {@link kr.c4i.gateway.dds.ParticipantSettings#vendorConfig()}, or else the {@code CYCLONEDDS_URI} environment
+ * variable, followed by a fragment for the typed settings (interface, multicast, peers), which therefore win.
+ * Cyclone allows one configuration per domain and process: participants of one domain in one JVM share it.
+ *
+ * <h2>Memory</h2>
+ * A participant's shared arena holds its topic descriptors until the participant is deleted; every write, take and
+ * status call uses its own confined arena; samples lent by {@code dds_take} are copied to the heap and the loan is
+ * returned in a {@code finally}.
+ *
+ * <pre>{@code
+ * ParticipantSettings settings = ParticipantSettings.defaults().withDomainId(7)
+ *         .withNetworkInterface("127.0.0.1").withMulticast(false).withPeers(List.of("127.0.0.1"));
+ * try (DomainParticipant participant = DomainParticipant.create(settings)) {   // finds CycloneBinding
+ *     Topic<KmtfMessageSample> topic = participant.createTopic("kmtf/operations/SITREP", KmtfTypes.MESSAGE);
+ *     participant.createWriter(topic, Qos.reliable()).write(sample);
+ * }
+ * }</pre>
+ */
+package kr.c4i.gateway.dds.cyclone;

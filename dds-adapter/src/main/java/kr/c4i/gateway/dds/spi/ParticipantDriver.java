@@ -1,0 +1,27 @@
+package kr.c4i.gateway.dds.spi;
+
+import kr.c4i.gateway.dds.DataType;
+import kr.c4i.gateway.dds.Qos;
+
+/**
+ * A binding's participant. The public {@link kr.c4i.gateway.dds.DomainParticipant} serialises its lifecycle: no
+ * call reaches a driver after its {@code close}, and {@link #close} is called once, after every child's.
+ */
+public interface ParticipantDriver {
+
+    int domainId();
+
+    /** Whether the native participant still exists. */
+    boolean alive();
+
+    <T> TopicDriver<T> createTopic(String name, DataType<T> type);
+
+    <T> WriterDriver<T> createWriter(TopicDriver<T> topic, Qos qos);
+
+    <T> ReaderDriver<T> createReader(TopicDriver<T> topic, Qos qos);
+
+    WaitSetDriver createWaitSet();
+
+    /** Deletes the participant and everything beneath it, and frees the memory it held. */
+    void close();
+}

@@ -1,0 +1,18 @@
+package kr.c4i.gateway.dds.spi;
+
+import kr.c4i.gateway.dds.WriterStatus;
+
+/** A binding's data writer. */
+public interface WriterDriver<T> {
+
+    /**
+     * Serialises and publishes one sample; may block up to the QoS's maximum blocking time.
+     *
+     * @throws IllegalArgumentException if the sample cannot be encoded (names the member)
+     */
+    void write(T sample);
+
+    WriterStatus status();
+
+    void close();
+}

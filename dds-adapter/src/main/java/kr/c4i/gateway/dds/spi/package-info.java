@@ -1,0 +1,6 @@
+/**
+ * The service-provider interface a DDS implementation implements to sit behind {@link kr.c4i.gateway.dds}. The
+ * public classes there own lifecycle, locking and closing order; drivers only translate calls. Bindings register a
+ * {@link kr.c4i.gateway.dds.spi.DdsBinding} with {@link java.util.ServiceLoader}.
+ */
+package kr.c4i.gateway.dds.spi;

@@ -1,0 +1,380 @@
+package kr.c4i.gateway.dds.transport;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.ReceiptHandler;
+import kr.c4i.gateway.core.transport.ReceiptingTransport;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.dds.DataReader;
+import kr.c4i.gateway.dds.DataWriter;
+import kr.c4i.gateway.dds.DdsException;
+import kr.c4i.gateway.dds.DomainParticipant;
+import kr.c4i.gateway.dds.ReaderStatus;
+import kr.c4i.gateway.dds.Topic;
+import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
+import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfReceiptSample;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+
+/**
+ * KMTF over DDS: one topic per catalogue type (its {@code topicName}, QoS from its reliability and history, see
+ * {@link TopicQos}), a writer for every type from {@link #open}, readers for the types this node subscribes to,
+ * and end-to-end receipts for {@link ReceiptingTransport}. A message is published once and reaches every
+ * subscribed node (multicast where the network allows), so {@link Outbound#destinations()} is not used.
+ *
+ * <pre>{@code
+ * DdsTransport dds = new DdsTransport(NodeId.of("alpha"), catalogue, routing.subscriptions(NodeId.of("alpha")),
+ *         DdsTransportSettings.defaults().withParticipant(ParticipantSettings.defaults().withDomainId(7)));
+ * dds.open();
+ * dds.onReceipts((receiver, ids) -> outbox.receipted(receiver, ids));
+ * dds.subscribe(batch -> inbox.insertAll(batch));
+ * dds.send(outbound);
+ * }</pre>
+ */
+public final class DdsTransport implements ReceiptingTransport {
+
+    public static final String KIND = "dds";
+
+    private static final Logger log = LoggerFactory.getLogger(DdsTransport.class);
+
+    private final NodeId node;
+    private final KmtfCatalogue catalogue;
+    private final Set<String> subscribedTypes;
+    private final DdsTransportSettings settings;
+    private final ReceiveLoop.Counters counters = new ReceiveLoop.Counters();
+    private final LongAdder written = new LongAdder();
+    private final Map<String, Channel> channels = new LinkedHashMap<>();
+    private volatile State state = State.NEW;
+    private DomainParticipant participant;
+    private Topic<KmtfReceiptSample> receiptTopic;
+    private ReceiveLoop receiveLoop;
+    private Thread receiveThread;
+    private ReceiptHandler receiptHandler;
+    private boolean subscribed;
+    private Duration openTime = Duration.ZERO;
+
+    private enum State {
+        NEW, OPEN, CLOSED
+    }
+
+    /** A type's topic and writer; {@code seq} numbers this writer's samples from 1. */
+    private record Channel(MessageType type, DataWriter<KmtfMessageSample> writer, AtomicLong seq) {
+    }
+
+    /**
+     * @param node this gateway's node id: the origin of what it sends, the receiver named in its receipts
+     * @param catalogue every type gets a topic and a writer
+     * @param subscribedTypes the catalogue ids this node receives (from the routing table); may be empty
+     * @throws IllegalArgumentException naming subscribed types the catalogue does not define
+     */
+    public DdsTransport(NodeId node, KmtfCatalogue catalogue, Set<String> subscribedTypes,
+            DdsTransportSettings settings) {
+        this.node = Objects.requireNonNull(node, "node");
+        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.subscribedTypes = Set.copyOf(subscribedTypes);
+        List<String> unknown = this.subscribedTypes.stream().filter(id -> catalogue.find(id).isEmpty()).sorted()
+                .toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unable to subscribe to " + unknown + ": the catalogue ("
+                    + catalogue.size() + " types) does not define them");
+        }
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    /**
+     * Joins the domain and creates a topic and a writer for every catalogue type, plus the receipt topic.
+     *
+     * @throws TransportUnavailableException if the native library cannot be loaded or the domain not joined
+     * @throws IllegalStateException if already opened
+     */
+    @Override
+    public synchronized void open() throws TransportException {
+        if (this.state != State.NEW) {
+            throw new IllegalStateException("The DDS transport of node " + this.node + " was already opened");
+        }
+        long start = System.nanoTime();
+        try {
+            this.participant = DomainParticipant.create(this.settings.participant());
+        }
+        catch (IllegalStateException | DdsException ex) {
+            throw new TransportUnavailableException("Unable to join DDS domain " + this.settings.participant()
+                    .domainId() + ": " + ex.getMessage(), ex);
+        }
+        try {
+            for (MessageType type : this.catalogue.types()) {
+                Topic<KmtfMessageSample> topic = this.participant.createTopic(type.topicName(), KmtfTypes.MESSAGE);
+                DataWriter<KmtfMessageSample> writer = this.participant.createWriter(topic,
+                        TopicQos.writer(type, this.settings.writeTimeout()));
+                this.channels.put(type.id(), new Channel(type, writer, new AtomicLong()));
+            }
+            this.receiptTopic = this.participant.createTopic(this.settings.receiptsTopic(), KmtfTypes.RECEIPT);
+            this.receiveLoop = new ReceiveLoop(this.node, this.participant, this.receiptTopic, this.settings,
+                    this.counters);
+            if (this.receiptHandler != null) {
+                attachReceiptReader();
+            }
+        }
+        catch (RuntimeException ex) {
+            this.participant.close();
+            this.channels.clear();
+            throw new TransportUnavailableException("Unable to create the KMTF topics in DDS domain "
+                    + this.participant.domainId() + ": " + ex.getMessage(), ex);
+        }
+        this.openTime = Duration.ofNanos(System.nanoTime() - start);
+        this.state = State.OPEN;
+        log.info("DDS transport of node {} opened in domain {} through {}: {} topics and writers in {} ms",
+                this.node, this.participant.domainId(), this.participant.bindingName(), this.channels.size(),
+                this.openTime.toMillis());
+    }
+
+    /**
+     * Registers the receipt handler; call before or after {@link #open}, before {@link #subscribe}, and only on a
+     * node that sends. Receipts arrive on the transport's receive thread.
+     */
+    @Override
+    public synchronized void onReceipts(ReceiptHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (this.receiptHandler != null) {
+            throw new IllegalStateException("A receipt handler is already registered");
+        }
+        this.receiptHandler = handler;
+        if (this.state == State.OPEN) {
+            attachReceiptReader();
+        }
+    }
+
+    private void attachReceiptReader() {
+        DataReader<KmtfReceiptSample> reader = this.participant.createReader(this.receiptTopic,
+                TopicQos.receipts(this.node, this.settings.writeTimeout()));
+        this.receiveLoop.onReceipts(this.receiptHandler, reader);
+        startReceiving();
+    }
+
+    /**
+     * Creates readers for the subscribed types and starts delivering batches to the handler on the receive thread.
+     *
+     * @throws TransportUnavailableException if the transport is not open or the readers cannot be created
+     * @throws IllegalStateException if a handler is already subscribed
+     */
+    @Override
+    public synchronized void subscribe(InboundHandler handler) throws TransportException {
+        Objects.requireNonNull(handler, "handler");
+        requireOpen();
+        if (this.subscribed) {
+            throw new IllegalStateException("The DDS transport of node " + this.node + " already has a handler");
+        }
+        Map<MessageType, DataReader<KmtfMessageSample>> readers = new LinkedHashMap<>();
+        try {
+            for (String id : this.subscribedTypes) {
+                Channel channel = this.channels.get(id);
+                readers.put(channel.type(), this.participant.createReader(channel.writer().topic(),
+                        TopicQos.reader(channel.type())));
+            }
+            this.receiveLoop.subscribe(handler, readers);
+        }
+        catch (RuntimeException ex) {
+            readers.values().forEach(DataReader::close);
+            throw new TransportUnavailableException("Unable to subscribe node " + this.node + " to "
+                    + this.subscribedTypes.size() + " DDS topics: " + ex.getMessage(), ex);
+        }
+        this.subscribed = true;
+        startReceiving();
+    }
+
+    private void startReceiving() {
+        if (this.receiveThread == null) {
+            this.receiveThread = Thread.ofPlatform().daemon().name("dds-receive-" + this.node)
+                    .start(this.receiveLoop);
+        }
+    }
+
+    /**
+     * Publishes each message on its type's topic. Every message of the batch is checked first, so a message the
+     * wire can never carry is rejected before anything is written.
+     *
+     * @throws MessageRejectedException for the first message whose type this transport does not know, whose body
+     *         is over the type's maximum size, or whose text is not valid UTF-8
+     * @throws TransportUnavailableException if a RELIABLE writer stayed full for the write timeout (readers not
+     *         keeping up), or the transport is not open
+     */
+    @Override
+    public void send(List<Outbound> batch) throws TransportException {
+        requireOpen();
+        List<Channel> targets = new ArrayList<>(batch.size());
+        List<KmtfMessageSample> samples = new ArrayList<>(batch.size());
+        long now = EnvelopeMapper.epochNanos(Instant.now());
+        for (Outbound outbound : batch) {
+            String id = outbound.envelope().messageId();
+            Channel channel = this.channels.get(outbound.type().id());
+            if (channel == null) {
+                throw new MessageRejectedException(id, "Message " + id + " has type " + outbound.type().id()
+                        + ", which is not in the catalogue this DDS transport was opened with ("
+                        + this.channels.size() + " types)", null);
+            }
+            if (!channel.type().topicName().equals(outbound.type().topicName())) {
+                throw new MessageRejectedException(id, "Message " + id + " names topic "
+                        + outbound.type().topicName() + " for type " + outbound.type().id()
+                        + ", but this DDS transport publishes it on " + channel.type().topicName(), null);
+            }
+            targets.add(channel);
+            samples.add(EnvelopeMapper.toSample(outbound.envelope(), channel.type(), 0, now));
+        }
+        for (int i = 0; i < samples.size(); i++) {
+            Channel channel = targets.get(i);
+            write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+        }
+    }
+
+    private void write(Channel channel, KmtfMessageSample sample) throws TransportException {
+        try {
+            channel.writer().write(sample);
+            this.written.increment();
+        }
+        catch (DdsException.Timeout ex) {
+            throw new TransportUnavailableException("DDS writer on " + channel.type().topicName() + " stayed full for "
+                    + this.settings.writeTimeout().toMillis() + " ms: its readers are not keeping up", ex);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new MessageRejectedException(sample.messageId(), "Message " + sample.messageId() + ": "
+                    + ex.getMessage(), ex);
+        }
+        catch (DdsException | IllegalStateException ex) {
+            throw new TransportUnavailableException("Unable to publish message " + sample.messageId() + " on "
+                    + channel.type().topicName() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Counters since {@link #open}; cheap enough to poll from a metrics binder every few seconds. */
+    public DdsTransportStats stats() {
+        long lost = 0;
+        long rejected = 0;
+        long undecodable = 0;
+        Map<String, Integer> matched = new TreeMap<>();
+        if (this.state == State.OPEN) {
+            try {
+                if (this.receiveLoop != null) {
+                    for (DataReader<KmtfMessageSample> reader : this.receiveLoop.readers()) {
+                        ReaderStatus status = reader.status();
+                        lost += status.samplesLost();
+                        rejected += status.samplesRejected();
+                        undecodable += status.undecodable();
+                    }
+                }
+                this.channels.values().forEach(c -> matched.put(c.type().topicName(),
+                        c.writer().status().matchedReaders()));
+            }
+            catch (IllegalStateException | DdsException ex) {
+                log.debug("DDS statistics incomplete: {}", ex.getMessage());
+            }
+        }
+        return new DdsTransportStats(this.written.sum(), this.counters.received.sum(), lost, rejected,
+                this.counters.invalid.sum() + undecodable, this.counters.batches.sum(),
+                this.counters.deliveryFailures.sum(), this.counters.receiptsSent.sum(),
+                this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched);
+    }
+
+    /** How long {@link #open} took to join the domain and create every topic and writer. */
+    public Duration openTime() {
+        return this.openTime;
+    }
+
+    @Override
+    public TransportHealth health() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("node", this.node.value());
+        details.put("domainId", this.settings.participant().domainId());
+        details.put("state", this.state.name().toLowerCase(Locale.ROOT));
+        if (this.state != State.OPEN) {
+            return TransportHealth.down(details);
+        }
+        boolean participantAlive = this.participant.isAlive();
+        Thread thread = this.receiveThread;
+        boolean receiving = thread == null || thread.isAlive();
+        DdsTransportStats stats = stats();
+        details.put("binding", this.participant.bindingName());
+        details.put("participantAlive", participantAlive);
+        details.put("receiveThreadAlive", receiving);
+        details.put("topics", this.channels.size());
+        details.put("readers", this.receiveLoop.readers().size());
+        details.put("matchedReaders", stats.totalMatchedReaders());
+        details.put("samplesWritten", stats.samplesWritten());
+        details.put("samplesReceived", stats.samplesReceived());
+        details.put("samplesLost", stats.samplesLost());
+        details.put("samplesInvalid", stats.samplesInvalid());
+        return participantAlive && receiving ? TransportHealth.up(details) : TransportHealth.down(details);
+    }
+
+    /**
+     * Stops the receive thread (waiting for a handler call in progress), then deletes every DDS entity. Messages
+     * in writer histories that no reader acknowledged yet are dropped; the receipt protocol resends them.
+     */
+    @Override
+    public void close() {
+        Thread thread;
+        synchronized (this) {
+            if (this.state == State.CLOSED) {
+                return;
+            }
+            boolean wasOpen = this.state == State.OPEN;
+            this.state = State.CLOSED;
+            if (!wasOpen) {
+                return;
+            }
+            thread = this.receiveThread;
+        }
+        this.receiveLoop.stop();
+        if (thread != null) {
+            try {
+                thread.join(this.settings.writeTimeout().toMillis() + 5_000);
+                if (thread.isAlive()) {
+                    log.warn("DDS receive thread of node {} did not stop; interrupting it", this.node);
+                    thread.interrupt();
+                    thread.join(5_000);
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        this.participant.close();
+        log.info("DDS transport of node {} closed", this.node);
+    }
+
+    private void requireOpen() throws TransportUnavailableException {
+        if (this.state != State.OPEN) {
+            throw new TransportUnavailableException("The DDS transport of node " + this.node + " is "
+                    + (this.state == State.NEW ? "not open yet" : "closed"), null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DdsTransport[" + this.node + ", domain " + this.settings.participant().domainId() + ", "
+                + this.state.name().toLowerCase(Locale.ROOT) + "]";
+    }
+}

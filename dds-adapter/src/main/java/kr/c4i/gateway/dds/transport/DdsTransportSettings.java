@@ -1,0 +1,72 @@
+package kr.c4i.gateway.dds.transport;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import kr.c4i.gateway.dds.ParticipantSettings;
+
+/**
+ * Settings of the DDS transport. Network and vendor configuration are in {@code participant}; without any there,
+ * Cyclone reads the standard {@code CYCLONEDDS_URI} environment variable.
+ *
+ * @param participant domain id, network interface, multicast address, unicast peers, raw vendor configuration and
+ *        native library; default domain 0 with the vendor's configuration
+ * @param writeTimeout how long {@code send} may block on a RELIABLE topic whose readers do not keep up before it
+ *        fails as retryable; default 10 s
+ * @param maxBatch the most messages handed to the inbound handler at once; default 256
+ * @param redeliveryDelay the first wait before handing a batch that the handler refused to it again; doubles up to
+ *        10 s; default 200 ms
+ * @param receiptsTopic the topic receipts travel on; default {@code kmtf/gateway/receipts}
+ */
+public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
+        Duration redeliveryDelay, String receiptsTopic) {
+
+    public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_MAX_BATCH = 256;
+    public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
+    public static final String DEFAULT_RECEIPTS_TOPIC = "kmtf/gateway/receipts";
+
+    public DdsTransportSettings {
+        Objects.requireNonNull(participant, "participant");
+        Objects.requireNonNull(writeTimeout, "writeTimeout");
+        Objects.requireNonNull(redeliveryDelay, "redeliveryDelay");
+        Objects.requireNonNull(receiptsTopic, "receiptsTopic");
+        if (writeTimeout.isNegative() || writeTimeout.isZero()) {
+            throw new IllegalArgumentException("writeTimeout must be positive, was " + writeTimeout);
+        }
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+        }
+        if (redeliveryDelay.isNegative() || redeliveryDelay.isZero()) {
+            throw new IllegalArgumentException("redeliveryDelay must be positive, was " + redeliveryDelay);
+        }
+        if (receiptsTopic.isBlank()) {
+            throw new IllegalArgumentException("receiptsTopic must not be blank");
+        }
+    }
+
+    public static DdsTransportSettings defaults() {
+        return new DdsTransportSettings(ParticipantSettings.defaults(), DEFAULT_WRITE_TIMEOUT, DEFAULT_MAX_BATCH,
+                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC);
+    }
+
+    public DdsTransportSettings withParticipant(ParticipantSettings value) {
+        return new DdsTransportSettings(value, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
+                this.receiptsTopic);
+    }
+
+    public DdsTransportSettings withWriteTimeout(Duration value) {
+        return new DdsTransportSettings(this.participant, value, this.maxBatch, this.redeliveryDelay,
+                this.receiptsTopic);
+    }
+
+    public DdsTransportSettings withMaxBatch(int value) {
+        return new DdsTransportSettings(this.participant, this.writeTimeout, value, this.redeliveryDelay,
+                this.receiptsTopic);
+    }
+
+    public DdsTransportSettings withRedeliveryDelay(Duration value) {
+        return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, value,
+                this.receiptsTopic);
+    }
+}

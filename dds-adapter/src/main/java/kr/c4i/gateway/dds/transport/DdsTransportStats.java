@@ -1,0 +1,34 @@
+package kr.c4i.gateway.dds.transport;
+
+import java.util.Map;
+
+/**
+ * Counters of a {@link DdsTransport} since it was opened, for a metrics binder (e.g. Micrometer function counters
+ * and gauges over {@link DdsTransport#stats()}).
+ *
+ * @param samplesWritten messages published
+ * @param samplesReceived messages from other nodes taken and turned into envelopes (redeliveries not counted)
+ * @param samplesLost samples the middleware reports lost on this node's readers (sample-lost status)
+ * @param samplesRejected samples this node's readers refused (sample-rejected status)
+ * @param samplesInvalid samples received intact but dropped: not decodable, not a valid envelope, wrong type for
+ *        the topic, or over the type's maximum size
+ * @param batchesDelivered batches the inbound handler accepted
+ * @param deliveryFailures times the inbound handler threw and a batch was handed to it again
+ * @param receiptsSent receipt samples published for delivered batches
+ * @param receiptsReceived receipt samples received for messages this node sent
+ * @param receiptFailures receipts that could not be published (the origin resends; nothing is lost)
+ * @param matchedReaders for each message topic, the readers its writer is matched with now
+ */
+public record DdsTransportStats(long samplesWritten, long samplesReceived, long samplesLost, long samplesRejected,
+        long samplesInvalid, long batchesDelivered, long deliveryFailures, long receiptsSent, long receiptsReceived,
+        long receiptFailures, Map<String, Integer> matchedReaders) {
+
+    public DdsTransportStats {
+        matchedReaders = Map.copyOf(matchedReaders);
+    }
+
+    /** Matched readers summed over all topics. */
+    public long totalMatchedReaders() {
+        return this.matchedReaders.values().stream().mapToLong(Integer::longValue).sum();
+    }
+}

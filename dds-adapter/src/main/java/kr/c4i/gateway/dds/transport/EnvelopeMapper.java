@@ -1,0 +1,87 @@
+package kr.c4i.gateway.dds.transport;
+
+import java.time.Instant;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.dds.IdlStrings;
+import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+
+/**
+ * Envelope to {@code kmtf::KmtfMessage} and back. Outbound, every rule the wire imposes is checked before
+ * anything of a batch is written, so a bad message is rejected alone with a reason; inbound, a sample that breaks
+ * a rule is refused with {@link IllegalArgumentException}.
+ */
+final class EnvelopeMapper {
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    private EnvelopeMapper() {
+    }
+
+    /**
+     * @throws MessageRejectedException if the message can never be sent as it is
+     */
+    static KmtfMessageSample toSample(Envelope envelope, MessageType type, long seq, long sentAtNanos)
+            throws MessageRejectedException {
+        String id = envelope.messageId();
+        if (envelope.body().length > type.maxSize()) {
+            throw rejected(id, "Message " + id + " of type " + type.id() + " has a " + envelope.body().length
+                    + "-byte body; the type's maximum is " + type.maxSize() + " bytes");
+        }
+        if (KmtfTypes.wireOrdinal(envelope.precedence()) < 0) {
+            throw rejected(id, "Message " + id + ": precedence " + envelope.precedence()
+                    + " has no kmtf::Precedence enumerator");
+        }
+        checkText(id, envelope.messageId(), "message id");
+        checkText(id, envelope.kmtfType(), "message type");
+        checkText(id, envelope.classification(), "classification");
+        long createdAt;
+        try {
+            createdAt = epochNanos(envelope.createdAt());
+        }
+        catch (ArithmeticException ex) {
+            throw rejected(id, "Message " + id + ": created-at " + envelope.createdAt()
+                    + " is outside the wire's range (years 1678 to 2262)");
+        }
+        return new KmtfMessageSample(envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
+                envelope.precedence(), envelope.classification(), createdAt, seq, sentAtNanos, envelope.body());
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the broken rule
+     */
+    static Envelope toEnvelope(KmtfMessageSample sample, MessageType type) {
+        if (!type.id().equals(sample.messageType())) {
+            throw new IllegalArgumentException("message " + sample.messageId() + " of type " + sample.messageType()
+                    + " arrived on the topic of " + type.id());
+        }
+        if (sample.body().length > type.maxSize()) {
+            throw new IllegalArgumentException("message " + sample.messageId() + " has a " + sample.body().length
+                    + "-byte body; the type's maximum is " + type.maxSize() + " bytes");
+        }
+        Instant createdAt = Instant.ofEpochSecond(Math.floorDiv(sample.createdAtNanos(), NANOS_PER_SECOND),
+                Math.floorMod(sample.createdAtNanos(), NANOS_PER_SECOND));
+        return new Envelope(sample.messageId(), NodeId.of(sample.origin()), sample.messageType(),
+                sample.precedence(), sample.classification(), createdAt, sample.body());
+    }
+
+    static long epochNanos(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), NANOS_PER_SECOND), instant.getNano());
+    }
+
+    private static void checkText(String id, String value, String what) throws MessageRejectedException {
+        try {
+            IdlStrings.encode(value, "The " + what);
+        }
+        catch (IllegalArgumentException ex) {
+            throw rejected(id, "Message " + id + ": " + ex.getMessage());
+        }
+    }
+
+    private static MessageRejectedException rejected(String id, String reason) {
+        return new MessageRejectedException(id, reason, null);
+    }
+}

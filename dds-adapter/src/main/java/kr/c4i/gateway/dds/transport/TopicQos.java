@@ -1,0 +1,51 @@
+package kr.c4i.gateway.dds.transport;
+
+import java.time.Duration;
+import java.util.List;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.dds.Qos;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
+
+/**
+ * The QoS each KMTF topic gets from its catalogue entry.
+ *
+ * <p>RELIABLE types: KEEP_ALL on both sides, so nothing is overwritten before every matched reader acknowledged
+ * it (a full writer history blocks {@code send} instead), and TRANSIENT_LOCAL with the catalogue's history depth,
+ * so a node that joins or recovers receives the last {@code historyDepth} messages of the type from each writer.
+ * The catalogue's TRANSIENT and PERSISTENT are served as TRANSIENT_LOCAL: Cyclone 0.10 has no durability service,
+ * and the receipt protocol covers what outlives a writer. BEST_EFFORT types: VOLATILE, KEEP_LAST history depth.
+ */
+final class TopicQos {
+
+    /** Receipts kept per origin for its receipt reader if it (re)matches after they were written. */
+    static final int RECEIPT_HISTORY = 64;
+
+    private TopicQos() {
+    }
+
+    static Qos writer(MessageType type, Duration writeTimeout) {
+        return base(type).withMaxBlockingTime(writeTimeout)
+                .withTransportPriority(type.defaultPrecedence().jmsPriority());
+    }
+
+    static Qos reader(MessageType type) {
+        return base(type);
+    }
+
+    /** Receipts for {@code origin}'s messages: only the origin's receipt reader is in its partition. */
+    static Qos receipts(NodeId origin, Duration writeTimeout) {
+        return Qos.reliable().withMaxBlockingTime(writeTimeout)
+                .withDurability(Qos.Durability.TRANSIENT_LOCAL, Qos.History.keepLast(RECEIPT_HISTORY))
+                .withPartitions(List.of(origin.value()));
+    }
+
+    private static Qos base(MessageType type) {
+        if (type.reliability() == Reliability.RELIABLE) {
+            return Qos.reliable().withDurability(Qos.Durability.TRANSIENT_LOCAL,
+                    Qos.History.keepLast(type.historyDepth()));
+        }
+        return Qos.bestEffort(type.historyDepth());
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The DDS transport of the gateway: {@link kr.c4i.gateway.dds.transport.DdsTransport} implements
+ * {@link kr.c4i.gateway.core.transport.ReceiptingTransport} over {@link kr.c4i.gateway.dds} with one topic per
+ * KMTF type and the wire types of {@code src/main/idl/kmtf.idl} ({@link kr.c4i.gateway.dds.transport.KmtfTypes}).
+ *
+ * <p>Envelope to sample: message id, origin node, KMTF type, precedence (IDL enum), classification and body map
+ * one to one; created-at becomes nanoseconds since the epoch; {@code seq} counts each writer's samples from 1 and
+ * {@code sent_at_ns} stamps the transmission. Receipts: after the inbound handler returns, the receiving node
+ * publishes one {@code kmtf::KmtfReceipt} per origin in the batch, in the DDS partition named after that origin,
+ * so only the origin's receipt reader matches it.
+ */
+package kr.c4i.gateway.dds.transport;

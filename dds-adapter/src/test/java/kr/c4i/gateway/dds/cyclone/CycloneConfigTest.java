@@ -1,0 +1,46 @@
+package kr.c4i.gateway.dds.cyclone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.dds.ParticipantSettings;
+
+class CycloneConfigTest {
+
+    @Test
+    void withoutSettingsTheEnvironmentVariableIsTheWholeConfiguration() {
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).isEmpty();
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults(), " file:///etc/cyclone.xml "))
+                .isEqualTo("file:///etc/cyclone.xml");
+    }
+
+    @Test
+    void rawConfigurationReplacesTheEnvironmentVariable() {
+        ParticipantSettings settings = ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>");
+        assertThat(CycloneConfig.build(settings, "file:///etc/cyclone.xml")).isEqualTo("<CycloneDDS/>");
+    }
+
+    @Test
+    void typedSettingsComeLastSoTheyOverrideAndAreEscaped() {
+        ParticipantSettings settings = ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>")
+                .withNetworkInterface("eth0").withMulticast(true).withMulticastAddress("239.255.0.9")
+                .withPeers(List.of("10.0.0.2", "host\"&"));
+        assertThat(CycloneConfig.build(settings, null)).isEqualTo("<CycloneDDS/>,"
+                + "<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface name=\"eth0\"/></Interfaces>"
+                + "<AllowMulticast>true</AllowMulticast></General><Discovery>"
+                + "<SPDPMulticastAddress>239.255.0.9</SPDPMulticastAddress>"
+                + "<DefaultMulticastAddress>239.255.0.9</DefaultMulticastAddress>"
+                + "<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>"
+                + "<Peers><Peer address=\"10.0.0.2\"/><Peer address=\"host&quot;&amp;\"/></Peers>"
+                + "</Discovery></Domain></CycloneDDS>");
+    }
+
+    @Test
+    void anInterfaceGivenByAddressIsMatchedByAddress() {
+        ParticipantSettings settings = ParticipantSettings.defaults().withNetworkInterface("192.0.2.2");
+        assertThat(CycloneConfig.build(settings, null)).contains("<NetworkInterface address=\"192.0.2.2\"/>");
+    }
+}

@@ -1,0 +1,351 @@
+package kr.c4i.gateway.dds.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.dds.DataWriter;
+import kr.c4i.gateway.dds.DomainParticipant;
+import kr.c4i.gateway.dds.Qos;
+import kr.c4i.gateway.dds.TestNetwork;
+import kr.c4i.gateway.dds.Topic;
+import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
+
+/**
+ * Transports of several nodes in one JVM, sharing one Cyclone domain instance (samples between them take
+ * Cyclone's in-process path; DdsTransportProcessTest covers the wire).
+ */
+@Timeout(120)
+class DdsTransportTest {
+
+    static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    static final NodeId ALPHA = NodeId.of("alpha");
+    static final NodeId BRAVO = NodeId.of("bravo");
+    static final NodeId CHARLIE = NodeId.of("charlie");
+
+    private final List<DdsTransport> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeTransports() {
+        this.opened.forEach(DdsTransport::close);
+    }
+
+    @Test
+    void envelopeRoundTripsWithEveryField() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Inbox bravo = new Inbox();
+        DdsTransport bravoTransport = open(BRAVO, Set.of(type.id()));
+        bravoTransport.subscribe(bravo);
+        awaitMatched(alpha, type, 1);
+        Envelope sent = new Envelope("alpha-000001", ALPHA, type.id(), Precedence.FLASH, "SECRET//REL TO KOR",
+                Instant.parse("2026-03-01T12:34:56.123456789Z"),
+                "EXER/까치 26//\nMSGID/SITREP/1사단//\n긴급 ✓ 𝄞".getBytes(StandardCharsets.UTF_8));
+        alpha.send(List.of(new Outbound(sent, type, List.of(BRAVO))));
+        await(() -> bravo.count() >= 1, "the envelope to arrive");
+        assertThat(bravo.envelopes()).containsExactly(sent);
+        assertThat(bravo.envelopes().getFirst().text()).isEqualTo(sent.text());
+        assertThat(alpha.stats().samplesWritten()).isEqualTo(1);
+        assertThat(bravoTransport.stats().samplesReceived()).isEqualTo(1);
+    }
+
+    @Test
+    void reliableKeepAllDeliversTenThousandMessagesWithoutLossInOrder() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Inbox bravo = new Inbox();
+        open(BRAVO, Set.of(type.id())).subscribe(bravo);
+        awaitMatched(alpha, type, 1);
+        List<String> ids = sendMany(alpha, type, "m", 10_000, 200);
+        await(() -> bravo.count() >= ids.size(), "10k messages to arrive");
+        assertThat(bravo.ids()).containsExactlyElementsOf(ids);
+    }
+
+    @Test
+    void lateJoiningNodeReceivesTheReliableTypesHistory() throws Exception {
+        MessageType type = reliableType(20);
+        int depth = type.historyDepth();
+        DdsTransport alpha = open(ALPHA, Set.of());
+        List<String> ids = sendMany(alpha, type, "h", depth + 5, 10);
+        Inbox bravo = new Inbox();
+        open(BRAVO, Set.of(type.id())).subscribe(bravo);
+        await(() -> bravo.count() >= depth, "the history to arrive");
+        Thread.sleep(200);
+        assertThat(bravo.ids()).containsExactlyElementsOf(ids.subList(5, ids.size()));
+    }
+
+    @Test
+    void bestEffortTypesAreDeliveredWithoutDuplicates() throws Exception {
+        MessageType type = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
+                .findFirst().orElseThrow();
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Inbox bravo = new Inbox();
+        open(BRAVO, Set.of(type.id())).subscribe(bravo);
+        awaitMatched(alpha, type, 1);
+        List<String> ids = sendMany(alpha, type, "b", 100, 10);
+        await(() -> bravo.count() >= 1, "a best-effort message to arrive");
+        Thread.sleep(200);
+        assertThat(bravo.ids()).doesNotHaveDuplicates().isSubsetOf(ids);
+    }
+
+    @Test
+    void everyCatalogueTypeGetsATopicAndAWriterThatMatchesQuickly() throws Exception {
+        DdsTransport alpha = open(ALPHA, Set.of());
+        long start = System.nanoTime();
+        DdsTransport bravo = open(BRAVO, CATALOGUE.ids());
+        bravo.subscribe(new Inbox());
+        await(() -> alpha.stats().matchedReaders().values().stream().allMatch(n -> n >= 1), "all writers to match");
+        Duration matched = Duration.ofNanos(System.nanoTime() - start).minus(bravo.openTime());
+        assertThat(alpha.stats().matchedReaders()).hasSize(CATALOGUE.size());
+        assertThat(CATALOGUE.size()).isEqualTo(270);
+        System.out.printf("DDS in-process: %d topics+writers opened in %d ms; %d readers created and matched in %d ms%n",
+                CATALOGUE.size(), alpha.openTime().toMillis(), CATALOGUE.size(), matched.toMillis());
+        assertThat(alpha.openTime()).isLessThan(Duration.ofSeconds(5));
+        assertThat(alpha.health().details()).containsEntry("topics", CATALOGUE.size());
+    }
+
+    @Test
+    void receiptsFlowBackToTheOriginFromEveryReceiverAndOnlyToIt() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = transport(ALPHA, Set.of());
+        Map<NodeId, Set<String>> receipted = new ConcurrentHashMap<>();
+        alpha.onReceipts((receiver, ids) -> receipted.computeIfAbsent(receiver, r -> ConcurrentHashMap.newKeySet())
+                .addAll(ids));
+        alpha.open();
+        DdsTransport bravo = open(BRAVO, Set.of(type.id()));
+        List<NodeId> strayReceipts = new CopyOnWriteArrayList<>();
+        bravo.onReceipts((receiver, ids) -> strayReceipts.add(receiver));
+        bravo.subscribe(new Inbox());
+        open(CHARLIE, Set.of(type.id())).subscribe(new Inbox());
+        awaitMatched(alpha, type, 2);
+        List<String> ids = sendMany(alpha, type, "r", 50, 10);
+        await(() -> receipted.getOrDefault(BRAVO, Set.of()).size() == ids.size()
+                && receipted.getOrDefault(CHARLIE, Set.of()).size() == ids.size(), "receipts from both receivers");
+        assertThat(receipted.get(BRAVO)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(alpha.stats().receiptsReceived()).isPositive();
+        assertThat(bravo.stats().receiptsSent()).isPositive();
+        assertThat(strayReceipts).isEmpty();
+    }
+
+    @Test
+    void aBatchTheHandlerRefusesIsHandedOverAgainAndReceiptedOnce() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = transport(ALPHA, Set.of());
+        List<String> receipted = new CopyOnWriteArrayList<>();
+        alpha.onReceipts((receiver, ids) -> receipted.addAll(ids));
+        alpha.open();
+        AtomicInteger calls = new AtomicInteger();
+        Inbox inbox = new Inbox();
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), DdsTransportSettings.defaults()
+                .withParticipant(TestNetwork.loopback()).withRedeliveryDelay(Duration.ofMillis(20)));
+        bravo.open();
+        bravo.subscribe(batch -> {
+            if (calls.incrementAndGet() <= 2) {
+                throw new IllegalStateException("inbox database down");
+            }
+            inbox.deliver(batch);
+        });
+        awaitMatched(alpha, type, 1);
+        List<String> ids = sendMany(alpha, type, "f", 1, 1);
+        await(() -> receipted.size() == 1, "the receipt");
+        assertThat(inbox.ids()).containsExactlyElementsOf(ids);
+        assertThat(bravo.stats().deliveryFailures()).isEqualTo(2);
+        assertThat(bravo.stats().batchesDelivered()).isEqualTo(1);
+    }
+
+    @Test
+    void oversizeInvalidTextAndUnknownTypesAreRejectedBeforeAnythingIsWritten() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Outbound good = outbound(type, "ok-1", "text");
+        Outbound oversize = new Outbound(envelope(type, "big-1", new byte[type.maxSize() + 1], "UNCLASSIFIED"),
+                type, List.of());
+        assertThatThrownBy(() -> alpha.send(List.of(good, oversize))).isInstanceOf(MessageRejectedException.class)
+                .hasMessageContaining("big-1").hasMessageContaining((type.maxSize() + 1) + "-byte body")
+                .hasMessageContaining("maximum is " + type.maxSize())
+                .satisfies(ex -> assertThat(((MessageRejectedException) ex).messageId()).isEqualTo("big-1"));
+        Outbound badText = new Outbound(envelope(type, "utf-1", new byte[1], "SECRET\uDC00"), type, List.of());
+        assertThatThrownBy(() -> alpha.send(List.of(badText))).isInstanceOf(MessageRejectedException.class)
+                .hasMessageContaining("utf-1").hasMessageContaining("classification")
+                .hasMessageContaining("unpaired surrogate");
+        MessageType unknown = new MessageType("ZZTEST", "Not in the catalogue", type.category(), "kmtf/test/ZZTEST",
+                Reliability.RELIABLE, 1, type.durability(), Precedence.ROUTINE, 1024);
+        assertThatThrownBy(() -> alpha.send(List.of(outbound(unknown, "unk-1", "x"))))
+                .isInstanceOf(MessageRejectedException.class).hasMessageContaining("ZZTEST")
+                .hasMessageContaining("not in the catalogue");
+        assertThat(alpha.stats().samplesWritten()).isZero();
+        assertThatThrownBy(() -> new DdsTransport(BRAVO, CATALOGUE, Set.of("NOSUCHTYPE", type.id()),
+                DdsTransportSettings.defaults())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[NOSUCHTYPE]");
+    }
+
+    @Test
+    void samplesThatAreNotValidEnvelopesAreDroppedAndCounted() throws Exception {
+        MessageType type = reliableType(10);
+        Inbox inbox = new Inbox();
+        DdsTransport bravo = open(BRAVO, Set.of(type.id()));
+        bravo.subscribe(inbox);
+        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback())) {
+            Topic<KmtfMessageSample> topic = foreign.createTopic(type.topicName(), KmtfTypes.MESSAGE);
+            DataWriter<KmtfMessageSample> writer = foreign.createWriter(topic, TopicQos.writer(type,
+                    Duration.ofSeconds(5)));
+            assertThat(writer.awaitMatched(1, Duration.ofSeconds(10))).isTrue();
+            writer.write(new KmtfMessageSample("x-1", "Not A Node", type.id(), Precedence.ROUTINE, "U", 0, 1, 0,
+                    new byte[1]));
+            writer.write(new KmtfMessageSample("x-2", "delta", "OTHERTYPE", Precedence.ROUTINE, "U", 0, 2, 0,
+                    new byte[1]));
+            writer.write(new KmtfMessageSample("x-3", "delta", type.id(), Precedence.ROUTINE, "U", 0, 3, 0,
+                    new byte[type.maxSize() + 1]));
+            writer.write(new KmtfMessageSample("x-4", "delta", type.id(), Precedence.ROUTINE, "U", -1, 4, 0,
+                    new byte[1]));
+            await(() -> bravo.stats().samplesInvalid() == 3 && inbox.count() == 1, "3 invalid, 1 valid");
+        }
+        assertThat(inbox.ids()).containsExactly("x-4");
+        assertThat(inbox.envelopes().getFirst().createdAt()).isEqualTo(Instant.ofEpochSecond(-1, 999_999_999));
+    }
+
+    @Test
+    void closingIsIdempotentAndHealthFollowsTheLifecycle() throws Exception {
+        DdsTransport alpha = transport(ALPHA, Set.of());
+        assertThat(alpha.health().up()).isFalse();
+        assertThatThrownBy(() -> alpha.send(List.of())).isInstanceOf(TransportUnavailableException.class)
+                .hasMessageContaining("not open yet");
+        alpha.open();
+        TransportHealth health = alpha.health();
+        assertThat(health.up()).isTrue();
+        assertThat(health.details()).containsEntry("participantAlive", true).containsEntry("node", "alpha")
+                .containsEntry("binding", "cyclone");
+        assertThat(alpha.kind()).isEqualTo("dds");
+        alpha.close();
+        alpha.close();
+        assertThat(alpha.health().up()).isFalse();
+        assertThat(alpha.health().details()).containsEntry("state", "closed");
+        assertThatThrownBy(() -> alpha.send(List.of(outbound(reliableType(1), "late", "x"))))
+                .isInstanceOf(TransportUnavailableException.class).hasMessageContaining("closed");
+        assertThatThrownBy(alpha::open).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aConfigurationCycloneRejectsFailsOpenAsUnavailableQuotingIt() {
+        DdsTransportSettings settings = DdsTransportSettings.defaults().withParticipant(
+                TestNetwork.loopback().withVendorConfig("<CycloneDDS><Domain><NoSuchElement/></Domain></CycloneDDS>"));
+        DdsTransport broken = new DdsTransport(ALPHA, CATALOGUE, Set.of(), settings);
+        this.opened.add(broken);
+        assertThatThrownBy(broken::open).isInstanceOf(TransportUnavailableException.class)
+                .hasMessageContaining("Unable to join DDS domain").hasMessageContaining("NoSuchElement");
+    }
+
+    static MessageType reliableType(int minimumHistory) {
+        return CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
+                .filter(t -> t.historyDepth() >= minimumHistory).findFirst().orElseThrow();
+    }
+
+    static Envelope envelope(MessageType type, String id, byte[] body, String classification) {
+        return new Envelope(id, ALPHA, type.id(), type.defaultPrecedence(), classification,
+                Instant.now(), body);
+    }
+
+    static Outbound outbound(MessageType type, String id, String text) {
+        return new Outbound(envelope(type, id, text.getBytes(StandardCharsets.UTF_8), "UNCLASSIFIED"), type,
+                List.of(BRAVO));
+    }
+
+    static List<String> sendMany(DdsTransport transport, MessageType type, String prefix, int count, int batchSize)
+            throws Exception {
+        List<String> ids = new ArrayList<>(count);
+        List<Outbound> batch = new ArrayList<>(batchSize);
+        for (int i = 0; i < count; i++) {
+            String id = prefix + "-" + i;
+            ids.add(id);
+            batch.add(outbound(type, id, "MSGID/" + type.id() + "/" + i + "//"));
+            if (batch.size() == batchSize || i == count - 1) {
+                transport.send(batch);
+                batch.clear();
+            }
+        }
+        return ids;
+    }
+
+    private DdsTransport open(NodeId node, Set<String> subscriptions) throws Exception {
+        DdsTransport transport = transport(node, subscriptions);
+        transport.open();
+        return transport;
+    }
+
+    private DdsTransport transport(NodeId node, Set<String> subscriptions) {
+        return transport(node, subscriptions, DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback()));
+    }
+
+    private DdsTransport transport(NodeId node, Set<String> subscriptions, DdsTransportSettings settings) {
+        DdsTransport transport = new DdsTransport(node, CATALOGUE, subscriptions, settings);
+        this.opened.add(transport);
+        return transport;
+    }
+
+    static void awaitMatched(DdsTransport transport, MessageType type, int readers) throws InterruptedException {
+        await(() -> transport.stats().matchedReaders().getOrDefault(type.topicName(), 0) >= readers,
+                readers + " readers on " + type.topicName());
+    }
+
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** An inbound handler that keeps what it is given. */
+    static final class Inbox implements InboundHandler {
+
+        private final List<Envelope> envelopes = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void deliver(List<Envelope> batch) {
+            this.envelopes.addAll(batch);
+        }
+
+        int count() {
+            return this.envelopes.size();
+        }
+
+        List<Envelope> envelopes() {
+            synchronized (this.envelopes) {
+                return List.copyOf(this.envelopes);
+            }
+        }
+
+        List<String> ids() {
+            return envelopes().stream().map(Envelope::messageId).toList();
+        }
+    }
+}
