@@ -19,7 +19,9 @@ import kr.c4i.gateway.dds.spi.ReaderDriver;
 
 /**
  * A Cyclone data reader. {@code take} borrows Cyclone's sample memory ({@code buf[0] = NULL} asks for a loan),
- * copies each sample onto the Java heap while decoding, and returns the loan in a {@code finally}.
+ * copies each sample onto the Java heap while decoding, and returns the loan in a {@code finally}. The pointer
+ * array handed to Cyclone is always as large as the largest {@code max} asked for on this reader, because
+ * Cyclone 0.10 initialises its cached loan's full size into it.
  */
 final class CycloneReader<T> implements ReaderDriver<T> {
 
@@ -29,6 +31,9 @@ final class CycloneReader<T> implements ReaderDriver<T> {
     private final CycloneTopic<T> topic;
     private final Ddsc ddsc;
     private final AtomicLong undecodable = new AtomicLong();
+    // Cyclone keeps the reader's loan at the largest size ever asked for and, on every loaned take,
+    // fills that many pointers into buf: a smaller buf than an earlier call's would be overrun.
+    private int loanCapacity;
 
     CycloneReader(CycloneTopic<T> topic, int handle) {
         this.topic = topic;
@@ -37,10 +42,11 @@ final class CycloneReader<T> implements ReaderDriver<T> {
     }
 
     @Override
-    public int take(int max, Consumer<? super T> sink) {
+    public synchronized int take(int max, Consumer<? super T> sink) {
+        this.loanCapacity = Math.max(this.loanCapacity, max);
         try (Arena arena = Arena.ofConfined()) {
             // Zeroed, so buf[0] == NULL: Cyclone lends its own buffers.
-            MemorySegment buffers = arena.allocate(ADDRESS, max);
+            MemorySegment buffers = arena.allocate(ADDRESS, this.loanCapacity);
             MemorySegment infos = arena.allocate(DdscLayouts.SAMPLE_INFO, max);
             int taken = this.ddsc.check(this.ddsc.take(this.handle, buffers, infos, max, max), "dds_take");
             if (taken == 0) {
