@@ -1,11 +1,14 @@
 package kr.c4i.gateway.bridge;
 
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,9 +20,11 @@ import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.config.RoutingProperties;
 import kr.c4i.gateway.bridge.inbox.InboxWriter;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.outbox.DeliveryLedger;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -48,14 +53,14 @@ class BridgeConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RoutingTable routingTable(RoutingProperties routing, KmtfCatalogue catalogue) {
-        Map<NodeId, java.util.List<String>> subscriptions = new LinkedHashMap<>();
+        Map<NodeId, List<String>> subscriptions = new LinkedHashMap<>();
         routing.subscriptions().forEach((node, patterns) -> subscriptions.put(NodeId.of(node), patterns));
         return RoutingTable.of(subscriptions, catalogue);
     }
 
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
-        return new BridgeMetrics(registry, node.transport().name().toLowerCase(java.util.Locale.ROOT));
+        return new BridgeMetrics(registry, node.transport().name().toLowerCase(Locale.ROOT));
     }
 
     @Bean
@@ -64,14 +69,26 @@ class BridgeConfiguration {
     }
 
     @Bean
-    OutboxPoller outboxPoller(DataSource dataSource, OutboxProperties outbox, KmtfValidator validator,
-            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics) {
-        return new OutboxPoller(dataSource, outbox, validator, routing, node, transport, metrics);
+    DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox) {
+        return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax());
     }
 
     @Bean
-    BridgeLifecycle bridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller,
+    OutboxPoller outboxPoller(DataSource dataSource, OutboxProperties outbox, KmtfValidator validator,
+            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics, DeliveryLedger ledger) {
+        return new OutboxPoller(dataSource, outbox, validator, routing, node, transport, metrics,
+                receiptsNeeded(transport, ledger));
+    }
+
+    @Bean
+    BridgeLifecycle bridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, DeliveryLedger ledger,
             OutboxProperties outbox, InboxProperties inboxProperties) {
-        return new BridgeLifecycle(transport, inbox, poller, outbox.enabled(), inboxProperties.enabled());
+        return new BridgeLifecycle(transport, inbox, poller, receiptsNeeded(transport, ledger), outbox.enabled(),
+                inboxProperties.enabled());
+    }
+
+    /** The ledger matters only where the transport receipts instead of storing durably on its first hop. */
+    private static @Nullable DeliveryLedger receiptsNeeded(Transport transport, DeliveryLedger ledger) {
+        return transport instanceof ReceiptingTransport ? ledger : null;
     }
 }

@@ -1,11 +1,14 @@
 package kr.c4i.gateway.bridge;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import kr.c4i.gateway.bridge.inbox.InboxWriter;
+import kr.c4i.gateway.bridge.outbox.DeliveryLedger;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
+import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
 
@@ -20,14 +23,17 @@ final class BridgeLifecycle implements SmartLifecycle {
     private final Transport transport;
     private final InboxWriter inbox;
     private final OutboxPoller poller;
+    private final @Nullable DeliveryLedger ledger;
     private final boolean publish;
     private final boolean receive;
     private volatile boolean running;
 
-    BridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, boolean publish, boolean receive) {
+    BridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, @Nullable DeliveryLedger ledger,
+            boolean publish, boolean receive) {
         this.transport = transport;
         this.inbox = inbox;
         this.poller = poller;
+        this.ledger = ledger;
         this.publish = publish;
         this.receive = receive;
     }
@@ -35,6 +41,9 @@ final class BridgeLifecycle implements SmartLifecycle {
     @Override
     public void start() {
         try {
+            if (ledger != null && transport instanceof ReceiptingTransport receipting) {
+                receipting.onReceipts(ledger);
+            }
             transport.open();
             if (receive) {
                 transport.subscribe(inbox);

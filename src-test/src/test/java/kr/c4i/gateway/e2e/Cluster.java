@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -32,9 +33,13 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    private static final AtomicInteger CLUSTERS = new AtomicInteger();
+
     private final Path dir;
     private final List<Node> nodes = new ArrayList<>();
     private final String transport;
+    // Each cluster its own DDS domain, so clusters of successive tests never meet.
+    private final int ddsDomain = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet()) % 200);
 
     Cluster(Path dir, String transport, int size) throws IOException {
         this.dir = dir;
@@ -73,6 +78,11 @@ final class Cluster implements AutoCloseable {
         p.put("gateway.jms.embedded.port", node.brokerPort());
         p.put("gateway.jms.embedded.data-directory", dir.resolve("artemis").toString());
         p.put("gateway.jms.bridge-max-retry-interval", "1s");
+        p.put("gateway.dds.domain-id", ddsDomain);
+        p.put("gateway.dds.multicast", false);
+        p.put("gateway.dds.peers", "127.0.0.1");
+        p.put("gateway.outbox.resend-after", "2s");
+        p.put("gateway.outbox.resend-max", "4s");
         node.process()[0] = new NodeProcess(id, p, node.httpPort(), dir.resolve(id + ".log")).start();
         return node.process()[0];
     }

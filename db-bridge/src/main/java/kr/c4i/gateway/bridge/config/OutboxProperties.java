@@ -15,11 +15,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoffInitial first wait after the database or the transport failed
  * @param backoffMax longest wait between retries
  * @param badRowPolicy what to do with a row that fails validation
+ * @param resendAfter for transports that receipt deliveries (DDS): how long a RELIABLE message may
+ *        stay unreceipted by a destination before it is sent again; doubles with each attempt
+ * @param resendMax longest wait between two sends of an unreceipted message
  */
 @ConfigurationProperties("gateway.outbox")
 public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("500") int batchSize,
         @DefaultValue("1s") Duration idlePoll, @DefaultValue("100ms") Duration backoffInitial,
-        @DefaultValue("10s") Duration backoffMax, @DefaultValue("quarantine") BadRowPolicy badRowPolicy) {
+        @DefaultValue("10s") Duration backoffMax, @DefaultValue("quarantine") BadRowPolicy badRowPolicy,
+        @DefaultValue("5s") Duration resendAfter, @DefaultValue("30s") Duration resendMax) {
 
     public OutboxProperties {
         if (batchSize < 1 || batchSize > 10_000) {
@@ -29,6 +33,10 @@ public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultVa
         if (backoffInitial.isNegative() || backoffInitial.isZero() || backoffMax.compareTo(backoffInitial) < 0) {
             throw new IllegalArgumentException("gateway.outbox.backoff-initial must be positive and at most "
                     + "gateway.outbox.backoff-max, were " + backoffInitial + " and " + backoffMax);
+        }
+        if (resendAfter.isNegative() || resendAfter.isZero() || resendMax.compareTo(resendAfter) < 0) {
+            throw new IllegalArgumentException("gateway.outbox.resend-after must be positive and at most "
+                    + "gateway.outbox.resend-max, were " + resendAfter + " and " + resendMax);
         }
     }
 

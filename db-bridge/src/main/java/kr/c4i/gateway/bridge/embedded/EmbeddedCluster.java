@@ -43,6 +43,8 @@ final class EmbeddedCluster implements AutoCloseable {
             }
             // One secret per run: the brokers accept no anonymous connection, and nobody else knows it.
             String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+            // A DDS domain of this run's own, so two runs on one machine never meet.
+            int domain = 1 + (int) (ProcessHandle.current().pid() % 200);
             // Receivers first: the publisher's store-and-forward bridges then find them at the first attempt.
             for (EmbeddedNode node : cluster.nodes.reversed()) {
                 Map<String, Object> properties = new LinkedHashMap<>();
@@ -62,6 +64,10 @@ final class EmbeddedCluster implements AutoCloseable {
                 properties.put("gateway.jms.embedded.port", brokerPorts.get(node.id()));
                 properties.put("gateway.jms.embedded.data-directory",
                         workDir.resolve(node.id().value()).resolve("artemis").toString());
+                // Loopback has no multicast: unicast discovery to 127.0.0.1.
+                properties.put("gateway.dds.domain-id", domain);
+                properties.put("gateway.dds.multicast", false);
+                properties.put("gateway.dds.peers", "127.0.0.1");
                 for (NodeId peer : ids) {
                     if (!peer.equals(node.id())) {
                         properties.put("gateway.jms.peers." + peer.value() + ".url",

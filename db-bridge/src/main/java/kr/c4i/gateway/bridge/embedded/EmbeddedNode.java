@@ -3,6 +3,7 @@ package kr.c4i.gateway.bridge.embedded;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,24 +44,32 @@ final class EmbeddedNode implements AutoCloseable {
         pool.setPoolName("app-" + id);
     }
 
-    /** Starts the node's database only; the bridge comes with {@link #startBridge}. */
+    /** Starts the node's database only, on a fresh data directory; the bridge comes with {@link #startBridge}. */
     static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort) throws IOException {
+        return startDatabase(id, workDir, httpPort, EmbeddedPostgres.builder().setCleanDataDirectory(true));
+    }
+
+    /**
+     * Starts the node's database keeping whatever its data directory holds, so a node restarted after a
+     * crash finds its outbox and inbox as they were.
+     */
+    static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort, EmbeddedPostgres.Builder builder)
+            throws IOException {
         Path dataDir = workDir.resolve(id.value()).resolve("postgres");
         Files.createDirectories(dataDir);
-        EmbeddedPostgres database = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir)
-                .setCleanDataDirectory(true)
-                .setServerConfig("max_connections", "60")
-                .start();
+        EmbeddedPostgres database = builder.setDataDirectory(dataDir).setServerConfig("max_connections", "60").start();
         return new EmbeddedNode(id, database, httpPort);
     }
 
     void startBridge(Map<String, Object> properties) {
-        Map<String, Object> all = new java.util.LinkedHashMap<>(properties);
+        Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("spring.datasource.url", jdbcUrl());
         all.put("spring.datasource.username", "postgres");
         all.put("server.port", httpPort);
-        context = new SpringApplicationBuilder(DbBridgeApplication.class).properties(all).run();
+        // As command-line arguments, so they win over application.yaml like an operator's would.
+        String[] arguments = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        context = new SpringApplicationBuilder(DbBridgeApplication.class).run(arguments);
     }
 
     String jdbcUrl() {

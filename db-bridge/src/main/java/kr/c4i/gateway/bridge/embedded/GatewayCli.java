@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         header = "C4I messaging gateway on embedded defaults.",
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
-        subcommands = { DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class },
+        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class },
         footerHeading = "%nExit codes:%n",
         footer = { "  0   every message delivered exactly once, every bad row quarantined",
                 "  1   software error", "  2   usage error", "  3   target missed (lost, duplicated or late messages)" })

@@ -22,7 +22,9 @@ public final class BridgeMetrics {
     private final Counter inserted;
     private final Counter duplicates;
     private final Timer latency;
+    private final Counter resent;
     private final AtomicLong backlog = new AtomicLong();
+    private final AtomicLong unreceipted = new AtomicLong();
 
     public BridgeMetrics(MeterRegistry registry, String transport) {
         this.registry = registry;
@@ -49,6 +51,10 @@ public final class BridgeMetrics {
                 .register(registry);
         Gauge.builder(MetricNames.OUTBOX_BACKLOG, backlog, AtomicLong::get).description("Unsent outbox rows")
                 .register(registry);
+        resent = Counter.builder(MetricNames.OUTBOX_RESENT).description("Messages sent again for want of a receipt")
+                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+        Gauge.builder(MetricNames.OUTBOX_UNRECEIPTED, unreceipted, AtomicLong::get)
+                .description("RELIABLE messages some destination has not receipted yet").register(registry);
     }
 
     public void polled(int rows) {
@@ -83,6 +89,14 @@ public final class BridgeMetrics {
 
     public void backlog(long rows) {
         backlog.set(rows);
+    }
+
+    public void resent(int messages) {
+        resent.increment(messages);
+    }
+
+    public void unreceipted(long messages) {
+        unreceipted.set(messages);
     }
 
     public String transport() {

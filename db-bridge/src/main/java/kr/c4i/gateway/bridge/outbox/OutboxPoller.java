@@ -32,27 +32,38 @@ public final class OutboxPoller implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPoller.class);
     private static final Duration BACKLOG_REFRESH = Duration.ofSeconds(2);
+    private static final Duration RESEND_CHECK = Duration.ofMillis(500);
+    private static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
 
     private final DataSource dataSource;
     private final OutboxProperties properties;
     private final OutboxPublisher publisher;
     private final OutboxRepository outbox;
     private final BridgeMetrics metrics;
+    private final @Nullable DeliveryLedger ledger;
     private final Thread thread;
     private volatile boolean running;
     private volatile @Nullable String problem;
     private volatile boolean stoppedByBadRow;
     private @Nullable Connection listener;
     private Instant nextBacklogRefresh = Instant.MIN;
+    private Instant nextResendCheck = Instant.MIN;
+    private Instant nextForget = Instant.MIN;
 
+    /**
+     * @param ledger where deliveries await receipts, for transports that receipt instead of storing
+     *        durably; {@code null} for the others
+     */
     public OutboxPoller(DataSource dataSource, OutboxProperties properties, KmtfValidator validator,
-            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics) {
+            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
+            @Nullable DeliveryLedger ledger) {
         this.dataSource = dataSource;
         this.properties = properties;
         this.outbox = new OutboxRepository(dataSource);
         this.metrics = metrics;
+        this.ledger = ledger;
         this.publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), validator, routing, node,
-                transport, metrics, properties.badRowPolicy());
+                transport, metrics, properties.badRowPolicy(), ledger);
         this.thread = Thread.ofPlatform().name("outbox-poller-" + node).daemon().unstarted(this::run);
     }
 
@@ -76,6 +87,7 @@ public final class OutboxPoller implements AutoCloseable {
             try {
                 ensureListening();
                 int claimed = publisher.publishBatch(properties.batchSize());
+                resendUnreceipted();
                 refreshBacklog();
                 problem = null;
                 stoppedByBadRow = false;
@@ -135,10 +147,30 @@ public final class OutboxPoller implements AutoCloseable {
         listener.unwrap(PGConnection.class).getNotifications((int) Math.max(1, timeout.toMillis()));
     }
 
+    private void resendUnreceipted() throws SQLException, TransportException, BadRowException {
+        Instant now = Instant.now();
+        if (ledger == null || now.isBefore(nextResendCheck)) {
+            return;
+        }
+        int due;
+        do {
+            due = publisher.resendDue(properties.batchSize());
+        }
+        while (running && due == properties.batchSize());
+        nextResendCheck = now.plus(RESEND_CHECK);
+        if (now.isAfter(nextForget)) {
+            ledger.forgetReceipted(RECEIPT_RETENTION);
+            nextForget = now.plus(RECEIPT_RETENTION.dividedBy(12));
+        }
+    }
+
     private void refreshBacklog() throws SQLException {
         Instant now = Instant.now();
         if (now.isAfter(nextBacklogRefresh)) {
             metrics.backlog(outbox.backlog());
+            if (ledger != null) {
+                metrics.unreceipted(ledger.unreceipted());
+            }
             nextBacklogRefresh = now.plus(BACKLOG_REFRESH);
         }
     }

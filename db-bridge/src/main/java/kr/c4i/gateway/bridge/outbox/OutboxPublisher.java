@@ -9,6 +9,7 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,10 +48,11 @@ final class OutboxPublisher {
     private final Transport transport;
     private final BridgeMetrics metrics;
     private final BadRowPolicy badRowPolicy;
+    private final @Nullable DeliveryLedger ledger;
 
     OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
             KmtfValidator validator, RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
-            BadRowPolicy badRowPolicy) {
+            BadRowPolicy badRowPolicy, @Nullable DeliveryLedger ledger) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.quarantine = quarantine;
@@ -60,22 +62,72 @@ final class OutboxPublisher {
         this.transport = transport;
         this.metrics = metrics;
         this.badRowPolicy = badRowPolicy;
+        this.ledger = ledger;
     }
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
     int publishBatch(int limit) throws SQLException, TransportException, BadRowException {
+        return inTransaction(tx -> publish(tx, limit));
+    }
+
+    /**
+     * Sends again the RELIABLE messages whose destinations have not receipted them in time.
+     *
+     * @return how many deliveries were due
+     */
+    int resendDue(int limit) throws SQLException, TransportException, BadRowException {
+        if (ledger == null) {
+            return 0;
+        }
+        return inTransaction(tx -> resend(tx, ledger, limit));
+    }
+
+    private interface Work {
+        int run(Connection tx) throws SQLException, TransportException, BadRowException;
+    }
+
+    private int inTransaction(Work work) throws SQLException, TransportException, BadRowException {
         try (Connection tx = dataSource.getConnection()) {
             tx.setAutoCommit(false);
             try {
-                int claimed = publish(tx, limit);
+                int result = work.run(tx);
                 tx.commit();
-                return claimed;
+                return result;
             }
             catch (SQLException | TransportException | BadRowException | RuntimeException ex) {
                 rollbackQuietly(tx, ex);
                 throw ex;
             }
         }
+    }
+
+    private int resend(Connection tx, DeliveryLedger ledger, int limit) throws SQLException, TransportException {
+        List<DeliveryLedger.Due> due = ledger.claimDue(tx, limit);
+        if (due.isEmpty()) {
+            return 0;
+        }
+        // One publication per message, whichever destinations still lack it: a topic reaches them all.
+        Map<String, List<NodeId>> destinations = new LinkedHashMap<>();
+        Map<String, OutboxRow> rows = new LinkedHashMap<>();
+        for (DeliveryLedger.Due d : due) {
+            destinations.computeIfAbsent(d.messageId(), k -> new ArrayList<>()).add(d.destination());
+            rows.putIfAbsent(d.messageId(), d.row());
+        }
+        List<Outbound> again = new ArrayList<>();
+        for (OutboxRow row : rows.values()) {
+            try {
+                Outbound outbound = outbound(row);
+                again.add(new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId())));
+            }
+            catch (KmtfRejection | InvalidPrecedenceException ex) {
+                // Only possible if the catalogue changed since it was sent; keep trying with the rest.
+                log.warn("Not resending message {}: {}", row.messageId(), ex.getMessage());
+            }
+        }
+        transport.send(again);
+        ledger.reschedule(tx, due);
+        metrics.resent(again.size());
+        return due.size();
     }
 
     private int publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
@@ -118,6 +170,9 @@ final class OutboxPublisher {
         }
         List<OutboxRow> sent = List.copyOf(rowsById.values());
         outbox.markSent(tx, sent, node.value());
+        if (ledger != null) {
+            ledger.record(tx, List.copyOf(toSend.values()));
+        }
         metrics.published(sent.size());
         return rows.size();
     }

@@ -53,10 +53,10 @@ class OutboxPollerTest {
 
     private OutboxPoller poller(Duration idlePoll, BadRowPolicy policy) {
         OutboxProperties properties = new OutboxProperties(true, 100, idlePoll, Duration.ofMillis(50),
-                Duration.ofMillis(500), policy);
+                Duration.ofMillis(500), policy, Duration.ofSeconds(5), Duration.ofSeconds(30));
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
         return new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing, A, transport,
-                new BridgeMetrics(registry, "recording"));
+                new BridgeMetrics(registry, "recording"), null);
     }
 
     @Test
@@ -155,9 +155,10 @@ class OutboxPollerTest {
         try (OutboxPoller first = poller(Duration.ofMillis(200), BadRowPolicy.QUARANTINE);
                 OutboxPoller second = new OutboxPoller(db.dataSource(),
                         new OutboxProperties(true, 100, Duration.ofMillis(200), Duration.ofMillis(50),
-                                Duration.ofMillis(500), BadRowPolicy.QUARANTINE),
+                                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5),
+                                Duration.ofSeconds(30)),
                         new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
-                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"))) {
+                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null)) {
             first.start();
             second.start();
             for (int i = 0; i < rows; i++) {

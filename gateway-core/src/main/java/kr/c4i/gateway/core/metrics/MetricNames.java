@@ -14,6 +14,10 @@ public final class MetricNames {
     public static final String OUTBOX_QUARANTINED = "gateway.outbox.quarantined";
     /** Rows waiting in the outbox. */
     public static final String OUTBOX_BACKLOG = "gateway.outbox.backlog";
+    /** RELIABLE messages not yet receipted by every destination (receipting transports only). */
+    public static final String OUTBOX_UNRECEIPTED = "gateway.outbox.unreceipted";
+    /** Messages sent again because a destination had not receipted them in time; tag {@code transport}. */
+    public static final String OUTBOX_RESENT = "gateway.outbox.resent";
     /** Transport sends that failed and will be retried; tag {@code transport}. */
     public static final String TRANSPORT_SEND_FAILURES = "gateway.transport.send.failures";
     /** Messages the transport delivered to this node (duplicates included). */

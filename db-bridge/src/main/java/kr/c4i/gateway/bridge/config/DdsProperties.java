@@ -1,0 +1,31 @@
+package kr.c4i.gateway.bridge.config;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The DDS transport: a topic per KMTF type on Cyclone DDS. Without {@code config}, Cyclone also
+ * reads the standard {@code CYCLONEDDS_URI} environment variable; the typed settings here win.
+ *
+ * @param domainId DDS domain all nodes of one network share
+ * @param networkInterface interface (name or address) DDS uses; Cyclone's choice when unset
+ * @param multicastAddress multicast group for discovery and 1:N data; DDS's 239.255.0.1 when unset
+ * @param multicast false for unicast only (then list {@code peers}); Cyclone's default when unset
+ * @param peers addresses to send unicast discovery to, e.g. across a WAN or on an interface without multicast
+ * @param config raw Cyclone XML configuration (or file:// URI), applied before the settings above
+ * @param library Cyclone's native library (file name or path); libddsc.so.0debian, then libddsc.so.0 when unset
+ * @param writeTimeout how long a send may block on a RELIABLE topic whose readers do not keep up
+ */
+@ConfigurationProperties("gateway.dds")
+public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
+        @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @Nullable String config,
+        @Nullable String library, @DefaultValue("10s") Duration writeTimeout) {
+
+    public DdsProperties {
+        peers = peers == null ? List.of() : List.copyOf(peers);
+    }
+}

@@ -1,0 +1,49 @@
+package kr.c4i.gateway.bridge.transport;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import kr.c4i.gateway.bridge.config.DdsProperties;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/** {@code gateway.node.transport=dds}: a DDS topic per KMTF type, receipts back to the sender. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "gateway.node.transport", havingValue = "dds")
+class DdsTransportConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DdsTransportSettings ddsTransportSettings(DdsProperties dds) {
+        try {
+            ParticipantSettings participant = new ParticipantSettings(dds.domainId(), null, dds.library(),
+                    dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config());
+            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalStateException("Unable to configure the DDS transport from gateway.dds.*: "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(Transport.class)
+    DdsTransport ddsTransport(NodeId node, KmtfCatalogue catalogue, RoutingTable routing,
+            DdsTransportSettings settings) {
+        return new DdsTransport(node, catalogue, routing.subscriptions(node), settings);
+    }
+
+    @Bean
+    DdsTransportMetrics ddsTransportMetrics(DdsTransport transport, KmtfCatalogue catalogue, MeterRegistry registry) {
+        return new DdsTransportMetrics(transport, catalogue, registry);
+    }
+}

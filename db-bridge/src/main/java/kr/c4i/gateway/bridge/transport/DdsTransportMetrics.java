@@ -1,0 +1,61 @@
+package kr.c4i.gateway.bridge.transport;
+
+import java.time.Duration;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportStats;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+
+/**
+ * Publishes the DDS transport's own counters: samples written, received, lost and rejected (from
+ * Cyclone's sample-lost and sample-rejected statuses), receipts, and matched readers per topic.
+ * One stats snapshot, at most a second old, serves every meter of a scrape: reading the statuses
+ * of 270 writers once per meter would cost more than the scrape is worth.
+ */
+final class DdsTransportMetrics {
+
+    private static final Duration SNAPSHOT_AGE = Duration.ofSeconds(1);
+
+    private final DdsTransport transport;
+    private DdsTransportStats snapshot;
+    private long snapshotTaken;
+
+    DdsTransportMetrics(DdsTransport transport, KmtfCatalogue catalogue, MeterRegistry registry) {
+        this.transport = transport;
+        counter(registry, "gateway.dds.samples.written", "Samples written", DdsTransportStats::samplesWritten);
+        counter(registry, "gateway.dds.samples.received", "Samples received", DdsTransportStats::samplesReceived);
+        counter(registry, "gateway.dds.samples.lost", "Samples DDS reported lost", DdsTransportStats::samplesLost);
+        counter(registry, "gateway.dds.samples.rejected", "Samples DDS rejected", DdsTransportStats::samplesRejected);
+        counter(registry, "gateway.dds.samples.invalid", "Received samples that were not valid envelopes",
+                DdsTransportStats::samplesInvalid);
+        counter(registry, "gateway.dds.receipts.sent", "Receipts sent", DdsTransportStats::receiptsSent);
+        counter(registry, "gateway.dds.receipts.received", "Receipts received", DdsTransportStats::receiptsReceived);
+        for (MessageType type : catalogue.types()) {
+            Gauge.builder("gateway.dds.topic.readers.matched", this,
+                    m -> m.stats().matchedReaders().getOrDefault(type.topicName(), 0))
+                    .tag("topic", type.topicName()).description("Remote readers matched on the topic")
+                    .register(registry);
+        }
+    }
+
+    private synchronized DdsTransportStats stats() {
+        long now = System.nanoTime();
+        if (snapshot == null || now - snapshotTaken > SNAPSHOT_AGE.toNanos()) {
+            snapshot = transport.stats();
+            snapshotTaken = now;
+        }
+        return snapshot;
+    }
+
+    private void counter(MeterRegistry registry, String name, String description,
+            ToDoubleFunction<DdsTransportStats> value) {
+        FunctionCounter.builder(name, this, m -> value.applyAsDouble(m.stats())).description(description)
+                .register(registry);
+    }
+}

@@ -1,0 +1,13 @@
+-- Delivery ledger for transports that cannot store a message durably on their first hop (DDS):
+-- one row per RELIABLE message and destination, until that destination's bridge receipts it.
+-- Receipts are upserts, so a receipt that overtakes the sender's own commit is not lost.
+CREATE TABLE outbox_delivery (
+    message_id      text        NOT NULL,
+    destination     text        NOT NULL,
+    attempts        integer     NOT NULL DEFAULT 1,
+    next_attempt_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    receipted_at    timestamptz,
+    PRIMARY KEY (message_id, destination)
+);
+
+CREATE INDEX outbox_delivery_due ON outbox_delivery (next_attempt_at) WHERE receipted_at IS NULL;

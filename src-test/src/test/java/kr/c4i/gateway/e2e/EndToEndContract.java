@@ -1,0 +1,156 @@
+package kr.c4i.gateway.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
+
+/**
+ * The bridge's delivery contract, end to end, whichever the transport: real bridge processes from
+ * the executable jar and real PostgreSQL interface databases. Subclasses pick the transport.
+ */
+abstract class EndToEndContract {
+
+    private static final Duration STARTUP = Duration.ofSeconds(90);
+    private static final String SENT_IDS = "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL ORDER BY 1";
+    private static final String INBOX_IDS = "SELECT message_id FROM inbox ORDER BY 1";
+
+    @TempDir
+    Path dir;
+
+    private Cluster cluster;
+
+    /** {@code jms} or {@code dds}: the value of gateway.node.transport. */
+    abstract String transport();
+
+    @BeforeEach
+    void createCluster() throws Exception {
+        cluster = new Cluster(dir, transport(), 2);
+    }
+
+    @AfterEach
+    void closeCluster() throws Exception {
+        cluster.close();
+    }
+
+    private static String message(String type, int serial) {
+        return new KmtfMessageBuilder().classification("UNCLASSIFIED").msgid(type, "1CORPS", Integer.toString(serial))
+                .set("DTG", "211430ZNOV2026").freeText("NARR", "ROUTE CLEAR / NO CONTACT " + serial).build().render();
+    }
+
+    /** Inserts messages in the background, a few at a time, like an application at work. */
+    private CompletableFuture<Void> produce(int count) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < count; i++) {
+                    cluster.insertOutbox("a", i % 2 == 0 ? "SITREP" : "SPOTREP", message(i % 2 == 0 ? "SITREP" : "SPOTREP", i));
+                    if (i % 20 == 0) {
+                        TimeUnit.MILLISECONDS.sleep(5);
+                    }
+                }
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+    }
+
+    private void assertExactlyOnce(int expected) throws Exception {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> cluster.count("b", "SELECT count(*) FROM inbox") >= expected);
+        List<String> sent = cluster.strings("a", SENT_IDS);
+        assertThat(sent).hasSize(expected);
+        assertThat(cluster.strings("b", INBOX_IDS)).isEqualTo(sent);
+        assertThat(cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+    }
+
+    @Test
+    void messagesInTheOutboxOfAArriveExactlyOnceInTheInboxOfB() throws Exception {
+        cluster.start("b").awaitUp(STARTUP);
+        cluster.start("a").awaitUp(STARTUP);
+        produce(2000).get(60, TimeUnit.SECONDS);
+
+        assertExactlyOnce(2000);
+        assertThat(cluster.strings("b", "SELECT DISTINCT origin_node || ' ' || transport FROM inbox"))
+                .containsExactly("a " + transport());
+    }
+
+    @Test
+    void receivingNodeKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
+        NodeProcess b = cluster.start("b").awaitUp(STARTUP);
+        cluster.start("a").awaitUp(STARTUP);
+        CompletableFuture<Void> producing = produce(3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300);
+        b.kill();
+        long atKill = cluster.count("b", "SELECT count(*) FROM inbox");
+        TimeUnit.SECONDS.sleep(3);
+        assertThat(cluster.count("b", "SELECT count(*) FROM inbox")).as("nothing arrives while b is dead").isEqualTo(atKill);
+        cluster.start("b").awaitUp(STARTUP);
+        producing.get(120, TimeUnit.SECONDS);
+
+        assertExactlyOnce(3000);
+    }
+
+    @Test
+    void sendingNodeKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
+        cluster.start("b").awaitUp(STARTUP);
+        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        CompletableFuture<Void> producing = produce(3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300);
+        a.kill();
+        TimeUnit.SECONDS.sleep(2);
+        cluster.start("a").awaitUp(STARTUP);
+        producing.get(120, TimeUnit.SECONDS);
+
+        assertExactlyOnce(3000);
+    }
+
+    @Test
+    void badRowsAreQuarantinedWithReasonsWhileGoodRowsAroundThemFlow() throws Exception {
+        cluster.start("b").awaitUp(STARTUP);
+        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        cluster.insertOutbox("a", "SITREP", message("SITREP", 1));
+        cluster.insertOutbox("a", "SITREP", "MSGID/SITREP/1CORPS/7");
+        cluster.insertOutbox("a", "SITREP", message("SITREP", 2));
+        cluster.insertOutbox("a", "NOSUCHTYPE", "MSGID/NOSUCHTYPE/X/1//");
+        cluster.insertOutbox("a", "SITREP", message("SITREP", 3) + "\nRMKS/" + "X".repeat(70_000) + "//");
+        cluster.insertOutbox("a", "SITREP", message("SITREP", 4));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") == 3
+                && cluster.count("a", "SELECT count(*) FROM quarantine") == 3);
+        assertThat(cluster.strings("a", "SELECT reason_kind FROM quarantine ORDER BY outbox_id"))
+                .containsExactly("unterminated-set", "unknown-type", "oversize");
+        assertThat(cluster.count("a", "SELECT count(*) FROM outbox")).isEqualTo(3);
+        assertThat(cluster.strings("b", "SELECT convert_from(body, 'UTF8') FROM inbox ORDER BY created_at"))
+                .containsExactly(message("SITREP", 1), message("SITREP", 2), message("SITREP", 4));
+        assertThat(a.get("/actuator/prometheus").body()).contains("gateway_outbox_quarantined_total{")
+                .contains("reason=\"oversize\"");
+    }
+
+    @Test
+    void healthAndPrometheusEndpointsReportDatabaseBrokerAndFlow() throws Exception {
+        NodeProcess b = cluster.start("b").awaitUp(STARTUP);
+        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        produce(50).get(30, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") == 50);
+
+        String health = a.get("/actuator/health").body();
+        assertThat(health).contains("\"db\"").contains("\"transport\"").contains("\"outbox\"").contains("\"kind\":\"" + transport() + "\"");
+        String metrics = b.get("/actuator/prometheus").body();
+        assertThat(metrics).contains("gateway_inbox_inserted_total").contains("gateway_delivery_latency_seconds_count")
+                .contains("gateway_inbox_delivered_total");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> a.get("/actuator/prometheus").body().contains("gateway_outbox_published_total{"));
+    }
+}
