@@ -49,8 +49,8 @@ final class BridgeLifecycle implements SmartLifecycle {
                 transport.subscribe(inbox);
             }
         }
-        catch (TransportException ex) {
-            throw new IllegalStateException("Unable to start the " + transport.kind() + " transport: " + ex.getMessage(), ex);
+        catch (TransportException | RuntimeException ex) {
+            throw new TransportStartException(transport.kind(), ex);
         }
         if (publish) {
             poller.start();

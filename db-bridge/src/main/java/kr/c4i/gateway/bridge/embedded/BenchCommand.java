@@ -82,7 +82,7 @@ final class BenchCommand implements Callable<Integer> {
             boolean throughputMet = throughput.throughputPerSecond() >= targetThroughput;
             boolean latencyMet = latency.p99Millis() < targetP99;
             out.println();
-            out.printf("transport                : %s%n", transport);
+            out.printf("transport                : %s%n", running.publisher().transportKind());
             out.printf("message size             : %d bytes%n", size);
             out.printf("throughput               : %.0f msg/s over %d messages (outbox fed at %.0f msg/s) -> target >= %.0f: %s%n",
                     throughput.throughputPerSecond(), throughput.rows(),

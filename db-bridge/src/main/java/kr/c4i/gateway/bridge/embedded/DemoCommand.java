@@ -71,8 +71,8 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
         try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, nodes, workDir, log)) {
             for (EmbeddedNode node : running.nodes()) {
-                out.printf("  node %s: %s  actuator http://127.0.0.1:%d/actuator/health%n", node.id(),
-                        node == running.publisher() ? "publishes" : "receives ", node.httpPort());
+                out.printf("  node %s: %s over %s  actuator http://127.0.0.1:%d/actuator/health%n", node.id(),
+                        node == running.publisher() ? "publishes" : "receives ", node.transportKind(), node.httpPort());
             }
             out.flush();
             Instant start = Instant.now();
@@ -144,7 +144,7 @@ final class DemoCommand implements Callable<Integer> {
         long quarantined = reasons.values().stream().mapToLong(Long::longValue).sum();
         boolean ok = complete && quarantined == expectedBad && sent.rows() == expected / running.receivers().size();
         out.println();
-        out.printf("Summary (%s, %d nodes, %s)%n", cluster.transport.name().toLowerCase(), nodes,
+        out.printf("Summary (%s, %d nodes, %s)%n", publisher.transportKind(), nodes,
                 Duration.between(start, Instant.now()).withNanos(0));
         out.printf("  node %s outbox: %d sent, %d quarantined %s, %d waiting%n", publisher.id(), sent.rows(),
                 quarantined, reasons, InboxProbe.backlog(publisher.database()));

@@ -19,6 +19,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import kr.c4i.gateway.bridge.DbBridgeApplication;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.Transport;
 
 /**
  * One node of the embedded default: its own PostgreSQL (the C4I server's interface database) and
@@ -86,6 +87,11 @@ final class EmbeddedNode implements AutoCloseable {
 
     int httpPort() {
         return httpPort;
+    }
+
+    /** The transport the running bridge actually uses, as it names itself ({@code jms}, {@code dds}). */
+    String transportKind() {
+        return context == null ? "none" : context.getBean(Transport.class).kind();
     }
 
     /** The bridge's end-to-end latency timer, once the bridge runs. */

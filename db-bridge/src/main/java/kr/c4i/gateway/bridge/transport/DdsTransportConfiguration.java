@@ -1,9 +1,9 @@
 package kr.c4i.gateway.bridge.transport;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -17,9 +17,9 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** {@code gateway.node.transport=dds}: a DDS topic per KMTF type, receipts back to the sender. */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "dds")
-class DdsTransportConfiguration {
+public final class DdsTransportConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

@@ -4,10 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import kr.c4i.gateway.bridge.config.JmsProperties;
 import kr.c4i.gateway.core.NodeId;
@@ -21,9 +21,9 @@ import kr.c4i.gateway.jms.JmsTransportSettings.Peer;
 import kr.c4i.gateway.jms.JmsTransportSettings.Receive;
 
 /** {@code gateway.node.transport=jms} (the default): point-to-point JMS over a broker per node. */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "jms", matchIfMissing = true)
-class JmsTransportConfiguration {
+public final class JmsTransportConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

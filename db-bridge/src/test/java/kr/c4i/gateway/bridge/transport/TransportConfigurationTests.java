@@ -1,0 +1,121 @@
+package kr.c4i.gateway.bridge.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import kr.c4i.gateway.bridge.config.DdsProperties;
+import kr.c4i.gateway.bridge.config.JmsProperties;
+import kr.c4i.gateway.bridge.config.NodeProperties;
+import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.jms.JmsTransport;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/** Which transport one property selects; nothing here opens a broker or a participant. */
+class TransportConfigurationTests {
+
+    private static final AutoConfigurations TRANSPORTS = AutoConfigurations.of(JmsTransportConfiguration.class,
+            DdsTransportConfiguration.class);
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withUserConfiguration(Node.class).withConfiguration(TRANSPORTS)
+            .withPropertyValues("gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=secret");
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({ NodeProperties.class, JmsProperties.class, DdsProperties.class })
+    static class Node {
+
+        @Bean
+        NodeId nodeId() {
+            return NodeId.of("a");
+        }
+
+        @Bean
+        KmtfCatalogue catalogue() {
+            return KmtfCatalogue.loadDefault();
+        }
+
+        @Bean
+        RoutingTable routingTable(KmtfCatalogue catalogue) {
+            return RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), catalogue);
+        }
+
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnTransport {
+
+        @Bean
+        Transport transport() {
+            return new RecordingTransport();
+        }
+    }
+
+    @Test
+    void jmsIsTheTransportByDefault() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(JmsTransport.class).doesNotHaveBean(DdsTransport.class);
+            assertThat(context.getBean(Transport.class).kind()).isEqualTo("jms");
+        });
+    }
+
+    @Test
+    void ddsIsTheTransportWhenTheNodeSaysSo() {
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=7").run(context -> {
+            assertThat(context).hasSingleBean(DdsTransport.class).doesNotHaveBean(JmsTransport.class);
+            assertThat(context.getBean(Transport.class).kind()).isEqualTo("dds");
+        });
+    }
+
+    @Test
+    void jmsPeersAndDataDirectoryComeFromProperties() {
+        runner.withPropertyValues("gateway.jms.peers.b.url=tcp://10.0.0.2:61616",
+                "gateway.jms.embedded.data-directory=/var/lib/gateway/artemis").run(context -> {
+                    JmsTransportSettings settings = context.getBean(JmsTransportSettings.class);
+                    assertThat(settings.peers()).containsOnlyKeys(NodeId.of("b"));
+                    assertThat(settings.embedded().dataDirectory()).hasToString("/var/lib/gateway/artemis/a");
+                });
+    }
+
+    @Test
+    void jmsWithoutAPasswordFailsNamingTheSetting() {
+        new ApplicationContextRunner().withUserConfiguration(Node.class).withConfiguration(TRANSPORTS)
+                .withPropertyValues("gateway.jms.user=gateway")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("password"));
+    }
+
+    @Test
+    void anInvalidDdsDomainFailsNamingTheProperties() {
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=999")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.*").hasStackTraceContaining("domainId"));
+    }
+
+    @Test
+    void aTransportBeanOfTheUsersOwnWins() {
+        runner.withUserConfiguration(OwnTransport.class).run(context -> {
+            assertThat(context).hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
+            assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
+        });
+    }
+}
