@@ -5,6 +5,7 @@ CREATE TABLE outbox_delivery (
     message_id      text        NOT NULL,
     destination     text        NOT NULL,
     attempts        integer     NOT NULL DEFAULT 1,
+    last_sent_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
     next_attempt_at timestamptz NOT NULL DEFAULT clock_timestamp(),
     receipted_at    timestamptz,
     PRIMARY KEY (message_id, destination)

@@ -15,9 +15,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoffInitial first wait after the database or the transport failed
  * @param backoffMax longest wait between retries
  * @param badRowPolicy what to do with a row that fails validation
- * @param resendAfter for transports that receipt deliveries (DDS): how long a RELIABLE message may
- *        stay unreceipted by a destination before it is sent again; doubles with each attempt
- * @param resendMax longest wait between two sends of an unreceipted message
+ * @param resendAfter for transports that receipt deliveries (DDS): a RELIABLE message is sent again
+ *        once its destination has receipted a message sent this much later, i.e. has moved past it;
+ *        also the first of the doubling waits between two sends of one message
+ * @param resendMax a RELIABLE message without any receipt for this long is sent again even if its
+ *        destination receipts nothing (it may be down); also the longest wait between two sends
  */
 @ConfigurationProperties("gateway.outbox")
 public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("500") int batchSize,

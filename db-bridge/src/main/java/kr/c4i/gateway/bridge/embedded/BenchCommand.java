@@ -25,7 +25,8 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, showDefaultValues = true,
         header = "Measure end-to-end throughput and latency between two embedded nodes.",
-        description = "Phase 1 inserts --messages messages into node a's outbox as fast as possible and reports "
+        description = "Messages are of RELIABLE catalogue types only, for both transports. "
+                + "Phase 1 inserts --messages messages into node a's outbox as fast as possible and reports "
                 + "messages per second from the first outbox insert to the last inbox insert. Phase 2 inserts at "
                 + "--latency-rate messages per second for --latency-seconds and reports p50/p99 latency.")
 final class BenchCommand implements Callable<Integer> {
@@ -68,7 +69,7 @@ final class BenchCommand implements Callable<Integer> {
                 workDir.resolve("gateway.log"))) {
             DataSource outbox = running.publisher().database();
             DataSource inbox = running.receivers().getFirst().database();
-            KmtfLoadGenerator generator = new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", size, 7);
+            KmtfLoadGenerator generator = new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", size, true, 7);
 
             phase(out, "warm-up", generator, outbox, inbox, warmup, 0);
             Instant throughputStart = Instant.now();

@@ -8,6 +8,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -48,6 +49,11 @@ final class InboxProbe {
         return count(db, "SELECT count(*) FROM quarantine");
     }
 
+    /** RELIABLE deliveries still awaiting a receipt (DDS; always 0 over JMS). */
+    static long unreceipted(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL");
+    }
+
     static long backlog(DataSource db) throws SQLException {
         return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL");
     }
@@ -65,21 +71,25 @@ final class InboxProbe {
         return reasons;
     }
 
-    static Fingerprint sentFingerprint(DataSource db) throws SQLException {
+    /** The sent messages of these types. */
+    static Fingerprint sentFingerprint(DataSource db, Set<String> types) throws SQLException {
         return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
-                + "FROM outbox WHERE sent_at IS NOT NULL");
+                + "FROM outbox WHERE sent_at IS NOT NULL AND kmtf_type = ANY (?)", types);
     }
 
-    static Fingerprint inboxFingerprint(DataSource db) throws SQLException {
-        return fingerprint(db,
-                "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) FROM inbox");
+    /** The received messages of these types. */
+    static Fingerprint inboxFingerprint(DataSource db, Set<String> types) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM inbox WHERE kmtf_type = ANY (?)", types);
     }
 
-    private static Fingerprint fingerprint(DataSource db, String sql) throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return new Fingerprint(rs.getLong(1), rs.getString(2));
+    private static Fingerprint fingerprint(DataSource db, String sql, Set<String> types) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", types.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new Fingerprint(rs.getLong(1), rs.getString(2));
+            }
         }
     }
 

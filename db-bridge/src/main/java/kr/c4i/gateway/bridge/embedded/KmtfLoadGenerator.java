@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
 import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 /**
@@ -52,9 +53,11 @@ final class KmtfLoadGenerator {
     /**
      * @param bodySize exact body size in bytes, or 0 for realistic sizes (a few hundred bytes to a
      *        few kilobytes)
+     * @param reliableOnly draw only RELIABLE types (for measurements whose contract is every message)
      */
-    KmtfLoadGenerator(KmtfCatalogue catalogue, String originator, int bodySize, long seed) {
-        this.types = catalogue.types().stream().filter(t -> t.maxSize() >= Math.max(bodySize, 1024)).toList();
+    KmtfLoadGenerator(KmtfCatalogue catalogue, String originator, int bodySize, boolean reliableOnly, long seed) {
+        this.types = catalogue.types().stream().filter(t -> t.maxSize() >= Math.max(bodySize, 1024))
+                .filter(t -> !reliableOnly || t.reliability() == Reliability.RELIABLE).toList();
         this.originator = originator;
         this.random = new SplittableRandom(seed);
         // Built up front, so that inserting costs the database's time, not the generator's.

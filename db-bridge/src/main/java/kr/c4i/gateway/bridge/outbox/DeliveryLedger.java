@@ -4,14 +4,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import javax.sql.DataSource;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -23,10 +30,13 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * receipts instead of storing durably (DDS). The publisher records a row per message and
  * destination in its send transaction; receipts mark rows done; the resender sends again what stays
  * unreceipted, so neither a receiver that was away nor a sender killed mid-stream loses a message.
+ *
+ * <p>A message is due again when its destination has receipted a message sent at least
+ * {@code resendAfter} later (the destination is alive and has moved past it), or when it has gone
+ * {@code resendMax} without a receipt at all. Resending merely because receipts are slow would add
+ * load exactly when a receiver is behind, and turn a backlog into a storm.
  */
 public final class DeliveryLedger implements ReceiptHandler {
-
-    private static final Logger log = LoggerFactory.getLogger(DeliveryLedger.class);
 
     private static final String RECORD = """
             INSERT INTO outbox_delivery (message_id, destination, next_attempt_at)
@@ -34,16 +44,21 @@ public final class DeliveryLedger implements ReceiptHandler {
               FROM unnest(?::text[], ?::text[]) AS u(m, d)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
+    // A receipt that overtakes the sender's own commit inserts the row; the sender's insert then finds it done.
     private static final String RECEIPT = """
             INSERT INTO outbox_delivery (message_id, destination, receipted_at)
             SELECT m, ?, clock_timestamp() FROM unnest(?::text[]) AS u(m)
-            ON CONFLICT (message_id, destination) DO UPDATE SET receipted_at = excluded.receipted_at""";
+            ON CONFLICT (message_id, destination) DO UPDATE SET receipted_at = excluded.receipted_at
+            RETURNING last_sent_at""";
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
                    o.id, o.kmtf_type, o.precedence, o.body, o.created_at
               FROM outbox_delivery d JOIN outbox o ON o.message_id = d.message_id
              WHERE d.receipted_at IS NULL AND d.next_attempt_at <= clock_timestamp()
+               AND (d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond'
+                    OR d.last_sent_at < (SELECT p.passed FROM unnest(?::text[], ?::timestamptz[]) AS p(node, passed)
+                                          WHERE p.node = d.destination))
              ORDER BY d.next_attempt_at
              LIMIT ?
                FOR UPDATE OF d SKIP LOCKED""";
@@ -51,6 +66,7 @@ public final class DeliveryLedger implements ReceiptHandler {
     private static final String RESCHEDULE = """
             UPDATE outbox_delivery
                SET attempts = attempts + 1,
+                   last_sent_at = clock_timestamp(),
                    next_attempt_at = clock_timestamp() + least(? * power(2, attempts), ?) * interval '1 millisecond'
              WHERE message_id = ? AND destination = ?""";
 
@@ -66,6 +82,9 @@ public final class DeliveryLedger implements ReceiptHandler {
     private final DataSource dataSource;
     private final Duration resendAfter;
     private final Duration resendMax;
+    /** Per destination, the latest send time of a message it has receipted: how far it has got. */
+    private final Map<NodeId, Instant> progress = new ConcurrentHashMap<>();
+    private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
 
     public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax) {
         this.dataSource = dataSource;
@@ -75,44 +94,81 @@ public final class DeliveryLedger implements ReceiptHandler {
 
     /** Records the RELIABLE messages of a batch as awaiting a receipt from each destination. */
     void record(Connection tx, List<Outbound> sent) throws SQLException {
-        List<String> ids = new ArrayList<>();
-        List<String> destinations = new ArrayList<>();
+        // In key order, like applyReceipts, so concurrent bridges on one database lock rows in one order.
+        SortedSet<String[]> keys = new TreeSet<>(Comparator.<String[], String>comparing(k -> k[0])
+                .thenComparing(k -> k[1]));
         for (Outbound outbound : sent) {
-            if (outbound.type().reliability() != Reliability.RELIABLE) {
-                continue;
-            }
-            for (NodeId destination : outbound.destinations()) {
-                ids.add(outbound.envelope().messageId());
-                destinations.add(destination.value());
+            if (outbound.type().reliability() == Reliability.RELIABLE) {
+                outbound.destinations().forEach(d -> keys.add(new String[] { outbound.envelope().messageId(), d.value() }));
             }
         }
-        if (ids.isEmpty()) {
+        if (keys.isEmpty()) {
             return;
         }
         try (PreparedStatement ps = tx.prepareStatement(RECORD)) {
             ps.setLong(1, resendAfter.toMillis());
-            ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
-            ps.setArray(3, tx.createArrayOf("text", destinations.toArray()));
+            ps.setArray(2, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
+            ps.setArray(3, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
             ps.executeUpdate();
         }
     }
 
+    /**
+     * Queues receipts for {@link #applyReceipts}. Writing them here, on the transport's thread, would
+     * wait on the ledger rows of the publisher's still-open transaction (and could deadlock with it);
+     * the poller applies them between its own transactions instead. A receipt lost in a crash only
+     * costs a resend, which the receiver absorbs and receipts again.
+     */
     @Override
     public void receipted(NodeId receiver, List<String> messageIds) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
-            ps.setString(1, receiver.value());
-            ps.setArray(2, c.createArrayOf("text", messageIds.toArray()));
-            ps.executeUpdate();
+        receipts.add(new Receipt(receiver, messageIds));
+    }
+
+    private record Receipt(NodeId receiver, List<String> messageIds) {
+    }
+
+    /** Writes the queued receipts, one statement per receiver, keys in order; returns how many. */
+    int applyReceipts() throws SQLException {
+        Map<NodeId, SortedSet<String>> byReceiver = new TreeMap<>();
+        for (Receipt receipt = receipts.poll(); receipt != null; receipt = receipts.poll()) {
+            byReceiver.computeIfAbsent(receipt.receiver(), r -> new TreeSet<>()).addAll(receipt.messageIds());
         }
-        catch (SQLException ex) {
-            // Harmless: the messages stay unreceipted, are sent again and receipted again.
-            log.warn("Unable to record {} receipts from {}: {}", messageIds.size(), receiver, ex.getMessage());
+        int applied = 0;
+        for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
+                ps.setString(1, entry.getKey().value());
+                ps.setArray(2, c.createArrayOf("text", entry.getValue().toArray()));
+                Instant newest = Instant.MIN;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Instant sent = rs.getTimestamp(1).toInstant();
+                        newest = sent.isAfter(newest) ? sent : newest;
+                    }
+                }
+                progress.merge(entry.getKey(), newest, (a, b) -> a.isAfter(b) ? a : b);
+                applied += entry.getValue().size();
+            }
+            catch (SQLException ex) {
+                // Put them back: the database may be away, and they are still true.
+                receipts.add(new Receipt(entry.getKey(), List.copyOf(entry.getValue())));
+                throw ex;
+            }
         }
+        return applied;
     }
 
     List<Due> claimDue(Connection tx, int limit) throws SQLException {
+        List<String> nodes = new ArrayList<>();
+        List<Timestamp> passed = new ArrayList<>();
+        progress.forEach((node, newest) -> {
+            nodes.add(node.value());
+            passed.add(Timestamp.from(newest.minus(resendAfter)));
+        });
         try (PreparedStatement ps = tx.prepareStatement(DUE)) {
-            ps.setInt(1, limit);
+            ps.setLong(1, resendMax.toMillis());
+            ps.setArray(2, tx.createArrayOf("text", nodes.toArray()));
+            ps.setArray(3, tx.createArrayOf("timestamptz", passed.toArray()));
+            ps.setInt(4, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Due> due = new ArrayList<>();
                 while (rs.next()) {

@@ -148,8 +148,12 @@ public final class OutboxPoller implements AutoCloseable {
     }
 
     private void resendUnreceipted() throws SQLException, TransportException, BadRowException {
+        if (ledger == null) {
+            return;
+        }
+        ledger.applyReceipts();
         Instant now = Instant.now();
-        if (ledger == null || now.isBefore(nextResendCheck)) {
+        if (now.isBefore(nextResendCheck)) {
             return;
         }
         int due;

@@ -1,0 +1,133 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.bridge.support.InterfaceDatabase;
+import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
+
+class DeliveryLedgerTest {
+
+    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+    private static final NodeId C = NodeId.of("c");
+
+    @TempDir
+    Path dir;
+
+    private InterfaceDatabase db;
+
+    @BeforeEach
+    void start() throws Exception {
+        db = new InterfaceDatabase(dir.resolve("pg"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        db.close();
+    }
+
+    private Outbound sent(String type, int serial, NodeId... destinations) throws Exception {
+        String text = Kmtf.message(type, serial);
+        db.insertOutbox(type, text);
+        String id = db.strings("SELECT message_id FROM outbox ORDER BY id DESC LIMIT 1").getFirst();
+        MessageType messageType = CATALOGUE.require(type);
+        return new Outbound(new Envelope(id, A, type, messageType.defaultPrecedence(), "UNCLASSIFIED", Instant.now(),
+                text.getBytes(StandardCharsets.UTF_8)), messageType, List.of(destinations));
+    }
+
+    private void record(DeliveryLedger ledger, Outbound... outbounds) throws Exception {
+        try (Connection tx = db.dataSource().getConnection()) {
+            ledger.record(tx, List.of(outbounds));
+        }
+    }
+
+    private List<DeliveryLedger.Due> due(DeliveryLedger ledger) throws Exception {
+        try (Connection tx = db.dataSource().getConnection()) {
+            return ledger.claimDue(tx, 100);
+        }
+    }
+
+    @Test
+    void reliableMessagesAwaitAReceiptFromEachDestinationBestEffortOnesDoNot() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        String bestEffort = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
+                .findFirst().orElseThrow().id();
+        record(ledger, sent("SITREP", 1, B, C), sent(bestEffort, 2, B));
+
+        assertThat(ledger.unreceipted()).isEqualTo(2);
+        assertThat(db.strings("SELECT destination FROM outbox_delivery ORDER BY 1")).containsExactly("b", "c");
+    }
+
+    @Test
+    void aReceiptAppliedByThePollerMarksTheDeliveryDone() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        Outbound sitrep = sent("SITREP", 1, B, C);
+        record(ledger, sitrep);
+
+        ledger.receipted(B, List.of(sitrep.envelope().messageId()));
+        assertThat(ledger.unreceipted()).as("queued, not yet applied").isEqualTo(2);
+        assertThat(ledger.applyReceipts()).isEqualTo(1);
+
+        assertThat(ledger.unreceipted()).isEqualTo(1);
+        assertThat(db.strings("SELECT destination FROM outbox_delivery WHERE receipted_at IS NULL")).containsExactly("c");
+    }
+
+    @Test
+    void aReceiptThatOvertakesTheSendersRecordIsNotLost() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        Outbound sitrep = sent("SITREP", 1, B);
+        ledger.receipted(B, List.of(sitrep.envelope().messageId()));
+        ledger.applyReceipts();
+        record(ledger, sitrep);
+
+        assertThat(ledger.unreceipted()).isZero();
+    }
+
+    @Test
+    void aMessageIsDueOnceItsDestinationHasReceiptedALaterOne() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(10));
+        Outbound missed = sent("SITREP", 1, B);
+        record(ledger, missed);
+        assertThat(due(ledger)).as("a slow receipt alone is no reason to resend").isEmpty();
+
+        Thread.sleep(300);
+        Outbound later = sent("SITREP", 2, B);
+        record(ledger, later);
+        ledger.receipted(B, List.of(later.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).extracting(DeliveryLedger.Due::messageId).containsExactly(missed.envelope().messageId());
+    }
+
+    @Test
+    void aMessageWithoutAnyReceiptIsDueAfterResendMax() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200));
+        Outbound lonely = sent("SITREP", 1, B);
+        record(ledger, lonely);
+
+        Thread.sleep(400);
+
+        List<DeliveryLedger.Due> due = due(ledger);
+        assertThat(due).extracting(DeliveryLedger.Due::messageId).containsExactly(lonely.envelope().messageId());
+        assertThat(due.getFirst().row().kmtfType()).isEqualTo("SITREP");
+    }
+}
