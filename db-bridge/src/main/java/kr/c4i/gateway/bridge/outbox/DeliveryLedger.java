@@ -195,11 +195,7 @@ public final class DeliveryLedger implements ReceiptHandler {
     }
 
     long unreceipted() throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(UNRECEIPTED);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return OutboxRepository.count(dataSource, UNRECEIPTED);
     }
 
     /** Drops receipted rows older than {@code age}; the outbox row keeps the history. */

@@ -61,7 +61,12 @@ final class OutboxRepository {
     }
 
     long backlog() throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(BACKLOG);
+        return count(dataSource, BACKLOG);
+    }
+
+    /** Runs a {@code SELECT count(*)} on a connection of its own. */
+    static long count(DataSource dataSource, String sql) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getLong(1);
