@@ -1,6 +1,7 @@
 -- Delivery ledger for transports that cannot store a message durably on their first hop (DDS):
 -- one row per RELIABLE message and destination, until that destination's bridge receipts it.
--- Receipts are upserts, so a receipt that overtakes the sender's own commit is not lost.
+-- The bridge applies receipts between its own transactions, so a receipt that overtook the send's
+-- commit still finds its row; last_sent_at tells which messages a receiver has moved past.
 CREATE TABLE outbox_delivery (
     message_id      text        NOT NULL,
     destination     text        NOT NULL,

@@ -22,14 +22,14 @@ import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
  */
 abstract class EndToEndContract {
 
-    private static final Duration STARTUP = Duration.ofSeconds(90);
+    static final Duration STARTUP = Duration.ofSeconds(90);
     private static final String SENT_IDS = "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL ORDER BY 1";
     private static final String INBOX_IDS = "SELECT message_id FROM inbox ORDER BY 1";
 
     @TempDir
     Path dir;
 
-    private Cluster cluster;
+    Cluster cluster;
 
     /** {@code jms} or {@code dds}: the value of gateway.node.transport. */
     abstract String transport();
@@ -44,7 +44,7 @@ abstract class EndToEndContract {
         cluster.close();
     }
 
-    private static String message(String type, int serial) {
+    static String message(String type, int serial) {
         return new KmtfMessageBuilder().classification("UNCLASSIFIED").msgid(type, "1CORPS", Integer.toString(serial))
                 .set("DTG", "211430ZNOV2026").freeText("NARR", "ROUTE CLEAR / NO CONTACT " + serial).build().render();
     }

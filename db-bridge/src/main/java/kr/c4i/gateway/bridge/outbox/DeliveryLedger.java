@@ -44,11 +44,10 @@ public final class DeliveryLedger implements ReceiptHandler {
               FROM unnest(?::text[], ?::text[]) AS u(m, d)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
-    // A receipt that overtakes the sender's own commit inserts the row; the sender's insert then finds it done.
+    // Only rows this ledger tracks: receipts of BEST_EFFORT messages, or of another origin's, change nothing.
     private static final String RECEIPT = """
-            INSERT INTO outbox_delivery (message_id, destination, receipted_at)
-            SELECT m, ?, clock_timestamp() FROM unnest(?::text[]) AS u(m)
-            ON CONFLICT (message_id, destination) DO UPDATE SET receipted_at = excluded.receipted_at
+            UPDATE outbox_delivery SET receipted_at = clock_timestamp()
+             WHERE destination = ? AND message_id = ANY (?) AND receipted_at IS NULL
             RETURNING last_sent_at""";
 
     private static final String DUE = """
@@ -116,8 +115,10 @@ public final class DeliveryLedger implements ReceiptHandler {
     /**
      * Queues receipts for {@link #applyReceipts}. Writing them here, on the transport's thread, would
      * wait on the ledger rows of the publisher's still-open transaction (and could deadlock with it);
-     * the poller applies them between its own transactions instead. A receipt lost in a crash only
-     * costs a resend, which the receiver absorbs and receipts again.
+     * the poller applies them between its own transactions instead, so a receipt that overtook the
+     * publisher's commit finds its row. A receipt lost in a crash, or applied by another bridge on the
+     * same database before the row was committed, only costs a resend, which the receiver absorbs and
+     * receipts again.
      */
     @Override
     public void receipted(NodeId receiver, List<String> messageIds) {

@@ -92,14 +92,23 @@ class DeliveryLedgerTest {
     }
 
     @Test
-    void aReceiptThatOvertakesTheSendersRecordIsNotLost() throws Exception {
+    void aReceiptThatOvertakesTheSendersCommitIsAppliedAfterIt() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
         Outbound sitrep = sent("SITREP", 1, B);
         ledger.receipted(B, List.of(sitrep.envelope().messageId()));
-        ledger.applyReceipts();
         record(ledger, sitrep);
+        ledger.applyReceipts();
 
         assertThat(ledger.unreceipted()).isZero();
+    }
+
+    @Test
+    void receiptsOfUntrackedMessagesChangeNothing() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        ledger.receipted(B, List.of("not-ours", "best-effort"));
+
+        assertThat(ledger.applyReceipts()).isEqualTo(2);
+        assertThat(db.count("SELECT count(*) FROM outbox_delivery")).isZero();
     }
 
     @Test
