@@ -32,9 +32,11 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * unreceipted, so neither a receiver that was away nor a sender killed mid-stream loses a message.
  *
  * <p>A message is due again when its destination has receipted a message sent at least
- * {@code resendAfter} later (the destination is alive and has moved past it), or when it has gone
- * {@code resendMax} without a receipt at all. Resending merely because receipts are slow would add
- * load exactly when a receiver is behind, and turn a backlog into a storm.
+ * {@code resendAfter} later (the destination is alive and has moved past it), when the destination's
+ * receipts resume after a silence longer than {@code resendAfter} (it was away, or this bridge
+ * restarted: it gets everything it lacks at once), or when it has gone {@code resendMax} without a
+ * receipt at all. Resending merely because receipts are slow would add load exactly when a receiver
+ * is behind, and turn a backlog into a storm.
  */
 public final class DeliveryLedger implements ReceiptHandler {
 
@@ -54,10 +56,14 @@ public final class DeliveryLedger implements ReceiptHandler {
             SELECT d.message_id, d.destination, d.attempts,
                    o.id, o.kmtf_type, o.precedence, o.body, o.created_at
               FROM outbox_delivery d JOIN outbox o ON o.message_id = d.message_id
-             WHERE d.receipted_at IS NULL AND d.next_attempt_at <= clock_timestamp()
-               AND (d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond'
-                    OR d.last_sent_at < (SELECT p.passed FROM unnest(?::text[], ?::timestamptz[]) AS p(node, passed)
-                                          WHERE p.node = d.destination))
+             WHERE d.receipted_at IS NULL
+               AND (d.last_sent_at < (SELECT r.since FROM unnest(?::text[], ?::timestamptz[]) AS r(node, since)
+                                       WHERE r.node = d.destination)
+                    OR (d.next_attempt_at <= clock_timestamp()
+                        AND (d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond'
+                             OR d.last_sent_at < (SELECT p.passed
+                                                    FROM unnest(?::text[], ?::timestamptz[]) AS p(node, passed)
+                                                   WHERE p.node = d.destination))))
              ORDER BY d.next_attempt_at
              LIMIT ?
                FOR UPDATE OF d SKIP LOCKED""";
@@ -84,6 +90,12 @@ public final class DeliveryLedger implements ReceiptHandler {
     /** Per destination, the latest send time of a message it has receipted: how far it has got. */
     private final Map<NodeId, Instant> progress = new ConcurrentHashMap<>();
     private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
+    private final Map<NodeId, Instant> lastReceipt = new ConcurrentHashMap<>();
+    /**
+     * Destinations whose receipts resumed after a silence, and when: everything sent to them before
+     * then and still unreceipted is due now, until a claim has taken all of it.
+     */
+    private final Map<NodeId, Instant> resumed = new ConcurrentHashMap<>();
 
     public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax) {
         this.dataSource = dataSource;
@@ -135,6 +147,13 @@ public final class DeliveryLedger implements ReceiptHandler {
             byReceiver.computeIfAbsent(receipt.receiver(), r -> new TreeSet<>()).addAll(receipt.messageIds());
         }
         int applied = 0;
+        Instant now = Instant.now();
+        for (NodeId receiver : byReceiver.keySet()) {
+            Instant previous = lastReceipt.put(receiver, now);
+            if (previous == null || Duration.between(previous, now).compareTo(resendAfter) > 0) {
+                resumed.put(receiver, now);
+            }
+        }
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
             try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
                 ps.setString(1, entry.getKey().value());
@@ -165,17 +184,23 @@ public final class DeliveryLedger implements ReceiptHandler {
             nodes.add(node.value());
             passed.add(Timestamp.from(newest.minus(resendAfter)));
         });
+        Map<NodeId, Instant> back = Map.copyOf(resumed);
         try (PreparedStatement ps = tx.prepareStatement(DUE)) {
-            ps.setLong(1, resendMax.toMillis());
-            ps.setArray(2, tx.createArrayOf("text", nodes.toArray()));
-            ps.setArray(3, tx.createArrayOf("timestamptz", passed.toArray()));
-            ps.setInt(4, limit);
+            ps.setArray(1, tx.createArrayOf("text", back.keySet().stream().map(NodeId::value).toArray()));
+            ps.setArray(2, tx.createArrayOf("timestamptz", back.values().stream().map(Timestamp::from).toArray()));
+            ps.setLong(3, resendMax.toMillis());
+            ps.setArray(4, tx.createArrayOf("text", nodes.toArray()));
+            ps.setArray(5, tx.createArrayOf("timestamptz", passed.toArray()));
+            ps.setInt(6, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Due> due = new ArrayList<>();
                 while (rs.next()) {
                     due.add(new Due(rs.getString(1), NodeId.of(rs.getString(2)), rs.getInt(3),
                             new OutboxRow(rs.getLong(4), rs.getString(1), rs.getString(5), rs.getString(6),
                                     rs.getBytes(7), rs.getTimestamp(8).toInstant())));
+                }
+                if (due.size() < limit) {
+                    back.forEach(resumed::remove);
                 }
                 return due;
             }

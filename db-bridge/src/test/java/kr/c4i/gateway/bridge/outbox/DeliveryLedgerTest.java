@@ -128,6 +128,26 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void everythingADestinationLacksIsDueWhenItsReceiptsResumeAfterASilence() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(200), Duration.ofMinutes(10));
+        Outbound first = sent("SITREP", 1, B);
+        record(ledger, first);
+        ledger.receipted(B, List.of(first.envelope().messageId()));
+        ledger.applyReceipts();
+        assertThat(due(ledger)).as("the first receipts count as a resumption, with nothing lacking").isEmpty();
+
+        // b goes away; a burst is sent; b comes back with only the newest of it (the writer's history).
+        Outbound lost = sent("SITREP", 2, B);
+        Outbound kept = sent("SITREP", 3, B);
+        record(ledger, lost, kept);
+        Thread.sleep(300);
+        ledger.receipted(B, List.of(kept.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).extracting(DeliveryLedger.Due::messageId).containsExactly(lost.envelope().messageId());
+    }
+
+    @Test
     void aMessageWithoutAnyReceiptIsDueAfterResendMax() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200));
         Outbound lonely = sent("SITREP", 1, B);
