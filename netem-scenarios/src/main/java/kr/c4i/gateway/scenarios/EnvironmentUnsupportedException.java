@@ -1,0 +1,13 @@
+package kr.c4i.gateway.scenarios;
+
+import java.util.List;
+
+/** The machine cannot run the harness; the message lists every reason and what to do. */
+final class EnvironmentUnsupportedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    EnvironmentUnsupportedException(List<String> problems) {
+        super("This machine cannot run the emulated network:\n  - " + String.join("\n  - ", problems));
+    }
+}

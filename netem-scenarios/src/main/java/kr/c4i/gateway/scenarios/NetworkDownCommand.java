@@ -1,0 +1,47 @@
+package kr.c4i.gateway.scenarios;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
+import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
+import kr.c4i.gateway.scenarios.net.Shell;
+
+/** {@code scenarios network down}: removes the namespaces of a prefix and what runs in them. */
+@Command(name = "down", mixinStandardHelpOptions = true, showDefaultValues = true,
+        header = "Remove the emulated network: kill what runs in its namespaces, delete them.")
+final class NetworkDownCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    OutputOptions output;
+
+    @Mixin
+    TopologyOptions where;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> problems = EnvironmentCheck.problems();
+        if (!problems.isEmpty()) {
+            throw new EnvironmentUnsupportedException(problems);
+        }
+        Shell shell = new Shell(line -> {
+            if (output.verbose()) {
+                out.println("$ " + line);
+            }
+        });
+        List<String> removed = EmulatedNetwork.removeExisting(where.topology(), shell);
+        out.println(removed.isEmpty() ? "Nothing to remove: no namespace starts with " + where.prefix
+                : "Removed " + String.join(", ", removed));
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,31 @@
+package kr.c4i.gateway.scenarios;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+/** Finds db-bridge's executable jar from a directory inside the project (or the project root). */
+final class NodeJar {
+
+    private NodeJar() {
+    }
+
+    static @Nullable Path find(Path start) throws IOException {
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            Path target = dir.resolve("db-bridge").resolve("target");
+            if (Files.isDirectory(target)) {
+                try (Stream<Path> files = Files.list(target)) {
+                    Path jar = files.filter(p -> p.getFileName().toString().matches("db-bridge-.*-exec\\.jar"))
+                            .findFirst().orElse(null);
+                    if (jar != null) {
+                        return jar;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,292 @@
+package kr.c4i.gateway.scenarios;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.LossCell;
+import kr.c4i.gateway.scenarios.experiment.Progress;
+import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
+import kr.c4i.gateway.scenarios.experiment.RunPlan;
+import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.ScenarioRunner;
+import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
+import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.net.Shell;
+import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.node.NodeSettings;
+import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.scenarios.report.ResultFiles;
+import kr.c4i.gateway.scenarios.report.Targets;
+
+/** {@code scenarios run}: the whole set, or a part of it, with a results folder per run. */
+@Command(name = "run", mixinStandardHelpOptions = true, showDefaultValues = true,
+        header = "Run the experiments for the chosen transports and write the results folder.",
+        description = { "Builds the emulated network, runs each experiment for each transport (JMS and DDS in the same "
+                + "run), tears everything down (also on failure and Ctrl-C) and writes report.md, results.json, "
+                + "repetitions.csv and the charts (PNG, SVG) into the output folder. Needs root.", "" })
+final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    OutputOptions output;
+
+    @Option(names = "--experiments", split = ",", paramLabel = "EXPERIMENT",
+            description = "Experiments to run: recovery, fanout, loss (default: all).")
+    List<String> experiments = new ArrayList<>(List.of("recovery", "fanout", "loss"));
+
+    @Option(names = { "-t", "--transports" }, split = ",", paramLabel = "TRANSPORT",
+            description = "Transports to run: jms, dds (default: both).")
+    List<String> transports = new ArrayList<>(List.of("jms", "dds"));
+
+    @Option(names = "--quick", description = "The CI set: 1 repetition, 200 messages per 1:N and loss repetition, "
+            + "loss cells 10% x 2 Mbit/s and 30% x 256 kbit/s. Later options override it.")
+    boolean quick;
+
+    @Option(names = { "-r", "--repetitions" }, description = "Repetitions per cell (default: 15, quick: 1).")
+    @Nullable Integer repetitions;
+
+    @Option(names = "--recovery-messages", description = "Messages of the recovery experiment (default 200).")
+    @Nullable Integer recoveryMessages;
+
+    @Option(names = "--fanout-messages", description = "Messages per 1:N repetition (default 1000, quick 200).")
+    @Nullable Integer fanOutMessages;
+
+    @Option(names = "--loss-messages", description = "Messages per loss repetition (default 1000, quick 200).")
+    @Nullable Integer lossMessages;
+
+    @Option(names = "--subscribers", split = ",", description = "The N of 1:N (default 1,3,5).")
+    @Nullable List<Integer> subscribers;
+
+    @Option(names = "--loss-cells", split = ",", paramLabel = "LOSS@RATE",
+            description = "Loss cells, e.g. 10%@128kbit,30%@2mbit (default: the study's six; quick: two).")
+    @Nullable List<String> lossCells;
+
+    @Option(names = "--queue-packets", defaultValue = "50",
+            description = "Full-size frames each shaper queues before it drops (reported).")
+    int queuePackets;
+
+    @Option(names = "--recovery-order", defaultValue = "restart-then-lift",
+            description = "restart-then-lift: the stopped node restarts behind the cut, t0 = the lift; "
+                    + "lift-then-restart: t0 = its READY line.")
+    String recoveryOrder;
+
+    @Option(names = "--cell-timeout", description = "Deadline of one loss repetition in seconds (default: 6x the "
+            + "cell's nominal time, 60-600 s).")
+    @Nullable Integer cellTimeout;
+
+    @Option(names = "--node-start-timeout", defaultValue = "240", description = "Seconds all nodes of a deployment "
+            + "may take to report READY.")
+    int nodeStartTimeout;
+
+    @Option(names = "--tcp-cc", description = "TCP congestion control for the hosts (reno, bbr; only what the root "
+            + "namespace allows). Default: the kernel's.")
+    @Nullable String congestionControl;
+
+    @Option(names = "--backend", description = "Impairment backend: NETEM or TBF_NFTABLES (default: netem if the "
+            + "kernel has it).")
+    @Nullable ImpairmentBackend backend;
+
+    @Option(names = { "-o", "--output" }, description = "Results folder (default: scenario-results/<time>).")
+    @Nullable Path outputDir;
+
+    @Option(names = "--node-jar", description = "db-bridge's executable jar (default: found from the working "
+            + "directory, or the scenarios.node.jar property).")
+    @Nullable Path nodeJar;
+
+    @Option(names = "--java", description = "Java 25 for the nodes (default: the one running this).")
+    @Nullable Path javaLauncher;
+
+    @Option(names = "--node-heap", defaultValue = "384m", description = "-Xmx of every node.")
+    String nodeHeap;
+
+    @Option(names = "--jms-retry-interval", defaultValue = "1s",
+            description = "gateway.jms.bridge-max-retry-interval: how soon a JMS node finds a recovered peer.")
+    String jmsRetryInterval;
+
+    @Option(names = "--dds-domain", defaultValue = "0", description = "DDS domain of the nodes.")
+    int ddsDomain;
+
+    @Option(names = "--multicast-address", defaultValue = "239.255.0.1", description = "DDS multicast group.")
+    String multicastAddress;
+
+    @Option(names = "--node-property", paramLabel = "KEY=VALUE",
+            description = "A bridge property for every node (repeatable), e.g. gateway.outbox.batch-size=100.")
+    Map<String, String> nodeProperties = new LinkedHashMap<>();
+
+    @Option(names = "--prefix", defaultValue = "c4g-", description = "Start of every namespace and nftables name.")
+    String prefix;
+
+    @Option(names = "--subnet", defaultValue = "10.77.0", description = "The hosts' private /24 (first three octets).")
+    String subnet;
+
+    @Option(names = "--publish", description = "Also write the report to this Markdown file (e.g. docs/results.md).")
+    @Nullable Path publish;
+
+    @Option(names = "--publish-figures", description = "With --publish: copy the charts here and link them from it.")
+    @Nullable Path publishFigures;
+
+    @Option(names = "--no-progress", description = "No progress bar (by default a bar on a terminal, a line per step "
+            + "elsewhere).")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        RunPlan plan = plan();
+        List<String> problems = EnvironmentCheck.problems();
+        if (!problems.isEmpty()) {
+            throw new EnvironmentUnsupportedException(problems);
+        }
+        Path dir = outputDir != null ? outputDir
+                : Path.of("scenario-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Files.createDirectories(dir.resolve("nodes"));
+        Path runLog = dir.resolve("run.log");
+        // A reused folder starts over: only the files a run writes are removed.
+        Files.deleteIfExists(runLog);
+        try (var consoles = Files.newDirectoryStream(dir.resolve("nodes"), "*.log")) {
+            for (Path console : consoles) {
+                Files.delete(console);
+            }
+        }
+        Consumer<String> log = line -> {
+            String stamped = Instant.now() + " " + line;
+            try {
+                Files.writeString(runLog, stamped + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
+            }
+            catch (IOException ex) {
+                // the run matters more than its log
+            }
+            if (output.verbose()) {
+                err.println(stamped);
+                err.flush();
+            }
+        };
+        NodeSettings nodes = new NodeSettings(javaPath(), nodeJarPath(), nodeHeap, jmsRetryInterval, ddsDomain,
+                multicastAddress, nodeProperties);
+        Path workRoot = Files.createTempDirectory("c4g-scenarios-");
+        ScenarioRunner.Options options = new ScenarioRunner.Options(new Topology(prefix, subnet, 6), backend,
+                congestionControl, nodes, workRoot, dir.resolve("nodes"));
+        String command = "bin/scenarios " + String.join(" ",
+                spec.root().commandLine().getParseResult().originalArgs());
+        out.println("Results folder: " + dir.toAbsolutePath());
+        out.flush();
+        RunResult result;
+        try (Progress bar = progress(plan)) {
+            result = new ScenarioRunner(plan, options, bar, log, new Shell(line -> log.accept("$ " + line)), command)
+                    .run();
+        }
+        String report = ResultFiles.writeAll(result, dir);
+        if (publish != null) {
+            Publisher.publish(report, dir, publish, publishFigures);
+        }
+        List<Targets.Check> checks = Targets.evaluate(result);
+        for (Targets.Check check : checks) {
+            out.printf("%-12s %s: %s%n", check.status(), check.description(), check.measured());
+        }
+        result.problems().forEach(p -> err.println("PROBLEM " + p));
+        out.println("Report: " + dir.resolve(ResultFiles.REPORT).toAbsolutePath());
+        out.flush();
+        if (!result.problems().isEmpty()) {
+            return ExitCodes.INCOMPLETE;
+        }
+        return Targets.anyMissed(checks) ? ExitCodes.TARGET_MISSED : ExitCodes.OK;
+    }
+
+    /** The plan the options describe; invalid values fail with a usage error before anything is built. */
+    RunPlan plan() {
+        try {
+            List<ExperimentKind> kinds = experiments.stream().map(ExperimentKind::parse).distinct().toList();
+            List<Transport> chosen = transports.stream().map(Transport::parse).distinct().toList();
+            RunPlan base = quick ? RunPlan.quick(kinds, chosen) : RunPlan.full(kinds, chosen);
+            return new RunPlan(base.experiments(), base.transports(),
+                    repetitions != null ? repetitions : base.repetitions(), base.quick(),
+                    recoveryMessages != null ? recoveryMessages : base.recoveryMessages(), base.recoverySize(),
+                    fanOutMessages != null ? fanOutMessages : base.fanOutMessages(), base.fanOutSize(),
+                    subscribers != null ? subscribers : base.subscribers(),
+                    lossMessages != null ? lossMessages : base.lossMessages(), base.lossSize(),
+                    lossCells != null ? lossCells.stream().map(RunCommand::lossCell).toList() : base.lossCells(),
+                    queuePackets, RecoveryOrder.valueOf(recoveryOrder.toUpperCase().replace('-', '_')),
+                    Duration.ofSeconds(nodeStartTimeout), base.deliveryTimeout(),
+                    cellTimeout != null ? Duration.ofSeconds(cellTimeout) : null, base.warmupMessages());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
+        }
+    }
+
+    /** {@code 10%@128kbit}. */
+    static LossCell lossCell(String text) {
+        String[] parts = text.split("@");
+        if (parts.length != 2 || !parts[0].strip().endsWith("%")) {
+            throw new IllegalArgumentException("'" + text + "' is not a loss cell; write e.g. 10%@128kbit");
+        }
+        String percent = parts[0].strip();
+        return new LossCell(Double.parseDouble(percent.substring(0, percent.length() - 1)) / 100,
+                Rate.parse(parts[1]));
+    }
+
+    private Progress progress(RunPlan plan) {
+        if (noProgress) {
+            return Progress.none();
+        }
+        if (System.console() != null && !output.verbose()) {
+            return Progress.bar(plan.steps(), System.err);
+        }
+        return Progress.lines(plan.steps(), spec.commandLine().getErr());
+    }
+
+    private Path javaPath() {
+        if (javaLauncher != null) {
+            return javaLauncher;
+        }
+        String configured = System.getProperty("scenarios.java");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        return ProcessHandle.current().info().command().map(Path::of)
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java"));
+    }
+
+    private Path nodeJarPath() throws IOException {
+        Path jar = nodeJar;
+        if (jar == null && System.getProperty("scenarios.node.jar") != null) {
+            jar = Path.of(System.getProperty("scenarios.node.jar"));
+        }
+        if (jar == null) {
+            jar = NodeJar.find(Path.of("").toAbsolutePath());
+        }
+        if (jar == null || !Files.isRegularFile(jar)) {
+            throw new IllegalStateException("The node jar (db-bridge's executable jar) was not found"
+                    + (jar == null ? "" : " at " + jar) + ": build it with 'mvn -pl db-bridge -am package -DskipTests' "
+                    + "or give --node-jar");
+        }
+        return jar.toAbsolutePath();
+    }
+}

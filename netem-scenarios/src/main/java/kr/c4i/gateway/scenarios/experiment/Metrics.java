@@ -1,0 +1,57 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+/** Names of measured values, one constant each; the column names of the CSV. */
+public final class Metrics {
+
+    /** Recovery: from t0 to the last message in the recovered node's inbox. */
+    public static final String RESPONSE_MS = "response_ms";
+    /** Recovery: from t0 to the transport finding the node again (JMS: TCP connection; DDS: first frame). */
+    public static final String RECONNECT_MS = "reconnect_ms";
+    /** Recovery: from t0 to the first frame that reached the recovered host. */
+    public static final String FIRST_FRAME_MS = "first_frame_ms";
+    /** Recovery: from t0 to the first message in the recovered node's inbox. */
+    public static final String FIRST_MESSAGE_MS = "first_message_ms";
+    /** Recovery: from t0 to the last message in the inbox (the same as the response time). */
+    public static final String LAST_MESSAGE_MS = "last_message_ms";
+    /** Recovery: from launching the stopped node's JVM to its READY line. */
+    public static final String BOOT_MS = "boot_ms";
+    /** Recovery: messages the publisher had sent (into its broker / onto DDS) before the recovery. */
+    public static final String SENT_BEFORE = "sent_before_recovery";
+
+    /** Bytes the publisher's host put on the wire (its switch port's rx), Ethernet headers included. */
+    public static final String WIRE_BYTES = "wire_bytes";
+    /** Frames the publisher's host put on the wire. */
+    public static final String WIRE_PACKETS = "wire_packets";
+    /** Wire bytes x 8 over the sending interval. */
+    public static final String BIT_RATE = "bit_rate_bps";
+    /** From the first outbox insert to the last message in the last subscriber's inbox. */
+    public static final String INTERVAL_MS = "interval_ms";
+    /** Wire bytes per message. */
+    public static final String BYTES_PER_MESSAGE = "bytes_per_message";
+
+    /** 1:N and loss: from the first outbox insert to the first message in a subscriber's inbox. */
+    public static final String FIRST_DELIVERY_MS = "first_delivery_ms";
+    /** 1:N and loss: from the first outbox insert until the publisher's bridge had sent the last of them. */
+    public static final String SENT_MS = "sent_ms";
+
+    /** Loss: messages delivered per second. */
+    public static final String MSG_PER_S = "msg_per_s";
+    /** Loss: from the insert to the last delivery (or the deadline). */
+    public static final String DURATION_MS = "duration_ms";
+    /** Loss: link rate x (1 - loss) / wire bytes per message (lossless, from the calibration). */
+    public static final String CAPACITY = "capacity_msg_per_s";
+    /** Loss: msg/s over capacity. */
+    public static final String EFFICIENCY = "efficiency";
+    /** Loss: share of the publisher's frames the loss rule dropped. */
+    public static final String MEASURED_LOSS = "measured_loss";
+    /** Loss: share of the subscriber's frames (acknowledgements) the loss rule dropped. */
+    public static final String MEASURED_LOSS_BACK = "measured_loss_back";
+
+    /** Every metric in the order result files list them. */
+    public static final java.util.List<String> ORDER = java.util.List.of(RESPONSE_MS, RECONNECT_MS, FIRST_FRAME_MS,
+            FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, WIRE_BYTES, WIRE_PACKETS, BYTES_PER_MESSAGE,
+            INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK);
+
+    private Metrics() {
+    }
+}

@@ -1,0 +1,288 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
+import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
+import kr.c4i.gateway.scenarios.net.LinkShape;
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.net.Shell;
+import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.node.GatewayNode;
+import kr.c4i.gateway.scenarios.node.NodeSettings;
+import kr.c4i.gateway.scenarios.node.NodeStartException;
+import kr.c4i.gateway.scenarios.node.Transport;
+
+/**
+ * Runs a plan: builds the network, then per transport a two-node deployment (recovery, loss) and a 1:N
+ * deployment, each started only for its experiments and stopped after them. A failure stays with its
+ * repetition or deployment and is listed in the result; the network and every node are gone when this returns.
+ */
+public final class ScenarioRunner {
+
+    /** Consecutive failed repetitions after which a deployment is given up. */
+    private static final int MAX_FAILURES = 3;
+
+    /**
+     * Where and how to run.
+     *
+     * @param topology the emulated network's names and addresses
+     * @param backend impairment backend, or null to use netem when the kernel has it
+     * @param congestionControl TCP congestion control for the hosts, or null for the kernel default
+     * @param nodes how nodes are started
+     * @param workRoot where nodes keep databases and journals during the run (deleted at the end)
+     * @param logDir where node consoles are written
+     */
+    public record Options(Topology topology, @Nullable ImpairmentBackend backend, @Nullable String congestionControl,
+            NodeSettings nodes, Path workRoot, Path logDir) {
+    }
+
+    private final RunPlan plan;
+    private final Options options;
+    private final Progress progress;
+    private final Consumer<String> log;
+    private final Shell shell;
+    private final String command;
+    private final List<RepetitionResult> results = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private @Nullable Path nodeJarCopy;
+
+    public ScenarioRunner(RunPlan plan, Options options, Progress progress, Consumer<String> log, Shell shell,
+            String command) {
+        this.plan = plan;
+        this.options = options;
+        this.progress = progress;
+        this.log = log;
+        this.shell = shell;
+        this.command = command;
+    }
+
+    public RunResult run() {
+        Instant started = Instant.now();
+        ScenarioTypes types = ScenarioTypes.choose(KmtfCatalogue.loadDefault(), plan);
+        RunSetup setup;
+        try {
+            snapshotNodeJar();
+            try (EmulatedNetwork network = EmulatedNetwork.create(options.topology(), shell, options.backend(),
+                    options.congestionControl(), log)) {
+                network.afterClose(() -> Testbed.deleteTree(options.workRoot(), log));
+                setup = setup(network, types);
+                log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl());
+                network.shape(options.topology().hostIndexes(), new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));
+                for (Transport transport : plan.transports()) {
+                    runTransport(network, transport, types);
+                }
+            }
+        }
+        finally {
+            Testbed.deleteTree(options.workRoot(), log);
+        }
+        return new RunResult(command, started, Instant.now(), plan, setup, results, problems);
+    }
+
+    private void runTransport(EmulatedNetwork network, Transport transport, ScenarioTypes types) {
+        List<Integer> hosts = java.util.stream.IntStream.rangeClosed(1, plan.deploymentHosts()).boxed().toList();
+        Map<Integer, List<String>> routing = types.routing(plan);
+        Testbed testbed = new Testbed("nodes", network, transport, hosts, routing, nodeSettings(),
+                options.workRoot(), options.logDir(), log);
+        Budget budget = new Budget(plan.stepsPerTransport());
+        try (testbed) {
+            start(testbed, types.sizes(plan), routing);
+            budget.left--;
+            if (plan.runs(ExperimentKind.RECOVERY)) {
+                RecoveryExperiment recovery = new RecoveryExperiment(network, plan, types);
+                for (int r = 1; r <= plan.repetitions(); r++) {
+                    int rep = r;
+                    repeat(testbed, budget, transport.key() + " recovery " + r + "/" + plan.repetitions(),
+                            () -> recovery.run(testbed, rep));
+                }
+            }
+            if (plan.runs(ExperimentKind.LOSS)) {
+                LossExperiment loss = new LossExperiment(network, plan, types, log);
+                RepetitionResult calibration = repeat(testbed, budget, transport.key() + " loss calibration",
+                        () -> loss.calibrate(testbed));
+                Double perMessage = calibration == null ? null
+                        : calibration.metric(Metrics.BYTES_PER_MESSAGE).stream().boxed().findFirst().orElse(null);
+                for (LossCell cell : plan.lossCells()) {
+                    for (int r = 1; r <= plan.repetitions(); r++) {
+                        int rep = r;
+                        repeat(testbed, budget, transport.key() + " loss " + cell.key() + " " + r + "/"
+                                + plan.repetitions(), () -> loss.run(testbed, cell, rep, perMessage));
+                    }
+                }
+            }
+            if (plan.runs(ExperimentKind.FANOUT)) {
+                FanOutExperiment experiment = new FanOutExperiment(network, plan, types);
+                for (int n : plan.subscribers()) {
+                    for (int r = 1; r <= plan.repetitions(); r++) {
+                        int rep = r;
+                        repeat(testbed, budget, transport.key() + " 1:" + n + " " + r + "/" + plan.repetitions(),
+                                () -> experiment.run(testbed, n, rep));
+                    }
+                }
+            }
+        }
+        catch (NodeStartException | RuntimeException ex) {
+            giveUp(transport, ex, budget);
+        }
+    }
+
+    /** Starts the deployment and warms every type up; one progress step. */
+    private void start(Testbed testbed, Map<String, Integer> sizeByType, Map<Integer, List<String>> routing)
+            throws NodeStartException {
+        String what = testbed.transport().key() + " " + testbed.hostCount() + " " + testbed.name();
+        progress.status(what + ": starting nodes");
+        testbed.start(plan.nodeStartTimeout());
+        progress.status(what + ": warming up");
+        try {
+            for (Map.Entry<String, Integer> e : sizeByType.entrySet()) {
+                List<Integer> subscribers = routing.entrySet().stream()
+                        .filter(r -> r.getValue().contains(e.getKey())).map(Map.Entry::getKey).sorted().toList();
+                testbed.warmUp(Map.of(e.getKey(), subscribers), plan.warmupMessages(), e.getValue(),
+                        plan.deliveryTimeout());
+            }
+        }
+        catch (java.sql.SQLException ex) {
+            throw new IllegalStateException("Warm-up of " + what + " failed: " + ex.getMessage(), ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while warming up " + what, ex);
+        }
+        progress.step(what + " ready");
+    }
+
+    /** A measurement that may throw anything. */
+    @FunctionalInterface
+    private interface Measurement {
+        RepetitionResult measure() throws Exception;
+    }
+
+    /** Steps left in a deployment, so a deployment given up still moves the progress bar to its end. */
+    private static final class Budget {
+        int left;
+        int failures;
+
+        Budget(int steps) {
+            this.left = steps;
+        }
+    }
+
+    private @Nullable RepetitionResult repeat(Testbed testbed, Budget budget, String what, Measurement measurement)
+            throws NodeStartException {
+        progress.status(what);
+        try {
+            RepetitionResult result = measurement.measure();
+            results.add(result);
+            budget.failures = 0;
+            budget.left--;
+            progress.step(what + ": " + summary(result));
+            log.accept(what + ": " + result.metrics() + (result.note().isEmpty() ? "" : " (" + result.note() + ")"));
+            return result;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during " + what, ex);
+        }
+        catch (Exception ex) {
+            problems.add(what + " failed: " + ex.getMessage());
+            log.accept(what + " failed: " + ex);
+            budget.left--;
+            progress.step(what + ": FAILED");
+            if (++budget.failures >= MAX_FAILURES) {
+                throw new IllegalStateException(MAX_FAILURES + " repetitions in a row failed", ex);
+            }
+            recover(testbed);
+            return null;
+        }
+    }
+
+    /** After a failed repetition: every node of the deployment running and reachable again. */
+    private void recover(Testbed testbed) throws NodeStartException {
+        testbed.uncutAll();
+        for (GatewayNode node : testbed.nodes()) {
+            if (!node.alive()) {
+                node.stop();
+                node.start(plan.nodeStartTimeout());
+            }
+        }
+    }
+
+    private void giveUp(Transport transport, Exception ex, Budget budget) {
+        String message = transport.key() + " given up: " + ex.getMessage();
+        problems.add(message);
+        log.accept(message);
+        while (budget.left-- > 0) {
+            progress.step(transport.key() + ": skipped");
+        }
+    }
+
+    private static String summary(RepetitionResult r) {
+        String head = r.delivered() + "/" + r.expected();
+        for (String key : List.of(Metrics.RESPONSE_MS, Metrics.BIT_RATE, Metrics.MSG_PER_S, Metrics.BYTES_PER_MESSAGE)) {
+            var value = r.metric(key);
+            if (value.isPresent()) {
+                return head + ", " + key + " " + Math.round(value.getAsDouble());
+            }
+        }
+        return head;
+    }
+
+    /**
+     * Runs every node from a copy of the jar taken now: a rebuild of db-bridge during a long run cannot change
+     * (or break) the nodes half-way.
+     */
+    private void snapshotNodeJar() {
+        Path original = options.nodes().jar();
+        try {
+            java.nio.file.Files.createDirectories(options.workRoot());
+            Path copy = options.workRoot().resolve(original.getFileName());
+            java.nio.file.Files.copy(original, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            nodeJarCopy = copy;
+            log.accept("Nodes run a copy of " + original + " (" + java.nio.file.Files.size(original) + " bytes, "
+                    + java.nio.file.Files.getLastModifiedTime(original) + ")");
+        }
+        catch (java.io.IOException ex) {
+            throw new IllegalStateException("Unable to copy the node jar " + original + " to " + options.workRoot()
+                    + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private NodeSettings nodeSettings() {
+        NodeSettings n = options.nodes();
+        return nodeJarCopy == null ? n : new NodeSettings(n.java(), nodeJarCopy, n.heap(), n.jmsRetryInterval(),
+                n.ddsDomain(), n.multicastAddress(), n.extraProperties());
+    }
+
+    private RunSetup setup(EmulatedNetwork network, ScenarioTypes types) {
+        Set<Rate> rates = new LinkedHashSet<>();
+        rates.add(Rate.GBIT_1);
+        if (plan.runs(ExperimentKind.LOSS)) {
+            plan.lossCells().forEach(c -> rates.add(c.rate()));
+        }
+        List<RunSetup.Queue> queues = new ArrayList<>();
+        for (Rate rate : rates) {
+            LinkShape shape = new LinkShape(rate, 0, plan.queuePackets());
+            queues.add(new RunSetup.Queue(rate.label(), plan.queuePackets(), shape.limitBytes(), shape.burstBytes(),
+                    shape.queueMillis()));
+        }
+        String typeList = "recovery " + types.recovery() + ", loss " + types.loss() + ", 1:N " + types.fanOut();
+        List<String> extra = options.nodes().extraProperties().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
+        return new RunSetup(network.backend().description(), network.congestionControl(),
+                options.topology().hosts(), options.topology().subnet() + ".0/24", queues,
+                System.getProperty("os.version"), Runtime.getRuntime().availableProcessors(),
+                Runtime.version().toString(), options.nodes().jar().toString(), options.nodes().heap(), typeList, extra);
+    }
+}

@@ -1,0 +1,195 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
+import kr.c4i.gateway.scenarios.node.DeploymentPlan;
+import kr.c4i.gateway.scenarios.node.GatewayNode;
+import kr.c4i.gateway.scenarios.node.KmtfBodies;
+import kr.c4i.gateway.scenarios.node.NodeSettings;
+import kr.c4i.gateway.scenarios.node.NodeSpec;
+import kr.c4i.gateway.scenarios.node.NodeStartException;
+import kr.c4i.gateway.scenarios.node.Transport;
+
+/**
+ * The nodes of one deployment (one transport, some hosts, one routing table), started together and stopped
+ * together; their databases and broker journals live in a work dir that is deleted on close.
+ */
+final class Testbed implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(20);
+
+    private final String name;
+    private final Transport transport;
+    private final Map<Integer, GatewayNode> nodes = new LinkedHashMap<>();
+    private final Path workDir;
+    private final EmulatedNetwork network;
+    private final Consumer<String> log;
+
+    /**
+     * @param name short name of the deployment, part of its directories ({@code pair}, {@code fanout})
+     * @param workRoot where the deployment's work dir is made
+     * @param logDir where each node's console log goes
+     */
+    Testbed(String name, EmulatedNetwork network, Transport transport, List<Integer> hosts,
+            Map<Integer, List<String>> routing, NodeSettings settings, Path workRoot, Path logDir,
+            Consumer<String> log) {
+        this.name = name;
+        this.transport = transport;
+        this.network = network;
+        this.log = log;
+        this.workDir = workRoot.resolve(transport.key());
+        for (NodeSpec spec : DeploymentPlan.nodes(network.topology(), transport, hosts, routing, settings)) {
+            Path sockets = workDir.resolve("sockets").resolve(spec.id());
+            List<String> command = DeploymentPlan.command(network.topology(), spec, settings, workDir, sockets);
+            Path console = logDir.resolve(transport.key() + "-" + spec.id() + ".log");
+            nodes.put(spec.host(), new GatewayNode(spec, command, console, sockets, network));
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    int hostCount() {
+        return nodes.size();
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    GatewayNode node(int host) {
+        GatewayNode node = nodes.get(host);
+        if (node == null) {
+            throw new IllegalArgumentException("no node on host " + host + " in deployment " + name);
+        }
+        return node;
+    }
+
+    java.util.Collection<GatewayNode> nodes() {
+        return nodes.values();
+    }
+
+    /** Lifts any cut left on the deployment's hosts (after a repetition failed half-way). */
+    void uncutAll() {
+        nodes.keySet().forEach(network::uncut);
+    }
+
+    /** Starts every node at once and waits until all are READY. */
+    void start(Duration timeout) throws NodeStartException {
+        Instant begin = Instant.now();
+        try (ExecutorService starters = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().factory())) {
+            List<Future<?>> started = new ArrayList<>();
+            for (GatewayNode node : nodes.values()) {
+                started.add(starters.submit(() -> {
+                    node.start(timeout);
+                    return null;
+                }));
+            }
+            for (Future<?> f : started) {
+                try {
+                    f.get();
+                }
+                catch (ExecutionException ex) {
+                    if (ex.getCause() instanceof NodeStartException nse) {
+                        throw nse;
+                    }
+                    throw new NodeStartException("Unable to start the " + name + " deployment: " + ex.getCause(),
+                            ex.getCause());
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    throw new NodeStartException("Interrupted while the " + name + " deployment started", ex);
+                }
+            }
+        }
+        log.accept(transport.key() + " " + name + ": " + nodes.size() + " nodes ready in "
+                + Duration.between(begin, Instant.now()).toMillis() + " ms");
+    }
+
+    /**
+     * Sends messages of each type from host 1 and waits until every subscriber has them: JIT, connections and
+     * DDS discovery are warm before anything is measured.
+     */
+    void warmUp(Map<String, List<Integer>> subscribersByType, int messages, int size, Duration timeout)
+            throws SQLException, InterruptedException {
+        String run = Long.toString(System.nanoTime() % 1_000_000, 36);
+        for (Map.Entry<String, List<Integer>> e : subscribersByType.entrySet()) {
+            String tag = "warm-" + e.getKey().toLowerCase() + "-" + run;
+            node(1).database().insert(tag, e.getKey(), KmtfBodies.of(e.getKey(), size, messages));
+            Map<Integer, Long> got = awaitInboxes(tag, e.getValue(), messages, Instant.now().plus(timeout));
+            if (got.values().stream().anyMatch(n -> n < messages)) {
+                throw new IllegalStateException("Warm-up of " + e.getKey() + " on " + transport.key() + " did not reach "
+                        + "every subscriber within " + timeout.toSeconds() + " s: " + got + " of " + messages);
+            }
+        }
+    }
+
+    /**
+     * Polls the subscribers' inboxes until each has {@code expected} messages of the tag or the deadline passes.
+     *
+     * @return per subscriber host, how many it has
+     */
+    Map<Integer, Long> awaitInboxes(String tag, List<Integer> subscribers, long expected, Instant deadline)
+            throws InterruptedException {
+        Map<Integer, Long> counts = new LinkedHashMap<>();
+        subscribers.forEach(h -> counts.put(h, 0L));
+        while (true) {
+            boolean all = true;
+            for (int host : subscribers) {
+                if (counts.get(host) < expected) {
+                    try {
+                        counts.put(host, node(host).database().inboxCount(tag));
+                    }
+                    catch (SQLException | IllegalStateException ex) {
+                        // a node still starting or briefly busy; keep polling until the deadline
+                    }
+                    all &= counts.get(host) >= expected;
+                }
+            }
+            if (all || Instant.now().isAfter(deadline)) {
+                return counts;
+            }
+            Thread.sleep(POLL);
+        }
+    }
+
+    @Override
+    public void close() {
+        try (ExecutorService stoppers = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().daemon().factory())) {
+            nodes.values().forEach(node -> stoppers.submit(node::stop));
+        }
+        deleteTree(workDir, log);
+    }
+
+    static void deleteTree(Path root, Consumer<String> log) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+        catch (IOException | java.io.UncheckedIOException ex) {
+            log.accept("Unable to delete " + root + ": " + ex.getMessage());
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package kr.c4i.gateway.scenarios.report;
+
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import kr.c4i.gateway.scenarios.experiment.CellKeys;
+import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.LossCell;
+import kr.c4i.gateway.scenarios.experiment.Metrics;
+import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
+import kr.c4i.gateway.scenarios.experiment.RunPlan;
+import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.RunSetup;
+import kr.c4i.gateway.scenarios.report.StudyFigures.Figure;
+
+/**
+ * The run's report in Markdown: the setup, the targets, and tables laid out like the study's Tables 2-5 with the
+ * study's numbers beside ours and the DDS/JMS ratio per cell. Pure: a result in, text out.
+ */
+public final class MarkdownReport {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(ZoneOffset.UTC);
+    private static final String JMS = "jms";
+    private static final String DDS = "dds";
+
+    private MarkdownReport() {
+    }
+
+    /**
+     * @param run the run
+     * @param figures chart file names (or paths relative to where the report is read), by figure label
+     */
+    public static String render(RunResult run, Map<String, String> figures) {
+        StringBuilder md = new StringBuilder();
+        RunPlan plan = run.plan();
+        md.append("# The study's experiments on an emulated network: JMS and DDS\n\n");
+        if (plan.quick()) {
+            md.append("> **Quick run** (").append(plan.repetitions()).append(plan.repetitions() == 1 ? " repetition" : " repetitions")
+                    .append(", ").append(plan.fanOutMessages()).append(" messages per 1:N and ")
+                    .append(plan.lossMessages()).append(" per loss repetition, ").append(plan.lossCells().size())
+                    .append(" loss cells): a smoke run of the harness, **not** the study's full 15-repetition set. "
+                            + "Standard deviations need at least two repetitions.\n\n");
+        }
+        else {
+            md.append("Full run: ").append(plan.repetitions()).append(" repetitions per cell (the study ran 15).\n\n");
+        }
+        md.append("Command: `").append(run.command()).append("`  \n");
+        md.append("Run: ").append(TIME.format(run.startedAt())).append(" to ").append(TIME.format(run.finishedAt()))
+                .append(" (").append(minutes(Duration.between(run.startedAt(), run.finishedAt()))).append(")\n\n");
+
+        setup(md, run);
+        targets(md, run);
+        if (plan.runs(ExperimentKind.RECOVERY)) {
+            recovery(md, run);
+        }
+        if (plan.runs(ExperimentKind.FANOUT)) {
+            fanOut(md, run);
+        }
+        if (plan.runs(ExperimentKind.LOSS)) {
+            loss(md, run);
+        }
+        if (!figures.isEmpty()) {
+            md.append("## Figures\n\n");
+            figures.forEach((label, file) -> md.append("![Figure ").append(label).append("](").append(file)
+                    .append(")\n\n"));
+        }
+        if (!run.problems().isEmpty()) {
+            md.append("## Problems\n\n");
+            run.problems().forEach(p -> md.append("- ").append(p.replace("\n", " ")).append('\n'));
+            md.append('\n');
+        }
+        notes(md, run);
+        return md.toString();
+    }
+
+    private static void setup(StringBuilder md, RunResult run) {
+        RunSetup s = run.setup();
+        md.append("## Setup\n\n| | |\n|---|---|\n");
+        row(md, "Network", s.hosts() + " host namespaces on one switch namespace (Linux bridge: no STP, no forward delay, "
+                + "no IGMP snooping), " + s.subnet() + ", IPv6 off, TSO/GSO/GRO off, multicast route 224.0.0.0/4");
+        row(md, "Impairment backend", s.backend());
+        List<String> queues = new ArrayList<>();
+        for (RunSetup.Queue q : s.queues()) {
+            queues.add(q.rate() + ": " + q.packets() + " packets = " + Fmt.whole(q.limitBytes()) + " B, burst "
+                    + Fmt.whole(q.burstBytes()) + " B, drains in " + Fmt.number(q.drainMillis()) + " ms");
+        }
+        row(md, "Queues (each shaper)", String.join("; ", queues));
+        row(md, "Where", "rate on both ends of each link used (host egress and its switch port's egress); loss on every "
+                + "frame a host of the cell sends, at its switch port (data one way, acknowledgements the other; ARP exempt)");
+        row(md, "TCP congestion control", s.congestionControl());
+        row(md, "Nodes", "db-bridge executable jar (" + s.nodeJar() + "), -Xmx" + s.nodeHeap() + ", one per host "
+                + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
+                + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
+                + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties()));
+        row(md, "KMTF types (all RELIABLE)", s.types());
+        row(md, "Machine", "kernel " + s.kernel() + ", " + s.cpus() + " CPUs, Java " + s.java());
+        md.append('\n');
+    }
+
+    private static void targets(StringBuilder md, RunResult run) {
+        md.append("## Targets\n\n| | target | measured |\n|---|---|---|\n");
+        for (Targets.Check check : Targets.evaluate(run)) {
+            String status = switch (check.status()) {
+                case MET -> "**met**";
+                case MISSED -> "**missed**";
+                case NOT_MEASURED -> "not measured";
+            };
+            md.append("| ").append(status).append(" | ").append(check.description()).append(" | ")
+                    .append(check.measured()).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void recovery(StringBuilder md, RunResult run) {
+        RunPlan plan = run.plan();
+        md.append("## Table 2: response time when a node recovers after an emergency stop (ms)\n\n");
+        md.append(Fmt.whole(plan.recoverySize())).append("-byte messages, ").append(plan.recoveryMessages())
+                .append(" messages prepared on the publishing node while the receiving node was stopped, 1 Gbit/s, 1:1. ")
+                .append(plan.recoveryOrder() == RecoveryOrder.RESTART_THEN_LIFT
+                        ? "The receiver was restarted behind the cut; t0 is the moment the cut was lifted, once it reported READY."
+                        : "The cut was lifted, then the receiver restarted; t0 is its READY line.")
+                .append(" Response time: t0 to the last message committed in the receiver's inbox.\n\n");
+        md.append("| middleware | study mean | study sd | ours mean | ours sd | n | delivered |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        Stats jms = Cells.stats(run, ExperimentKind.RECOVERY, JMS, CellKeys.RECOVERY, Metrics.RESPONSE_MS);
+        Stats dds = Cells.stats(run, ExperimentKind.RECOVERY, DDS, CellKeys.RECOVERY, Metrics.RESPONSE_MS);
+        for (String t : List.of(JMS, DDS)) {
+            Figure study = StudyFigures.recovery(t);
+            Stats ours = t.equals(JMS) ? jms : dds;
+            md.append("| ").append(label(t)).append(" | ").append(Fmt.whole(study.mean())).append(" | ")
+                    .append(Fmt.whole(study.sd())).append(" | ").append(Fmt.number(ours.mean())).append(" | ")
+                    .append(Fmt.number(ours.sd())).append(" | ").append(ours.n()).append(" | ")
+                    .append(delivered(run, ExperimentKind.RECOVERY, t, CellKeys.RECOVERY)).append(" |\n");
+        }
+        md.append("| DDS/JMS | ").append(Fmt.ratio(StudyFigures.RECOVERY_DDS.mean() / StudyFigures.RECOVERY_JMS.mean()))
+                .append(" | | ").append(Fmt.ratio(dds.mean() / jms.mean())).append(" | | | |\n\n");
+
+        md.append("Breakdown, mean (sd) ms from t0:\n\n");
+        md.append("| middleware | reconnect / discovery | first frame at the receiver | first message | last message "
+                + "(= response) | receiver boot (before t0, apart) |\n|---|---:|---:|---:|---:|---:|\n");
+        for (String t : List.of(JMS, DDS)) {
+            md.append("| ").append(label(t));
+            for (String metric : List.of(Metrics.RECONNECT_MS, Metrics.FIRST_FRAME_MS, Metrics.FIRST_MESSAGE_MS,
+                    Metrics.LAST_MESSAGE_MS, Metrics.BOOT_MS)) {
+                md.append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.RECOVERY, t, CellKeys.RECOVERY,
+                        metric)));
+            }
+            md.append(" |\n");
+        }
+        md.append("\nReconnect: JMS = the publisher's broker's TCP connection to the receiver's broker established; "
+                + "DDS = the first frame from the publisher's side reaching the receiver (discovery starts there).\n\n");
+    }
+
+    private static void fanOut(StringBuilder md, RunResult run) {
+        RunPlan plan = run.plan();
+        List<Integer> ns = plan.subscribers();
+        md.append("## Table 3: bandwidth used, 1 publisher to N subscribers (bps)\n\n");
+        md.append(plan.fanOutSize()).append("-byte messages, ").append(Fmt.whole(plan.fanOutMessages()))
+                .append(" messages, no loss, 1 Gbit/s. Ours: bytes the publisher's host put on the wire (its switch "
+                        + "port's counter, Ethernet headers included) x 8 over the sending interval (first outbox insert "
+                        + "to the last message in the last subscriber's inbox). Mean (sd).\n\n");
+        md.append("| middleware |");
+        ns.forEach(n -> md.append(" 1:").append(n).append(" study | 1:").append(n).append(" ours |"));
+        md.append("\n|---|");
+        ns.forEach(n -> md.append("---:|---:|"));
+        md.append('\n');
+        for (String t : List.of(JMS, DDS)) {
+            md.append("| ").append(label(t)).append(" |");
+            for (int n : ns) {
+                Figure study = StudyFigures.bandwidth(t, n);
+                md.append(' ').append(study == null ? Fmt.NONE : Fmt.whole(study.mean()) + " (" + Fmt.whole(study.sd()) + ")")
+                        .append(" | ").append(Fmt.meanSdWhole(Cells.stats(run, ExperimentKind.FANOUT, t,
+                                CellKeys.fanOut(n), Metrics.BIT_RATE)))
+                        .append(" |");
+            }
+            md.append('\n');
+        }
+        md.append("| DDS/JMS |");
+        for (int n : ns) {
+            Figure sj = StudyFigures.bandwidth(JMS, n);
+            Figure sd = StudyFigures.bandwidth(DDS, n);
+            md.append(' ').append(sj == null ? Fmt.NONE : Fmt.ratio(sd.mean() / sj.mean())).append(" | ")
+                    .append(Fmt.ratio(mean(run, ExperimentKind.FANOUT, DDS, CellKeys.fanOut(n), Metrics.BIT_RATE)
+                            / mean(run, ExperimentKind.FANOUT, JMS, CellKeys.fanOut(n), Metrics.BIT_RATE)))
+                    .append(" |");
+        }
+        md.append("\n\nWire bytes the publisher's host sent, mean (sd), and the sending interval:\n\n");
+        md.append("| middleware |");
+        ns.forEach(n -> md.append(" 1:").append(n).append(" bytes | 1:").append(n).append(" interval ms |"));
+        md.append(" bytes/message at 1:").append(ns.getFirst()).append(" | delivered |\n|---|");
+        ns.forEach(n -> md.append("---:|---:|"));
+        md.append("---:|---:|\n");
+        for (String t : List.of(JMS, DDS)) {
+            md.append("| ").append(label(t)).append(" |");
+            for (int n : ns) {
+                md.append(' ').append(Fmt.meanSdWhole(Cells.stats(run, ExperimentKind.FANOUT, t, CellKeys.fanOut(n),
+                        Metrics.WIRE_BYTES))).append(" | ").append(Fmt.number(mean(run, ExperimentKind.FANOUT, t,
+                                CellKeys.fanOut(n), Metrics.INTERVAL_MS))).append(" |");
+            }
+            md.append(' ').append(Fmt.number(mean(run, ExperimentKind.FANOUT, t, CellKeys.fanOut(ns.getFirst()),
+                    Metrics.BYTES_PER_MESSAGE)));
+            md.append(" | ");
+            List<String> delivered = new ArrayList<>();
+            for (int n : ns) {
+                delivered.add("1:" + n + " " + delivered(run, ExperimentKind.FANOUT, t, CellKeys.fanOut(n)));
+            }
+            md.append(String.join(", ", delivered)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void loss(StringBuilder md, RunResult run) {
+        RunPlan plan = run.plan();
+        md.append("## Tables 4 and 5: messages per second processed under packet loss\n\n");
+        md.append(plan.lossSize()).append("-byte messages, ").append(Fmt.whole(plan.lossMessages()))
+                .append(" messages, 1:1. Ours: messages delivered / (last delivery - first insert), or / (deadline - "
+                        + "first insert) when not all arrived in time. Capacity: link rate x (1 - loss) / the "
+                        + "transport's wire bytes per message on a lossless link (calibration: JMS ")
+                .append(Fmt.number(mean(run, ExperimentKind.LOSS, JMS, CellKeys.CALIBRATION, Metrics.BYTES_PER_MESSAGE)))
+                .append(" B, DDS ")
+                .append(Fmt.number(mean(run, ExperimentKind.LOSS, DDS, CellKeys.CALIBRATION, Metrics.BYTES_PER_MESSAGE)))
+                .append(" B per message).\n\n");
+        md.append("| loss | link | TCP (JMS) study | JMS ours | CoreDDS study | DDS ours | DDS/JMS study | DDS/JMS ours "
+                + "| delivered JMS | delivered DDS | DDS capacity | DDS / capacity | measured loss |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (LossCell cell : plan.lossCells()) {
+            Figure sj = StudyFigures.loss(JMS, cell.loss(), cell.rate().bitsPerSecond());
+            Figure sd = StudyFigures.loss(DDS, cell.loss(), cell.rate().bitsPerSecond());
+            Stats jms = Cells.stats(run, ExperimentKind.LOSS, JMS, cell.key(), Metrics.MSG_PER_S);
+            Stats dds = Cells.stats(run, ExperimentKind.LOSS, DDS, cell.key(), Metrics.MSG_PER_S);
+            double capacity = mean(run, ExperimentKind.LOSS, DDS, cell.key(), Metrics.CAPACITY);
+            double measuredLoss = Double.isNaN(mean(run, ExperimentKind.LOSS, DDS, cell.key(), Metrics.MEASURED_LOSS))
+                    ? mean(run, ExperimentKind.LOSS, JMS, cell.key(), Metrics.MEASURED_LOSS)
+                    : mean(run, ExperimentKind.LOSS, DDS, cell.key(), Metrics.MEASURED_LOSS);
+            md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label()).append(" | ")
+                    .append(sj == null ? Fmt.NONE : Fmt.whole(sj.mean()) + " (" + Fmt.whole(sj.sd()) + ")").append(" | ")
+                    .append(Fmt.meanSd(jms)).append(" | ")
+                    .append(sd == null ? Fmt.NONE : Fmt.whole(sd.mean()) + " (" + Fmt.whole(sd.sd()) + ")").append(" | ")
+                    .append(Fmt.meanSd(dds)).append(" | ")
+                    .append(sj == null ? Fmt.NONE : Fmt.ratio(sd.mean() / sj.mean())).append(" | ")
+                    .append(Fmt.ratio(dds.mean() / jms.mean())).append(" | ")
+                    .append(delivered(run, ExperimentKind.LOSS, JMS, cell.key())).append(" | ")
+                    .append(delivered(run, ExperimentKind.LOSS, DDS, cell.key())).append(" | ")
+                    .append(Fmt.number(capacity)).append(" | ").append(Fmt.percent(dds.mean() / capacity)).append(" | ")
+                    .append(Fmt.percent(measuredLoss)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void notes(StringBuilder md, RunResult run) {
+        md.append("## Files\n\n`results.json` (the whole run, every repetition), `repetitions.csv` (one row per "
+                + "repetition), `figure7-recovery`, `figure8-bandwidth`, `figure8b-wire-bytes`, `figure9-loss` (PNG and SVG), `run.log`, "
+                + "`nodes/` (each node's console).\n");
+    }
+
+    /** {@code 200/200} for one repetition, {@code min-max/expected} for several. */
+    private static String delivered(RunResult run, ExperimentKind experiment, String transport, String cell) {
+        var reps = Cells.of(run, experiment, transport, cell);
+        if (reps.isEmpty()) {
+            return Fmt.NONE;
+        }
+        long min = reps.stream().mapToLong(r -> r.delivered()).min().orElse(0);
+        long max = reps.stream().mapToLong(r -> r.delivered()).max().orElse(0);
+        long expected = reps.getFirst().expected();
+        return (min == max ? Long.toString(min) : min + "-" + max) + "/" + expected;
+    }
+
+    private static double mean(RunResult run, ExperimentKind experiment, String transport, String cell, String metric) {
+        return Cells.stats(run, experiment, transport, cell, metric).mean();
+    }
+
+    private static String label(String transport) {
+        return transport.equals(JMS) ? "TCP (JMS)" : "DDS (CoreDDS in the study)";
+    }
+
+    private static void row(StringBuilder md, String key, String value) {
+        md.append("| ").append(key).append(" | ").append(value.replace("|", "\\|")).append(" |\n");
+    }
+
+    private static String minutes(Duration d) {
+        long s = d.toSeconds();
+        return s / 60 + " min " + s % 60 + " s";
+    }
+}

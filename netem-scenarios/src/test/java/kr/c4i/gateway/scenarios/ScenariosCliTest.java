@@ -1,0 +1,84 @@
+package kr.c4i.gateway.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.scenarios.report.ResultFiles;
+
+class ScenariosCliTest {
+
+    @Test
+    void withoutASubcommandItOrientsAndListsTheExitCodes() {
+        CliDriver.Result r = CliDriver.run();
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).contains("scenarios run --quick", "Commands:", "run", "report", "network",
+                "Exit codes:", "3", "target missed", "4", "environment unsupported");
+    }
+
+    @Test
+    void runHelpShowsTheOptionsAndTheExitCodes() {
+        CliDriver.Result r = CliDriver.run("run", "--help");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).contains("--quick", "--experiments", "--transports", "--repetitions",
+                "--errors", "--verbose", "Exit codes:", "incomplete");
+    }
+
+    @Test
+    void anUnknownExperimentIsAUsageError() {
+        CliDriver.Result r = CliDriver.run("run", "--experiments", "latency");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).as(r.toString()).contains("'latency' is not an experiment; use recovery, fanout or loss");
+    }
+
+    @Test
+    void aMalformedLossCellIsAUsageError() {
+        CliDriver.Result r = CliDriver.run("run", "--loss-cells", "10@2mbit");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).as(r.toString()).contains("write e.g. 10%@128kbit");
+    }
+
+    @Test
+    void aMistypedOptionGetsASuggestion() {
+        CliDriver.Result r = CliDriver.run("run", "--repetition", "3");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).as(r.toString()).contains("--repetitions");
+    }
+
+    @Test
+    void thePlanIsPrintedWithoutRoot() {
+        CliDriver.Result r = CliDriver.run("network", "plan", "--rate", "128kbit", "--loss", "10");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).contains("ip netns add c4g-sw",
+                "ip netns exec c4g-h1 tc qdisc replace dev eth0 root tbf rate 128000bit burst 1600 limit 75700",
+                "numgen random mod 1000 < 100 counter drop", "table bridge c4g_cut_h2", "ip netns del c4g-sw");
+    }
+
+    @Test
+    void aReportIsRenderedAgainFromResultsJsonWithTheTargetExitCode(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(ResultFiles.JSON),
+                ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsLoses()));
+        CliDriver.Result r = CliDriver.run("report", dir.toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.TARGET_MISSED);
+        assertThat(r.out()).as(r.toString()).contains("MISSED", "Recovery: DDS response time under 500 ms");
+        assertThat(dir.resolve(ResultFiles.REPORT)).exists();
+        assertThat(dir.resolve("figure8-bandwidth.svg")).exists();
+    }
+
+    @Test
+    void aPublishedReportLinksItsCopiedCharts(@TempDir Path dir) throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        Files.writeString(run.resolve(ResultFiles.JSON),
+                ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsWins()));
+        Path docs = dir.resolve("docs/results.md");
+        CliDriver.Result r = CliDriver.run("report", run.toString(), "--publish", docs.toString(),
+                "--publish-figures", dir.resolve("module/docs/figures").toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(Files.readString(docs)).contains("![Figure 7](../module/docs/figures/figure7-recovery.png)");
+        assertThat(dir.resolve("module/docs/figures/figure9-loss.png")).exists();
+    }
+}

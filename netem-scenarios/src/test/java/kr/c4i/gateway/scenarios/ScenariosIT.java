@@ -1,0 +1,56 @@
+package kr.c4i.gateway.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
+import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
+import kr.c4i.gateway.scenarios.report.ResultFiles;
+
+/**
+ * One quick repetition of each experiment, JMS and DDS, with real nodes (db-bridge's executable jar) in real
+ * network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
+ */
+class ScenariosIT {
+
+    @Test
+    void theQuickSetRunsEveryExperimentForBothTransports() throws Exception {
+        List<String> problems = EnvironmentCheck.problems();
+        assumeTrue(problems.isEmpty(), () -> "ScenariosIT skipped: it builds network namespaces, qdiscs and nftables "
+                + "rules and needs root with ip, tc, nft and ethtool: " + String.join("; ", problems));
+        Path output = Path.of("target", "scenarios-it");
+        CliDriver.Result r = CliDriver.run("run", "--quick", "--output", output.toString());
+        String report = Files.exists(output.resolve(ResultFiles.REPORT))
+                ? Files.readString(output.resolve(ResultFiles.REPORT)) : "(no report)";
+        String message = r + "\n--- report:\n" + report;
+        System.out.println(report);
+
+        // Targets are the transports' business; the harness must have run everything.
+        assertThat(r.exitCode()).as(message).isIn(ExitCodes.OK, ExitCodes.TARGET_MISSED);
+        RunResult run = ResultFiles.read(output);
+        assertThat(run.problems()).as(message).isEmpty();
+        for (String transport : List.of("jms", "dds")) {
+            for (ExperimentKind kind : ExperimentKind.values()) {
+                assertThat(run.repetitions()).as(message)
+                        .anyMatch(rep -> rep.experiment().equals(kind.key()) && rep.transport().equals(transport));
+            }
+        }
+        // JMS is store-and-forward: everything arrives, also across the emergency stop and under loss.
+        assertThat(run.repetitions()).as(message).filteredOn(rep -> rep.transport().equals("jms"))
+                .allMatch(RepetitionResult::complete);
+        for (String chart : List.of("figure7-recovery", "figure8-bandwidth", "figure9-loss")) {
+            assertThat(output.resolve(chart + ".png")).as(message).exists();
+            assertThat(output.resolve(chart + ".svg")).as(message).exists();
+        }
+        assertThat(output.resolve(ResultFiles.CSV)).as(message).exists();
+        assertThat(report).as(message).contains("## Table 2", "## Table 3", "## Tables 4 and 5", "Quick run");
+    }
+}

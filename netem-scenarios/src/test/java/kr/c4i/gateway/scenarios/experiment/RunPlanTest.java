@@ -1,0 +1,89 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.node.Transport;
+
+class RunPlanTest {
+
+    private static final List<ExperimentKind> ALL = List.of(ExperimentKind.values());
+    private static final List<Transport> BOTH = List.of(Transport.JMS, Transport.DDS);
+
+    @Test
+    void theFullPlanIsTheStudys() {
+        RunPlan full = RunPlan.full(ALL, BOTH);
+        assertThat(full.repetitions()).isEqualTo(15);
+        assertThat(full.recoveryMessages()).isEqualTo(200);
+        assertThat(full.recoverySize()).isEqualTo(1024);
+        assertThat(full.fanOutMessages()).isEqualTo(1000);
+        assertThat(full.fanOutSize()).isEqualTo(200);
+        assertThat(full.subscribers()).containsExactly(1, 3, 5);
+        assertThat(full.lossMessages()).isEqualTo(1000);
+        assertThat(full.lossCells()).extracting(LossCell::key).containsExactly("10% 128 kbit/s", "10% 256 kbit/s",
+                "10% 2 Mbit/s", "30% 128 kbit/s", "30% 256 kbit/s", "30% 2 Mbit/s");
+        assertThat(full.quick()).isFalse();
+    }
+
+    @Test
+    void theQuickPlanIsSmallButKeepsEveryExperimentAndEveryN() {
+        RunPlan quick = RunPlan.quick(ALL, BOTH);
+        assertThat(quick.repetitions()).isEqualTo(1);
+        assertThat(quick.subscribers()).containsExactly(1, 3, 5);
+        assertThat(quick.lossCells()).hasSize(2);
+        assertThat(quick.quick()).isTrue();
+    }
+
+    @Test
+    void everyTransportStartsOneDeploymentBigEnoughForTheLargestN() {
+        assertThat(RunPlan.quick(ALL, BOTH).deploymentHosts()).isEqualTo(6);
+        assertThat(RunPlan.quick(List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS), BOTH).deploymentHosts())
+                .isEqualTo(2);
+        // start + recovery + calibration + 2 loss cells + 3 N, per transport
+        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3));
+        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15));
+    }
+
+    @Test
+    void aLossDeadlineIsSixTimesTheCellsNominalTimeWithinOneToTenMinutes() {
+        RunPlan full = RunPlan.full(ALL, BOTH);
+        // 1000 x 400 B x 8 / (128 kbit/s x 0.7) = 35.7 s, x 6
+        assertThat(full.lossTimeout(new LossCell(0.3, Rate.KBIT_128)).toSeconds()).isEqualTo(214);
+        assertThat(full.lossTimeout(new LossCell(0.1, Rate.MBIT_2))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(full.lossTimeout(new LossCell(0.3, new Rate(16_000)))).isEqualTo(Duration.ofSeconds(600));
+    }
+
+    @Test
+    void nonsenseIsRefusedBeforeAnythingIsBuilt() {
+        assertThatIllegalArgumentException().isThrownBy(() -> RunPlan.full(List.of(), BOTH));
+        assertThatIllegalArgumentException().isThrownBy(() -> ExperimentKind.parse("latency"));
+        assertThatIllegalArgumentException().isThrownBy(() -> Transport.parse("mqtt"));
+        assertThatIllegalArgumentException().isThrownBy(() -> new LossCell(1.0, Rate.MBIT_2));
+    }
+
+    @Test
+    void typesAreDistinctReliableAndRoutedToExactlyNSubscribers() {
+        RunPlan plan = RunPlan.quick(ALL, BOTH);
+        ScenarioTypes types = ScenarioTypes.choose(KmtfCatalogue.loadDefault(), plan);
+        assertThat(types.recovery()).isEqualTo("SITREP");
+        assertThat(types.loss()).isEqualTo("LOGSITREP");
+        assertThat(types.fanOut()).containsEntry(1, "LOGSITREP").containsEntry(3, "AIRSITREP")
+                .containsEntry(5, "MARSITREP");
+        var routing = types.routing(plan);
+        assertThat(routing.get(2)).containsExactly("SITREP", "LOGSITREP", "AIRSITREP", "MARSITREP");
+        assertThat(routing.get(4)).containsExactly("AIRSITREP", "MARSITREP");
+        assertThat(routing.get(6)).containsExactly("MARSITREP");
+        for (int n : List.of(1, 3, 5)) {
+            String type = types.fanOut().get(n);
+            assertThat(routing.values().stream().filter(t -> t.contains(type)).count()).isEqualTo(n);
+        }
+        assertThat(types.sizes(plan)).containsEntry("SITREP", 1024).containsEntry("LOGSITREP", 200);
+    }
+}

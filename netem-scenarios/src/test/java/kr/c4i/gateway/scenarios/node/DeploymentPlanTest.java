@@ -1,0 +1,66 @@
+package kr.c4i.gateway.scenarios.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.scenarios.net.Topology;
+
+class DeploymentPlanTest {
+
+    private final Topology topology = new Topology("c4g-", "10.77.0", 6);
+    private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/db-bridge-exec.jar"),
+            "384m", "1s", 7, "239.255.0.1", Map.of("gateway.outbox.batch-size", "100"));
+    private final Map<Integer, List<String>> routing = Map.of(2, List.of("SITREP", "LOGSITREP"), 3,
+            List.of("AIRSITREP"));
+
+    @Test
+    void jmsNodesBindTheirOwnAddressAndKnowOnlyTheDeploymentsPeers() {
+        List<NodeSpec> nodes = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2, 3), routing, settings);
+        assertThat(nodes).extracting(NodeSpec::id).containsExactly("n1", "n2", "n3");
+        Map<String, String> n1 = nodes.getFirst().properties();
+        assertThat(n1).containsEntry("gateway.jms.embedded.host", "10.77.0.1")
+                .containsEntry("gateway.jms.embedded.port", "61616")
+                .containsEntry("gateway.jms.user", NodeSettings.JMS_USER)
+                .containsEntry("gateway.jms.bridge-max-retry-interval", "1s")
+                .containsEntry("gateway.jms.peers.n2.url", "tcp://10.77.0.2:61616")
+                .containsEntry("gateway.jms.peers.n3.url", "tcp://10.77.0.3:61616")
+                .doesNotContainKey("gateway.jms.peers.n1.url").doesNotContainKey("gateway.jms.peers.n4.url")
+                .containsEntry("gateway.outbox.batch-size", "100");
+    }
+
+    @Test
+    void everyNodeGetsTheSameRoutingTableLimitedToTheDeployment() {
+        List<NodeSpec> pair = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2), routing, settings);
+        for (NodeSpec node : pair) {
+            assertThat(node.properties()).containsEntry("gateway.routing.subscriptions.n2", "SITREP,LOGSITREP")
+                    .doesNotContainKey("gateway.routing.subscriptions.n3");
+        }
+    }
+
+    @Test
+    void ddsNodesUseTheHostInterfaceTheMulticastGroupAndThePeersAddresses() {
+        NodeSpec n2 = DeploymentPlan.nodes(topology, Transport.DDS, List.of(1, 2, 3), routing, settings).get(1);
+        assertThat(n2.properties()).containsEntry("gateway.dds.domain-id", "7")
+                .containsEntry("gateway.dds.network-interface", "eth0")
+                .containsEntry("gateway.dds.multicast-address", "239.255.0.1")
+                .containsEntry("gateway.dds.peers", "10.77.0.1,10.77.0.3")
+                .doesNotContainKeys("gateway.jms.user", "gateway.jms.embedded.host");
+    }
+
+    @Test
+    void theNodeRunsInItsHostsNamespaceExactlyAsUsersStartIt() {
+        NodeSpec n2 = DeploymentPlan.nodes(topology, Transport.DDS, List.of(1, 2), routing, settings).get(1);
+        List<String> argv = DeploymentPlan.command(topology, n2, settings, Path.of("/w"), Path.of("/w/sockets/n2"));
+        assertThat(argv.subList(0, 11)).containsExactly("ip", "netns", "exec", "c4g-h2", "/jdk/bin/java",
+                "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xmx384m",
+                "-Dloader.main=kr.c4i.gateway.bridge.embedded.GatewayCli", "-jar", "/x/db-bridge-exec.jar");
+        assertThat(String.join(" ", argv)).contains(
+                "node --id n2 --transport dds --work-dir /w --http-port 8080 --pg-socket-dir /w/sockets/n2 -- ",
+                "--gateway.dds.peers=10.77.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");
+    }
+}

@@ -1,0 +1,72 @@
+package kr.c4i.gateway.scenarios.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.scenarios.experiment.RunResult;
+
+class ReportRenderingTest {
+
+    @Test
+    void tablesAreLaidOutLikeTheStudysWithItsNumbersBesideOursAndTheRatio() {
+        String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of("7", "figure7-recovery.png"));
+        assertThat(md).contains("> **Quick run**", "**not** the study's full 15-repetition set",
+                "Command: `bin/scenarios run --quick`");
+        assertThat(md).contains("## Table 2: response time when a node recovers after an emergency stop (ms)",
+                "| TCP (JMS) | 52,319 | 6,104 | 1,000 | 141 | 2 | 200/200 |",
+                "| DDS (CoreDDS in the study) | 2,665 | 1,481 | 300 | 42.4 | 2 | 200/200 |",
+                "| DDS/JMS | 0.051 | | 0.30 | | | |");
+        assertThat(md).contains("## Table 3: bandwidth used, 1 publisher to N subscribers (bps)",
+                "| 1,349,168 (5,415) |", "| 4,477,420 (199,468) |");
+        assertThat(md).contains("## Tables 4 and 5: messages per second processed under packet loss",
+                "| 10% | 2 Mbit/s | 961 (203) |", "| 30% | 256 kbit/s | 27 (49) |");
+        assertThat(md).contains("## Targets", "| **met** | Recovery: DDS response time under 500 ms |");
+        assertThat(md).contains("![Figure 7](figure7-recovery.png)");
+        assertThat(md).doesNotContain("NaN", "null");
+    }
+
+    @Test
+    void aFullRunSaysSoAndProblemsAreListed() {
+        RunResult sample = SampleRuns.ddsLoses();
+        RunResult full = new RunResult(sample.command(), sample.startedAt(), sample.finishedAt(),
+                kr.c4i.gateway.scenarios.experiment.RunPlan.full(sample.plan().experiments(), sample.plan().transports()),
+                sample.setup(), sample.repetitions(), java.util.List.of("dds given up: nodes did not start"));
+        String md = MarkdownReport.render(full, Map.of());
+        assertThat(md).contains("Full run: 15 repetitions per cell", "## Problems",
+                "- dds given up: nodes did not start", "| **missed** |");
+        assertThat(md).doesNotContain("Quick run");
+    }
+
+    @Test
+    void everyRepetitionGoesToCsvAndTheWholeRunToJsonAndBack(@TempDir Path dir) throws Exception {
+        RunResult run = SampleRuns.ddsWins();
+        String report = ResultFiles.writeAll(run, dir);
+        assertThat(report).contains("![Figure 9](figure9-loss.png)");
+        String csv = Files.readString(dir.resolve(ResultFiles.CSV));
+        assertThat(csv.lines().count()).isEqualTo(run.repetitions().size() + 1);
+        assertThat(csv.lines().findFirst().orElseThrow())
+                .startsWith("experiment,transport,cell,repetition,started_at,expected,delivered,response_ms");
+        assertThat(csv).contains("recovery,dds,\"1:1\",1,2026-11-21T12:00:00Z,200,200,270,");
+        RunResult back = ResultFiles.read(dir);
+        assertThat(back).isEqualTo(run);
+        assertThat(Files.readString(dir.resolve(ResultFiles.REPORT))).isEqualTo(report);
+    }
+
+    @Test
+    void chartsAreWrittenAsPngAndSvg(@TempDir Path dir) throws Exception {
+        Map<String, String> written = Charts.write(SampleRuns.ddsLoses(), dir);
+        assertThat(written).containsOnlyKeys("7", "8", "8b", "9");
+        for (String name : new String[] { "figure7-recovery", "figure8-bandwidth", "figure8b-wire-bytes",
+                "figure9-loss" }) {
+            byte[] png = Files.readAllBytes(dir.resolve(name + ".png"));
+            assertThat(java.util.Arrays.copyOf(png, 4)).containsExactly((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+            assertThat(Files.readString(dir.resolve(name + ".svg"))).contains("<svg", "JMS (ours)", "</svg>");
+        }
+    }
+}
