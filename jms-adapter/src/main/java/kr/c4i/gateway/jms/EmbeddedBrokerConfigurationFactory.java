@@ -41,6 +41,10 @@ final class EmbeddedBrokerConfigurationFactory {
         return "kmtf-bridge-to-" + peer.value();
     }
 
+    private static final int PEER_CONNECT_TIMEOUT_MILLIS = 2_000;
+    private static final long PEER_FAILURE_CHECK_MILLIS = 1_000;
+    private static final long PEER_CONNECTION_TTL_MILLIS = 5_000;
+
     static String connectorName(NodeId peer) {
         return "kmtf-peer-" + peer.value();
     }
@@ -127,6 +131,10 @@ final class EmbeddedBrokerConfigurationFactory {
         addQueue(configuration, queue);
         try {
             configuration.addConnectorConfiguration(connectorName(id), peer.url());
+            // A peer that was cut off must be noticed, and found again, in seconds: Netty's default connect
+            // timeout lets each attempt during an outage hang in TCP SYN back-off. The URL may set its own.
+            configuration.getConnectorConfigurations().get(connectorName(id)).getParams()
+                    .putIfAbsent("connectTimeoutMillis", PEER_CONNECT_TIMEOUT_MILLIS);
         }
         catch (Exception ex) {
             throw new IllegalStateException("Unable to configure the connector to peer " + id + " at " + peer.url()
@@ -147,7 +155,10 @@ final class EmbeddedBrokerConfigurationFactory {
                 .setRetryIntervalMultiplier(bridge.retryIntervalMultiplier())
                 .setMaxRetryInterval(bridge.maxRetryInterval().toMillis())
                 .setUseDuplicateDetection(true)
-                .setConfirmationWindowSize(bridge.confirmationWindowSize()));
+                .setConfirmationWindowSize(bridge.confirmationWindowSize())
+                // Artemis's defaults (30 s check, 60 s TTL) keep a bridge writing into a dead peer for a minute.
+                .setClientFailureCheckPeriod(PEER_FAILURE_CHECK_MILLIS)
+                .setConnectionTTL(PEER_CONNECTION_TTL_MILLIS));
     }
 
     /** Where a local client reaches the acceptor: a wildcard bind address is reached through loopback. */

@@ -105,6 +105,15 @@ class EmbeddedBrokerConfigurationFactoryTests {
     }
 
     @Test
+    void aPeerThatIsCutOffIsNoticedAndFoundAgainInSeconds() {
+        assertThat(this.configuration.getConnectorConfigurations().get("kmtf-peer-b").getParams())
+                .containsEntry("connectTimeoutMillis", 2_000);
+        BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
+        assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(1_000);
+        assertThat(bridge.getConnectionTTL()).isEqualTo(5_000);
+    }
+
+    @Test
     void wildcardBindAddressIsReachedThroughLoopback() {
         assertThat(EmbeddedBrokerConfigurationFactory.connectHost("0.0.0.0")).isEqualTo("127.0.0.1");
         assertThat(EmbeddedBrokerConfigurationFactory.connectHost("::")).isEqualTo("[::1]");
