@@ -25,7 +25,10 @@ public final class DataWriter<T> extends Entity {
 
     /**
      * Publishes one sample. A RELIABLE writer blocks while its history is full, up to the QoS's maximum blocking
-     * time.
+     * time. Readers in this process's domain get it at once. With write batching
+     * ({@link ParticipantSettings#writeBatch()}) the copy for remote readers may wait in the writer, to share a
+     * datagram with later samples, until the datagram is full, a write blocks on a full history, or
+     * {@link #flush()}: call {@code flush} after the last write of a burst.
      *
      * @throws IllegalArgumentException if the sample cannot be encoded; the message names the member
      * @throws DdsException.Timeout if a reliable history stayed full for the maximum blocking time
@@ -34,6 +37,17 @@ public final class DataWriter<T> extends Entity {
     public void write(T sample) {
         Objects.requireNonNull(sample, "sample");
         run(() -> this.driver.write(sample));
+    }
+
+    /**
+     * Sends what write batching queued in this writer (see {@link #write}), so remote readers get every sample
+     * written so far without waiting for a later write. Cheap when nothing is queued, and a no-op without write
+     * batching. May be called from any thread, also while others write.
+     *
+     * @throws IllegalStateException if the writer is closed
+     */
+    public void flush() {
+        run(this.driver::flush);
     }
 
     public WriterStatus status() {

@@ -23,9 +23,14 @@ import java.util.Objects;
  *        multicast; empty for none
  * @param vendorConfig the binding's raw configuration (Cyclone: an XML fragment or {@code file://} URI list),
  *        applied before the values above; {@code null} to use the vendor's standard environment variable instead
+ * @param writeBatch {@code true} to let writers of this domain pack many samples into one datagram (Cyclone:
+ *        {@code Internal/WriteBatch}): far higher throughput for small samples, but a sample written to remote
+ *        readers may then wait until {@link DataWriter#flush()}, so whoever writes must flush after each burst;
+ *        {@code false} sends every sample as it is written; {@code null} for the vendor configuration's setting
+ *        (Cyclone's default: off). Applies per domain: participants of one domain in one process must agree.
  */
 public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
-        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
+        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -48,44 +53,55 @@ public record ParticipantSettings(int domainId, String binding, String library, 
         vendorConfig = blankToNull(vendorConfig);
     }
 
+    /** The settings without {@code writeBatch}, left to the vendor configuration. */
+    public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
+            String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
+        this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null);
+    }
+
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null);
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null);
     }
 
     public ParticipantSettings withDomainId(int value) {
         return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withLibrary(String value) {
         return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withNetworkInterface(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
-                this.multicast, this.peers, this.vendorConfig);
+                this.multicast, this.peers, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withMulticastAddress(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
-                this.multicast, this.peers, this.vendorConfig);
+                this.multicast, this.peers, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withMulticast(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, value, this.peers, this.vendorConfig);
+                this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withPeers(List<String> value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, value, this.vendorConfig);
+                this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch);
     }
 
     public ParticipantSettings withVendorConfig(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, value);
+                this.multicastAddress, this.multicast, this.peers, value, this.writeBatch);
+    }
+
+    public ParticipantSettings withWriteBatch(Boolean value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value);
     }
 
     private static String blankToNull(String value) {

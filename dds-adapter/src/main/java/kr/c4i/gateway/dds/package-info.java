@@ -12,6 +12,10 @@
  * <p>Ownership follows the entity tree: closing a participant closes everything it created; closing twice is
  * harmless. All classes are thread-safe.
  *
+ * <p>With {@link kr.c4i.gateway.dds.ParticipantSettings#writeBatch() write batching} a writer packs samples for
+ * remote readers into shared datagrams and sends them only when a datagram is full or on
+ * {@link kr.c4i.gateway.dds.DataWriter#flush()}: flush after the last write of every burst.
+ *
  * <pre>{@code
  * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.defaults().withDomainId(7))) {
  *     Topic<KmtfMessageSample> topic = participant.createTopic("kmtf/operations/SITREP", KmtfTypes.MESSAGE);

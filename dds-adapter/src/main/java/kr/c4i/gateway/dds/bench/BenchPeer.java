@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -118,7 +119,7 @@ final class BenchPeer {
     private static <T> int sub(BenchOptions options, String topicName, DataType<T> type, ToLongFunction<T> seqOf)
             throws Exception {
         SeqCheck<T> check = new SeqCheck<>(seqOf);
-        try (DomainParticipant participant = DomainParticipant.create(options.participant(false))) {
+        try (DomainParticipant participant = DomainParticipant.create(options.participant(true))) {
             Topic<T> topic = participant.createTopic(topicName, type);
             DataReader<T> reader = participant.createReader(topic, Qos.reliable());
             WaitSet waitSet = participant.createWaitSet();
@@ -192,7 +193,7 @@ final class BenchPeer {
 
     private static int pong(BenchOptions options) throws Exception {
         AtomicLong echoed = new AtomicLong();
-        try (DomainParticipant participant = DomainParticipant.create(options.participant(false))) {
+        try (DomainParticipant participant = DomainParticipant.create(options.participant(true))) {
             Topic<BenchSample> ping = participant.createTopic(PING_TOPIC, BenchSample.TYPE);
             Topic<BenchSample> pong = participant.createTopic(PONG_TOPIC, BenchSample.TYPE);
             DataReader<BenchSample> reader = participant.createReader(ping, PING_QOS);
@@ -205,9 +206,13 @@ final class BenchPeer {
                     if (waitSet.await(Duration.ofMillis(100)).isEmpty()) {
                         continue;
                     }
-                    for (BenchSample sample : reader.take(64)) {
+                    List<BenchSample> pings = reader.take(64);
+                    for (BenchSample sample : pings) {
                         writer.write(sample);
                         echoed.incrementAndGet();
+                    }
+                    if (!pings.isEmpty()) {
+                        writer.flush(); // write batching: send the pong now
                     }
                 }
             });
@@ -237,7 +242,7 @@ final class BenchPeer {
         KmtfCatalogue catalogue = KmtfCatalogue.loadDefault();
         AtomicLong received = new AtomicLong();
         try (DdsTransport transport = new DdsTransport(NodeId.of("bench-peer"), catalogue, catalogue.ids(),
-                DdsTransportSettings.defaults().withParticipant(options.participant(false))
+                DdsTransportSettings.defaults().withParticipant(options.participant(true))
                         .withMaxBatch(options.peerMaxBatch()))) {
             transport.open();
             transport.subscribe(batch -> received.addAndGet(batch.size()));

@@ -46,17 +46,24 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * <li>270 KMTF topics and writers created (through {@link DdsTransport} and the shipped catalogue) and matched by
  * a peer process's 270 readers: under 1 s;</li>
  * <li>reliable (RELIABLE, KEEP_ALL) throughput of {@code --size}-byte samples between two processes, lossless:
- * at least 50% of ddsperf's ({@code ddsperf pub size N} against {@code ddsperf sub});</li>
+ * at least 50% of ddsperf's ({@code ddsperf pub size N} against {@code ddsperf sub}); the Java publisher batches
+ * writes as {@link DdsTransport} does ({@code ParticipantSettings.writeBatch}, Cyclone's {@code Internal/WriteBatch},
+ * what ddsperf turns on with {@code dds_write_set_batch}) and flushes every {@code --flush-every} writes and at
+ * the end;</li>
  * <li>ping/pong round trip, median: at most 1.5 times ddsperf's ({@code ping size N waitset} against
- * {@code pong waitset}; ddsperf prints half round trips, doubled here);</li>
- * <li>resident memory (VmRSS) of every Java node process: under 256 MB.</li>
+ * {@code pong waitset}; ddsperf prints half round trips, doubled here); ping and pong flush after each write;</li>
+ * <li>resident memory (VmRSS) of every Java node process, each run with the heap of {@code --heap} (default
+ * {@value BenchOptions#DEFAULT_HEAP}, as a node is deployed): under 256 MB.</li>
  * </ol>
- * Then, for information: the throughput of the KMTF envelope type, and with Cyclone's write batching (the
- * {@code Internal/WriteBatch} setting, what ddsperf enables with {@code dds_write_set_batch}).
+ * Then, for information: ddsperf's throughput with {@code sub waitset} (ddsperf's default subscriber takes in a
+ * listener, on Cyclone's receive thread; the binding and {@code DdsTransport} take on a thread of their own, woken by
+ * a wait set), the throughput of the KMTF envelope type, and without write batching.
  *
  * <p>Every process uses one private domain ({@code --domain}) and the same loopback unicast configuration (see
  * {@link BenchOptions#cycloneConfig}); each peer is a child JVM running this class in a child mode, started with the
- * same java binary, class path and {@code --enable-native-access=ALL-UNNAMED}. Every child has a deadline and is
+ * same java binary, JVM options, class path and {@code --enable-native-access=ALL-UNNAMED}. Without heap options
+ * in {@code JAVA_OPTS} this JVM first starts itself again with {@code --heap}, so that it (the 270-topic node and the
+ * publisher) and every child run with that heap. Every child has a deadline and is
  * killed on exit. Prints a Markdown table; exits 0 when every target is met, 3 when one is missed, 1 when the run
  * fails, 2 on bad arguments.
  */
@@ -102,6 +109,12 @@ public final class DdsBindingBenchmark {
         }
         int status;
         try {
+            if (options.mode().equals("run") && !options.heap().isEmpty()
+                    && !BenchOptions.sizesHeap(ManagementFactory.getRuntimeMXBean().getInputArguments())) {
+                // The benchmark JVM is itself a measured node (the 270 topics, the publisher, the ping side).
+                System.exit(relaunch(options.heap(), args));
+                return;
+            }
             status = options.mode().equals("run") ? new DdsBindingBenchmark(options).run() : BenchPeer.run(options);
         }
         catch (Exception | Error ex) {
@@ -134,11 +147,14 @@ public final class DdsBindingBenchmark {
             topicsAndMemory();
         }
         Throughput ddsperfThroughput = null;
+        double javaThroughputRate = Double.NaN;
         if (phases.contains("throughput")) {
-            ddsperfThroughput = ddsperfThroughput(ddsperf);
-            JavaThroughput javaThroughput = javaThroughput("bench", false);
+            ddsperfThroughput = ddsperfThroughput(ddsperf, null);
+            JavaThroughput javaThroughput = javaThroughput("bench", true);
+            javaThroughputRate = javaThroughput.rate().rateKs();
             double ratio = javaThroughput.rate().rateKs() / ddsperfThroughput.rateKs();
-            this.rows.add(new Row("Reliable throughput, " + this.options.size() + " B, 2 processes (kS/s)",
+            this.rows.add(new Row("Reliable throughput, " + this.options.size() + " B, 2 processes, write batching, "
+                    + "flush every " + this.options.flushEvery() + " (kS/s)",
                     f1(javaThroughput.rate().rateKs()), f1(ddsperfThroughput.rateKs()), f2(ratio) + "x",
                     ">= " + f2(THROUGHPUT_TARGET) + "x", ratio >= THROUGHPUT_TARGET));
             this.rows.add(new Row("Reliable run lossless (received/written, gaps)",
@@ -159,20 +175,27 @@ public final class DdsBindingBenchmark {
         }
         if (phases.contains("extra")) {
             double reference = ddsperfThroughput == null ? Double.NaN : ddsperfThroughput.rateKs();
-            JavaThroughput kmtf = javaThroughput("kmtf", false);
-            this.rows.add(new Row("Info: kmtf::KmtfMessage, " + this.options.size() + " B body (kS/s)",
-                    f1(kmtf.rate().rateKs()), f1(reference), f2(kmtf.rate().rateKs() / reference) + "x",
+            if (ddsperfThroughput != null) {
+                Throughput waitset = ddsperfThroughput(ddsperf, "waitset");
+                this.rows.add(new Row("Info: the same against ddsperf 'sub waitset' (takes on a thread of its own, "
+                        + "as the binding) (kS/s)", f1(javaThroughputRate), f1(waitset.rateKs()),
+                        f2(javaThroughputRate / waitset.rateKs()) + "x", "", null));
+            }
+            JavaThroughput kmtf = javaThroughput("kmtf", true);
+            this.rows.add(new Row("Info: kmtf::KmtfMessage, " + this.options.size() + " B body, write batching "
+                    + "(kS/s)", f1(kmtf.rate().rateKs()), f1(reference), f2(kmtf.rate().rateKs() / reference) + "x",
                     kmtf.lossRemark(), null));
-            JavaThroughput batched = javaThroughput("bench", true);
-            this.rows.add(new Row("Info: bench sample, publisher with Cyclone WriteBatch (kS/s)",
-                    f1(batched.rate().rateKs()), f1(reference), f2(batched.rate().rateKs() / reference) + "x",
-                    batched.lossRemark(), null));
+            JavaThroughput unbatched = javaThroughput("bench", false);
+            this.rows.add(new Row("Info: bench sample without write batching (a datagram per write) (kS/s)",
+                    f1(unbatched.rate().rateKs()), f1(reference),
+                    f2(unbatched.rate().rateKs() / reference) + "x", unbatched.lossRemark(), null));
         }
         endPhase();
         this.javaMemory.put("benchmark JVM at the end", ProcStatus.self());
         double maxRss = this.javaMemory.values().stream().mapToDouble(ProcStatus::rssMb).max().orElse(Double.NaN);
         double maxHwm = this.javaMemory.values().stream().mapToDouble(ProcStatus::hwmMb).max().orElse(Double.NaN);
-        this.rows.add(new Row("Resident memory per node, max VmRSS (MB; peak VmHWM " + f1(maxHwm) + ")",
+        this.rows.add(new Row("Resident memory per node, max VmRSS (MB; peak VmHWM " + f1(maxHwm) + "; heap "
+                + heapDescription() + ")",
                 f1(maxRss), f1(this.ddsperfRssMb), f1(maxRss / this.ddsperfRssMb) + "x", "< " + f0(RSS_TARGET_MB),
                 maxRss < RSS_TARGET_MB));
 
@@ -195,7 +218,7 @@ public final class DdsBindingBenchmark {
             String ready = peer.awaitPrefix("READY", Duration.ofSeconds(60));
             long t0 = System.nanoTime();
             DdsTransport node = new DdsTransport(NodeId.of("bench-node"), catalogue, Set.of(),
-                    DdsTransportSettings.defaults().withParticipant(this.options.participant(false)));
+                    DdsTransportSettings.defaults().withParticipant(this.options.participant(true)));
             try {
                 node.open();
                 long created = System.nanoTime() - t0;
@@ -228,9 +251,7 @@ public final class DdsBindingBenchmark {
                     if (!alive) {
                         this.notes.add("The receiving peer (DdsTransport, " + catalogue.size() + " readers, one "
                                 + "ReceiveLoop) DIED during the load, status " + peer.exitValue() + ": "
-                                + peer.tail() + ". See docs/benchmarks.md: CycloneReader.take lets Cyclone write "
-                                + "past its loan pointer array when a reader's take size shrinks; "
-                                + "--peer-max-batch=1 avoids it until the binding is fixed.");
+                                + peer.tail() + ". Its output is in the log.");
                         System.out.println("    the receiving peer DIED: " + peer.tail());
                     }
                 }
@@ -311,10 +332,17 @@ public final class DdsBindingBenchmark {
     // ---------------------------------------------------------------------------------------------------------------
     // Throughput
 
-    private Throughput ddsperfThroughput(String ddsperf) throws Exception {
+    /**
+     * @param subMode ddsperf's receive mode, null for its default ({@code listener}: takes in Cyclone's receive
+     *        thread); {@code waitset} takes in a thread of its own, as the binding does
+     */
+    private Throughput ddsperfThroughput(String ddsperf, String subMode) throws Exception {
         int d = this.options.duration();
-        List<String> subCommand = List.of(ddsperf, "-i", Integer.toString(this.options.domain()), "-D",
-                Integer.toString(d + 30), "sub");
+        List<String> subCommand = new ArrayList<>(List.of(ddsperf, "-i", Integer.toString(this.options.domain()),
+                "-D", Integer.toString(d + 30), "sub"));
+        if (subMode != null) {
+            subCommand.add(subMode);
+        }
         List<String> pubCommand = List.of(ddsperf, "-i", Integer.toString(this.options.domain()), "-D",
                 Integer.toString(d + 1), "-Qminmatch:1", "-Qinitwait:10", "pub", "size",
                 Integer.toString(this.options.size()));
@@ -357,7 +385,8 @@ public final class DdsBindingBenchmark {
         boolean kmtf = type.equals("kmtf");
         phase("(b) binding reliable throughput (RELIABLE, KEEP_ALL), " + (kmtf ? "kmtf::KmtfMessage with a "
                 + this.options.size() + "-byte body" : "bench::Sample of " + this.options.size() + " bytes")
-                + (writeBatch ? ", publisher with Cyclone <Internal><WriteBatch>true" : "")
+                + (writeBatch ? ", write batching, flush every " + this.options.flushEvery() + " writes"
+                        : ", no write batching")
                 + ": this JVM writes, a child JVM takes through a waitset");
         int d = this.options.duration();
         long written;
@@ -373,23 +402,23 @@ public final class DdsBindingBenchmark {
                     long createdAt = System.currentTimeMillis() * 1_000_000L;
                     Topic<KmtfMessageSample> topic = participant.createTopic(BenchPeer.KMTF_THROUGHPUT_TOPIC,
                             KmtfTypes.MESSAGE);
-                    writeSeconds = publish(participant.createWriter(topic, Qos.reliable()), sub, done,
+                    writeSeconds = publish(participant.createWriter(topic, Qos.reliable()), writeBatch, sub, done,
                             seq -> new KmtfMessageSample("bench-node-" + seq, "bench-node", "BENCH",
                                     Precedence.ROUTINE, "UNCLASSIFIED", createdAt, seq, System.nanoTime(), body));
                 }
                 else {
                     byte[] payload = BenchSample.payloadFor(this.options.size());
                     Topic<BenchSample> topic = participant.createTopic(BenchPeer.THROUGHPUT_TOPIC, BenchSample.TYPE);
-                    writeSeconds = publish(participant.createWriter(topic, Qos.reliable()), sub, done,
+                    writeSeconds = publish(participant.createWriter(topic, Qos.reliable()), writeBatch, sub, done,
                             seq -> new BenchSample(seq, System.nanoTime(), payload));
                 }
                 written = done[0];
                 this.javaMemory.put("publisher (this JVM) after " + (kmtf ? "kmtf" : "bench") + " throughput"
-                        + (writeBatch ? " with WriteBatch" : ""), ProcStatus.self());
+                        + (writeBatch ? "" : " without write batching"), ProcStatus.self());
                 sub.send("END " + written);
                 result = sub.awaitPrefix("RESULT", Duration.ofSeconds(60));
                 this.javaMemory.put("subscriber child after " + (kmtf ? "kmtf" : "bench") + " throughput"
-                        + (writeBatch ? " with WriteBatch" : ""), ProcStatus.of(sub.pid()));
+                        + (writeBatch ? "" : " without write batching"), ProcStatus.of(sub.pid()));
             }
             subLines = sub.lines();
         }
@@ -404,9 +433,13 @@ public final class DdsBindingBenchmark {
         return measured;
     }
 
-    /** Writes as fast as the writer accepts for {@code --duration} seconds; returns the seconds spent. */
-    private <T> double publish(DataWriter<T> writer, ChildProcess sub, long[] written, LongFunction<T> sample)
-            throws Exception {
+    /**
+     * Writes as fast as the writer accepts for {@code --duration} seconds, with write batching flushing every
+     * {@code --flush-every} writes and at the end (as {@code DdsTransport.send} flushes before it returns); returns
+     * the seconds spent.
+     */
+    private <T> double publish(DataWriter<T> writer, boolean writeBatch, ChildProcess sub, long[] written,
+            LongFunction<T> sample) throws Exception {
         if (!writer.awaitMatched(1, Duration.ofSeconds(30))) {
             throw new IllegalStateException("The subscriber child's reader did not match within 30 s");
         }
@@ -414,10 +447,19 @@ public final class DdsBindingBenchmark {
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(this.options.duration());
         long seq = 0;
+        int flushEvery = this.options.flushEvery();
+        int unflushed = 0;
         while (System.nanoTime() - end < 0) {
             for (int i = 0; i < 64; i++) {
                 writer.write(sample.apply(++seq));
+                if (writeBatch && ++unflushed == flushEvery) {
+                    writer.flush();
+                    unflushed = 0;
+                }
             }
+        }
+        if (writeBatch) {
+            writer.flush();
         }
         written[0] = seq;
         return (System.nanoTime() - start) / 1e9;
@@ -464,7 +506,7 @@ public final class DdsBindingBenchmark {
         long timeouts = 0;
         try (ChildProcess pong = startJava("java-pong", "pong", "bench", w + d + 90)) {
             pong.awaitPrefix("READY", Duration.ofSeconds(60));
-            try (DomainParticipant participant = DomainParticipant.create(this.options.participant(false))) {
+            try (DomainParticipant participant = DomainParticipant.create(this.options.participant(true))) {
                 Topic<BenchSample> pingTopic = participant.createTopic(BenchPeer.PING_TOPIC, BenchSample.TYPE);
                 Topic<BenchSample> pongTopic = participant.createTopic(BenchPeer.PONG_TOPIC, BenchSample.TYPE);
                 DataWriter<BenchSample> writer = participant.createWriter(pingTopic, BenchPeer.PING_QOS);
@@ -495,6 +537,7 @@ public final class DdsBindingBenchmark {
                     long expected = ++seq;
                     long sent = System.nanoTime();
                     writer.write(new BenchSample(expected, sent, payload));
+                    writer.flush(); // write batching, as in DdsTransport: send the ping now
                     boolean back = false;
                     while (!back) {
                         if (waitSet.await(Duration.ofSeconds(1)).isEmpty()) {
@@ -534,7 +577,7 @@ public final class DdsBindingBenchmark {
     // Processes, output
 
     private ChildProcess start(String name, List<String> command) throws IOException {
-        return ChildProcess.start(name, command, Map.of("CYCLONEDDS_URI", BenchOptions.cycloneConfig(false)),
+        return ChildProcess.start(name, command, Map.of("CYCLONEDDS_URI", BenchOptions.cycloneConfig()),
                 this.options.verbose());
     }
 
@@ -544,6 +587,9 @@ public final class DdsBindingBenchmark {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> !a.startsWith("-agentlib:") && !a.startsWith("-javaagent:")).toList();
+        if (!BenchOptions.sizesHeap(jvm)) {
+            command.addAll(this.options.heap());
+        }
         command.addAll(jvm);
         if (jvm.stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
             command.add("--enable-native-access=ALL-UNNAMED");
@@ -553,6 +599,48 @@ public final class DdsBindingBenchmark {
         command.add(DdsBindingBenchmark.class.getName());
         command.addAll(this.options.toArgs(mode, type, deadlineSeconds));
         return ChildProcess.start(name, command, Map.of(), this.options.verbose());
+    }
+
+    /** The heap options every Java process of the run has, or the JVM's default sizing. */
+    private String heapDescription() {
+        List<String> sizing = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> BenchOptions.sizesHeap(List.of(a))).toList();
+        if (sizing.isEmpty()) {
+            sizing = this.options.heap();
+        }
+        return sizing.isEmpty() ? "JVM default sizing (max " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB)"
+                : String.join(" ", sizing);
+    }
+
+    /**
+     * Runs the benchmark again in a JVM with {@code heap} and this JVM's options, with this process's standard
+     * streams, and returns its exit status; kills it if this JVM is stopped first.
+     */
+    private static int relaunch(List<String> heap, String[] args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(heap);
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(DdsBindingBenchmark.class.getName());
+        command.addAll(Arrays.asList(args));
+        Process process = new ProcessBuilder(command).inheritIO().start();
+        Thread reaper = new Thread(() -> {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+            catch (InterruptedException ex) {
+                process.destroyForcibly();
+            }
+        }, "dds-bench-relaunch-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        int status = process.waitFor();
+        Runtime.getRuntime().removeShutdownHook(reaper);
+        return status;
     }
 
     /**
@@ -611,8 +699,12 @@ public final class DdsBindingBenchmark {
                 + " (cyclonedds-tools " + packageVersion("cyclonedds-tools") + ")");
         System.out.println("options:  --duration=" + this.options.duration() + " --warmup=" + this.options.warmup()
                 + " --size=" + this.options.size() + " --domain=" + this.options.domain() + " --load="
-                + this.options.load() + " --peer-max-batch=" + this.options.peerMaxBatch());
-        System.out.println("config:   CYCLONEDDS_URI / vendorConfig = " + BenchOptions.cycloneConfig(false));
+                + this.options.load() + " --peer-max-batch=" + this.options.peerMaxBatch() + " --flush-every="
+                + this.options.flushEvery());
+        System.out.println("config:   CYCLONEDDS_URI / vendorConfig = " + BenchOptions.cycloneConfig()
+                + "; Java participants add <Internal><WriteBatch>true</WriteBatch></Internal> "
+                + "(ParticipantSettings.writeBatch, as DdsTransport) except where noted");
+        System.out.println("heap:     " + heapDescription() + " (this JVM and every child JVM)");
         System.out.println("load:     " + loadAverage() + " (1, 5, 15 min); the figures are only comparable on an "
                 + "otherwise idle machine");
     }

@@ -10,7 +10,8 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * Turns {@link ParticipantSettings} into the configuration string {@code dds_create_domain} takes: a
  * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
- * implicitly created domain, does not read by itself); then an XML fragment for the typed settings.
+ * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
+ * multicast, discovery peers, and {@code Internal/WriteBatch} for {@link ParticipantSettings#writeBatch()}).
  */
 final class CycloneConfig {
 
@@ -64,7 +65,11 @@ final class CycloneConfig {
             settings.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer)).append("\"/>"));
             discovery.append("</Peers>");
         }
-        if (general.isEmpty() && discovery.isEmpty()) {
+        // Cyclone 0.10 reads Internal/WriteBatch when each writer is created; dds_write_set_batch would change
+        // every domain of the process instead.
+        String internal = settings.writeBatch() == null ? ""
+                : "<WriteBatch>" + settings.writeBatch() + "</WriteBatch>";
+        if (general.isEmpty() && discovery.isEmpty() && internal.isEmpty()) {
             return "";
         }
         StringBuilder xml = new StringBuilder("<CycloneDDS><Domain id=\"any\">");
@@ -73,6 +78,9 @@ final class CycloneConfig {
         }
         if (!discovery.isEmpty()) {
             xml.append("<Discovery>").append(discovery).append("</Discovery>");
+        }
+        if (!internal.isEmpty()) {
+            xml.append("<Internal>").append(internal).append("</Internal>");
         }
         return xml.append("</Domain></CycloneDDS>").toString();
     }

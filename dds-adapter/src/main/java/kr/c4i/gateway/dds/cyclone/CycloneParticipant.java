@@ -21,17 +21,25 @@ import kr.c4i.gateway.dds.spi.WriterDriver;
 
 /**
  * A Cyclone participant. Its shared arena holds the topic descriptors (one per data type) for the participant's
- * whole life and is closed after {@code dds_delete}, when Cyclone can no longer refer to them.
+ * whole life and is closed after {@code dds_delete}, when Cyclone can no longer refer to them. Its writers share
+ * one write scratch and its readers one take scratch (reused native memory, see {@link Scratch}), freed at the same
+ * time.
  */
 final class CycloneParticipant implements ParticipantDriver {
 
     private static final Logger log = LoggerFactory.getLogger(CycloneParticipant.class);
+    /** The most each scratch grows to: samples up to this size, takes of up to about 3 500 samples. */
+    static final long SCRATCH_MAX_BYTES = 256 * 1024;
 
     final Ddsc ddsc;
     private final int domainId;
     private final int handle;
     private final Arena arena = Arena.ofShared();
     private final Map<DataType<?>, Prepared> types = new ConcurrentHashMap<>();
+    /** Where writes marshal samples; larger samples use a per-call arena. */
+    final Scratch writeScratch = new Scratch(SCRATCH_MAX_BYTES);
+    /** Where takes put the loan pointers and sample infos. */
+    final Scratch takeScratch = new Scratch(SCRATCH_MAX_BYTES);
 
     CycloneParticipant(Ddsc ddsc, int domainId, String config) {
         this.ddsc = ddsc;
@@ -117,6 +125,8 @@ final class CycloneParticipant implements ParticipantDriver {
         }
         finally {
             DomainRegistry.release(this.ddsc, this.domainId);
+            this.writeScratch.close();
+            this.takeScratch.close();
             this.arena.close();
         }
     }

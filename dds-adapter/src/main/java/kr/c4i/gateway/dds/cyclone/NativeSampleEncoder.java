@@ -6,8 +6,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.util.List;
 
 import kr.c4i.gateway.dds.IdlStrings;
@@ -18,22 +18,24 @@ import kr.c4i.gateway.dds.cyclone.internal.DdscLayouts;
 import kr.c4i.gateway.dds.cyclone.internal.TypeLayout;
 
 /**
- * Builds one sample in the C layout idlc would generate, in the caller's per-call arena. Strings and sequence
- * buffers point into the same arena; {@code dds_write} serialises before it returns, so the arena may close then.
+ * Builds one sample in the C layout idlc would generate, in memory of the caller's allocator: the participant's
+ * write scratch or a per-call arena. Strings and sequence buffers come from the same allocator; {@code dds_write}
+ * serialises before it returns, so the memory may be reused then. The memory need not be zeroed: every member, the
+ * whole of every sequence header and each string's terminating NUL are written.
  */
 final class NativeSampleEncoder implements SampleEncoder {
 
-    private final Arena arena;
+    private final SegmentAllocator allocator;
     private final MemorySegment sample;
     private final TypeLayout layout;
     private final String typeName;
     private int index;
 
-    NativeSampleEncoder(Arena arena, TypeLayout layout, String typeName) {
-        this.arena = arena;
+    NativeSampleEncoder(SegmentAllocator allocator, TypeLayout layout, String typeName) {
+        this.allocator = allocator;
         this.layout = layout;
         this.typeName = typeName;
-        this.sample = arena.allocate(layout.size(), layout.align());
+        this.sample = allocator.allocate(layout.size(), layout.align());
     }
 
     MemorySegment finish() {
@@ -89,7 +91,12 @@ final class NativeSampleEncoder implements SampleEncoder {
         if (value == null) {
             throw new IllegalArgumentException(name(member) + " is null");
         }
-        MemorySegment buffer = value.length == 0 ? MemorySegment.NULL : this.arena.allocateFrom(JAVA_BYTE, value);
+        MemorySegment buffer = MemorySegment.NULL;
+        if (value.length > 0) {
+            // Copied from the array directly: allocateFrom(byte[]) would wrap it in a heap segment first.
+            buffer = this.allocator.allocate(value.length);
+            MemorySegment.copy(value, 0, buffer, JAVA_BYTE, 0, value.length);
+        }
         sequence(offset, value.length, buffer);
     }
 
@@ -102,7 +109,7 @@ final class NativeSampleEncoder implements SampleEncoder {
         }
         MemorySegment buffer = MemorySegment.NULL;
         if (!value.isEmpty()) {
-            buffer = this.arena.allocate(ADDRESS, value.size());
+            buffer = this.allocator.allocate(ADDRESS, value.size());
             for (int i = 0; i < value.size(); i++) {
                 buffer.setAtIndex(ADDRESS, i, cString(value.get(i), name(member) + "[" + i + "]"));
             }
@@ -114,7 +121,7 @@ final class NativeSampleEncoder implements SampleEncoder {
         this.sample.set(JAVA_INT, offset + DdscLayouts.SEQUENCE_MAXIMUM, length);
         this.sample.set(JAVA_INT, offset + DdscLayouts.SEQUENCE_LENGTH, length);
         this.sample.set(ADDRESS, offset + DdscLayouts.SEQUENCE_BUFFER, buffer);
-        // The buffer belongs to the arena, never to Cyclone.
+        // The buffer belongs to the allocator, never to Cyclone.
         this.sample.set(JAVA_BOOLEAN, offset + DdscLayouts.SEQUENCE_RELEASE, false);
     }
 
@@ -123,8 +130,9 @@ final class NativeSampleEncoder implements SampleEncoder {
             throw new IllegalArgumentException(what + " is null");
         }
         byte[] bytes = IdlStrings.encode(value, what);
-        MemorySegment segment = this.arena.allocate(bytes.length + 1L);
+        MemorySegment segment = this.allocator.allocate(bytes.length + 1L);
         MemorySegment.copy(bytes, 0, segment, JAVA_BYTE, 0, bytes.length);
+        segment.set(JAVA_BYTE, bytes.length, (byte) 0);
         return segment;
     }
 

@@ -29,13 +29,26 @@
  * <h2>Configuration</h2>
  * Each participant's domain is created with {@code dds_create_domain} and a configuration string: the raw XML of
  * {@link kr.c4i.gateway.dds.ParticipantSettings#vendorConfig()}, or else the {@code CYCLONEDDS_URI} environment
- * variable, followed by a fragment for the typed settings (interface, multicast, peers), which therefore win.
- * Cyclone allows one configuration per domain and process: participants of one domain in one JVM share it.
+ * variable, followed by a fragment for the typed settings (interface, multicast, peers, write batching), which
+ * therefore win. Cyclone allows one configuration per domain and process: participants of one domain in one JVM
+ * share it.
+ *
+ * <h2>Write batching</h2>
+ * {@link kr.c4i.gateway.dds.ParticipantSettings#writeBatch()} sets Cyclone's {@code Internal/WriteBatch} for the
+ * domain (never the process-wide {@code dds_write_set_batch}): each {@code dds_write} then only queues the sample
+ * in the writer's outgoing packet, which goes out when full, when a write blocks on a full history, or on
+ * {@link kr.c4i.gateway.dds.DataWriter#flush()} ({@code dds_write_flush}). Nothing flushes it on a timer, so a
+ * writer that stops writing must be flushed, or its last samples never reach remote readers (local readers get
+ * them at once). {@link kr.c4i.gateway.dds.transport.DdsTransport} turns it on and flushes every writer it wrote to
+ * before {@code send} returns, and after every receipt.
  *
  * <h2>Memory</h2>
- * A participant's shared arena holds its topic descriptors until the participant is deleted; every write, take and
- * status call uses its own confined arena; samples lent by {@code dds_take} are copied to the heap and the loan is
- * returned in a {@code finally}.
+ * A participant's shared arena holds its topic descriptors until the participant is deleted. Writes marshal samples,
+ * and takes put their loan pointers and sample infos, in two per-participant scratch buffers that are reused from
+ * call to call (one holder at a time; a concurrent or nested call, or a sample over 256 KB, uses a per-call
+ * confined arena instead) and freed with the participant. Status calls use a per-call confined arena. Samples lent
+ * by {@code dds_take} are copied to the heap and the loan is returned in a {@code finally}; the loan pointer array
+ * is sized to the largest take ever asked of the reader and followed by guard slots (see {@code CycloneReader}).
  *
  * <pre>{@code
  * ParticipantSettings settings = ParticipantSettings.defaults().withDomainId(7)

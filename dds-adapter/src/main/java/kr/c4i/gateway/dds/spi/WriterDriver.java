@@ -12,6 +12,12 @@ public interface WriterDriver<T> {
      */
     void write(T sample);
 
+    /**
+     * Sends at once what write batching (see {@link kr.c4i.gateway.dds.ParticipantSettings#writeBatch()}) queued in
+     * this writer; returns at once when nothing is queued.
+     */
+    void flush();
+
     WriterStatus status();
 
     void close();

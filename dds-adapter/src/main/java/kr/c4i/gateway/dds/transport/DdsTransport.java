@@ -3,6 +3,8 @@ package kr.c4i.gateway.dds.transport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -119,7 +121,7 @@ public final class DdsTransport implements ReceiptingTransport {
         }
         long start = System.nanoTime();
         try {
-            this.participant = DomainParticipant.create(this.settings.participant());
+            this.participant = DomainParticipant.create(this.settings.effectiveParticipant());
         }
         catch (IllegalStateException | DdsException ex) {
             throw new TransportUnavailableException("Unable to join DDS domain " + this.settings.participant()
@@ -215,7 +217,9 @@ public final class DdsTransport implements ReceiptingTransport {
 
     /**
      * Publishes each message on its type's topic. Every message of the batch is checked first, so a message the
-     * wire can never carry is rejected before anything is written.
+     * wire can never carry is rejected before anything is written. Before it returns (or throws), every writer it
+     * wrote to is flushed, so with {@link DdsTransportSettings#writeBatch() write batching} the batch shares
+     * datagrams but none of it waits for a later {@code send}.
      *
      * @throws MessageRejectedException for the first message whose type this transport does not know, whose body
      *         is over the type's maximum size, or whose text is not valid UTF-8
@@ -244,9 +248,43 @@ public final class DdsTransport implements ReceiptingTransport {
             targets.add(channel);
             samples.add(EnvelopeMapper.toSample(outbound.envelope(), channel.type(), 0, now));
         }
-        for (int i = 0; i < samples.size(); i++) {
-            Channel channel = targets.get(i);
-            write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+        // With write batching a written sample may wait in its writer for the next one: every writer written to is
+        // flushed before returning, also when a write failed, so nothing sent waits for a later send.
+        Set<Channel> written = Collections.newSetFromMap(new IdentityHashMap<>());
+        try {
+            for (int i = 0; i < samples.size(); i++) {
+                Channel channel = targets.get(i);
+                written.add(channel);
+                write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+            }
+        }
+        catch (TransportException | RuntimeException ex) {
+            try {
+                flush(written);
+            }
+            catch (TransportUnavailableException flushFailure) {
+                ex.addSuppressed(flushFailure);
+            }
+            throw ex;
+        }
+        flush(written);
+    }
+
+    private void flush(Set<Channel> written) throws TransportUnavailableException {
+        TransportUnavailableException failure = null;
+        for (Channel channel : written) {
+            try {
+                channel.writer().flush();
+            }
+            catch (IllegalStateException ex) {
+                if (failure == null) {
+                    failure = new TransportUnavailableException("Unable to flush the DDS writer on "
+                            + channel.type().topicName() + ": " + ex.getMessage(), ex);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

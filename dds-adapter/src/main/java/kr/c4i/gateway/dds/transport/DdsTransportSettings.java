@@ -17,14 +17,21 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * @param redeliveryDelay the first wait before handing a batch that the handler refused to it again; doubles up to
  *        10 s; default 200 ms
  * @param receiptsTopic the topic receipts travel on; default {@code kmtf/gateway/receipts}
+ * @param writeBatch whether writers pack many samples into one datagram ({@link ParticipantSettings#writeBatch()},
+ *        which this replaces in {@code participant}); {@code send} flushes every writer it wrote to before it
+ *        returns, and receipts are flushed as they are written, so no message waits for a later one; default
+ *        {@code true}. Its cost is one flush per topic and {@code send}; its gain, 1.5 to 1.7 times the
+ *        throughput of small messages between processes. Cyclone takes it per domain: another participant of the
+ *        same domain in the same process must use the same value ({@link ParticipantSettings#withWriteBatch}).
  */
 public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-        Duration redeliveryDelay, String receiptsTopic) {
+        Duration redeliveryDelay, String receiptsTopic, boolean writeBatch) {
 
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_BATCH = 256;
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
     public static final String DEFAULT_RECEIPTS_TOPIC = "kmtf/gateway/receipts";
+    public static final boolean DEFAULT_WRITE_BATCH = true;
 
     public DdsTransportSettings {
         Objects.requireNonNull(participant, "participant");
@@ -47,26 +54,36 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
 
     public static DdsTransportSettings defaults() {
         return new DdsTransportSettings(ParticipantSettings.defaults(), DEFAULT_WRITE_TIMEOUT, DEFAULT_MAX_BATCH,
-                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC);
+                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC, DEFAULT_WRITE_BATCH);
     }
 
     public DdsTransportSettings withParticipant(ParticipantSettings value) {
         return new DdsTransportSettings(value, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withWriteTimeout(Duration value) {
         return new DdsTransportSettings(this.participant, value, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withMaxBatch(int value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, value, this.redeliveryDelay,
-                this.receiptsTopic);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withRedeliveryDelay(Duration value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, value,
-                this.receiptsTopic);
+                this.receiptsTopic, this.writeBatch);
+    }
+
+    public DdsTransportSettings withWriteBatch(boolean value) {
+        return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
+                this.receiptsTopic, value);
+    }
+
+    /** The participant settings the transport joins the domain with: {@code participant} with {@code writeBatch}. */
+    ParticipantSettings effectiveParticipant() {
+        return this.participant.withWriteBatch(this.writeBatch);
     }
 }

@@ -173,7 +173,10 @@ final class ReceiveLoop implements Runnable {
         batch.forEach(e -> byOrigin.computeIfAbsent(e.origin(), o -> new ArrayList<>()).add(e.messageId()));
         byOrigin.forEach((origin, ids) -> {
             try {
-                receiptWriter(origin).write(new KmtfReceiptSample(this.node.value(), origin.value(), ids));
+                DataWriter<KmtfReceiptSample> writer = receiptWriter(origin);
+                writer.write(new KmtfReceiptSample(this.node.value(), origin.value(), ids));
+                // Under write batching the receipt would otherwise wait for this writer's next receipt.
+                writer.flush();
                 this.counters.receiptsSent.increment();
             }
             catch (RuntimeException ex) {

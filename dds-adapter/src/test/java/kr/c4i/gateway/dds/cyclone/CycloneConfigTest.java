@@ -43,4 +43,17 @@ class CycloneConfigTest {
         ParticipantSettings settings = ParticipantSettings.defaults().withNetworkInterface("192.0.2.2");
         assertThat(CycloneConfig.build(settings, null)).contains("<NetworkInterface address=\"192.0.2.2\"/>");
     }
+
+    @Test
+    void writeBatchIsSetPerDomainThroughInternalWriteBatchOnlyWhenGiven() {
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withWriteBatch(true), null))
+                .isEqualTo("<CycloneDDS><Domain id=\"any\"><Internal><WriteBatch>true</WriteBatch></Internal>"
+                        + "</Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMulticast(false).withWriteBatch(false),
+                "<CycloneDDS/>")).isEqualTo("<CycloneDDS/>,<CycloneDDS><Domain id=\"any\"><General>"
+                        + "<AllowMulticast>false</AllowMulticast></General>"
+                        + "<Internal><WriteBatch>false</WriteBatch></Internal></Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>"), null))
+                .doesNotContain("WriteBatch");
+    }
 }

@@ -212,7 +212,8 @@ class DdsTransportTest {
         Inbox inbox = new Inbox();
         DdsTransport bravo = open(BRAVO, Set.of(type.id()));
         bravo.subscribe(inbox);
-        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback())) {
+        // One configuration per domain and process: the transport's write batching included.
+        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback().withWriteBatch(true))) {
             Topic<KmtfMessageSample> topic = foreign.createTopic(type.topicName(), KmtfTypes.MESSAGE);
             DataWriter<KmtfMessageSample> writer = foreign.createWriter(topic, TopicQos.writer(type,
                     Duration.ofSeconds(5)));
@@ -225,6 +226,7 @@ class DdsTransportTest {
                     new byte[type.maxSize() + 1]));
             writer.write(new KmtfMessageSample("x-4", "delta", type.id(), Precedence.ROUTINE, "U", -1, 4, 0,
                     new byte[1]));
+            writer.flush();
             await(() -> bravo.stats().samplesInvalid() == 3 && inbox.count() == 1, "3 invalid, 1 valid");
         }
         assertThat(inbox.ids()).containsExactly("x-4");

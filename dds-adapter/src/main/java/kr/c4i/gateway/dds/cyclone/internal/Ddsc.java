@@ -45,6 +45,7 @@ public final class Ddsc {
     private final MethodHandle delete;
     private final MethodHandle getDomainid;
     private final MethodHandle write;
+    private final MethodHandle writeFlush;
     private final MethodHandle take;
     private final MethodHandle returnLoan;
     private final MethodHandle waitsetAttach;
@@ -79,6 +80,7 @@ public final class Ddsc {
         this.delete = h.get(DdscSymbol.DELETE);
         this.getDomainid = h.get(DdscSymbol.GET_DOMAINID);
         this.write = h.get(DdscSymbol.WRITE);
+        this.writeFlush = h.get(DdscSymbol.WRITE_FLUSH);
         this.take = h.get(DdscSymbol.TAKE);
         this.returnLoan = h.get(DdscSymbol.RETURN_LOAN);
         this.waitsetAttach = h.get(DdscSymbol.WAITSET_ATTACH);
@@ -275,6 +277,19 @@ public final class Ddsc {
     public int write(int writer, MemorySegment sample) {
         try {
             return (int) this.write.invokeExact(writer, sample);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    /**
+     * Sends the samples write batching queued in the writer. Cyclone 0.10 returns nothing: an invalid handle is
+     * silently ignored, so callers check the writer's state themselves.
+     */
+    public void writeFlush(int writer) {
+        try {
+            this.writeFlush.invokeExact(writer);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

@@ -36,6 +36,8 @@ public enum DdscSymbol {
     GET_DOMAINID("dds_get_domainid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
     // dds_return_t dds_write(dds_entity_t writer, const void *data)
     WRITE("dds_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
+    // void dds_write_flush(dds_entity_t writer): sends what Internal/WriteBatch queued in the writer; no result
+    WRITE_FLUSH("dds_write_flush", FunctionDescriptor.ofVoid(JAVA_INT)),
     // dds_return_t dds_take(dds_entity_t, void **buf, dds_sample_info_t *si, size_t bufsz, uint32_t maxs)
     TAKE("dds_take", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT)),
     // dds_return_t dds_return_loan(dds_entity_t, void **buf, int32_t bufsz)
