@@ -83,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
     @Nullable List<Integer> subscribers;
 
     @Option(names = "--loss-cells", split = ",", paramLabel = "LOSS@RATE",
-            description = "Loss cells, e.g. 10%@128kbit,30%@2mbit (default: the study's six; quick: two).")
+            description = "Loss cells, e.g. 10%%@128kbit,30%%@2mbit (default: the study's six; quick: two).")
     @Nullable List<String> lossCells;
 
     @Option(names = "--queue-packets", defaultValue = "50",
