@@ -33,9 +33,10 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  *
  * <p>A message is due again when its destination has receipted a message sent at least
  * {@code resendAfter} later (the destination is alive and has moved past it), when the destination's
- * receipts resume after a silence longer than {@code resendAfter} (it was away, or this bridge
- * restarted: it gets everything it lacks at once), or when it has gone {@code resendMax} without a
- * receipt at all. Resending merely because receipts are slow would add load exactly when a receiver
+ * receipts resume after a silence longer than {@code resendAfter} and the message was sent at least
+ * {@code resendAfter} before that (it was away, or this bridge restarted: it gets everything it
+ * lacks at once, but not what is merely still in flight), or when it has gone {@code resendMax}
+ * without a receipt at all. Resending merely because receipts are slow would add load exactly when a receiver
  * is behind, and turn a backlog into a storm.
  */
 public final class DeliveryLedger implements ReceiptHandler {
@@ -92,8 +93,9 @@ public final class DeliveryLedger implements ReceiptHandler {
     private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
     private final Map<NodeId, Instant> lastReceipt = new ConcurrentHashMap<>();
     /**
-     * Destinations whose receipts resumed after a silence, and when: everything sent to them before
-     * then and still unreceipted is due now, until a claim has taken all of it.
+     * Destinations whose receipts resumed after a silence, and a cut-off {@code resendAfter} before
+     * that moment: everything sent to them before it and still unreceipted is due now, until a claim
+     * has taken all of it.
      */
     private final Map<NodeId, Instant> resumed = new ConcurrentHashMap<>();
 
@@ -151,7 +153,8 @@ public final class DeliveryLedger implements ReceiptHandler {
         for (NodeId receiver : byReceiver.keySet()) {
             Instant previous = lastReceipt.put(receiver, now);
             if (previous == null || Duration.between(previous, now).compareTo(resendAfter) > 0) {
-                resumed.put(receiver, now);
+                // Only what had time to arrive: a burst still in flight is not what the receiver lacks.
+                resumed.put(receiver, now.minus(resendAfter));
             }
         }
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {

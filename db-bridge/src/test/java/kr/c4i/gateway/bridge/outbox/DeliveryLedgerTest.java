@@ -148,6 +148,18 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void aBurstStillInFlightIsNotResentWhenTheFirstReceiptsArrive() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10));
+        Outbound first = sent("SITREP", 1, B);
+        Outbound second = sent("SITREP", 2, B);
+        record(ledger, first, second);
+        ledger.receipted(B, List.of(second.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).isEmpty();
+    }
+
+    @Test
     void aMessageWithoutAnyReceiptIsDueAfterResendMax() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200));
         Outbound lonely = sent("SITREP", 1, B);
