@@ -1,7 +1,8 @@
 -- Delivery ledger for transports that cannot store a message durably on their first hop (DDS):
 -- one row per RELIABLE message and destination, until that destination's bridge receipts it.
 -- The bridge applies receipts between its own transactions, so a receipt that overtook the send's
--- commit still finds its row; last_sent_at tells which messages a receiver has moved past.
+-- commit still finds its row. A receipt for a later message of the same type marks earlier
+-- unreceipted ones as missed (outbox order is send order, and a RELIABLE topic delivers in order).
 CREATE TABLE outbox_delivery (
     message_id      text        NOT NULL,
     destination     text        NOT NULL,

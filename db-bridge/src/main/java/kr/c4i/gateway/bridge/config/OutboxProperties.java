@@ -15,9 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoffInitial first wait after the database or the transport failed
  * @param backoffMax longest wait between retries
  * @param badRowPolicy what to do with a row that fails validation
- * @param resendAfter for transports that receipt deliveries (DDS): a RELIABLE message is sent again
- *        once its destination has receipted a message sent this much later, i.e. has moved past it;
- *        also the first of the doubling waits between two sends of one message
+ * @param resendAfter for transports that receipt deliveries (DDS): the first wait before a
+ *        RELIABLE message is sent again once it is known to be missing (its destination receipted a
+ *        later message of its type); doubles with each attempt
  * @param resendMax a RELIABLE message without any receipt for this long is sent again even if its
  *        destination receipts nothing (it may be down); also the longest wait between two sends
  */

@@ -4,9 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,40 +29,36 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * destination in its send transaction; receipts mark rows done; the resender sends again what stays
  * unreceipted, so neither a receiver that was away nor a sender killed mid-stream loses a message.
  *
- * <p>A message is due again when its destination has receipted a message sent at least
- * {@code resendAfter} later (the destination is alive and has moved past it), when the destination's
- * receipts resume after a silence longer than {@code resendAfter} and the message was sent at least
- * {@code resendAfter} before that (it was away, or this bridge restarted: it gets everything it
- * lacks at once, but not what is merely still in flight), or when it has gone {@code resendMax}
- * without a receipt at all. Resending merely because receipts are slow would add load exactly when a receiver
- * is behind, and turn a backlog into a storm.
+ * <p>A message is due again when its destination has receipted a later message of the same type
+ * (the poller sends in outbox order and a RELIABLE DDS topic delivers in order, so an earlier one
+ * still unreceipted was never delivered: the receiver was away, or only got the writer's history),
+ * or when it has gone {@code resendMax} without a receipt. Resending merely because receipts are
+ * slow would add load exactly when a receiver is behind, and turn a backlog into a storm.
  */
 public final class DeliveryLedger implements ReceiptHandler {
 
     private static final String RECORD = """
-            INSERT INTO outbox_delivery (message_id, destination, next_attempt_at)
-            SELECT m, d, clock_timestamp() + ? * interval '1 millisecond'
-              FROM unnest(?::text[], ?::text[]) AS u(m, d)
+            INSERT INTO outbox_delivery (message_id, destination)
+            SELECT m, d FROM unnest(?::text[], ?::text[]) AS u(m, d)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
     // Only rows this ledger tracks: receipts of BEST_EFFORT messages, or of another origin's, change nothing.
     private static final String RECEIPT = """
-            UPDATE outbox_delivery SET receipted_at = clock_timestamp()
-             WHERE destination = ? AND message_id = ANY (?) AND receipted_at IS NULL
-            RETURNING last_sent_at""";
+            UPDATE outbox_delivery d SET receipted_at = clock_timestamp()
+              FROM outbox o
+             WHERE d.destination = ? AND d.message_id = ANY (?) AND d.receipted_at IS NULL
+               AND o.message_id = d.message_id
+            RETURNING o.kmtf_type, o.id""";
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
                    o.id, o.kmtf_type, o.precedence, o.body, o.created_at
               FROM outbox_delivery d JOIN outbox o ON o.message_id = d.message_id
              WHERE d.receipted_at IS NULL
-               AND (d.last_sent_at < (SELECT r.since FROM unnest(?::text[], ?::timestamptz[]) AS r(node, since)
-                                       WHERE r.node = d.destination)
-                    OR (d.next_attempt_at <= clock_timestamp()
-                        AND (d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond'
-                             OR d.last_sent_at < (SELECT p.passed
-                                                    FROM unnest(?::text[], ?::timestamptz[]) AS p(node, passed)
-                                                   WHERE p.node = d.destination))))
+               AND (o.id < (SELECT p.upto FROM unnest(?::text[], ?::text[], ?::bigint[]) AS p(node, type, upto)
+                             WHERE p.node = d.destination AND p.type = o.kmtf_type)
+                    OR d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond')
+               AND d.next_attempt_at <= clock_timestamp()
              ORDER BY d.next_attempt_at
              LIMIT ?
                FOR UPDATE OF d SKIP LOCKED""";
@@ -88,16 +82,12 @@ public final class DeliveryLedger implements ReceiptHandler {
     private final DataSource dataSource;
     private final Duration resendAfter;
     private final Duration resendMax;
-    /** Per destination, the latest send time of a message it has receipted: how far it has got. */
-    private final Map<NodeId, Instant> progress = new ConcurrentHashMap<>();
+    /** Per destination and type, the highest outbox id it has receipted: how far it has got. */
+    private final Map<Progress, Long> progress = new ConcurrentHashMap<>();
     private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
-    private final Map<NodeId, Instant> lastReceipt = new ConcurrentHashMap<>();
-    /**
-     * Destinations whose receipts resumed after a silence, and a cut-off {@code resendAfter} before
-     * that moment: everything sent to them before it and still unreceipted is due now, until a claim
-     * has taken all of it.
-     */
-    private final Map<NodeId, Instant> resumed = new ConcurrentHashMap<>();
+
+    private record Progress(NodeId destination, String type) {
+    }
 
     public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax) {
         this.dataSource = dataSource;
@@ -119,9 +109,8 @@ public final class DeliveryLedger implements ReceiptHandler {
             return;
         }
         try (PreparedStatement ps = tx.prepareStatement(RECORD)) {
-            ps.setLong(1, resendAfter.toMillis());
-            ps.setArray(2, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
-            ps.setArray(3, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
+            ps.setArray(1, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
+            ps.setArray(2, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
             ps.executeUpdate();
         }
     }
@@ -149,26 +138,15 @@ public final class DeliveryLedger implements ReceiptHandler {
             byReceiver.computeIfAbsent(receipt.receiver(), r -> new TreeSet<>()).addAll(receipt.messageIds());
         }
         int applied = 0;
-        Instant now = Instant.now();
-        for (NodeId receiver : byReceiver.keySet()) {
-            Instant previous = lastReceipt.put(receiver, now);
-            if (previous == null || Duration.between(previous, now).compareTo(resendAfter) > 0) {
-                // Only what had time to arrive: a burst still in flight is not what the receiver lacks.
-                resumed.put(receiver, now.minus(resendAfter));
-            }
-        }
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
             try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
                 ps.setString(1, entry.getKey().value());
                 ps.setArray(2, c.createArrayOf("text", entry.getValue().toArray()));
-                Instant newest = Instant.MIN;
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        Instant sent = rs.getTimestamp(1).toInstant();
-                        newest = sent.isAfter(newest) ? sent : newest;
+                        progress.merge(new Progress(entry.getKey(), rs.getString(1)), rs.getLong(2), Math::max);
                     }
                 }
-                progress.merge(entry.getKey(), newest, (a, b) -> a.isAfter(b) ? a : b);
                 applied += entry.getValue().size();
             }
             catch (SQLException ex) {
@@ -181,29 +159,19 @@ public final class DeliveryLedger implements ReceiptHandler {
     }
 
     List<Due> claimDue(Connection tx, int limit) throws SQLException {
-        List<String> nodes = new ArrayList<>();
-        List<Timestamp> passed = new ArrayList<>();
-        progress.forEach((node, newest) -> {
-            nodes.add(node.value());
-            passed.add(Timestamp.from(newest.minus(resendAfter)));
-        });
-        Map<NodeId, Instant> back = Map.copyOf(resumed);
+        Map<Progress, Long> upto = Map.copyOf(progress);
         try (PreparedStatement ps = tx.prepareStatement(DUE)) {
-            ps.setArray(1, tx.createArrayOf("text", back.keySet().stream().map(NodeId::value).toArray()));
-            ps.setArray(2, tx.createArrayOf("timestamptz", back.values().stream().map(Timestamp::from).toArray()));
-            ps.setLong(3, resendMax.toMillis());
-            ps.setArray(4, tx.createArrayOf("text", nodes.toArray()));
-            ps.setArray(5, tx.createArrayOf("timestamptz", passed.toArray()));
-            ps.setInt(6, limit);
+            ps.setArray(1, tx.createArrayOf("text", upto.keySet().stream().map(p -> p.destination().value()).toArray()));
+            ps.setArray(2, tx.createArrayOf("text", upto.keySet().stream().map(Progress::type).toArray()));
+            ps.setArray(3, tx.createArrayOf("bigint", upto.values().toArray()));
+            ps.setLong(4, resendMax.toMillis());
+            ps.setInt(5, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Due> due = new ArrayList<>();
                 while (rs.next()) {
                     due.add(new Due(rs.getString(1), NodeId.of(rs.getString(2)), rs.getInt(3),
                             new OutboxRow(rs.getLong(4), rs.getString(1), rs.getString(5), rs.getString(6),
                                     rs.getBytes(7), rs.getTimestamp(8).toInstant())));
-                }
-                if (due.size() < limit) {
-                    back.forEach(resumed::remove);
                 }
                 return due;
             }
