@@ -28,14 +28,29 @@ import java.util.Objects;
  *        readers may then wait until {@link DataWriter#flush()}, so whoever writes must flush after each burst;
  *        {@code false} sends every sample as it is written; {@code null} for the vendor configuration's setting
  *        (Cyclone's default: off). Applies per domain: participants of one domain in one process must agree.
+ * @param maxDatagramSize the largest UDP payload a participant sends, in bytes; larger samples are fragmented and
+ *        batches are split to fit. A datagram over the link's MTU becomes several IP fragments and is lost when any
+ *        one is, so on lossy links this should fit one frame. {@code null} for the vendor configuration's setting
+ *        (Cyclone's default: 14,720 bytes, ten frames on Ethernet).
  */
 public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
-        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch) {
+        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch,
+        Integer maxDatagramSize) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
 
+    /** The smallest {@code maxDatagramSize}: room for a fragment of useful size after the RTPS headers. */
+    public static final int MIN_DATAGRAM_SIZE = 512;
+
+    /** The largest {@code maxDatagramSize}: what one UDP datagram can carry. */
+    public static final int MAX_DATAGRAM_SIZE = 65_507;
+
     public ParticipantSettings {
+        if (maxDatagramSize != null && (maxDatagramSize < MIN_DATAGRAM_SIZE || maxDatagramSize > MAX_DATAGRAM_SIZE)) {
+            throw new IllegalArgumentException("maxDatagramSize must be " + MIN_DATAGRAM_SIZE + ".."
+                    + MAX_DATAGRAM_SIZE + " bytes, was " + maxDatagramSize);
+        }
         if (domainId < 0 || domainId > MAX_DOMAIN_ID) {
             throw new IllegalArgumentException("domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
         }
@@ -53,55 +68,69 @@ public record ParticipantSettings(int domainId, String binding, String library, 
         vendorConfig = blankToNull(vendorConfig);
     }
 
-    /** The settings without {@code writeBatch}, left to the vendor configuration. */
+    /** The settings without {@code writeBatch} and {@code maxDatagramSize}, left to the vendor configuration. */
     public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
             String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
-        this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null);
+        this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null,
+                null);
     }
 
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null);
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null);
     }
 
     public ParticipantSettings withDomainId(int value) {
         return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withLibrary(String value) {
         return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withNetworkInterface(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
-                this.multicast, this.peers, this.vendorConfig, this.writeBatch);
+                this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withMulticastAddress(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
-                this.multicast, this.peers, this.vendorConfig, this.writeBatch);
+                this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withMulticast(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch);
+                this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withPeers(List<String> value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch);
+                this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withVendorConfig(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, value, this.writeBatch);
+                this.multicastAddress, this.multicast, this.peers, value, this.writeBatch,
+                this.maxDatagramSize);
     }
 
     public ParticipantSettings withWriteBatch(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value,
+                this.maxDatagramSize);
+    }
+
+    public ParticipantSettings withMaxDatagramSize(Integer value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value);
     }
 
     private static String blankToNull(String value) {

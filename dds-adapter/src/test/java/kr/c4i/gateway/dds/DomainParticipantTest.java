@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
@@ -148,6 +149,22 @@ class DomainParticipantTest {
         assertThatThrownBy(() -> DomainParticipant.create(TestNetwork.loopback().withPeers(List.of("127.0.0.2"))))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("already joined it");
         assertThat(this.participant.isAlive()).isTrue();
+    }
+
+    @Test
+    void aDatagramLimitOfOneFrameIsAcceptedAndSamplesOverItStillArrive() throws Exception {
+        ParticipantSettings oneFrame = TestNetwork.loopback(TestNetwork.domainId() + 1).withMaxDatagramSize(1400);
+        try (DomainParticipant small = DomainParticipant.create(oneFrame)) {
+            Topic<Probe> topic = small.createTopic("test/one_frame", PROBE);
+            DataReader<Probe> reader = small.createReader(topic, Qos.reliable());
+            DataWriter<Probe> writer = small.createWriter(topic, Qos.reliable());
+            byte[] body = new byte[6000];
+            Arrays.fill(body, (byte) 7);
+            writer.write(new Probe(1, 0, 0, 0, 0, "big", body, List.of()));
+            assertThat(takeAtLeast(reader, 1).getFirst().bytes()).isEqualTo(body);
+        }
+        assertThatThrownBy(() -> TestNetwork.loopback().withMaxDatagramSize(100))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("512..65507 bytes, was 100");
     }
 
     @Test

@@ -26,7 +26,8 @@ public final class DdsTransportConfiguration {
     DdsTransportSettings ddsTransportSettings(DdsProperties dds) {
         try {
             ParticipantSettings participant = new ParticipantSettings(dds.domainId(), null, dds.library(),
-                    dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config());
+                    dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config())
+                    .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())));
             return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
         }
         catch (IllegalArgumentException ex) {

@@ -11,7 +11,8 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
  * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
- * multicast, discovery peers, and {@code Internal/WriteBatch} for {@link ParticipantSettings#writeBatch()}).
+ * multicast, discovery peers, datagram size, and {@code Internal/WriteBatch} for
+ * {@link ParticipantSettings#writeBatch()}).
  */
 final class CycloneConfig {
 
@@ -20,6 +21,13 @@ final class CycloneConfig {
 
     /** Participants per host and domain reachable by unicast discovery; each costs one SPDP packet per peer. */
     static final int MAX_AUTO_PARTICIPANT_INDEX = 31;
+
+    /** Cyclone's default fragment size, which its default datagram sizes leave 112 bytes of header room. */
+    static final int DEFAULT_FRAGMENT_SIZE = 1344;
+    static final int HEADER_ROOM = 112;
+
+    /** Cyclone's default size for retransmits, which go out one sample per datagram. */
+    static final int DEFAULT_REXMIT_MESSAGE_SIZE = 1456;
 
     private static final Pattern IP_ADDRESS = Pattern.compile("[0-9.]+|.*:.*");
 
@@ -50,6 +58,15 @@ final class CycloneConfig {
         }
         if (settings.multicast() != null) {
             general.append("<AllowMulticast>").append(settings.multicast()).append("</AllowMulticast>");
+        }
+        if (settings.maxDatagramSize() != null) {
+            int max = settings.maxDatagramSize();
+            // Fragments and retransmits must fit the limit too, or they would still span several frames.
+            general.append("<MaxMessageSize>").append(max).append("B</MaxMessageSize>")
+                    .append("<MaxRexmitMessageSize>").append(Math.min(max, DEFAULT_REXMIT_MESSAGE_SIZE))
+                    .append("B</MaxRexmitMessageSize>")
+                    .append("<FragmentSize>").append(Math.min(DEFAULT_FRAGMENT_SIZE, max - HEADER_ROOM))
+                    .append("B</FragmentSize>");
         }
         StringBuilder discovery = new StringBuilder();
         if (settings.multicastAddress() != null) {

@@ -56,4 +56,15 @@ class CycloneConfigTest {
         assertThat(CycloneConfig.build(ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>"), null))
                 .doesNotContain("WriteBatch");
     }
+
+    @Test
+    void maxDatagramSizeBoundsMessagesRetransmitsAndFragments() {
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(1400), null))
+                .isEqualTo("<CycloneDDS><Domain id=\"any\"><General><MaxMessageSize>1400B</MaxMessageSize>"
+                        + "<MaxRexmitMessageSize>1400B</MaxRexmitMessageSize><FragmentSize>1288B</FragmentSize>"
+                        + "</General></Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(8000), null))
+                .contains("<MaxMessageSize>8000B</MaxMessageSize>")
+                .contains("<MaxRexmitMessageSize>1456B</MaxRexmitMessageSize><FragmentSize>1344B</FragmentSize>");
+    }
 }
