@@ -128,6 +128,11 @@ public final class DeliveryLedger implements ReceiptHandler {
         receipts.add(new Receipt(receiver, messageIds));
     }
 
+    /** Whether receipts wait for {@link #applyReceipts}. */
+    boolean hasQueuedReceipts() {
+        return !receipts.isEmpty();
+    }
+
     private record Receipt(NodeId receiver, List<String> messageIds) {
     }
 

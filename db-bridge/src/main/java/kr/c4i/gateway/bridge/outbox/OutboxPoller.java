@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -33,6 +34,8 @@ public final class OutboxPoller implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxPoller.class);
     private static final Duration BACKLOG_REFRESH = Duration.ofSeconds(2);
     private static final Duration RESEND_CHECK = Duration.ofMillis(500);
+    /** How soon after receipts arrive an idle poller applies them and resends the gaps they reveal. */
+    private static final Duration RECEIPT_CHECK = Duration.ofMillis(20);
     private static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
 
     private final DataSource dataSource;
@@ -48,6 +51,7 @@ public final class OutboxPoller implements AutoCloseable {
     private @Nullable Connection listener;
     private Instant nextBacklogRefresh = Instant.MIN;
     private Instant nextResendCheck = Instant.MIN;
+    private Instant lastResendCheck = Instant.MIN;
     private Instant nextForget = Instant.MIN;
 
     /**
@@ -87,7 +91,7 @@ public final class OutboxPoller implements AutoCloseable {
             try {
                 ensureListening();
                 int claimed = publisher.publishBatch(properties.batchSize());
-                resendUnreceipted();
+                resendUnreceipted(claimed < properties.batchSize());
                 refreshBacklog();
                 problem = null;
                 stoppedByBadRow = false;
@@ -144,16 +148,31 @@ public final class OutboxPoller implements AutoCloseable {
             return;
         }
         // Waits on the socket; returns early when an INSERT commits (or a notification is already queued).
-        listener.unwrap(PGConnection.class).getNotifications((int) Math.max(1, timeout.toMillis()));
+        PGConnection connection = listener.unwrap(PGConnection.class);
+        if (ledger == null) {
+            connection.getNotifications((int) Math.max(1, timeout.toMillis()));
+            return;
+        }
+        // Receipts cannot wake a thread blocked on the socket, so it waits in slices and looks for them between:
+        // a receiver that just caught up from the writer's history gets the rest without waiting for idlePoll.
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (running && !ledger.hasQueuedReceipts()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0 || connection.getNotifications((int) Math.min(left, RECEIPT_CHECK.toMillis())).length > 0) {
+                return;
+            }
+        }
     }
 
-    private void resendUnreceipted() throws SQLException, TransportException, BadRowException {
+    /** @param idle whether the outbox had less than a batch waiting, so checking for gaps now delays nothing */
+    private void resendUnreceipted(boolean idle) throws SQLException, TransportException, BadRowException {
         if (ledger == null) {
             return;
         }
-        ledger.applyReceipts();
+        int applied = ledger.applyReceipts();
         Instant now = Instant.now();
-        if (now.isBefore(nextResendCheck)) {
+        boolean gapsMayShow = idle && applied > 0 && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
+        if (now.isBefore(nextResendCheck) && !gapsMayShow) {
             return;
         }
         int due;
@@ -161,6 +180,7 @@ public final class OutboxPoller implements AutoCloseable {
             due = publisher.resendDue(properties.batchSize());
         }
         while (running && due == properties.batchSize());
+        lastResendCheck = now;
         nextResendCheck = now.plus(RESEND_CHECK);
         if (now.isAfter(nextForget)) {
             ledger.forgetReceipted(RECEIPT_RETENTION);

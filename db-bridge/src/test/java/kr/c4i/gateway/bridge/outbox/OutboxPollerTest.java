@@ -60,6 +60,31 @@ class OutboxPollerTest {
     }
 
     @Test
+    void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5));
+        OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
+                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5));
+        RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
+        for (int i = 0; i < 3; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing,
+                A, transport, new BridgeMetrics(registry, "recording"), ledger)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3);
+            List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
+            Thread.sleep(300);
+
+            // The receiver got only the last one (say, from the writer's history): the first two never arrived.
+            ledger.receipted(B, List.of(ids.get(2)));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
+            assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
+                    .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        }
+    }
+
+    @Test
     void validRowsAreSentToTheirSubscribersAndMarkedSent() throws Exception {
         for (int i = 0; i < 250; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
