@@ -6,16 +6,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 
-/** Puts a run's report where readers look for it (docs/results.md), with its charts beside it if asked. */
+/**
+ * Puts reports where readers look for them (docs/results.md), with their charts beside them if asked. Several runs
+ * (say, the long loss experiment run apart from the others) go on one page, one section each.
+ */
 final class Publisher {
 
     private static final List<String> CHARTS = List.of("figure7-recovery", "figure8-bandwidth", "figure8b-wire-bytes",
             "figure9-loss");
+
+    private static final Pattern HEADING = Pattern.compile("(?m)^#");
+
+    /**
+     * A run's report and folder.
+     *
+     * @param report the report's text, whose chart links are bare file names
+     * @param runDir the run's folder, where the charts are
+     */
+    record Run(String report, Path runDir) {
+    }
 
     private Publisher() {
     }
@@ -27,8 +42,34 @@ final class Publisher {
      * @param figures where to copy the charts, or null to link them in the run's folder
      */
     static void publish(String report, Path runDir, Path file, @Nullable Path figures) throws IOException {
+        publish(List.of(new Run(report, runDir)), file, figures);
+    }
+
+    /**
+     * @param runs the runs, in the order the page shows them
+     * @param file the Markdown file to write
+     * @param figures where to copy the charts (with several runs, into a folder per run), or null to link them in
+     *        the runs' folders
+     */
+    static void publish(List<Run> runs, Path file, @Nullable Path figures) throws IOException {
         Path base = file.toAbsolutePath().getParent();
         Files.createDirectories(base);
+        if (runs.size() == 1) {
+            Files.writeString(file, section(runs.getFirst(), base, figures), StandardCharsets.UTF_8);
+            return;
+        }
+        StringBuilder page = new StringBuilder("# The study's experiments on an emulated network: JMS and DDS\n\n")
+                .append("The latest results come from ").append(runs.size())
+                .append(" runs, one section each; every section names its command, repetitions and setup.\n\n");
+        for (Run run : runs) {
+            Path runFigures = figures == null ? null : figures.resolve(run.runDir().toAbsolutePath().getFileName());
+            page.append(HEADING.matcher(section(run, base, runFigures)).replaceAll("##")).append('\n');
+        }
+        Files.writeString(file, page.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static String section(Run run, Path base, @Nullable Path figures) throws IOException {
+        Path runDir = run.runDir();
         Path chartDir = runDir.toAbsolutePath();
         if (figures != null) {
             chartDir = figures.toAbsolutePath();
@@ -47,14 +88,13 @@ final class Publisher {
             }
         }
         String relative = base.relativize(chartDir).toString().replace('\\', '/');
-        String text = report;
+        String text = run.report();
         for (String chart : CHARTS) {
             text = text.replace("](" + chart + ".png)", "](" + (relative.isEmpty() ? "" : relative + "/") + chart + ".png)");
         }
         String folder = base.relativize(runDir.toAbsolutePath()).toString().replace('\\', '/');
         String copies = figures == null ? "" : " `results.json` and `repetitions.csv` are also in `" + relative + "`.";
         text = text.replace("## Files\n\n", "## Files\n\nIn the run's results folder (`" + folder + "`): ");
-        text = text.replace("(each node's console).\n", "(each node's console)." + copies + "\n");
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return text.replace("(each node's console).\n", "(each node's console)." + copies + "\n");
     }
 }

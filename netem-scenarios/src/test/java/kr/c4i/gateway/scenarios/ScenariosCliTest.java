@@ -81,4 +81,28 @@ class ScenariosCliTest {
         assertThat(Files.readString(docs)).contains("![Figure 7](../module/docs/figures/figure7-recovery.png)");
         assertThat(dir.resolve("module/docs/figures/figure9-loss.png")).exists();
     }
+
+    @Test
+    void severalRunsArePublishedOnOnePageEachWithItsOwnChartsAndTheWorstExitCode(@TempDir Path dir) throws Exception {
+        Path first = Files.createDirectories(dir.resolve("recovery-fanout"));
+        Path second = Files.createDirectories(dir.resolve("loss"));
+        Files.writeString(first.resolve(ResultFiles.JSON),
+                ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsWins()));
+        Files.writeString(second.resolve(ResultFiles.JSON),
+                ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsLoses()));
+        Path docs = dir.resolve("docs/results.md");
+
+        CliDriver.Result r = CliDriver.run("report", first.toString(), second.toString(), "--publish", docs.toString(),
+                "--publish-figures", dir.resolve("docs/figures").toString());
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.TARGET_MISSED);
+        String page = Files.readString(docs);
+        assertThat(page).startsWith("# The study's experiments on an emulated network: JMS and DDS\n")
+                .contains("from 2 runs", "![Figure 7](figures/recovery-fanout/figure7-recovery.png)",
+                        "![Figure 7](figures/loss/figure7-recovery.png)", "\n### Table 2:")
+                .doesNotContain("\n## Table 2:");
+        assertThat(page.indexOf("figures/recovery-fanout/")).isLessThan(page.indexOf("figures/loss/"));
+        assertThat(dir.resolve("docs/figures/loss/results.json")).exists();
+        assertThat(dir.resolve("docs/figures/recovery-fanout/results.json")).exists();
+    }
 }
