@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -200,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
         RunResult result;
         try (Progress bar = progress(plan)) {
             result = new ScenarioRunner(plan, options, bar, log, new Shell(line -> log.accept("$ " + line)), command)
-                    .run();
+                    .onCheckpoint(partial -> saveCheckpoint(partial, dir, log)).run();
         }
         String report = ResultFiles.writeAll(result, dir);
         if (publish != null) {
@@ -250,6 +251,20 @@ final class RunCommand implements Callable<Integer> {
         String percent = parts[0].strip();
         return new LossCell(Double.parseDouble(percent.substring(0, percent.length() - 1)) / 100,
                 Rate.parse(parts[1]));
+    }
+
+    /** The run so far as results.json, which the end of the run overwrites; 'scenarios report' renders it. */
+    private static void saveCheckpoint(RunResult partial, Path dir, Consumer<String> log) {
+        try {
+            Path temporary = dir.resolve(ResultFiles.JSON + ".part");
+            Files.writeString(temporary, ResultFiles.toJson(partial), StandardCharsets.UTF_8);
+            Files.move(temporary, dir.resolve(ResultFiles.JSON), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            log.accept("Saved the run so far (" + partial.repetitions().size() + " repetitions) to " + ResultFiles.JSON);
+        }
+        catch (IOException ex) {
+            log.accept("Unable to save the run so far: " + ex);
+        }
     }
 
     private Progress progress(RunPlan plan) {

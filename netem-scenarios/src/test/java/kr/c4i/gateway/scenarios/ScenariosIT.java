@@ -36,7 +36,10 @@ class ScenariosIT {
         // Targets are the transports' business; the harness must have run everything.
         assertThat(r.exitCode()).as(message).isIn(ExitCodes.OK, ExitCodes.TARGET_MISSED);
         RunResult run = ResultFiles.read(output);
+        // Saved after every repetition, then overwritten by the whole run (no "Incomplete" left).
         assertThat(run.problems()).as(message).isEmpty();
+        assertThat(Files.readString(output.resolve("run.log"))).as(message)
+                .contains("Saved the run so far (" + run.repetitions().size() + " repetitions) to results.json");
         for (String transport : List.of("jms", "dds")) {
             for (ExperimentKind kind : ExperimentKind.values()) {
                 assertThat(run.repetitions()).as(message)

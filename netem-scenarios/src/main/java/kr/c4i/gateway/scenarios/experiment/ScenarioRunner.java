@@ -56,6 +56,11 @@ public final class ScenarioRunner {
     private final List<RepetitionResult> results = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private @Nullable Path nodeJarCopy;
+    private Consumer<RunResult> checkpoint = partial -> {
+    };
+    private Instant started = Instant.now();
+    private @Nullable RunSetup setup;
+    private int stepsDone;
 
     public ScenarioRunner(RunPlan plan, Options options, Progress progress, Consumer<String> log, Shell shell,
             String command) {
@@ -67,8 +72,17 @@ public final class ScenarioRunner {
         this.command = command;
     }
 
+    /**
+     * Receives the run so far after every repetition, marked incomplete, so a run stopped after hours (Ctrl-C, a
+     * crash) still leaves what it measured.
+     */
+    public ScenarioRunner onCheckpoint(Consumer<RunResult> receiver) {
+        this.checkpoint = receiver;
+        return this;
+    }
+
     public RunResult run() {
-        Instant started = Instant.now();
+        started = Instant.now();
         ScenarioTypes types = ScenarioTypes.choose(KmtfCatalogue.loadDefault(), plan);
         RunSetup setup;
         try {
@@ -77,6 +91,7 @@ public final class ScenarioRunner {
                     options.congestionControl(), log)) {
                 network.afterClose(() -> Testbed.deleteTree(options.workRoot(), log));
                 setup = setup(network, types);
+                this.setup = setup;
                 log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl());
                 network.shape(options.topology().hostIndexes(), new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));
                 for (Transport transport : plan.transports()) {
@@ -184,6 +199,7 @@ public final class ScenarioRunner {
         try {
             RepetitionResult result = measurement.measure();
             results.add(result);
+            saveCheckpoint();
             budget.failures = 0;
             budget.left--;
             progress.step(what + ": " + summary(result));
@@ -197,6 +213,7 @@ public final class ScenarioRunner {
         catch (Exception ex) {
             problems.add(what + " failed: " + ex.getMessage());
             log.accept(what + " failed: " + ex);
+            saveCheckpoint();
             budget.left--;
             progress.step(what + ": FAILED");
             if (++budget.failures >= MAX_FAILURES) {
@@ -205,6 +222,17 @@ public final class ScenarioRunner {
             recover(testbed);
             return null;
         }
+    }
+
+    private void saveCheckpoint() {
+        stepsDone++;
+        if (setup == null) {
+            return;
+        }
+        List<String> marked = new ArrayList<>(problems);
+        marked.add("Incomplete: the run as saved after " + stepsDone + " repetitions, while it was still going (it "
+                + "was stopped there, or is still running)");
+        checkpoint.accept(new RunResult(command, started, Instant.now(), plan, setup, results, marked));
     }
 
     /** After a failed repetition: every node of the deployment running and reachable again. */
