@@ -2,16 +2,12 @@ package kr.c4i.gateway.dds.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,24 +37,9 @@ class DdsTransportProcessTest {
             alpha.open();
             long peerStart = System.nanoTime();
             Process peer = startPeer("bravo");
-            AtomicReference<String> lastLine = new AtomicReference<>("");
-            AtomicReference<String> ready = new AtomicReference<>("");
-            Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("READY")) {
-                            ready.set(line);
-                        }
-                        lastLine.set(line);
-                    }
-                }
-                catch (java.io.IOException ex) {
-                    lastLine.set("IO " + ex);
-                }
-            });
+            PeerOutput output = PeerOutput.follow(peer);
             try {
-                DdsTransportTest.await(() -> !ready.get().isEmpty(), "the peer to subscribe");
+                DdsTransportTest.await(() -> !output.readyLine().isEmpty(), "the peer to subscribe");
                 long subscribed = System.nanoTime();
                 DdsTransportTest.await(() -> alpha.stats().matchedReaders().values().stream().allMatch(n -> n >= 1),
                         "every writer to match the peer's readers");
@@ -69,14 +50,14 @@ class DdsTransportProcessTest {
                 Duration sent = Duration.ofNanos(System.nanoTime() - sendStart);
                 DdsTransportTest.await(() -> receipted.size() == ids.size(), "receipts for every message");
                 Duration roundTrip = Duration.ofNanos(System.nanoTime() - sendStart);
-                DdsTransportTest.await(() -> lastLine.get().startsWith("RECEIVED 10000 "), "the peer's count");
+                DdsTransportTest.await(() -> output.lastLine().startsWith("RECEIVED 10000 "), "the peer's count");
                 System.out.printf("DDS two processes: peer JVM started, opened 270 topics+writers in %s ms, "
                         + "subscribed; all %d writers here matched %d ms after that (%d ms after the peer JVM "
                         + "started); 10000 messages sent in %d ms, all receipted after %d ms; peer: %s%n",
-                        ready.get().substring("READY ".length()), alpha.stats().matchedReaders().size(),
+                        output.readyLine().substring("READY ".length()), alpha.stats().matchedReaders().size(),
                         matched.toMillis(), sincePeerStart.toMillis(), sent.toMillis(), roundTrip.toMillis(),
-                        lastLine.get());
-                assertThat(lastLine.get()).isEqualTo("RECEIVED 10000 10000");
+                        output.lastLine());
+                assertThat(output.lastLine()).isEqualTo("RECEIVED 10000 10000");
                 assertThat(receipted).containsAll(ids);
                 assertThat(receivers).containsExactly(NodeId.of("bravo"));
                 assertThat(alpha.stats().samplesWritten()).isEqualTo(10_000);

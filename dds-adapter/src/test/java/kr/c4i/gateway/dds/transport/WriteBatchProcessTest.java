@@ -2,8 +2,6 @@ package kr.c4i.gateway.dds.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,7 +40,7 @@ class WriteBatchProcessTest {
     private static final Duration HELD = Duration.ofMillis(1500);
 
     private static Process peer;
-    private static final AtomicReference<String> lastLine = new AtomicReference<>("");
+    private static PeerOutput output;
 
     @BeforeAll
     static void startPeer() throws Exception {
@@ -52,22 +49,8 @@ class WriteBatchProcessTest {
                 System.getProperty("java.class.path"), PeerMain.class.getName(),
                 Integer.toString(TestNetwork.domainId()), "bravo")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        AtomicReference<String> ready = new AtomicReference<>("");
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    if (line.startsWith("READY")) {
-                        ready.set(line);
-                    }
-                    lastLine.set(line);
-                }
-            }
-            catch (java.io.IOException ex) {
-                lastLine.set("IO " + ex);
-            }
-        });
-        DdsTransportTest.await(() -> !ready.get().isEmpty(), "the peer to subscribe");
+        output = PeerOutput.follow(peer);
+        DdsTransportTest.await(() -> !output.readyLine().isEmpty(), "the peer to subscribe");
     }
 
     @AfterAll
@@ -85,7 +68,7 @@ class WriteBatchProcessTest {
 
     /** Distinct message ids the peer received so far. */
     private static long peerReceived() {
-        String line = lastLine.get();
+        String line = output.lastLine();
         return line.startsWith("RECEIVED ") ? Long.parseLong(line.split(" ")[1]) : 0;
     }
 
