@@ -1,5 +1,6 @@
 package kr.c4i.gateway.dds;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,10 +33,15 @@ import java.util.Objects;
  *        batches are split to fit. A datagram over the link's MTU becomes several IP fragments and is lost when any
  *        one is, so on lossy links this should fit one frame. {@code null} for the vendor configuration's setting
  *        (Cyclone's default: 14,720 bytes, ten frames on Ethernet).
+ * @param heartbeatMaxInterval the longest a RELIABLE writer with unacknowledged data waits between heartbeats, which
+ *        ask readers what they miss; {@code null} for the vendor configuration's setting (Cyclone: backs off to 8 s,
+ *        so the last losses of a burst can wait seconds for repair)
+ * @param nackRepeatInterval how soon a reader asks again for data it asked for and did not get (the retransmit
+ *        itself lost); {@code null} for the vendor configuration's setting (Cyclone: 1 s)
  */
 public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
         String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch,
-        Integer maxDatagramSize) {
+        Integer maxDatagramSize, Duration heartbeatMaxInterval, Duration nackRepeatInterval) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -51,6 +57,8 @@ public record ParticipantSettings(int domainId, String binding, String library, 
             throw new IllegalArgumentException("maxDatagramSize must be " + MIN_DATAGRAM_SIZE + ".."
                     + MAX_DATAGRAM_SIZE + " bytes, was " + maxDatagramSize);
         }
+        positive("heartbeatMaxInterval", heartbeatMaxInterval);
+        positive("nackRepeatInterval", nackRepeatInterval);
         if (domainId < 0 || domainId > MAX_DOMAIN_ID) {
             throw new IllegalArgumentException("domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
         }
@@ -72,65 +80,84 @@ public record ParticipantSettings(int domainId, String binding, String library, 
     public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
             String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
         this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null,
-                null);
+                null, null, null);
     }
 
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null);
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null);
     }
 
     public ParticipantSettings withDomainId(int value) {
         return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withLibrary(String value) {
         return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withNetworkInterface(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withMulticastAddress(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withMulticast(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withPeers(List<String> value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withVendorConfig(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, value, this.writeBatch,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withWriteBatch(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value,
-                this.maxDatagramSize);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
     }
 
     public ParticipantSettings withMaxDatagramSize(Integer value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value);
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value,
+                this.heartbeatMaxInterval, this.nackRepeatInterval);
+    }
+
+    public ParticipantSettings withHeartbeatMaxInterval(Duration value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize, value, this.nackRepeatInterval);
+    }
+
+    public ParticipantSettings withNackRepeatInterval(Duration value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize, this.heartbeatMaxInterval, value);
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
     }
 
     private static String blankToNull(String value) {

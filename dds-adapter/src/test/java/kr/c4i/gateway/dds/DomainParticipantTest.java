@@ -152,8 +152,9 @@ class DomainParticipantTest {
     }
 
     @Test
-    void aDatagramLimitOfOneFrameIsAcceptedAndSamplesOverItStillArrive() throws Exception {
-        ParticipantSettings oneFrame = TestNetwork.loopback(TestNetwork.domainId() + 1).withMaxDatagramSize(1400);
+    void lossyLinkSettingsAreAcceptedAndSamplesOverOneDatagramStillArrive() throws Exception {
+        ParticipantSettings oneFrame = TestNetwork.loopback(TestNetwork.domainId() + 1).withMaxDatagramSize(1400)
+                .withHeartbeatMaxInterval(Duration.ofMillis(300)).withNackRepeatInterval(Duration.ofMillis(300));
         try (DomainParticipant small = DomainParticipant.create(oneFrame)) {
             Topic<Probe> topic = small.createTopic("test/one_frame", PROBE);
             DataReader<Probe> reader = small.createReader(topic, Qos.reliable());

@@ -24,12 +24,19 @@ import org.springframework.util.unit.DataSize;
  *        header, because a datagram split into IP fragments is lost when any fragment is (on a 10%-loss link
  *        Cyclone's default of 14,720 bytes, ten fragments, gets through 35% of the time). Overrides
  *        {@code MaxMessageSize} in {@code config}.
+ * @param heartbeatMaxInterval the longest a writer with unacknowledged data waits between heartbeats (Cyclone's
+ *        own back-off when unset, up to 8 s); shorter repairs the last losses of a burst sooner on a fast lossy link
+ *        but, on a slow one whose queue holds seconds, makes readers ask again for data still queued (see
+ *        docs/benchmarks.md). Overrides {@code Internal/HeartbeatInterval} in {@code config}.
+ * @param nackRepeatInterval how soon a reader asks again for data whose retransmit was lost too (Cyclone's 1 s
+ *        when unset). Overrides {@code Internal/AutoReschedNackDelay} in {@code config}.
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
         @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @Nullable String config,
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
-        @DefaultValue("1400B") DataSize maxDatagramSize) {
+        @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
+        @Nullable Duration nackRepeatInterval) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);

@@ -27,7 +27,9 @@ public final class DdsTransportConfiguration {
         try {
             ParticipantSettings participant = new ParticipantSettings(dds.domainId(), null, dds.library(),
                     dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config())
-                    .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())));
+                    .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
+                    .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
+                    .withNackRepeatInterval(dds.nackRepeatInterval());
             return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
         }
         catch (IllegalArgumentException ex) {

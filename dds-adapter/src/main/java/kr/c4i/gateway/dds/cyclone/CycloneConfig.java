@@ -11,7 +11,7 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
  * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
- * multicast, discovery peers, datagram size, and {@code Internal/WriteBatch} for
+ * multicast, discovery peers, datagram size, heartbeat and NACK timing, and {@code Internal/WriteBatch} for
  * {@link ParticipantSettings#writeBatch()}).
  */
 final class CycloneConfig {
@@ -25,6 +25,9 @@ final class CycloneConfig {
     /** Cyclone's default fragment size, which its default datagram sizes leave 112 bytes of header room. */
     static final int DEFAULT_FRAGMENT_SIZE = 1344;
     static final int HEADER_ROOM = 112;
+
+    /** Cyclone's default base heartbeat interval. */
+    static final long DEFAULT_HEARTBEAT_MILLIS = 100;
 
     /** Cyclone's default size for retransmits, which go out one sample per datagram. */
     static final int DEFAULT_REXMIT_MESSAGE_SIZE = 1456;
@@ -84,8 +87,20 @@ final class CycloneConfig {
         }
         // Cyclone 0.10 reads Internal/WriteBatch when each writer is created; dds_write_set_batch would change
         // every domain of the process instead.
-        String internal = settings.writeBatch() == null ? ""
-                : "<WriteBatch>" + settings.writeBatch() + "</WriteBatch>";
+        StringBuilder internal = new StringBuilder();
+        if (settings.writeBatch() != null) {
+            internal.append("<WriteBatch>").append(settings.writeBatch()).append("</WriteBatch>");
+        }
+        if (settings.heartbeatMaxInterval() != null) {
+            // The base interval stays Cyclone's 100 ms (or the bound, if lower); only its back-off is bounded.
+            long max = Math.max(1, settings.heartbeatMaxInterval().toMillis());
+            internal.append("<HeartbeatInterval max=\"").append(max).append("ms\">")
+                    .append(Math.min(DEFAULT_HEARTBEAT_MILLIS, max)).append("ms</HeartbeatInterval>");
+        }
+        if (settings.nackRepeatInterval() != null) {
+            internal.append("<AutoReschedNackDelay>").append(Math.max(1, settings.nackRepeatInterval().toMillis()))
+                    .append("ms</AutoReschedNackDelay>");
+        }
         if (general.isEmpty() && discovery.isEmpty() && internal.isEmpty()) {
             return "";
         }

@@ -2,6 +2,7 @@ package kr.c4i.gateway.dds.cyclone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -66,5 +67,17 @@ class CycloneConfigTest {
         assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(8000), null))
                 .contains("<MaxMessageSize>8000B</MaxMessageSize>")
                 .contains("<MaxRexmitMessageSize>1456B</MaxRexmitMessageSize><FragmentSize>1344B</FragmentSize>");
+    }
+
+    @Test
+    void heartbeatBackOffAndNackRepeatAreBoundedOnlyWhenGiven() {
+        ParticipantSettings settings = ParticipantSettings.defaults().withHeartbeatMaxInterval(Duration.ofMillis(300))
+                .withNackRepeatInterval(Duration.ofMillis(250));
+        assertThat(CycloneConfig.build(settings, null)).isEqualTo("<CycloneDDS><Domain id=\"any\"><Internal>"
+                + "<HeartbeatInterval max=\"300ms\">100ms</HeartbeatInterval>"
+                + "<AutoReschedNackDelay>250ms</AutoReschedNackDelay></Internal></Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withHeartbeatMaxInterval(Duration.ofMillis(40)),
+                null)).contains("<HeartbeatInterval max=\"40ms\">40ms</HeartbeatInterval>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).isEmpty();
     }
 }
