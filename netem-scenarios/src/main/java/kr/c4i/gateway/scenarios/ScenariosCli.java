@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         description = { "Builds six hosts in network namespaces on one emulated switch, starts real gateway nodes in "
                 + "them, impairs the links, runs the experiments of Lee and Ko (2020) for JMS and DDS in the same run, "
                 + "and writes a report, CSV, JSON and charts beside the study's numbers. Needs root.", "" },
-        subcommands = { RunCommand.class, ReportCommand.class, NetworkCommand.class, HelpCommand.class })
+        subcommands = { RunCommand.class, ReportCommand.class, PoolCommand.class, NetworkCommand.class,
+                HelpCommand.class })
 public final class ScenariosCli implements Callable<Integer> {
 
     @Spec

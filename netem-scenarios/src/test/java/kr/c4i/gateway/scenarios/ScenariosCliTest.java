@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,5 +105,19 @@ class ScenariosCliTest {
         assertThat(page.indexOf("figures/recovery-fanout/")).isLessThan(page.indexOf("figures/loss/"));
         assertThat(dir.resolve("docs/figures/loss/results.json")).exists();
         assertThat(dir.resolve("docs/figures/recovery-fanout/results.json")).exists();
+    }
+
+    @Test
+    void runsOfOnePlanArePooledIntoOneResultsFolder(@TempDir Path dir) throws Exception {
+        for (String part : List.of("part1", "part2")) {
+            Files.writeString(Files.createDirectories(dir.resolve(part)).resolve(ResultFiles.JSON),
+                    ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsWins()));
+        }
+        CliDriver.Result r = CliDriver.run("pool", dir.resolve("part1").toString(), dir.resolve("part2").toString(),
+                "--output", dir.resolve("pooled").toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(ResultFiles.read(dir.resolve("pooled")).plan().repetitions()).isEqualTo(2
+                * kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsWins().plan().repetitions());
+        assertThat(Files.readString(dir.resolve("pooled").resolve(ResultFiles.REPORT))).contains("pooled from 2 runs");
     }
 }
