@@ -216,6 +216,7 @@ class JmsTransportTests {
         this.nodes = TestNodes.create(this.tempDir, "a", "b");
         JmsTransport a = this.nodes.open("a");
         a.send(batch("a", "m", 0, 7, "b"));
+        awaitPending(a, "b", 7);
 
         TransportHealth waiting = a.health();
         assertThat(waiting.up()).isTrue();
