@@ -61,9 +61,15 @@ final class Publisher {
         StringBuilder page = new StringBuilder("# The study's experiments on an emulated network: JMS and DDS\n\n")
                 .append("The latest results come from ").append(runs.size())
                 .append(" runs, one section each; every section names its command, repetitions and setup.\n\n");
-        for (Run run : runs) {
-            Path runFigures = figures == null ? null : figures.resolve(run.runDir().toAbsolutePath().getFileName());
-            page.append(HEADING.matcher(section(run, base, runFigures)).replaceAll("##")).append('\n');
+        for (int i = 0; i < runs.size(); i++) {
+            Run run = runs.get(i);
+            Path name = run.runDir().toAbsolutePath().getFileName();
+            Path runFigures = figures == null ? null : figures.resolve(name);
+            String section = section(run, base, runFigures);
+            // The report's own title is the page's; the section is named after its run instead.
+            section = section.substring(section.indexOf('\n') + 1);
+            page.append("## Run ").append(i + 1).append(" of ").append(runs.size()).append(": `").append(name)
+                    .append("`\n").append(HEADING.matcher(section).replaceAll("##")).append('\n');
         }
         Files.writeString(file, page.toString(), StandardCharsets.UTF_8);
     }

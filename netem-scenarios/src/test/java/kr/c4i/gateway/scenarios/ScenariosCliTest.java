@@ -99,9 +99,10 @@ class ScenariosCliTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.TARGET_MISSED);
         String page = Files.readString(docs);
         assertThat(page).startsWith("# The study's experiments on an emulated network: JMS and DDS\n")
-                .contains("from 2 runs", "![Figure 7](figures/recovery-fanout/figure7-recovery.png)",
+                .contains("from 2 runs", "\n## Run 1 of 2: `recovery-fanout`\n", "\n## Run 2 of 2: `loss`\n",
+                        "![Figure 7](figures/recovery-fanout/figure7-recovery.png)",
                         "![Figure 7](figures/loss/figure7-recovery.png)", "\n### Table 2:")
-                .doesNotContain("\n## Table 2:");
+                .doesNotContain("\n## Table 2:", "\n## The study's experiments");
         assertThat(page.indexOf("figures/recovery-fanout/")).isLessThan(page.indexOf("figures/loss/"));
         assertThat(dir.resolve("docs/figures/loss/results.json")).exists();
         assertThat(dir.resolve("docs/figures/recovery-fanout/results.json")).exists();
