@@ -10,7 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
-import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
 import kr.c4i.gateway.scenarios.net.Shell;
 
 /** {@code scenarios network down}: removes the namespaces of a prefix and what runs in them. */
@@ -30,15 +29,8 @@ final class NetworkDownCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> problems = EnvironmentCheck.problems();
-        if (!problems.isEmpty()) {
-            throw new EnvironmentUnsupportedException(problems);
-        }
-        Shell shell = new Shell(line -> {
-            if (output.verbose()) {
-                out.println("$ " + line);
-            }
-        });
+        EnvironmentUnsupportedException.requireSupported();
+        Shell shell = output.shell(out);
         List<String> removed = EmulatedNetwork.removeExisting(where.topology(), shell);
         out.println(removed.isEmpty() ? "Nothing to remove: no namespace starts with " + where.prefix
                 : "Removed " + String.join(", ", removed));

@@ -1,7 +1,6 @@
 package kr.c4i.gateway.scenarios;
 
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.jspecify.annotations.Nullable;
@@ -12,7 +11,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
-import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
 import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.Rate;
@@ -51,17 +49,9 @@ final class NetworkUpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> problems = EnvironmentCheck.problems();
-        if (!problems.isEmpty()) {
-            throw new EnvironmentUnsupportedException(problems);
-        }
+        EnvironmentUnsupportedException.requireSupported();
         Topology topology = where.topology();
-        Shell shell = new Shell(line -> {
-            if (output.verbose()) {
-                out.println("$ " + line);
-                out.flush();
-            }
-        });
+        Shell shell = output.shell(out);
         EmulatedNetwork network = EmulatedNetwork.create(topology, shell, backend, congestionControl,
                 line -> out.println(line));
         try {

@@ -1,6 +1,10 @@
 package kr.c4i.gateway.scenarios;
 
+import java.io.PrintWriter;
+
 import picocli.CommandLine.Option;
+
+import kr.c4i.gateway.scenarios.net.Shell;
 
 /** Output options every command shares. */
 public final class OutputOptions {
@@ -17,5 +21,15 @@ public final class OutputOptions {
 
     public boolean errors() {
         return errors;
+    }
+
+    /** A shell that echoes every command it runs to {@code out} when verbose. */
+    Shell shell(PrintWriter out) {
+        return new Shell(line -> {
+            if (verbose) {
+                out.println("$ " + line);
+                out.flush();
+            }
+        });
     }
 }

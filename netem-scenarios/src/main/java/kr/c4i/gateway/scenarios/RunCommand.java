@@ -32,7 +32,6 @@ import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.ScenarioRunner;
-import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
@@ -160,10 +159,7 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunPlan plan = plan();
-        List<String> problems = EnvironmentCheck.problems();
-        if (!problems.isEmpty()) {
-            throw new EnvironmentUnsupportedException(problems);
-        }
+        EnvironmentUnsupportedException.requireSupported();
         Path dir = outputDir != null ? outputDir
                 : Path.of("scenario-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("nodes"));
