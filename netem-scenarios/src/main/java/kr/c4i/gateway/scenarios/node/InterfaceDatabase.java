@@ -93,43 +93,32 @@ public final class InterfaceDatabase implements AutoCloseable {
     }
 
     public synchronized OutboxStats outbox(String tag) throws SQLException {
-        try (PreparedStatement ps = connection().prepareStatement(OUTBOX)) {
-            ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-            ps.setString(1, tag + "-%");
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new OutboxStats(rs.getLong(1), rs.getLong(2), instant(rs, 3), instant(rs, 4));
-            }
-        }
-        catch (SQLException ex) {
-            reset();
-            throw ex;
-        }
+        return queryByTag(OUTBOX, tag, rs -> new OutboxStats(rs.getLong(1), rs.getLong(2), instant(rs, 3),
+                instant(rs, 4)));
     }
 
     public synchronized InboxStats inbox(String tag) throws SQLException {
-        try (PreparedStatement ps = connection().prepareStatement(INBOX)) {
-            ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
-            ps.setString(1, tag + "-%");
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new InboxStats(rs.getLong(1), instant(rs, 2), instant(rs, 3), instant(rs, 4));
-            }
-        }
-        catch (SQLException ex) {
-            reset();
-            throw ex;
-        }
+        return queryByTag(INBOX, tag, rs -> new InboxStats(rs.getLong(1), instant(rs, 2), instant(rs, 3),
+                instant(rs, 4)));
     }
 
     /** Just the count, for polling. */
     public synchronized long inboxCount(String tag) throws SQLException {
-        try (PreparedStatement ps = connection().prepareStatement(INBOX_COUNT)) {
+        return queryByTag(INBOX_COUNT, tag, rs -> rs.getLong(1));
+    }
+
+    /** Reads the one row an aggregate query over the messages of {@code tag} returns. */
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> T queryByTag(String sql, String tag, Row<T> row) throws SQLException {
+        try (PreparedStatement ps = connection().prepareStatement(sql)) {
             ps.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
             ps.setString(1, tag + "-%");
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return rs.getLong(1);
+                return row.read(rs);
             }
         }
         catch (SQLException ex) {
