@@ -119,12 +119,7 @@ public final class Charts {
             renderer.setSeriesStroke(i, new BasicStroke(i % 2 == 0 ? 1.5f : 3f));
         }
         plot.setRenderer(renderer);
-        NumberAxis x = (NumberAxis) plot.getDomainAxis();
-        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        styleCommon(chart);
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        styleOverN(chart);
         return chart;
     }
 
@@ -151,11 +146,7 @@ public final class Charts {
         renderer.setSeriesStroke(0, new BasicStroke(3f));
         renderer.setSeriesStroke(1, new BasicStroke(3f));
         plot.setRenderer(renderer);
-        ((NumberAxis) plot.getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        styleCommon(chart);
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        styleOverN(chart);
         return chart;
     }
 
@@ -196,7 +187,6 @@ public final class Charts {
     private static void style(JFreeChart chart, boolean log) {
         styleCommon(chart);
         CategoryPlot plot = chart.getCategoryPlot();
-        plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         BarRenderer renderer = (BarRenderer) plot.getRenderer();
         if (log) {
@@ -235,8 +225,18 @@ public final class Charts {
         }
     }
 
+    /** The line charts over N: whole subscriber counts on the x axis, a grid both ways. */
+    private static void styleOverN(JFreeChart chart) {
+        styleCommon(chart);
+        XYPlot plot = chart.getXYPlot();
+        ((NumberAxis) plot.getDomainAxis()).setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    }
+
     private static void styleCommon(JFreeChart chart) {
         chart.setBackgroundPaint(Color.WHITE);
+        chart.getPlot().setBackgroundPaint(Color.WHITE);
         chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
     }
 }
