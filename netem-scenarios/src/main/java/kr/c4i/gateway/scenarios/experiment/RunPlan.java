@@ -85,6 +85,13 @@ public record RunPlan(List<ExperimentKind> experiments, List<Transport> transpor
         return cells;
     }
 
+    /** The same plan with another repetition count. */
+    public RunPlan withRepetitions(int count) {
+        return new RunPlan(experiments, transports, count, quick, recoveryMessages, recoverySize, fanOutMessages,
+                fanOutSize, subscribers, lossMessages, lossSize, lossCells, queuePackets, recoveryOrder,
+                nodeStartTimeout, deliveryTimeout, cellTimeout, warmupMessages);
+    }
+
     public boolean runs(ExperimentKind kind) {
         return experiments.contains(kind);
     }

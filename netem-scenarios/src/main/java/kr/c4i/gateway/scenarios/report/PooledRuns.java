@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
-import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
 
@@ -32,7 +31,7 @@ public final class PooledRuns {
         }
         RunResult first = runs.getFirst();
         for (RunResult run : runs.subList(1, runs.size())) {
-            requireSame("plan", withoutRepetitions(first.plan()), withoutRepetitions(run.plan()), run);
+            requireSame("plan", first.plan().withRepetitions(1), run.plan().withRepetitions(1), run);
             requireSame("setup", comparable(first.setup()), comparable(run.setup()), run);
         }
         List<RunResult> ordered = runs.stream().sorted(Comparator.comparing(RunResult::startedAt)).toList();
@@ -56,7 +55,7 @@ public final class PooledRuns {
         parts.append(')');
         Instant started = ordered.getFirst().startedAt();
         Instant finished = ordered.stream().map(RunResult::finishedAt).max(Comparator.naturalOrder()).orElseThrow();
-        return new RunResult(parts.toString(), started, finished, withRepetitions(first.plan(), total),
+        return new RunResult(parts.toString(), started, finished, first.plan().withRepetitions(total),
                 first.setup(), repetitions, problems);
     }
 
@@ -66,17 +65,6 @@ public final class PooledRuns {
                     + " than the first, so their repetitions do not measure the same thing: " + expected
                     + " vs " + actual);
         }
-    }
-
-    private static RunPlan withoutRepetitions(RunPlan plan) {
-        return withRepetitions(plan, 1);
-    }
-
-    private static RunPlan withRepetitions(RunPlan p, int repetitions) {
-        return new RunPlan(p.experiments(), p.transports(), repetitions, p.quick(), p.recoveryMessages(),
-                p.recoverySize(), p.fanOutMessages(), p.fanOutSize(), p.subscribers(), p.lossMessages(),
-                p.lossSize(), p.lossCells(), p.queuePackets(), p.recoveryOrder(), p.nodeStartTimeout(),
-                p.deliveryTimeout(), p.cellTimeout(), p.warmupMessages());
     }
 
     /** The setup without what may differ between runs of one build on one machine: the subnet. */
