@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +31,9 @@ final class NetworkPlanCommand implements Callable<Integer> {
     @Mixin
     TopologyOptions where;
 
+    @Mixin
+    HostTuningOptions hostTuning;
+
     @Option(names = "--rate", defaultValue = "256kbit", description = "Rate of the impairment shown.")
     String rate;
 
@@ -44,15 +46,12 @@ final class NetworkPlanCommand implements Callable<Integer> {
     @Option(names = "--backend", defaultValue = "TBF_NFTABLES", description = "NETEM or TBF_NFTABLES.")
     ImpairmentBackend backend;
 
-    @Option(names = "--tcp-cc", description = "TCP congestion control for the hosts.")
-    @Nullable String congestionControl;
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Topology t = where.topology();
         LinkShape shape = new LinkShape(Rate.parse(rate), lossPercent / 100, queuePackets);
-        section(out, "create", NetworkPlans.create(t, congestionControl));
+        section(out, "create", NetworkPlans.create(t, hostTuning.tuning()));
         section(out, "impair hosts 1 and 2 (" + shape.rate().label() + ", " + shape.lossPercent() + " loss)",
                 NetworkPlans.shape(t, backend, List.of(1, 2), shape));
         section(out, "emergency stop of host 2 (then kill -9 every pid of 'ip netns pids " + t.hostNamespace(2) + "')",

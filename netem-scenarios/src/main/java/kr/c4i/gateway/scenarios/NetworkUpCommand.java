@@ -31,6 +31,9 @@ final class NetworkUpCommand implements Callable<Integer> {
     @Mixin
     TopologyOptions where;
 
+    @Mixin
+    HostTuningOptions hostTuning;
+
     @Option(names = "--rate", description = "Impair every host's link to this rate, e.g. 256kbit.")
     @Nullable String rate;
 
@@ -39,9 +42,6 @@ final class NetworkUpCommand implements Callable<Integer> {
 
     @Option(names = "--queue-packets", defaultValue = "50", description = "Full-size frames each shaper queues.")
     int queuePackets;
-
-    @Option(names = "--tcp-cc", description = "TCP congestion control for the hosts (default: the kernel's).")
-    @Nullable String congestionControl;
 
     @Option(names = "--backend", description = "NETEM or TBF_NFTABLES (default: netem if the kernel has it).")
     @Nullable ImpairmentBackend backend;
@@ -52,7 +52,7 @@ final class NetworkUpCommand implements Callable<Integer> {
         EnvironmentUnsupportedException.requireSupported();
         Topology topology = where.topology();
         Shell shell = output.shell(out);
-        EmulatedNetwork network = EmulatedNetwork.create(topology, shell, backend, congestionControl,
+        EmulatedNetwork network = EmulatedNetwork.create(topology, shell, backend, hostTuning.tuning(),
                 line -> out.println(line));
         try {
             if (rate != null || lossPercent > 0) {
@@ -67,7 +67,7 @@ final class NetworkUpCommand implements Callable<Integer> {
         out.println("Emulated network up: " + topology.hosts() + " hosts " + topology.subnet() + ".1-" + topology.hosts()
                 + " in namespaces " + topology.hostNamespace(1) + "..; switch " + topology.switchNamespace());
         out.println("Backend: " + network.backend().description() + "; TCP congestion control "
-                + network.congestionControl());
+                + network.congestionControl() + "; ARP retry " + network.arpRetryMillis() + " ms");
         out.println("Enter a host:  ip netns exec " + topology.hostNamespace(1) + " bash");
         out.println("Remove it:     scenarios network down --prefix " + topology.prefix());
         return ExitCodes.OK;

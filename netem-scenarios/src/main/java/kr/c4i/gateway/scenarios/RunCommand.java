@@ -55,6 +55,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    HostTuningOptions hostTuning;
+
     @Option(names = "--experiments", split = ",", paramLabel = "EXPERIMENT",
             description = "Experiments to run: recovery, fanout, loss (default: all).")
     List<String> experiments = new ArrayList<>(List.of("recovery", "fanout", "loss"));
@@ -102,10 +105,6 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--node-start-timeout", defaultValue = "240", description = "Seconds all nodes of a deployment "
             + "may take to report READY.")
     int nodeStartTimeout;
-
-    @Option(names = "--tcp-cc", description = "TCP congestion control for the hosts (reno, bbr; only what the root "
-            + "namespace allows). Default: the kernel's.")
-    @Nullable String congestionControl;
 
     @Option(names = "--backend", description = "Impairment backend: NETEM or TBF_NFTABLES (default: netem if the "
             + "kernel has it).")
@@ -189,7 +188,7 @@ final class RunCommand implements Callable<Integer> {
                 multicastAddress, nodeProperties);
         Path workRoot = Files.createTempDirectory("c4g-scenarios-");
         ScenarioRunner.Options options = new ScenarioRunner.Options(new Topology(prefix, subnet, 6), backend,
-                congestionControl, nodes, workRoot, dir.resolve("nodes"));
+                hostTuning.tuning(), nodes, workRoot, dir.resolve("nodes"));
         String command = "bin/scenarios " + String.join(" ",
                 spec.root().commandLine().getParseResult().originalArgs());
         out.println("Results folder: " + dir.toAbsolutePath());

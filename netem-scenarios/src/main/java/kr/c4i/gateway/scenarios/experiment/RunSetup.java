@@ -2,11 +2,15 @@ package kr.c4i.gateway.scenarios.experiment;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How a run's network and nodes were set up, for the report's setup table.
  *
  * @param backend the impairment backend's description
  * @param congestionControl TCP congestion control in the hosts
+ * @param arpRetryMillis how soon the hosts repeated an unanswered ARP request; null in runs made before it was
+ *        recorded, which had the kernel's default (1,000 ms)
  * @param hosts host namespaces on the switch
  * @param subnet the hosts' /24
  * @param queues per link rate used, the shaper's queue
@@ -18,7 +22,7 @@ import java.util.List;
  * @param types the KMTF types each experiment sent
  * @param nodeProperties extra bridge properties every node got
  */
-public record RunSetup(String backend, String congestionControl, int hosts, String subnet, List<Queue> queues,
+public record RunSetup(String backend, String congestionControl, @Nullable Integer arpRetryMillis, int hosts, String subnet, List<Queue> queues,
         String kernel, int cpus, String java, String nodeJar, String nodeHeap, String types,
         List<String> nodeProperties) {
 

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
+import kr.c4i.gateway.scenarios.net.HostTuning;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
 import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.Rate;
@@ -38,12 +39,12 @@ public final class ScenarioRunner {
      *
      * @param topology the emulated network's names and addresses
      * @param backend impairment backend, or null to use netem when the kernel has it
-     * @param congestionControl TCP congestion control for the hosts, or null for the kernel default
+     * @param hostTuning kernel settings for the hosts
      * @param nodes how nodes are started
      * @param workRoot where nodes keep databases and journals during the run (deleted at the end)
      * @param logDir where node consoles are written
      */
-    public record Options(Topology topology, @Nullable ImpairmentBackend backend, @Nullable String congestionControl,
+    public record Options(Topology topology, @Nullable ImpairmentBackend backend, HostTuning hostTuning,
             NodeSettings nodes, Path workRoot, Path logDir) {
     }
 
@@ -88,11 +89,12 @@ public final class ScenarioRunner {
         try {
             snapshotNodeJar();
             try (EmulatedNetwork network = EmulatedNetwork.create(options.topology(), shell, options.backend(),
-                    options.congestionControl(), log)) {
+                    options.hostTuning(), log)) {
                 network.afterClose(() -> Testbed.deleteTree(options.workRoot(), log));
                 setup = setup(network, types);
                 this.setup = setup;
-                log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl());
+                log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl()
+                        + "; ARP retry " + setup.arpRetryMillis() + " ms");
                 network.shape(options.topology().hostIndexes(), new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));
                 for (Transport transport : plan.transports()) {
                     runTransport(network, transport, types);
@@ -308,7 +310,7 @@ public final class ScenarioRunner {
         String typeList = "recovery " + types.recovery() + ", loss " + types.loss() + ", 1:N " + types.fanOut();
         List<String> extra = options.nodes().extraProperties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
-        return new RunSetup(network.backend().description(), network.congestionControl(),
+        return new RunSetup(network.backend().description(), network.congestionControl(), network.arpRetryMillis(),
                 options.topology().hosts(), options.topology().subnet() + ".0/24", queues,
                 System.getProperty("os.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.version().toString(), options.nodes().jar().toString(), options.nodes().heap(), typeList, extra);

@@ -46,11 +46,11 @@ public final class EmulatedNetwork implements AutoCloseable {
      * it with {@code scenarios network down}).
      *
      * @param backend the impairment backend to use, or null to use netem when the kernel has it
-     * @param congestionControl TCP congestion control for every host, or null for the kernel's default
+     * @param tuning kernel settings for every host
      * @throws ShellException if a command fails; whatever was built by then is removed
      */
     public static EmulatedNetwork create(Topology topology, Shell shell, @Nullable ImpairmentBackend backend,
-            @Nullable String congestionControl, Consumer<String> log) {
+            HostTuning tuning, Consumer<String> log) {
         List<String> existing = existingNamespaces(shell, topology);
         if (!existing.isEmpty()) {
             throw new IllegalStateException("Namespaces " + existing + " already exist: another run is active, or one "
@@ -60,7 +60,7 @@ public final class EmulatedNetwork implements AutoCloseable {
         EmulatedNetwork network = new EmulatedNetwork(topology, shell, chosen, log);
         Runtime.getRuntime().addShutdownHook(network.shutdownHook);
         try {
-            shell.runAll(NetworkPlans.create(topology, congestionControl));
+            shell.runAll(NetworkPlans.create(topology, tuning));
         }
         catch (RuntimeException ex) {
             network.close();
@@ -124,6 +124,11 @@ public final class EmulatedNetwork implements AutoCloseable {
     /** The TCP congestion control host 1 uses (every host has the same). */
     public String congestionControl() {
         return shell.run(NetworkPlans.congestionControl(topology, 1)).stdout().strip();
+    }
+
+    /** How long host 1 waits before it repeats an unanswered ARP request, in ms (every host has the same). */
+    public int arpRetryMillis() {
+        return Integer.parseInt(shell.run(NetworkPlans.arpRetry(topology, 1)).stdout().strip());
     }
 
     public void shape(Collection<Integer> hosts, LinkShape shape) {

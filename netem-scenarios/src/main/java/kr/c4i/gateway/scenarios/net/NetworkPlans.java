@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Pure functions from a topology (and an impairment) to the {@code ip}, {@code tc}, {@code nft}, {@code ethtool}
  * and {@code ss} command lines that build, impair, cut and remove the emulated network. Nothing here runs
@@ -27,9 +25,9 @@ public final class NetworkPlans {
      * the first frame) and every host: loopback up, IPv6 off, a veth pair to the bridge, offloads off, its
      * address, and the multicast route.
      *
-     * @param congestionControl TCP congestion control to select in every host, or null to keep the kernel's
+     * @param tuning kernel settings for every host
      */
-    public static List<ShellCommand> create(Topology t, @Nullable String congestionControl) {
+    public static List<ShellCommand> create(Topology t, HostTuning tuning) {
         List<ShellCommand> plan = new ArrayList<>();
         String sw = t.switchNamespace();
         plan.add(ShellCommand.of("ip", "netns", "add", sw));
@@ -54,9 +52,13 @@ public final class NetworkPlans {
             plan.add(ShellCommand.of("ip", "-n", ns, "addr", "add", t.hostCidr(host), "dev", eth));
             plan.add(ShellCommand.of("ip", "-n", ns, "link", "set", eth, "up"));
             plan.add(ShellCommand.of("ip", "-n", ns, "route", "add", Topology.MULTICAST_ROUTE, "dev", eth));
-            if (congestionControl != null) {
+            if (tuning.congestionControl() != null) {
                 plan.add(ShellCommand.of("ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv4.tcp_congestion_control=" + congestionControl));
+                        "net.ipv4.tcp_congestion_control=" + tuning.congestionControl()));
+            }
+            if (tuning.arpRetryMillis() != null) {
+                plan.add(ShellCommand.of("ip", "netns", "exec", ns, "sysctl", "-qw",
+                        arpRetryKey(t) + "=" + tuning.arpRetryMillis()));
             }
         }
         return plan;
@@ -213,6 +215,14 @@ public final class NetworkPlans {
     public static ShellCommand congestionControl(Topology t, int host) {
         return ShellCommand.of("ip", "netns", "exec", t.hostNamespace(host), "sysctl", "-n",
                 "net.ipv4.tcp_congestion_control");
+    }
+
+    public static ShellCommand arpRetry(Topology t, int host) {
+        return ShellCommand.of("ip", "netns", "exec", t.hostNamespace(host), "sysctl", "-n", arpRetryKey(t));
+    }
+
+    private static String arpRetryKey(Topology t) {
+        return "net.ipv4.neigh." + t.hostInterface() + ".retrans_time_ms";
     }
 
     /**

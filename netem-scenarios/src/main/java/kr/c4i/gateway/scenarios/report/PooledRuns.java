@@ -69,7 +69,7 @@ public final class PooledRuns {
 
     /** The setup without what may differ between runs of one build on one machine: the subnet. */
     private static RunSetup comparable(RunSetup s) {
-        return new RunSetup(s.backend(), s.congestionControl(), s.hosts(), "", s.queues(), s.kernel(), s.cpus(),
-                s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties());
+        return new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), "", s.queues(),
+                s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties());
     }
 }

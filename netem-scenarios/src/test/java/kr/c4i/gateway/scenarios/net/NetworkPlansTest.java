@@ -14,7 +14,7 @@ class NetworkPlansTest {
 
     @Test
     void createBuildsABridgeWithoutStpDelayOrSnoopingInItsOwnNamespace() {
-        List<String> lines = lines(NetworkPlans.create(topology, null));
+        List<String> lines = lines(NetworkPlans.create(topology, HostTuning.KERNEL_DEFAULTS));
         assertThat(lines.getFirst()).isEqualTo("ip netns add c4g-sw");
         assertThat(lines).contains(
                 "ip -n c4g-sw link add br0 type bridge stp_state 0 forward_delay 0 mcast_snooping 0",
@@ -23,7 +23,7 @@ class NetworkPlansTest {
 
     @Test
     void createAttachesEveryHostByAVethPairWithAddressMulticastRouteAndNoIpv6OrOffloads() {
-        List<String> lines = lines(NetworkPlans.create(topology, null));
+        List<String> lines = lines(NetworkPlans.create(topology, HostTuning.KERNEL_DEFAULTS));
         for (int h = 1; h <= 6; h++) {
             assertThat(lines).contains("ip netns add c4g-h" + h,
                     "ip netns exec c4g-h" + h + " sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 net.ipv4.tcp_no_metrics_save=1",
@@ -40,19 +40,30 @@ class NetworkPlansTest {
                     .isLessThan(lines.indexOf("ip link add eth0 netns c4g-h" + h + " type veth peer name p" + h
                             + " netns c4g-sw"));
         }
-        assertThat(lines).noneMatch(l -> l.contains("tcp_congestion_control"));
+        assertThat(lines).noneMatch(l -> l.contains("tcp_congestion_control") || l.contains("retrans_time_ms"));
     }
 
     @Test
-    void createSelectsTheCongestionControlWhenAsked() {
-        assertThat(lines(NetworkPlans.create(topology, "reno")))
-                .contains("ip netns exec c4g-h3 sysctl -qw net.ipv4.tcp_congestion_control=reno");
+    void createSelectsTheCongestionControlAndArpRetryWhenAsked() {
+        List<String> lines = lines(NetworkPlans.create(topology, new HostTuning("reno", 100)));
+        assertThat(lines).contains("ip netns exec c4g-h3 sysctl -qw net.ipv4.tcp_congestion_control=reno",
+                "ip netns exec c4g-h3 sysctl -qw net.ipv4.neigh.eth0.retrans_time_ms=100");
+        // The per-interface setting needs the interface to exist.
+        assertThat(lines.indexOf("ip netns exec c4g-h3 sysctl -qw net.ipv4.neigh.eth0.retrans_time_ms=100"))
+                .isGreaterThan(lines.indexOf("ip link add eth0 netns c4g-h3 type veth peer name p3 netns c4g-sw"));
+    }
+
+    @Test
+    void hostTuningRefusesWhatTheKernelWouldMisread() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new HostTuning(null, 5)).withMessageContaining("10-60000");
+        assertThatIllegalArgumentException().isThrownBy(() -> new HostTuning("bbr; reboot", null))
+                .withMessageContaining("congestion control");
     }
 
     @Test
     void everyCommandStaysInsideTheTopologysOwnNamespaces() {
         LinkShape shape = new LinkShape(Rate.KBIT_128, 0.3, 50);
-        List<ShellCommand> all = new java.util.ArrayList<>(NetworkPlans.create(topology, "bbr"));
+        List<ShellCommand> all = new java.util.ArrayList<>(NetworkPlans.create(topology, new HostTuning("bbr", 200)));
         all.addAll(NetworkPlans.shape(topology, ImpairmentBackend.TBF_NFTABLES, topology.hostIndexes(), shape));
         all.addAll(NetworkPlans.shape(topology, ImpairmentBackend.NETEM, topology.hostIndexes(), shape));
         all.addAll(NetworkPlans.unshape(topology, topology.hostIndexes()));

@@ -27,8 +27,20 @@ class ReportRenderingTest {
         assertThat(md).contains("## Tables 4 and 5: messages per second processed under packet loss",
                 "| 10% | 2 Mbit/s | 961 (203) |", "| 30% | 256 kbit/s | 27 (49) |");
         assertThat(md).contains("## Targets", "| **met** | Recovery: DDS response time under 500 ms |");
-        assertThat(md).contains("![Figure 7](figure7-recovery.png)");
+        assertThat(md).contains("![Figure 7](figure7-recovery.png)", "| ARP retry (hosts) | 100 ms |");
         assertThat(md).doesNotContain("NaN", "null");
+    }
+
+    @Test
+    void aRunSavedBeforeTheArpRetryWasRecordedReadsBackAsTheKernelDefault(@TempDir Path dir) throws Exception {
+        ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
+        Path json = dir.resolve(ResultFiles.JSON);
+        String saved = Files.readString(json);
+        assertThat(saved).contains("\"arpRetryMillis\" : 100,");
+        Files.writeString(json, saved.replace("\"arpRetryMillis\" : 100,", ""));
+        RunResult old = ResultFiles.read(dir);
+        assertThat(old.setup().arpRetryMillis()).isNull();
+        assertThat(MarkdownReport.render(old, Map.of())).contains("| ARP retry (hosts) | kernel default (1,000 ms) |");
     }
 
     @Test

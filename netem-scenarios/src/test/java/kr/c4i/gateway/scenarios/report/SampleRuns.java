@@ -67,7 +67,7 @@ final class SampleRuns {
                                 Metrics.MEASURED_LOSS, cell.loss())));
             }
         }
-        RunSetup setup = new RunSetup("tc tbf + nftables", "bbr", 6, "10.77.0.0/24",
+        RunSetup setup = new RunSetup("tc tbf + nftables", "bbr", 100, 6, "10.77.0.0/24",
                 List.of(new RunSetup.Queue("2 Mbit/s", 50, 75_700, 1600, 302.8)), "6.18", 2, "25", "/x/node.jar",
                 "384m", "recovery SITREP", List.of());
         return new RunResult("bin/scenarios run --quick", T, T.plusSeconds(300), plan, setup, reps, List.of());
