@@ -258,16 +258,21 @@ public final class DdsTransport implements ReceiptingTransport {
         // With write batching a written sample may wait in its writer for the next one: every writer written to is
         // flushed before returning, also when a write failed, so nothing sent waits for a later send.
         Set<Channel> written = Collections.newSetFromMap(new IdentityHashMap<>());
+        long pacedSinceFlush = 0;
         try {
             for (int i = 0; i < samples.size(); i++) {
                 Channel channel = targets.get(i);
                 KmtfMessageSample sample = samples.get(i);
                 if (this.pacer != null) {
-                    // Paced: each sample leaves on its turn, not batched with the next.
-                    pace(sample);
-                    write(channel, sample.withSeq(channel.seq().incrementAndGet()));
-                    flush(Set.of(channel));
-                    continue;
+                    // Paced: samples leave a datagram's worth at a time, each group once the pace allows it.
+                    long bytes = SendPacer.wireBytes(sample);
+                    if (pacedSinceFlush > 0 && pacedSinceFlush + bytes > this.pacer.burstBytes()) {
+                        flush(written);
+                        written.clear();
+                        pacedSinceFlush = 0;
+                    }
+                    pace(sample, bytes);
+                    pacedSinceFlush += bytes;
                 }
                 written.add(channel);
                 write(channel, sample.withSeq(channel.seq().incrementAndGet()));
@@ -285,9 +290,9 @@ public final class DdsTransport implements ReceiptingTransport {
         flush(written);
     }
 
-    private void pace(KmtfMessageSample sample) throws TransportUnavailableException {
+    private void pace(KmtfMessageSample sample, long bytes) throws TransportUnavailableException {
         try {
-            this.pacer.pace(SendPacer.wireBytes(sample));
+            this.pacer.pace(bytes);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();

@@ -10,7 +10,7 @@ import io.github.bucket4j.BucketListener;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 
 /**
- * Spreads the samples {@code send} writes over time at a set bit rate. Cyclone 0.10 hands a whole batch to the
+ * Spreads the samples {@code send} writes over time at a set bit rate, a datagram's worth at a time. Cyclone 0.10 hands a whole batch to the
  * network at once and has no congestion control: on a slow link the shaper's queue then holds seconds of data, and
  * heartbeats that overtake the queued data make readers ask for samples still on their way, so the link carries
  * them again. Written at the link's pace, the queue stays short and a lost sample is repaired within a round trip.
@@ -69,6 +69,10 @@ final class SendPacer {
 
     long bitsPerSecond() {
         return this.bitsPerSecond;
+    }
+
+    long burstBytes() {
+        return this.burstBytes;
     }
 
     /** Time {@code send} has spent waiting for the pace. */
