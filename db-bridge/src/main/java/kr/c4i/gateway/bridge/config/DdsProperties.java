@@ -30,16 +30,13 @@ import org.springframework.util.unit.DataSize;
  *        docs/benchmarks.md). Overrides {@code Internal/HeartbeatInterval} in {@code config}.
  * @param nackRepeatInterval how soon a reader asks again for data whose retransmit was lost too (Cyclone's 1 s
  *        when unset). Overrides {@code Internal/AutoReschedNackDelay} in {@code config}.
- * @param sendRate bits per second this node writes DDS data at, one sample after another; for a slow link, set it
- *        below the link's rate by the share loss and repairs will take. Unset, a batch leaves at once and Cyclone,
- *        which has no congestion control, fills the link's queue with it (see docs/benchmarks.md).
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
         @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @Nullable String config,
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
-        @Nullable Duration nackRepeatInterval, @Nullable Long sendRate) {
+        @Nullable Duration nackRepeatInterval) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);

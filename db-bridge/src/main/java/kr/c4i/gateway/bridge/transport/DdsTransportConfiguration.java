@@ -30,8 +30,7 @@ public final class DdsTransportConfiguration {
                     .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
                     .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
                     .withNackRepeatInterval(dds.nackRepeatInterval());
-            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout())
-                    .withSendRate(dds.sendRate() == null ? DdsTransportSettings.UNPACED : dds.sendRate());
+            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
         }
         catch (IllegalArgumentException ex) {
             throw new IllegalStateException("Unable to configure the DDS transport from gateway.dds.*: "

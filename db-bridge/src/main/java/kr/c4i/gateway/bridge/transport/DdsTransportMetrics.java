@@ -14,7 +14,7 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 
 /**
  * Publishes the DDS transport's own counters: samples written, received, lost and rejected (from
- * Cyclone's sample-lost and sample-rejected statuses), receipts, time spent pacing, and matched readers per topic.
+ * Cyclone's sample-lost and sample-rejected statuses), receipts, and matched readers per topic.
  * One stats snapshot, at most a second old, serves every meter of a scrape: reading the statuses
  * of 270 writers once per meter would cost more than the scrape is worth.
  */
@@ -36,9 +36,6 @@ final class DdsTransportMetrics {
                 DdsTransportStats::samplesInvalid);
         counter(registry, "gateway.dds.receipts.sent", "Receipts sent", DdsTransportStats::receiptsSent);
         counter(registry, "gateway.dds.receipts.received", "Receipts received", DdsTransportStats::receiptsReceived);
-        FunctionCounter.builder("gateway.dds.pacing.wait", this, m -> m.stats().pacingWait().toNanos() / 1e9)
-                .baseUnit("seconds").description("Time sends waited for gateway.dds.send-rate")
-                .register(registry);
         for (MessageType type : catalogue.types()) {
             Gauge.builder("gateway.dds.topic.readers.matched", this,
                     m -> m.stats().matchedReaders().getOrDefault(type.topicName(), 0))

@@ -22,7 +22,6 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
-import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -103,17 +102,6 @@ class TransportConfigurationTests {
                 .withPropertyValues("gateway.jms.user=gateway")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("password"));
-    }
-
-    @Test
-    void ddsSendsUnpacedUnlessASendRateIsSetAndRefusesANegativeOne() {
-        runner.withPropertyValues("gateway.node.transport=dds").run(context -> assertThat(
-                context.getBean(DdsTransportSettings.class).sendRate()).isEqualTo(DdsTransportSettings.UNPACED));
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.send-rate=115000").run(context -> assertThat(
-                context.getBean(DdsTransportSettings.class).sendRate()).isEqualTo(115_000));
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.send-rate=-5")
-                .run(context -> assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("gateway.dds.*").hasStackTraceContaining("sendRate"));
     }
 
     @Test

@@ -59,16 +59,12 @@ public final class DdsTransport implements ReceiptingTransport {
 
     private static final Logger log = LoggerFactory.getLogger(DdsTransport.class);
 
-    /** A paced send's burst after an idle spell when no datagram size is set: one Ethernet frame. */
-    private static final int PACED_BURST_BYTES = 1400;
-
     private final NodeId node;
     private final KmtfCatalogue catalogue;
     private final Set<String> subscribedTypes;
     private final DdsTransportSettings settings;
     private final ReceiveLoop.Counters counters = new ReceiveLoop.Counters();
     private final LongAdder written = new LongAdder();
-    private final SendPacer pacer;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private volatile State state = State.NEW;
     private DomainParticipant participant;
@@ -99,9 +95,6 @@ public final class DdsTransport implements ReceiptingTransport {
         this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.subscribedTypes = Set.copyOf(subscribedTypes);
-        Integer datagram = settings.participant().maxDatagramSize();
-        this.pacer = settings.sendRate() == DdsTransportSettings.UNPACED ? null
-                : new SendPacer(settings.sendRate(), datagram != null ? datagram : PACED_BURST_BYTES);
         List<String> unknown = this.subscribedTypes.stream().filter(id -> catalogue.find(id).isEmpty()).sorted()
                 .toList();
         if (!unknown.isEmpty()) {
@@ -258,24 +251,11 @@ public final class DdsTransport implements ReceiptingTransport {
         // With write batching a written sample may wait in its writer for the next one: every writer written to is
         // flushed before returning, also when a write failed, so nothing sent waits for a later send.
         Set<Channel> written = Collections.newSetFromMap(new IdentityHashMap<>());
-        long pacedSinceFlush = 0;
         try {
             for (int i = 0; i < samples.size(); i++) {
                 Channel channel = targets.get(i);
-                KmtfMessageSample sample = samples.get(i);
-                if (this.pacer != null) {
-                    // Paced: samples leave a datagram's worth at a time, each group once the pace allows it.
-                    long bytes = SendPacer.wireBytes(sample);
-                    if (pacedSinceFlush > 0 && pacedSinceFlush + bytes > this.pacer.burstBytes()) {
-                        flush(written);
-                        written.clear();
-                        pacedSinceFlush = 0;
-                    }
-                    pace(sample, bytes);
-                    pacedSinceFlush += bytes;
-                }
                 written.add(channel);
-                write(channel, sample.withSeq(channel.seq().incrementAndGet()));
+                write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
             }
         }
         catch (TransportException | RuntimeException ex) {
@@ -288,17 +268,6 @@ public final class DdsTransport implements ReceiptingTransport {
             throw ex;
         }
         flush(written);
-    }
-
-    private void pace(KmtfMessageSample sample, long bytes) throws TransportUnavailableException {
-        try {
-            this.pacer.pace(bytes);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new TransportUnavailableException("Interrupted while pacing message " + sample.messageId()
-                    + " to " + this.pacer.bitsPerSecond() + " bit/s", ex);
-        }
     }
 
     private void flush(Set<Channel> written) throws TransportUnavailableException {
@@ -364,8 +333,7 @@ public final class DdsTransport implements ReceiptingTransport {
         return new DdsTransportStats(this.written.sum(), this.counters.received.sum(), lost, rejected,
                 this.counters.invalid.sum() + undecodable, this.counters.batches.sum(),
                 this.counters.deliveryFailures.sum(), this.counters.receiptsSent.sum(),
-                this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched,
-                this.pacer == null ? Duration.ZERO : this.pacer.parked());
+                this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched);
     }
 
     /** How long {@link #open} took to join the domain and create every topic and writer. */

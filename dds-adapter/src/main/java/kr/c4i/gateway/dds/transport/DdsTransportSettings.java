@@ -23,19 +23,15 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  *        {@code true}. Its cost is one flush per topic and {@code send}; its gain, 1.5 to 1.7 times the
  *        throughput of small messages between processes. Cyclone takes it per domain: another participant of the
  *        same domain in the same process must use the same value ({@link ParticipantSettings#withWriteBatch}).
- * @param sendRate bits per second {@code send} paces its samples to, each sent as soon as its turn comes
- *        (payload and headers counted, Cyclone's repairs and discovery not, see {@link SendPacer}); 0, the
- *        default, sends every batch at once
  */
 public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-        Duration redeliveryDelay, String receiptsTopic, boolean writeBatch, long sendRate) {
+        Duration redeliveryDelay, String receiptsTopic, boolean writeBatch) {
 
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_BATCH = 256;
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
     public static final String DEFAULT_RECEIPTS_TOPIC = "kmtf/gateway/receipts";
     public static final boolean DEFAULT_WRITE_BATCH = true;
-    public static final long UNPACED = 0;
 
     public DdsTransportSettings {
         Objects.requireNonNull(participant, "participant");
@@ -54,45 +50,36 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         if (receiptsTopic.isBlank()) {
             throw new IllegalArgumentException("receiptsTopic must not be blank");
         }
-        if (sendRate != UNPACED && sendRate < 8) {
-            throw new IllegalArgumentException("sendRate must be at least 8 bit/s, or 0 for no pacing, was "
-                    + sendRate);
-        }
     }
 
     public static DdsTransportSettings defaults() {
         return new DdsTransportSettings(ParticipantSettings.defaults(), DEFAULT_WRITE_TIMEOUT, DEFAULT_MAX_BATCH,
-                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC, DEFAULT_WRITE_BATCH, UNPACED);
+                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC, DEFAULT_WRITE_BATCH);
     }
 
     public DdsTransportSettings withParticipant(ParticipantSettings value) {
         return new DdsTransportSettings(value, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch, this.sendRate);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withWriteTimeout(Duration value) {
         return new DdsTransportSettings(this.participant, value, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch, this.sendRate);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withMaxBatch(int value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, value, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch, this.sendRate);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withRedeliveryDelay(Duration value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, value,
-                this.receiptsTopic, this.writeBatch, this.sendRate);
+                this.receiptsTopic, this.writeBatch);
     }
 
     public DdsTransportSettings withWriteBatch(boolean value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, value, this.sendRate);
-    }
-
-    public DdsTransportSettings withSendRate(long bitsPerSecond) {
-        return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch, bitsPerSecond);
+                this.receiptsTopic, value);
     }
 
     /** The participant settings the transport joins the domain with: {@code participant} with {@code writeBatch}. */

@@ -1,8 +1,6 @@
 package kr.c4i.gateway.dds.transport;
 
-import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Counters of a {@link DdsTransport} since it was opened, for a metrics binder (e.g. Micrometer function counters
@@ -20,16 +18,13 @@ import java.util.Objects;
  * @param receiptsReceived receipt samples received for messages this node sent
  * @param receiptFailures receipts that could not be published (the origin resends; nothing is lost)
  * @param matchedReaders for each message topic, the readers its writer is matched with now
- * @param pacingWait how long {@code send} waited for its pace ({@link DdsTransportSettings#sendRate()}); zero
- *        when not paced
  */
 public record DdsTransportStats(long samplesWritten, long samplesReceived, long samplesLost, long samplesRejected,
         long samplesInvalid, long batchesDelivered, long deliveryFailures, long receiptsSent, long receiptsReceived,
-        long receiptFailures, Map<String, Integer> matchedReaders, Duration pacingWait) {
+        long receiptFailures, Map<String, Integer> matchedReaders) {
 
     public DdsTransportStats {
         matchedReaders = Map.copyOf(matchedReaders);
-        Objects.requireNonNull(pacingWait, "pacingWait");
     }
 
     /** Matched readers summed over all topics. */

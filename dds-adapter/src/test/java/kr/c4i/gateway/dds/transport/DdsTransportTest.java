@@ -89,34 +89,6 @@ class DdsTransportTest {
     }
 
     @Test
-    void aPacedSendSpreadsItsSamplesOverTimeAtTheRateAndDeliversThemAllInOrder() throws Exception {
-        MessageType type = reliableType(10);
-        long bitsPerSecond = 80_000;
-        DdsTransport alpha = transport(ALPHA, Set.of(), DdsTransportSettings.defaults()
-                .withParticipant(TestNetwork.loopback()).withSendRate(bitsPerSecond));
-        alpha.open();
-        Inbox bravo = new Inbox();
-        open(BRAVO, Set.of(type.id())).subscribe(bravo);
-        awaitMatched(alpha, type, 1);
-        List<Outbound> batch = new ArrayList<>();
-        long paced = 0;
-        for (int i = 0; i < 20; i++) {
-            Outbound outbound = outbound(type, "p-" + i, "MSGID/" + type.id() + "/" + i + "//" + "X".repeat(200));
-            batch.add(outbound);
-            paced += SendPacer.wireBytes(EnvelopeMapper.toSample(outbound.envelope(), type, 0, 0));
-        }
-        long started = System.nanoTime();
-        alpha.send(batch);
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
-        // All but the first burst (one datagram) waits for the pace: at least this long, however fast the machine.
-        Duration floor = Duration.ofNanos((paced - 1400) * 8 * 1_000_000_000L / bitsPerSecond);
-        assertThat(took).isGreaterThanOrEqualTo(floor.minusMillis(20));
-        assertThat(alpha.stats().pacingWait()).isPositive();
-        await(() -> bravo.count() >= batch.size(), "the paced batch to arrive");
-        assertThat(bravo.ids()).containsExactlyElementsOf(batch.stream().map(o -> o.envelope().messageId()).toList());
-    }
-
-    @Test
     void lateJoiningNodeReceivesTheReliableTypesHistory() throws Exception {
         MessageType type = reliableType(20);
         int depth = type.historyDepth();
