@@ -38,10 +38,14 @@ import java.util.Objects;
  *        so the last losses of a burst can wait seconds for repair)
  * @param nackRepeatInterval how soon a reader asks again for data it asked for and did not get (the retransmit
  *        itself lost); {@code null} for the vendor configuration's setting (Cyclone: 1 s)
+ * @param announceInterval how often a participant announces itself (Cyclone: {@code Discovery/SPDPInterval}); a
+ *        peer that missed it, say behind a cut, finds it at the next announcement at the latest. Shorter than the
+ *        10 s lease; {@code null} for the vendor configuration's setting (Cyclone: 8 s)
  */
 public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
         String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch,
-        Integer maxDatagramSize, Duration heartbeatMaxInterval, Duration nackRepeatInterval) {
+        Integer maxDatagramSize, Duration heartbeatMaxInterval, Duration nackRepeatInterval,
+        Duration announceInterval) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -52,6 +56,9 @@ public record ParticipantSettings(int domainId, String binding, String library, 
     /** The largest {@code maxDatagramSize}: what one UDP datagram can carry. */
     public static final int MAX_DATAGRAM_SIZE = 65_507;
 
+    /** How long a participant stays known without being heard from (Cyclone's default, which we keep). */
+    static final Duration LEASE = Duration.ofSeconds(10);
+
     public ParticipantSettings {
         if (maxDatagramSize != null && (maxDatagramSize < MIN_DATAGRAM_SIZE || maxDatagramSize > MAX_DATAGRAM_SIZE)) {
             throw new IllegalArgumentException("maxDatagramSize must be " + MIN_DATAGRAM_SIZE + ".."
@@ -59,6 +66,11 @@ public record ParticipantSettings(int domainId, String binding, String library, 
         }
         positive("heartbeatMaxInterval", heartbeatMaxInterval);
         positive("nackRepeatInterval", nackRepeatInterval);
+        positive("announceInterval", announceInterval);
+        if (announceInterval != null && announceInterval.compareTo(LEASE) >= 0) {
+            throw new IllegalArgumentException("announceInterval must be shorter than the " + LEASE.toSeconds()
+                    + " s lease, or peers expire between announcements; was " + announceInterval);
+        }
         if (domainId < 0 || domainId > MAX_DOMAIN_ID) {
             throw new IllegalArgumentException("domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
         }
@@ -80,78 +92,93 @@ public record ParticipantSettings(int domainId, String binding, String library, 
     public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
             String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
         this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null,
-                null, null, null);
+                null, null, null, null);
     }
 
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null);
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null, null);
     }
 
     public ParticipantSettings withDomainId(int value) {
         return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withLibrary(String value) {
         return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withNetworkInterface(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withMulticastAddress(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withMulticast(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withPeers(List<String> value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withVendorConfig(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, value, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withWriteBatch(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withMaxDatagramSize(Integer value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value,
-                this.heartbeatMaxInterval, this.nackRepeatInterval);
+                this.heartbeatMaxInterval, this.nackRepeatInterval,
+                this.announceInterval);
     }
 
     public ParticipantSettings withHeartbeatMaxInterval(Duration value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, value, this.nackRepeatInterval);
+                this.maxDatagramSize, value, this.nackRepeatInterval, this.announceInterval);
     }
 
     public ParticipantSettings withNackRepeatInterval(Duration value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, value);
+                this.maxDatagramSize, this.heartbeatMaxInterval, value, this.announceInterval);
+    }
+
+    public ParticipantSettings withAnnounceInterval(Duration value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, value);
     }
 
     private static void positive(String name, Duration value) {

@@ -30,13 +30,17 @@ import org.springframework.util.unit.DataSize;
  *        docs/benchmarks.md). Overrides {@code Internal/HeartbeatInterval} in {@code config}.
  * @param nackRepeatInterval how soon a reader asks again for data whose retransmit was lost too (Cyclone's 1 s
  *        when unset). Overrides {@code Internal/AutoReschedNackDelay} in {@code config}.
+ * @param announceInterval how often the node announces itself; after a cut, peers find it again at its next
+ *        announcement at the latest (Cyclone's 8 s when unset). Each announcement is a few hundred bytes to the
+ *        multicast group and to every peer, so short intervals cost slow links (see docs/benchmarks.md).
+ *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
         @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @Nullable String config,
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
-        @Nullable Duration nackRepeatInterval) {
+        @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);

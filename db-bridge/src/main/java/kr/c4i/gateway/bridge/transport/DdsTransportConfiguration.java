@@ -29,7 +29,8 @@ public final class DdsTransportConfiguration {
                     dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config())
                     .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
                     .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
-                    .withNackRepeatInterval(dds.nackRepeatInterval());
+                    .withNackRepeatInterval(dds.nackRepeatInterval())
+                    .withAnnounceInterval(dds.announceInterval());
             return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
         }
         catch (IllegalArgumentException ex) {

@@ -22,6 +22,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -102,6 +103,16 @@ class TransportConfigurationTests {
                 .withPropertyValues("gateway.jms.user=gateway")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("password"));
+    }
+
+    @Test
+    void ddsAnnouncementsComeFromPropertiesAndOneOutlivingTheLeaseIsRefused() {
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=500ms")
+                .run(context -> assertThat(context.getBean(DdsTransportSettings.class).participant()
+                        .announceInterval()).isEqualTo(java.time.Duration.ofMillis(500)));
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=30s")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.*").hasStackTraceContaining("lease"));
     }
 
     @Test

@@ -11,7 +11,7 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
  * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
- * multicast, discovery peers, datagram size, heartbeat and NACK timing, and {@code Internal/WriteBatch} for
+ * multicast, discovery peers and announcements, datagram size, heartbeat and NACK timing, and {@code Internal/WriteBatch} for
  * {@link ParticipantSettings#writeBatch()}).
  */
 final class CycloneConfig {
@@ -76,6 +76,10 @@ final class CycloneConfig {
             String address = escape(settings.multicastAddress());
             discovery.append("<SPDPMulticastAddress>").append(address).append("</SPDPMulticastAddress>")
                     .append("<DefaultMulticastAddress>").append(address).append("</DefaultMulticastAddress>");
+        }
+        if (settings.announceInterval() != null) {
+            discovery.append("<SPDPInterval>").append(Math.max(1, settings.announceInterval().toMillis()))
+                    .append("ms</SPDPInterval>");
         }
         if (!settings.peers().isEmpty()) {
             // Unicast discovery reaches a peer's participants only on the well-known ports of participant

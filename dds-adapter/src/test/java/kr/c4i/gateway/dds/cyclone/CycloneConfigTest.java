@@ -1,6 +1,7 @@
 package kr.c4i.gateway.dds.cyclone;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
 import java.util.List;
@@ -67,6 +68,20 @@ class CycloneConfigTest {
         assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(8000), null))
                 .contains("<MaxMessageSize>8000B</MaxMessageSize>")
                 .contains("<MaxRexmitMessageSize>1456B</MaxRexmitMessageSize><FragmentSize>1344B</FragmentSize>");
+    }
+
+    @Test
+    void announcementsAreSetOnlyWhenGivenAndMustComeWithinTheLease() {
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withAnnounceInterval(Duration.ofMillis(500)),
+                null)).isEqualTo("<CycloneDDS><Domain id=\"any\"><Discovery><SPDPInterval>500ms</SPDPInterval>"
+                        + "</Discovery></Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).doesNotContain("SPDPInterval");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ParticipantSettings.defaults().withAnnounceInterval(Duration.ofSeconds(10)))
+                .withMessageContaining("lease");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ParticipantSettings.defaults().withAnnounceInterval(Duration.ZERO))
+                .withMessageContaining("positive");
     }
 
     @Test
