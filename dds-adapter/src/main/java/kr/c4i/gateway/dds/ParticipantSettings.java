@@ -41,11 +41,14 @@ import java.util.Objects;
  * @param announceInterval how often a participant announces itself (Cyclone: {@code Discovery/SPDPInterval}); a
  *        peer that missed it, say behind a cut, finds it at the next announcement at the latest. Shorter than the
  *        10 s lease; {@code null} for the vendor configuration's setting (Cyclone: 8 s)
+ * @param maxParticipantsPerHost with {@code peers}: how many participants of the domain each peer host may run
+ *        and still be found by unicast discovery. Every announcement goes to each of them on every peer, so this
+ *        multiplies discovery traffic; {@code null} for {@link #DEFAULT_PARTICIPANTS_PER_HOST}
  */
 public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
         String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch,
         Integer maxDatagramSize, Duration heartbeatMaxInterval, Duration nackRepeatInterval,
-        Duration announceInterval) {
+        Duration announceInterval, Integer maxParticipantsPerHost) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -55,6 +58,9 @@ public record ParticipantSettings(int domainId, String binding, String library, 
 
     /** The largest {@code maxDatagramSize}: what one UDP datagram can carry. */
     public static final int MAX_DATAGRAM_SIZE = 65_507;
+
+    /** Participants per peer host unicast discovery reaches when not set: room for tools beside the gateway. */
+    public static final int DEFAULT_PARTICIPANTS_PER_HOST = 32;
 
     /** How long a participant stays known without being heard from (Cyclone's default, which we keep). */
     static final Duration LEASE = Duration.ofSeconds(10);
@@ -67,6 +73,10 @@ public record ParticipantSettings(int domainId, String binding, String library, 
         positive("heartbeatMaxInterval", heartbeatMaxInterval);
         positive("nackRepeatInterval", nackRepeatInterval);
         positive("announceInterval", announceInterval);
+        // RTPS port arithmetic leaves each domain room for 120 participant indices.
+        if (maxParticipantsPerHost != null && (maxParticipantsPerHost < 1 || maxParticipantsPerHost > 120)) {
+            throw new IllegalArgumentException("maxParticipantsPerHost must be 1..120, was " + maxParticipantsPerHost);
+        }
         if (announceInterval != null && announceInterval.compareTo(LEASE) >= 0) {
             throw new IllegalArgumentException("announceInterval must be shorter than the " + LEASE.toSeconds()
                     + " s lease, or peers expire between announcements; was " + announceInterval);
@@ -92,93 +102,104 @@ public record ParticipantSettings(int domainId, String binding, String library, 
     public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
             String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
         this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null,
-                null, null, null, null);
+                null, null, null, null, null);
     }
 
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null, null);
+        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null, null,
+                null);
     }
 
     public ParticipantSettings withDomainId(int value) {
         return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withLibrary(String value) {
         return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withNetworkInterface(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withMulticastAddress(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
                 this.multicast, this.peers, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withMulticast(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withPeers(List<String> value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withVendorConfig(String value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, value, this.writeBatch,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withWriteBatch(Boolean value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value,
                 this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withMaxDatagramSize(Integer value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value,
                 this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval);
+                this.announceInterval, this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withHeartbeatMaxInterval(Duration value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, value, this.nackRepeatInterval, this.announceInterval);
+                this.maxDatagramSize, value, this.nackRepeatInterval, this.announceInterval,
+                this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withNackRepeatInterval(Duration value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, value, this.announceInterval);
+                this.maxDatagramSize, this.heartbeatMaxInterval, value, this.announceInterval,
+                this.maxParticipantsPerHost);
     }
 
     public ParticipantSettings withAnnounceInterval(Duration value) {
         return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
                 this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, value);
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, value,
+                this.maxParticipantsPerHost);
+    }
+
+    public ParticipantSettings withMaxParticipantsPerHost(Integer value) {
+        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
+                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
+                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, this.announceInterval,
+                value);
     }
 
     private static void positive(String name, Duration value) {

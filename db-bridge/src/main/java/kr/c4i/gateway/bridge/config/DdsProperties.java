@@ -34,13 +34,17 @@ import org.springframework.util.unit.DataSize;
  *        announcement at the latest (Cyclone's 8 s when unset). Each announcement is a few hundred bytes to the
  *        multicast group and to every peer, so short intervals cost slow links (see docs/benchmarks.md).
  *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
+ * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
+ *        found by unicast discovery (32 when unset). Every announcement is sent to each of them on every peer, so
+ *        on a slow link set it to what the peer hosts really run (see docs/benchmarks.md).
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
         @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @Nullable String config,
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
-        @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval) {
+        @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
+        @Nullable Integer maxParticipantsPerHost) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);

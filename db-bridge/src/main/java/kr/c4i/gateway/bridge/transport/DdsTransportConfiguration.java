@@ -30,7 +30,8 @@ public final class DdsTransportConfiguration {
                     .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
                     .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
                     .withNackRepeatInterval(dds.nackRepeatInterval())
-                    .withAnnounceInterval(dds.announceInterval());
+                    .withAnnounceInterval(dds.announceInterval())
+                    .withMaxParticipantsPerHost(dds.maxParticipantsPerHost());
             return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
         }
         catch (IllegalArgumentException ex) {

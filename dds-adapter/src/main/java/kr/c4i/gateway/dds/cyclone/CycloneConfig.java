@@ -19,9 +19,6 @@ final class CycloneConfig {
     /** The environment variable Cyclone's own tools read. */
     static final String CYCLONEDDS_URI = "CYCLONEDDS_URI";
 
-    /** Participants per host and domain reachable by unicast discovery; each costs one SPDP packet per peer. */
-    static final int MAX_AUTO_PARTICIPANT_INDEX = 31;
-
     /** Cyclone's default fragment size, which its default datagram sizes leave 112 bytes of header room. */
     static final int DEFAULT_FRAGMENT_SIZE = 1344;
     static final int HEADER_ROOM = 112;
@@ -85,7 +82,7 @@ final class CycloneConfig {
             // Unicast discovery reaches a peer's participants only on the well-known ports of participant
             // indices, so indices must be assigned instead of Cyclone's default of ephemeral ports.
             discovery.append("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>")
-                    .append(MAX_AUTO_PARTICIPANT_INDEX).append("</MaxAutoParticipantIndex><Peers>");
+                    .append(participantsPerHost(settings) - 1).append("</MaxAutoParticipantIndex><Peers>");
             settings.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer)).append("\"/>"));
             discovery.append("</Peers>");
         }
@@ -119,6 +116,12 @@ final class CycloneConfig {
             xml.append("<Internal>").append(internal).append("</Internal>");
         }
         return xml.append("</Domain></CycloneDDS>").toString();
+    }
+
+    /** Each costs one copy of every announcement per peer. */
+    private static int participantsPerHost(ParticipantSettings settings) {
+        return settings.maxParticipantsPerHost() != null ? settings.maxParticipantsPerHost()
+                : ParticipantSettings.DEFAULT_PARTICIPANTS_PER_HOST;
     }
 
     private static String escape(String value) {

@@ -71,6 +71,16 @@ class CycloneConfigTest {
     }
 
     @Test
+    void unicastDiscoveryReachesAsManyParticipantsPerPeerHostAsAsked() {
+        ParticipantSettings peers = ParticipantSettings.defaults().withPeers(List.of("10.0.0.2"));
+        assertThat(CycloneConfig.build(peers.withMaxParticipantsPerHost(4), null))
+                .contains("<MaxAutoParticipantIndex>3</MaxAutoParticipantIndex>");
+        assertThat(CycloneConfig.build(peers, null)).contains("<MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>");
+        assertThatIllegalArgumentException().isThrownBy(() -> peers.withMaxParticipantsPerHost(121))
+                .withMessageContaining("1..120");
+    }
+
+    @Test
     void announcementsAreSetOnlyWhenGivenAndMustComeWithinTheLease() {
         assertThat(CycloneConfig.build(ParticipantSettings.defaults().withAnnounceInterval(Duration.ofMillis(500)),
                 null)).isEqualTo("<CycloneDDS><Domain id=\"any\"><Discovery><SPDPInterval>500ms</SPDPInterval>"
