@@ -32,7 +32,8 @@ import org.springframework.util.unit.DataSize;
  *        when unset). Overrides {@code Internal/AutoReschedNackDelay} in {@code config}.
  * @param announceInterval how often the node announces itself; after a cut, peers find it again at its next
  *        announcement at the latest (Cyclone's 8 s when unset). Each announcement is a few hundred bytes to the
- *        multicast group and to every peer, so short intervals cost slow links (see docs/benchmarks.md).
+ *        multicast group and to every participant index of every peer ({@code maxParticipantsPerHost}), so short
+ *        intervals cost slow links (see docs/benchmarks.md).
  *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
  * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
  *        found by unicast discovery (32 when unset). Every announcement is sent to each of them on every peer, so

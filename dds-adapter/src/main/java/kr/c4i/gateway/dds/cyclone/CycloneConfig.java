@@ -11,8 +11,8 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * comma-separated list of sources, later ones overriding earlier ones. First the raw vendor configuration, or, if
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
  * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
- * multicast, discovery peers and announcements, datagram size, heartbeat and NACK timing, and {@code Internal/WriteBatch} for
- * {@link ParticipantSettings#writeBatch()}).
+ * multicast, discovery peers and announcements, datagram size, heartbeat and NACK timing, and
+ * {@code Internal/WriteBatch} for {@link ParticipantSettings#writeBatch()}).
  */
 final class CycloneConfig {
 

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param types the KMTF types each experiment sent
  * @param nodeProperties extra bridge properties every node got
  */
-public record RunSetup(String backend, String congestionControl, @Nullable Integer arpRetryMillis, int hosts, String subnet, List<Queue> queues,
-        String kernel, int cpus, String java, String nodeJar, String nodeHeap, String types,
+public record RunSetup(String backend, String congestionControl, @Nullable Integer arpRetryMillis, int hosts,
+        String subnet, List<Queue> queues, String kernel, int cpus, String java, String nodeJar, String nodeHeap, String types,
         List<String> nodeProperties) {
 
     public RunSetup {

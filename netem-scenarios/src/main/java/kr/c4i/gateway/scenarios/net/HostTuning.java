@@ -16,6 +16,9 @@ public record HostTuning(@Nullable String congestionControl, @Nullable Integer a
 
     public static final HostTuning KERNEL_DEFAULTS = new HostTuning(null, null);
 
+    /** The kernel's {@code retrans_time_ms} when nobody sets it. */
+    public static final int KERNEL_ARP_RETRY_MILLIS = 1000;
+
     public HostTuning {
         if (congestionControl != null && !congestionControl.matches("[a-z0-9_]+")) {
             throw new IllegalArgumentException("Not a TCP congestion control name: '" + congestionControl + "'");

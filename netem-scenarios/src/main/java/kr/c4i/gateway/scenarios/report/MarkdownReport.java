@@ -15,6 +15,7 @@ import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
+import kr.c4i.gateway.scenarios.net.HostTuning;
 import kr.c4i.gateway.scenarios.report.StudyFigures.Figure;
 
 /**
@@ -93,8 +94,12 @@ public final class MarkdownReport {
         row(md, "Where", "rate on both ends of each link used (host egress and its switch port's egress); loss on every "
                 + "frame a host of the cell sends, at its switch port (data one way, acknowledgements the other; ARP exempt)");
         row(md, "TCP congestion control", s.congestionControl());
-        row(md, "ARP retry (hosts)", s.arpRetryMillis() == null ? "kernel default (1,000 ms)"
-                : Fmt.whole(s.arpRetryMillis()) + " ms" + (s.arpRetryMillis() == 1000 ? " (kernel default)" : ""));
+        // Runs saved before the retry was recorded had the kernel's default.
+        Integer arpRetry = s.arpRetryMillis();
+        String kernelArpRetry = Fmt.whole(HostTuning.KERNEL_ARP_RETRY_MILLIS) + " ms";
+        row(md, "ARP retry (hosts)", arpRetry == null ? "kernel default (" + kernelArpRetry + ")"
+                : Fmt.whole(arpRetry) + " ms"
+                        + (arpRetry == HostTuning.KERNEL_ARP_RETRY_MILLIS ? " (kernel default)" : ""));
         row(md, "Nodes", "db-bridge executable jar (" + s.nodeJar() + "), -Xmx" + s.nodeHeap() + ", one per host "
                 + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
                 + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "

@@ -55,7 +55,8 @@ class NetworkPlansTest {
 
     @Test
     void hostTuningRefusesWhatTheKernelWouldMisread() {
-        assertThatIllegalArgumentException().isThrownBy(() -> new HostTuning(null, 5)).withMessageContaining("10-60000");
+        assertThatIllegalArgumentException().isThrownBy(() -> new HostTuning(null, 5))
+                .withMessageContaining("10-60000");
         assertThatIllegalArgumentException().isThrownBy(() -> new HostTuning("bbr; reboot", null))
                 .withMessageContaining("congestion control");
     }
