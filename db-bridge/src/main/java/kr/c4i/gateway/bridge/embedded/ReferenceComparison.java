@@ -25,8 +25,9 @@ record ReferenceComparison(double bridgePerSecond, Optional<Result> reference, O
     List<String> lines() {
         List<String> lines = new ArrayList<>();
         reference.ifPresentOrElse(result -> {
-            lines.add(format("reference                : %.0f rows/s over %d rows, PostgreSQL logical replication (%s)",
-                    result.rowsPerSecond(), result.latency().rows(), result.durability()));
+            lines.add(format("reference                : %.0f rows/s over %d rows (publisher fed at %.0f rows/s)",
+                    result.rowsPerSecond(), result.latency().rows(), result.fedPerSecond()));
+            lines.add("reference method         : PostgreSQL logical replication, " + result.durability());
             lines.add(format("reference latency        : p50 %.1f ms, p99 %.1f ms under full load",
                     result.latency().p50Millis(), result.latency().p99Millis()));
             lines.add("bridge / reference       : "

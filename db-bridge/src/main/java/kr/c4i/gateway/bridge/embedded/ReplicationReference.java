@@ -88,8 +88,12 @@ final class ReplicationReference implements AutoCloseable {
         }
     }
 
-    /** The reference's figures, computed as the bridge's are, and the settings they were measured with. */
-    record Result(Latency latency, Durability durability) {
+    /**
+     * The reference's figures, computed as the bridge's are, and the settings they were measured with.
+     *
+     * @param fedPerSecond how fast the publisher took the rows: the reference cannot be faster
+     */
+    record Result(Latency latency, double fedPerSecond, Durability durability) {
 
         double rowsPerSecond() {
             return latency.throughputPerSecond();
@@ -204,7 +208,7 @@ final class ReplicationReference implements AutoCloseable {
     Result measure(KmtfLoadGenerator generator, long warmup, long rows) throws SQLException, InterruptedException {
         feed(generator, warmup);
         Instant start = Instant.now();
-        feed(generator, rows);
+        double fedPerSecond = feed(generator, rows);
         Latency latency = latency(start);
         if (latency.rows() != rows) {
             throw new IllegalStateException("reference: " + latency.rows() + " of " + rows + " rows measured");
@@ -215,17 +219,21 @@ final class ReplicationReference implements AutoCloseable {
             throw new IllegalStateException("reference: the subscriber's rows differ from the publisher's ("
                     + received + " vs " + sent + ")");
         }
-        return new Result(latency, durability);
+        return new Result(latency, fedPerSecond, durability);
     }
 
-    private void feed(KmtfLoadGenerator generator, long count) throws SQLException, InterruptedException {
+    /** Inserts {@code count} rows, waits for them in the subscriber; returns the rate the publisher took them at. */
+    private double feed(KmtfLoadGenerator generator, long count) throws SQLException, InterruptedException {
         if (count == 0) {
-            return;
+            return 0;
         }
         long before = InboxProbe.count(subscriber, "SELECT count(*) FROM outbox");
+        long start = System.nanoTime();
         new LoadDriver(generator, publisher).drive(count, 0, 0);
+        double fedPerSecond = count / ((System.nanoTime() - start) / 1e9);
         await(count + " rows to arrive in the subscriber", ARRIVAL_TIMEOUT,
                 () -> InboxProbe.count(subscriber, "SELECT count(*) FROM outbox") >= before + count);
+        return fedPerSecond;
     }
 
     /** Insert-to-arrival of the rows inserted since {@code since}, as {@link InboxProbe#latency} computes the bridge's. */

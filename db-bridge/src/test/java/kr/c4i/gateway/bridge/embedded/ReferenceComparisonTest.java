@@ -27,14 +27,14 @@ class ReferenceComparisonTest {
     @Test
     void printsBothFiguresTheirRatioAndTheLoad() {
         // 50,000 rows in 1.0 s: 50,000 rows/s; the bridge at 6,000 msg/s is 0.12 of it.
-        Result reference = new Result(new Latency(50_000, 12.5, 480.25, 900, START, START.plusSeconds(1)),
+        Result reference = new Result(new Latency(50_000, 12.5, 480.25, 900, START, START.plusSeconds(1)), 61_234.4,
                 new Durability(Map.of("synchronous_commit", "on", "fsync", "on")));
         ReferenceComparison comparison = new ReferenceComparison(6000, Optional.of(reference), QUIET, BUSY);
 
         assertThat(comparison.ratio()).hasValueSatisfying(ratio -> assertThat(ratio).isEqualTo(0.12));
         assertThat(comparison.lines()).containsExactly(
-                "reference                : 50000 rows/s over 50000 rows, PostgreSQL logical replication "
-                        + "(fsync=on, synchronous_commit=on)",
+                "reference                : 50000 rows/s over 50000 rows (publisher fed at 61234 rows/s)",
+                "reference method         : PostgreSQL logical replication, fsync=on, synchronous_commit=on",
                 "reference latency        : p50 12.5 ms, p99 480.3 ms under full load",
                 "bridge / reference       : 0.120 (6000 msg/s / 50000 rows/s)",
                 "load average (1/5/15 min): 0.10 0.25 0.50 at start, 2.35 1.50 1.00 at end");
@@ -45,7 +45,7 @@ class ReferenceComparisonTest {
         assertThat(new ReferenceComparison(6000, Optional.empty(), QUIET, Optional.empty()).lines()).containsExactly(
                 "reference                : skipped (--no-reference)",
                 "load average (1/5/15 min): 0.10 0.25 0.50 at start, n/a at end");
-        Result instant = new Result(new Latency(10, 0, 0, 0, START, START), new Durability(Map.of()));
+        Result instant = new Result(new Latency(10, 0, 0, 0, START, START), 0, new Durability(Map.of()));
         ReferenceComparison noFigure = new ReferenceComparison(6000, Optional.of(instant), QUIET, QUIET);
         assertThat(noFigure.ratio()).isEmpty();
         assertThat(noFigure.lines()).contains("bridge / reference       : n/a (no reference figure)");

@@ -38,6 +38,7 @@ class ReplicationReferenceTest {
 
             assertThat(result.latency().rows()).isEqualTo(2000);
             assertThat(result.rowsPerSecond()).isPositive().isFinite();
+            assertThat(result.fedPerSecond()).isPositive().isFinite();
             assertThat(result.latency().p99Millis()).isFinite().isGreaterThanOrEqualTo(result.latency().p50Millis());
             Map<String, String> sent = bodies(reference.publisher());
             assertThat(sent).hasSize(2200).allSatisfy((id, body) -> assertThat(body).hasSize(2 * 200));
