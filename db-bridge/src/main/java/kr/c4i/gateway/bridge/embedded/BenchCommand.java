@@ -76,8 +76,7 @@ final class BenchCommand implements Callable<Integer> {
         int exitCode = measureBridge(out, workDir);
         Optional<ReplicationReference.Result> reference = Optional.empty();
         if (!noReference) {
-            out.printf("  reference  %d + %d rows by PostgreSQL logical replication (%s) ...%n", warmup, messages,
-                    durability);
+            out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmup, messages);
             out.flush();
             try (ReplicationReference replication = ReplicationReference.start(workDir.resolve("reference"),
                     durability)) {
