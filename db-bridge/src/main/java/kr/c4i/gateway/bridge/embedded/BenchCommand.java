@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +29,10 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
         description = "Messages are of RELIABLE catalogue types only, for both transports. "
                 + "Phase 1 inserts --messages messages into node a's outbox as fast as possible and reports "
                 + "messages per second from the first outbox insert to the last inbox insert. Phase 2 inserts at "
-                + "--latency-rate messages per second for --latency-seconds and reports p50/p99 latency.")
+                + "--latency-rate messages per second for --latency-seconds and reports p50/p99 latency. "
+                + "Phase 3 (the reference) moves the same number of rows, of the same generator and size, with "
+                + "PostgreSQL's own logical replication between two more embedded clusters, no gateway involved, "
+                + "and reports the bridge's throughput over the reference's and the load average.")
 final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -58,10 +62,38 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--target-p99", defaultValue = "100", description = "p99 latency in ms to stay under.")
     double targetP99;
 
+    @Option(names = "--no-reference", description = "Skip the reference (PostgreSQL logical replication).")
+    boolean noReference;
+
+    private double bridgeThroughput;
+    private ReplicationReference.Durability durability;
+
     @Override
     public Integer call() throws Exception {
+        Optional<LoadAverage> loadAtStart = LoadAverage.read();
         PrintWriter out = spec.commandLine().getOut();
         Path workDir = cluster.workDir("bench");
+        int exitCode = measureBridge(out, workDir);
+        Optional<ReplicationReference.Result> reference = Optional.empty();
+        if (!noReference) {
+            out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmup, messages);
+            out.flush();
+            try (ReplicationReference replication = ReplicationReference.start(workDir.resolve("reference"),
+                    durability)) {
+                reference = Optional.of(replication.measure(generator(), warmup, messages));
+            }
+        }
+        new ReferenceComparison(bridgeThroughput, reference, loadAtStart, LoadAverage.read()).lines()
+                .forEach(out::println);
+        out.flush();
+        return exitCode;
+    }
+
+    private KmtfLoadGenerator generator() {
+        return new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", size, true, 7);
+    }
+
+    private int measureBridge(PrintWriter out, Path workDir) throws Exception {
         String transport = cluster.transport.name().toLowerCase();
         out.printf("Benchmark over %s, 2 nodes, %d-byte messages (work dir %s)%n", transport, size, workDir);
         out.flush();
@@ -69,12 +101,14 @@ final class BenchCommand implements Callable<Integer> {
                 workDir.resolve("gateway.log"))) {
             DataSource outbox = running.publisher().database();
             DataSource inbox = running.receivers().getFirst().database();
-            KmtfLoadGenerator generator = new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", size, true, 7);
+            KmtfLoadGenerator generator = generator();
+            durability = ReplicationReference.Durability.of(outbox);
 
             phase(out, "warm-up", generator, outbox, inbox, warmup, 0);
             Instant throughputStart = Instant.now();
             long insertNanos = phase(out, "throughput", generator, outbox, inbox, messages, 0);
             Latency throughput = InboxProbe.latency(inbox, throughputStart);
+            bridgeThroughput = throughput.throughputPerSecond();
 
             Instant latencyStart = Instant.now();
             phase(out, "latency", generator, outbox, inbox, (long) latencyRate * latencySeconds, latencyRate);
