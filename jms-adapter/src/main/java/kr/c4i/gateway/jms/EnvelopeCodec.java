@@ -12,6 +12,7 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -105,6 +106,23 @@ final class EnvelopeCodec {
         copy.setStringProperty(INVALID_REASON, reason);
         copy.setStringProperty(INVALID_SOURCE, sourceQueue);
         return copy;
+    }
+
+    /**
+     * Checks, before anything of a batch is sent, that the envelope can be written as a message.
+     *
+     * @throws MessageRejectedException if its created-at is beyond what {@link #CREATED_AT_MICROS} can hold
+     *         (about 292,000 years either side of 1970, e.g. PostgreSQL's {@code infinity})
+     */
+    static void checkEncodable(Envelope envelope) throws MessageRejectedException {
+        try {
+            toMicros(envelope.createdAt());
+        }
+        catch (ArithmeticException ex) {
+            throw new MessageRejectedException(envelope.messageId(), "Message " + envelope.messageId()
+                    + ": created-at " + envelope.createdAt() + " does not fit property " + CREATED_AT_MICROS
+                    + " (microseconds since the epoch in a long)", ex);
+        }
     }
 
     static long toMicros(Instant instant) {

@@ -133,6 +133,7 @@ final class OutboundSender implements AutoCloseable {
     private List<Copy> copies(List<Outbound> batch) throws MessageRejectedException {
         Map<String, Copy> copies = new LinkedHashMap<>();
         for (Outbound outbound : batch) {
+            EnvelopeCodec.checkEncodable(outbound.envelope());
             for (NodeId destination : outbound.destinations()) {
                 if (!settings.peers().containsKey(destination)) {
                     throw new MessageRejectedException(outbound.envelope().messageId(), "Unable to send message "

@@ -2,6 +2,7 @@ package kr.c4i.gateway.jms;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -209,6 +210,23 @@ class JmsTransportTests {
                 .satisfies((ex) -> assertThat(ex.retryable()).isFalse())
                 .withMessageContaining("zulu");
         assertThat(pending(this.nodes.transport("a"), "b")).isZero();
+    }
+
+    @Test
+    void anInfiniteCreatedAtIsRejectedAloneAndOneBeforeTheGregorianReformArrivesExactly() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        Envelope julian = EnvelopeCodecTests.createdAt("julian-1", Instant.parse("1500-01-01T00:00:00Z"));
+        Envelope infinite = EnvelopeCodecTests.createdAt("inf-1", Instant.MAX);
+
+        assertThatExceptionOfType(MessageRejectedException.class)
+                .isThrownBy(() -> this.nodes.transport("a").send(List.of(outbound(julian, "b"), outbound(infinite, "b"))))
+                .satisfies((ex) -> assertThat(ex.messageId()).isEqualTo("inf-1"));
+        assertThat(pending(this.nodes.transport("a"), "b")).isZero();
+
+        this.nodes.transport("a").send(List.of(outbound(julian, "b")));
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(1, TIMEOUT);
+        assertThat(b.received().get("julian-1").createdAt()).isEqualTo(Instant.parse("1500-01-01T00:00:00Z"));
     }
 
     @Test

@@ -20,12 +20,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        later message of its type); doubles with each attempt
  * @param resendMax a RELIABLE message without any receipt for this long is sent again even if its
  *        destination receipts nothing (it may be down); also the longest wait between two sends
+ * @param maxRowAttempts how many times in a row one row may fail in a way that is not an outage (the
+ *        transport throws for that message alone, or building its envelope fails unexpectedly) before it is
+ *        treated as a bad row (quarantined as {@code repeated-failure}, or stopping publishing under
+ *        {@code bad-row-policy=fail}); database and transport outages never count against a row
  */
 @ConfigurationProperties("gateway.outbox")
 public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("500") int batchSize,
         @DefaultValue("1s") Duration idlePoll, @DefaultValue("100ms") Duration backoffInitial,
         @DefaultValue("10s") Duration backoffMax, @DefaultValue("quarantine") BadRowPolicy badRowPolicy,
-        @DefaultValue("5s") Duration resendAfter, @DefaultValue("30s") Duration resendMax) {
+        @DefaultValue("5s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
+        @DefaultValue("5") int maxRowAttempts) {
 
     public OutboxProperties {
         if (batchSize < 1 || batchSize > 10_000) {
@@ -40,9 +45,17 @@ public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultVa
             throw new IllegalArgumentException("gateway.outbox.resend-after must be positive and at most "
                     + "gateway.outbox.resend-max, were " + resendAfter + " and " + resendMax);
         }
+        if (maxRowAttempts < 1) {
+            throw new IllegalArgumentException(
+                    "gateway.outbox.max-row-attempts must be at least 1, was " + maxRowAttempts);
+        }
     }
 
-    /** Handling of outbox rows that are not valid KMTF for their declared type. */
+    /**
+     * Handling of outbox rows that cannot be sent as they are: not valid KMTF for their declared type, no valid
+     * envelope (blank id, created_at out of range, unknown precedence), refused by the transport, or failed
+     * {@code max-row-attempts} times in a row.
+     */
     public enum BadRowPolicy {
         /** Move the row, with the reason and its original bytes, to the quarantine table and go on. */
         QUARANTINE,

@@ -176,7 +176,7 @@ public final class DeliveryLedger implements ReceiptHandler {
                 while (rs.next()) {
                     due.add(new Due(rs.getString(1), NodeId.of(rs.getString(2)), rs.getInt(3),
                             new OutboxRow(rs.getLong(4), rs.getString(1), rs.getString(5), rs.getString(6),
-                                    rs.getBytes(7), rs.getTimestamp(8).toInstant())));
+                                    rs.getBytes(7), OutboxRow.createdAt(rs, 8))));
                 }
                 return due;
             }

@@ -48,6 +48,12 @@ public final class OutboxPoller implements AutoCloseable {
     private volatile boolean running;
     private volatile @Nullable String problem;
     private volatile boolean stoppedByBadRow;
+    private volatile long badRow;
+    private volatile boolean failingUnexpectedly;
+    private final RowFailures failures;
+    /** Rows left to claim one at a time after a batch failed unexpectedly, so the culprit fails alone. */
+    private int isolating;
+    private @Nullable String lastLogged;
     private @Nullable Connection listener;
     private Instant nextBacklogRefresh = Instant.MIN;
     private Instant nextResendCheck = Instant.MIN;
@@ -66,8 +72,9 @@ public final class OutboxPoller implements AutoCloseable {
         this.outbox = new OutboxRepository(dataSource);
         this.metrics = metrics;
         this.ledger = ledger;
+        this.failures = new RowFailures(properties.maxRowAttempts());
         this.publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), validator, routing, node,
-                transport, metrics, properties.badRowPolicy(), ledger);
+                transport, metrics, properties.badRowPolicy(), ledger, failures);
         this.thread = Thread.ofPlatform().name("outbox-poller-" + node).daemon().unstarted(this::run);
     }
 
@@ -85,18 +92,43 @@ public final class OutboxPoller implements AutoCloseable {
         return stoppedByBadRow;
     }
 
+    /** The outbox id of the row that stopped publishing, when {@link #stoppedByBadRow()}. */
+    public long badRow() {
+        return badRow;
+    }
+
+    /** A row that failed and is being retried, until it goes or has used up its attempts. */
+    public record RetriedRow(long outboxId, int attempts, int maxAttempts, String lastFailure) {
+    }
+
+    /** The oldest row being retried after failures of its own, or null when none is. */
+    public @Nullable RetriedRow retriedRow() {
+        RowFailures.Failure oldest = failures.oldest();
+        return oldest == null ? null
+                : new RetriedRow(oldest.outboxId(), oldest.attempts(), failures.maxAttempts(), oldest.reason());
+    }
+
+    /** Whether batches fail in a way no row has been blamed for yet (the poller is narrowing it down). */
+    public boolean failingUnexpectedly() {
+        return failingUnexpectedly;
+    }
+
     private void run() {
         Duration backoff = properties.backoffInitial();
         while (running) {
             try {
                 ensureListening();
-                int claimed = publisher.publishBatch(properties.batchSize());
-                resendUnreceipted(claimed < properties.batchSize());
+                int limit = isolating > 0 ? 1 : properties.batchSize();
+                int claimed = publisher.publishBatch(limit);
+                isolating = Math.max(0, isolating - claimed);
+                resendUnreceipted(claimed < limit);
                 refreshBacklog();
                 problem = null;
                 stoppedByBadRow = false;
+                failingUnexpectedly = false;
+                lastLogged = null;
                 backoff = properties.backoffInitial();
-                if (claimed < properties.batchSize()) {
+                if (claimed < limit) {
                     awaitNotification(properties.idlePoll());
                 }
             }
@@ -114,17 +146,31 @@ public final class OutboxPoller implements AutoCloseable {
             }
             catch (BadRowException ex) {
                 problem = ex.getMessage();
+                badRow = ex.outboxId();
                 stoppedByBadRow = true;
-                log.error(ex.getMessage());
+                logOnce(ex.getMessage(), null);
                 pause(properties.backoffMax());
             }
             catch (RuntimeException ex) {
                 problem = "unexpected failure: " + ex;
-                log.error("Unexpected outbox failure, rows kept, retrying in {}", backoff, ex);
+                failingUnexpectedly = true;
+                // Row by row from here on, so the row it comes from fails alone and is counted (RowFailures).
+                isolating = properties.batchSize();
+                logOnce("Unexpected outbox failure, rows kept, trying them one at a time: " + ex, ex);
                 backoff = pause(backoff);
             }
         }
         closeListener();
+    }
+
+    /** At ERROR (with the stack trace) when it is new, at DEBUG while it repeats. */
+    private void logOnce(String message, @Nullable Throwable ex) {
+        if (message.equals(lastLogged)) {
+            log.debug(message);
+            return;
+        }
+        lastLogged = message;
+        log.error(message, ex);
     }
 
     private void ensureListening() throws SQLException {
@@ -192,6 +238,9 @@ public final class OutboxPoller implements AutoCloseable {
         Instant now = Instant.now();
         if (now.isAfter(nextBacklogRefresh)) {
             metrics.backlog(outbox.backlog());
+            if (!failures.ids().isEmpty()) {
+                failures.retainOnly(outbox.waiting(failures.ids()));
+            }
             if (ledger != null) {
                 metrics.unreceipted(ledger.unreceipted());
             }

@@ -2,6 +2,7 @@ package kr.c4i.gateway.bridge.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,13 +32,25 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * One outbox transaction: claim a batch, refuse what is not valid KMTF, hand the rest to the
- * transport, and mark rows sent only after the transport has taken responsibility. Anything that
- * fails before the commit rolls back, so the rows stay in the outbox and are sent again; the
- * receivers' inbox absorbs the duplicates.
+ * transport, and mark rows sent only after the transport has taken responsibility. An outage
+ * (database or transport) rolls the batch back, so the rows stay in the outbox and are sent again;
+ * the receivers' inbox absorbs the duplicates. Anything else is a matter of one row: a row that can
+ * never be an envelope is refused at once, one that fails unexpectedly is retried alone until
+ * {@link RowFailures} says it has used up its attempts; the others of the batch go on.
  */
 final class OutboxPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPublisher.class);
+
+    /**
+     * The created_at range every transport carries: DDS sends nanoseconds since the epoch in 64 bits, which
+     * reach from 1677-09-21 to 2262-04-11; whole years inside that. V3's constraint on the outbox says the same.
+     */
+    static final Instant EARLIEST_CREATED_AT = Instant.parse("1678-01-01T00:00:00Z");
+    static final Instant LATEST_CREATED_AT = Instant.parse("2262-01-01T00:00:00Z");
+    /** Small enough for any receiver's inbox key (a btree entry holds at most about 2,700 bytes). */
+    static final int MAX_MESSAGE_ID_LENGTH = 255;
+    static final String REPEATED_FAILURE = "repeated-failure";
 
     private final DataSource dataSource;
     private final OutboxRepository outbox;
@@ -49,10 +62,11 @@ final class OutboxPublisher {
     private final BridgeMetrics metrics;
     private final BadRowPolicy badRowPolicy;
     private final @Nullable DeliveryLedger ledger;
+    private final RowFailures failures;
 
     OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
             KmtfValidator validator, RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
-            BadRowPolicy badRowPolicy, @Nullable DeliveryLedger ledger) {
+            BadRowPolicy badRowPolicy, @Nullable DeliveryLedger ledger, RowFailures failures) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.quarantine = quarantine;
@@ -63,6 +77,7 @@ final class OutboxPublisher {
         this.metrics = metrics;
         this.badRowPolicy = badRowPolicy;
         this.ledger = ledger;
+        this.failures = failures;
     }
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
@@ -119,12 +134,26 @@ final class OutboxPublisher {
                 Outbound outbound = outbound(row);
                 again.add(new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId())));
             }
-            catch (KmtfRejection | InvalidPrecedenceException ex) {
+            catch (KmtfRejection | InvalidRowException | RuntimeException ex) {
                 // Only possible if the catalogue changed since it was sent; keep trying with the rest.
-                log.warn("Not resending message {}: {}", row.messageId(), ex.getMessage());
+                log.warn("Not resending message {}: {}", row.messageId(), ex.toString());
             }
         }
-        transport.send(again);
+        try {
+            transport.send(again);
+        }
+        catch (RuntimeException ex) {
+            // Resend what the transport takes; the rest is rescheduled like the others, with a longer wait each time.
+            log.warn("Resending {} messages failed ({}); resending them one at a time", again.size(), ex.toString());
+            for (Outbound outbound : again) {
+                try {
+                    transport.send(List.of(outbound));
+                }
+                catch (RuntimeException one) {
+                    log.warn("Not resending message {}: {}", outbound.envelope().messageId(), one.toString());
+                }
+            }
+        }
         ledger.reschedule(tx, due);
         metrics.resent(again.size());
         return due.size();
@@ -136,28 +165,60 @@ final class OutboxPublisher {
             return 0;
         }
         metrics.polled(rows.size());
+        try {
+            publish(tx, rows);
+        }
+        catch (RuntimeException ex) {
+            // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
+            // count it, and once it has used up its attempts the next claim quarantines it.
+            if (rows.size() == 1) {
+                failures.record(rows.getFirst().id(), ex);
+            }
+            throw ex;
+        }
+        return rows.size();
+    }
+
+    private void publish(Connection tx, List<OutboxRow> rows) throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         Map<String, OutboxRow> rowsById = new LinkedHashMap<>();
-        List<Refusal> refusals = new ArrayList<>();
         for (OutboxRow row : rows) {
+            RowFailures.Failure exhausted = failures.exhausted(row.id());
+            if (exhausted != null) {
+                refuse(tx, row, REPEATED_FAILURE, repeatedFailure(exhausted.attempts(), exhausted.reason()));
+                continue;
+            }
             try {
                 toSend.put(row.messageId(), outbound(row));
                 rowsById.put(row.messageId(), row);
             }
             catch (KmtfRejection rejection) {
-                refusals.add(refusal(row, rejection.kind(), rejection.getMessage()));
+                refuse(tx, row, rejection.kind(), rejection.getMessage());
             }
-            catch (InvalidPrecedenceException invalid) {
-                refusals.add(refusal(row, "invalid-precedence", invalid.getMessage()));
+            catch (InvalidRowException invalid) {
+                refuse(tx, row, invalid.kind, invalid.getMessage());
+            }
+            catch (RuntimeException ex) {
+                failed(tx, row, "while its envelope was built", ex);
             }
         }
-        for (Refusal refusal : refusals) {
-            refuse(tx, refusal);
+        send(tx, toSend, rowsById);
+        List<OutboxRow> sent = List.copyOf(rowsById.values());
+        outbox.markSent(tx, sent, node.value());
+        sent.forEach(row -> failures.clear(row.id()));
+        if (ledger != null) {
+            ledger.record(tx, List.copyOf(toSend.values()));
         }
+        metrics.published(sent.size());
+    }
+
+    /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */
+    private void send(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById)
+            throws SQLException, TransportException, BadRowException {
         while (!toSend.isEmpty()) {
             try {
                 transport.send(List.copyOf(toSend.values()));
-                break;
+                return;
             }
             catch (MessageRejectedException rejected) {
                 // The transport will never take this one: quarantine it and send the rest.
@@ -165,51 +226,127 @@ final class OutboxPublisher {
                 if (row == null || toSend.remove(rejected.messageId()) == null) {
                     throw rejected;
                 }
-                refuse(tx, refusal(row, "transport-rejected", rejected.getMessage()));
+                refuse(tx, row, "transport-rejected", rejected.getMessage());
+            }
+            catch (RuntimeException ex) {
+                // Not an outage (that is a TransportException): find the message it is about by sending one at a
+                // time. Receivers absorb what the failed call may already have sent.
+                sendOneByOne(tx, toSend, rowsById, ex);
+                return;
             }
         }
-        List<OutboxRow> sent = List.copyOf(rowsById.values());
-        outbox.markSent(tx, sent, node.value());
-        if (ledger != null) {
-            ledger.record(tx, List.copyOf(toSend.values()));
-        }
-        metrics.published(sent.size());
-        return rows.size();
     }
 
-    private Outbound outbound(OutboxRow row) throws KmtfRejection, InvalidPrecedenceException {
+    private void sendOneByOne(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById,
+            RuntimeException batchFailure) throws SQLException, TransportException, BadRowException {
+        if (toSend.size() > 1) {
+            log.warn("The transport failed on a batch of {} messages ({}); sending them one at a time to find the "
+                    + "one it fails on", toSend.size(), batchFailure.toString());
+        }
+        for (String messageId : List.copyOf(toSend.keySet())) {
+            OutboxRow row = rowsById.get(messageId);
+            try {
+                transport.send(List.of(toSend.get(messageId)));
+            }
+            catch (MessageRejectedException rejected) {
+                toSend.remove(messageId);
+                rowsById.remove(messageId);
+                refuse(tx, row, "transport-rejected", rejected.getMessage());
+            }
+            catch (RuntimeException ex) {
+                toSend.remove(messageId);
+                rowsById.remove(messageId);
+                failed(tx, row, "in the transport", ex);
+            }
+        }
+    }
+
+    /** Counts a failure against one row, which stays in the outbox, until it has used up its attempts. */
+    private void failed(Connection tx, OutboxRow row, String where, RuntimeException ex)
+            throws SQLException, BadRowException {
+        boolean exhausted = failures.record(row.id(), ex);
+        if (failures.isFirst(row.id())) {
+            // The stack trace once; the retries say only that it failed again.
+            log.error("Outbox row {} (message '{}') failed {}; it stays in the outbox and is tried again, at most {} "
+                    + "times in a row", row.id(), row.messageId(), where, failures.maxAttempts(), ex);
+        }
+        else {
+            log.warn("Outbox row {} (message '{}') failed {} again: {}", row.id(), row.messageId(), where,
+                    ex.toString());
+        }
+        if (exhausted) {
+            refuse(tx, row, REPEATED_FAILURE, repeatedFailure(failures.maxAttempts(), ex.toString()));
+        }
+    }
+
+    private static String repeatedFailure(int attempts, String last) {
+        return "failed " + attempts + " times in a row (gateway.outbox.max-row-attempts); last: " + last;
+    }
+
+    private Outbound outbound(OutboxRow row) throws KmtfRejection, InvalidRowException {
+        String id = row.messageId();
+        if (id.isBlank()) {
+            throw new InvalidRowException("invalid-message-id", "message_id '" + id + "' is blank");
+        }
+        int length = id.codePointCount(0, id.length());
+        if (length > MAX_MESSAGE_ID_LENGTH) {
+            throw new InvalidRowException("invalid-message-id", "message_id is " + length
+                    + " characters long; at most " + MAX_MESSAGE_ID_LENGTH + " are allowed");
+        }
+        Instant createdAt = row.createdAt();
+        if (createdAt.isBefore(EARLIEST_CREATED_AT) || !createdAt.isBefore(LATEST_CREATED_AT)) {
+            throw new InvalidRowException("invalid-created-at", "created_at " + describe(createdAt)
+                    + " is outside the range every transport carries, from " + EARLIEST_CREATED_AT
+                    + " (inclusive) to " + LATEST_CREATED_AT + " (exclusive)");
+        }
         ValidatedMessage valid = validator.validate(row.body(), row.kmtfType());
         Precedence precedence;
         try {
             precedence = row.precedence() == null ? valid.type().defaultPrecedence() : Precedence.parse(row.precedence());
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidPrecedenceException(ex.getMessage());
+            throw new InvalidRowException("invalid-precedence", ex.getMessage());
         }
-        Envelope envelope = new Envelope(row.messageId(), node, row.kmtfType(), precedence,
-                valid.message().classification().orElse("UNCLASSIFIED"), row.createdAt(), row.body());
+        Envelope envelope;
+        try {
+            envelope = new Envelope(id, node, row.kmtfType(), precedence,
+                    valid.message().classification().orElse("UNCLASSIFIED"), createdAt, row.body());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidRowException("invalid-envelope", ex.getMessage());
+        }
         return new Outbound(envelope, valid.type(), routing.destinations(row.kmtfType(), node));
     }
 
-    private static final class InvalidPrecedenceException extends Exception {
+    private static String describe(Instant createdAt) {
+        if (createdAt.equals(Instant.MAX)) {
+            return "infinity";
+        }
+        return createdAt.equals(Instant.MIN) ? "-infinity" : createdAt.toString();
+    }
 
-        InvalidPrecedenceException(String message) {
+    /** The row can never become an envelope as it is. */
+    private static final class InvalidRowException extends Exception {
+
+        private final String kind;
+
+        InvalidRowException(String kind, String message) {
             super(message);
+            this.kind = kind;
         }
     }
 
-    private static Refusal refusal(OutboxRow row, String kind, String reason) {
-        return new Refusal(row.id(), row.messageId(), row.kmtfType(), row.body(), row.createdAt(), kind, reason);
-    }
-
-    private void refuse(Connection tx, Refusal refusal) throws SQLException, BadRowException {
+    private void refuse(Connection tx, OutboxRow row, String kind, String reason) throws SQLException, BadRowException {
         if (badRowPolicy == BadRowPolicy.FAIL) {
-            throw new BadRowException(refusal.outboxId(), refusal.kind(), refusal.reason());
+            throw new BadRowException(row.id(), kind, reason);
         }
+        // PostgreSQL text cannot hold NUL, and a reason quoting the bad bytes must not fail the quarantine.
+        Refusal refusal = new Refusal(row.id(), row.messageId(), row.kmtfType(), kind, reason.replace('\0', '\uFFFD'));
         quarantine.quarantine(tx, refusal, node.value());
-        metrics.quarantined(refusal.kind());
-        log.warn("Quarantined outbox row {} (message {}, type {}): {}: {}", refusal.outboxId(), refusal.messageId(),
-                refusal.kmtfType(), refusal.kind(), refusal.reason());
+        failures.clear(row.id());
+        metrics.quarantined(kind);
+        log.warn("Quarantined outbox row {} (message '{}', type {}): {}: {}", row.id(), row.messageId(),
+                row.kmtfType(), kind, refusal.reason());
     }
 
     private static void rollbackQuietly(Connection tx, Exception cause) {

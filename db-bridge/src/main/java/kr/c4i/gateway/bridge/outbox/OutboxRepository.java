@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -26,6 +27,8 @@ final class OutboxRepository {
 
     private static final String MARK_SENT = "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = ? WHERE id = ANY (?)";
 
+    private static final String WAITING = "SELECT id FROM outbox WHERE id = ANY (?) AND sent_at IS NULL";
+
     private static final String BACKLOG = "SELECT count(*) FROM outbox WHERE sent_at IS NULL";
 
     private final DataSource dataSource;
@@ -41,7 +44,7 @@ final class OutboxRepository {
                 List<OutboxRow> rows = new ArrayList<>(limit);
                 while (rs.next()) {
                     rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getBytes(5), rs.getTimestamp(6).toInstant()));
+                            rs.getBytes(5), OutboxRow.createdAt(rs, 6)));
                 }
                 return rows;
             }
@@ -57,6 +60,20 @@ final class OutboxRepository {
             ps.setString(1, sentBy);
             ps.setArray(2, tx.createArrayOf("bigint", ids));
             ps.executeUpdate();
+        }
+    }
+
+    /** Which of these rows are still in the outbox, unsent. */
+    List<Long> waiting(Collection<Long> ids) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(WAITING)) {
+            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Long> waiting = new ArrayList<>();
+                while (rs.next()) {
+                    waiting.add(rs.getLong(1));
+                }
+                return waiting;
+            }
         }
     }
 

@@ -3,8 +3,6 @@ package kr.c4i.gateway.bridge.quarantine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.Instant;
 
 /**
  * Moves refused outbox rows into the quarantine table, inside the caller's transaction, so a
@@ -12,31 +10,27 @@ import java.time.Instant;
  */
 public final class QuarantineRepository {
 
-    private static final String INSERT = """
+    // Copied inside the database, so body and created_at are kept exactly as written, infinity and all.
+    private static final String MOVE = """
+            WITH moved AS (DELETE FROM outbox WHERE id = ? RETURNING id, message_id, kmtf_type, body, created_at)
             INSERT INTO quarantine (outbox_id, message_id, kmtf_type, reason_kind, reason, body, created_at, quarantined_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
+            SELECT id, message_id, kmtf_type, ?, ?, body, created_at, ? FROM moved""";
 
-    private static final String DELETE_FROM_OUTBOX = "DELETE FROM outbox WHERE id = ?";
-
-    /** The refused row and why. {@code kind} is a stable lower-case name operators can count by. */
-    public record Refusal(long outboxId, String messageId, String kmtfType, byte[] body, Instant createdAt,
-            String kind, String reason) {
+    /**
+     * The refused row and why.
+     *
+     * @param kind a stable lower-case name operators can count by, e.g. {@code invalid-message-id}
+     */
+    public record Refusal(long outboxId, String messageId, String kmtfType, String kind, String reason) {
     }
 
     public void quarantine(Connection tx, Refusal refusal, String node) throws SQLException {
-        try (PreparedStatement insert = tx.prepareStatement(INSERT);
-                PreparedStatement delete = tx.prepareStatement(DELETE_FROM_OUTBOX)) {
-            insert.setLong(1, refusal.outboxId());
-            insert.setString(2, refusal.messageId());
-            insert.setString(3, refusal.kmtfType());
-            insert.setString(4, refusal.kind());
-            insert.setString(5, refusal.reason());
-            insert.setBytes(6, refusal.body());
-            insert.setTimestamp(7, Timestamp.from(refusal.createdAt()));
-            insert.setString(8, node);
-            insert.executeUpdate();
-            delete.setLong(1, refusal.outboxId());
-            delete.executeUpdate();
+        try (PreparedStatement move = tx.prepareStatement(MOVE)) {
+            move.setLong(1, refusal.outboxId());
+            move.setString(2, refusal.kind());
+            move.setString(3, refusal.reason());
+            move.setString(4, node);
+            move.executeUpdate();
         }
     }
 }

@@ -3,8 +3,10 @@ package kr.c4i.gateway.bridge.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +17,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.health.contributor.Status;
 
 import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
+import kr.c4i.gateway.bridge.health.OutboxHealthIndicator;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
@@ -27,6 +31,7 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 class OutboxPollerTest {
 
@@ -52,8 +57,12 @@ class OutboxPollerTest {
     }
 
     private OutboxPoller poller(Duration idlePoll, BadRowPolicy policy) {
+        return poller(idlePoll, policy, 5);
+    }
+
+    private OutboxPoller poller(Duration idlePoll, BadRowPolicy policy, int maxRowAttempts) {
         OutboxProperties properties = new OutboxProperties(true, 100, idlePoll, Duration.ofMillis(50),
-                Duration.ofMillis(500), policy, Duration.ofSeconds(5), Duration.ofSeconds(30));
+                Duration.ofMillis(500), policy, Duration.ofSeconds(5), Duration.ofSeconds(30), maxRowAttempts);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
         return new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing, A, transport,
                 new BridgeMetrics(registry, "recording"), null);
@@ -63,7 +72,7 @@ class OutboxPollerTest {
     void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5));
         OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
-                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5));
+                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5), 5);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
         for (int i = 0; i < 3; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
@@ -181,7 +190,7 @@ class OutboxPollerTest {
                 OutboxPoller second = new OutboxPoller(db.dataSource(),
                         new OutboxProperties(true, 100, Duration.ofMillis(200), Duration.ofMillis(50),
                                 Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5),
-                                Duration.ofSeconds(30)),
+                                Duration.ofSeconds(30), 5),
                         new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
                         new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null)) {
             first.start();
@@ -224,5 +233,108 @@ class OutboxPollerTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> poller.problem() == null);
         }
         assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+    }
+
+    private void insertRow(String messageId, String createdAt, String precedence, String type, String body)
+            throws Exception {
+        db.execute("""
+                INSERT INTO outbox (message_id, kmtf_type, precedence, body, created_at)
+                VALUES (?, ?, ?, ?, ?::timestamptz)""", messageId, type, precedence,
+                body.getBytes(StandardCharsets.UTF_8), createdAt);
+    }
+
+    @Test
+    void rowsThatCanNeverBeEnvelopesAreQuarantinedOneByOneWhileTheRowsAfterThemFlow() throws Exception {
+        db.dropOutboxConstraints();
+        String now = "2026-11-21 14:30:00+00";
+        insertRow("first", now, null, "SITREP", Kmtf.message("SITREP", 1));
+        insertRow("", now, null, "SITREP", Kmtf.message("SITREP", 2));
+        insertRow("   ", now, null, "SITREP", Kmtf.message("SITREP", 3));
+        insertRow("x".repeat(256), now, null, "SITREP", Kmtf.message("SITREP", 4));
+        insertRow("inf", "infinity", null, "SITREP", Kmtf.message("SITREP", 5));
+        insertRow("-inf", "-infinity", null, "SITREP", Kmtf.message("SITREP", 6));
+        insertRow("julian", "1500-01-01 00:00:00+00", null, "SITREP", Kmtf.message("SITREP", 7));
+        insertRow("far", "2262-01-01 00:00:00+00", null, "SITREP", Kmtf.message("SITREP", 8));
+        insertRow("odd-precedence", now, "urgent", "SITREP", Kmtf.message("SITREP", 9));
+        insertRow("earliest", "1678-01-01 00:00:00+00", null, "SITREP", Kmtf.message("SITREP", 10));
+        insertRow("latest", "2261-12-31 23:59:59.999999+00", " z ", "SITREP", Kmtf.message("SITREP", 11));
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox") == 3
+                    && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+        }
+        assertThat(transport.sent).extracting(o -> o.envelope().messageId())
+                .containsExactly("first", "earliest", "latest");
+        // Exact to the microsecond at both ends of the range every transport carries.
+        assertThat(transport.sent).extracting(o -> o.envelope().createdAt()).containsExactly(
+                Instant.parse("2026-11-21T14:30:00Z"), Instant.parse("1678-01-01T00:00:00Z"),
+                Instant.parse("2261-12-31T23:59:59.999999Z"));
+        assertThat(transport.sent).last().extracting(o -> o.envelope().precedence()).isEqualTo(Precedence.FLASH);
+        assertThat(db.strings("SELECT reason_kind FROM quarantine ORDER BY outbox_id")).containsExactly(
+                "invalid-message-id", "invalid-message-id", "invalid-message-id", "invalid-created-at",
+                "invalid-created-at", "invalid-created-at", "invalid-created-at", "invalid-precedence");
+        assertThat(db.strings("SELECT reason FROM quarantine WHERE message_id = 'julian'")).singleElement()
+                .asString().contains("1500-01-01T00:00:00Z");
+        assertThat(db.strings("SELECT reason FROM quarantine WHERE message_id = 'inf'")).singleElement()
+                .asString().contains("created_at infinity");
+        // The quarantine keeps the row exactly as written.
+        assertThat(db.count("""
+                SELECT count(*) FROM quarantine
+                 WHERE (message_id = 'inf' AND created_at = 'infinity')
+                    OR (message_id = '-inf' AND created_at = '-infinity')
+                    OR (message_id = 'julian' AND created_at = '1500-01-01 00:00:00+00')""")).isEqualTo(3);
+    }
+
+    @Test
+    void aRowTheTransportFailsOnEveryTimeIsQuarantinedAfterMaxAttemptsAndTheOthersFlow() throws Exception {
+        transport.explode("OPORD");
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
+        db.insertOutbox("OPORD", Kmtf.message("OPORD", 2));
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 3));
+        try (OutboxPoller poller = poller(Duration.ofMillis(100), BadRowPolicy.QUARANTINE, 3)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM quarantine") == 1
+                    && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+            assertThat(poller.retriedRow()).isNull();
+        }
+        assertThat(transport.sent).extracting(o -> o.type().id()).containsExactly("SITREP", "SITREP");
+        assertThat(db.strings("SELECT reason_kind || ': ' || reason FROM quarantine")).singleElement().asString()
+                .startsWith("repeated-failure: failed 3 times in a row").contains("transport bug (test)");
+        assertThat(db.count("SELECT count(*) FROM outbox")).isEqualTo(2);
+    }
+
+    @Test
+    void healthIsDegradedWithTheRowWhileItIsRetriedAndUpOnceItIsGone() throws Exception {
+        transport.explode("OPORD");
+        db.insertOutbox("OPORD", Kmtf.message("OPORD", 1));
+        db.insertOutbox("SITREP", Kmtf.message("SITREP", 2));
+        long stuck = Long.parseLong(db.strings("SELECT id FROM outbox WHERE kmtf_type = 'OPORD'").getFirst());
+        try (OutboxPoller poller = poller(Duration.ofMillis(100), BadRowPolicy.QUARANTINE, 1_000)) {
+            OutboxHealthIndicator health = new OutboxHealthIndicator(poller);
+            poller.start();
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> health.health().getStatus().equals(OutboxHealthIndicator.DEGRADED));
+            assertThat(health.health().getDetails()).containsEntry("row", stuck)
+                    .hasEntrySatisfying("attempts", a -> assertThat(a.toString()).endsWith(" of 1000"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 1);
+
+            transport.explode("");
+            await().atMost(Duration.ofSeconds(10)).until(() -> health.health().getStatus().equals(Status.UP));
+            assertThat(health.health().getDetails()).doesNotContainKey("row");
+        }
+        assertThat(transport.sent).extracting(o -> o.type().id()).containsExactly("SITREP", "OPORD");
+    }
+
+    @Test
+    void healthIsDownWithTheRowWhenTheFailPolicyStopsPublishing() throws Exception {
+        db.insertOutbox("SITREP", "garbage");
+        long bad = Long.parseLong(db.strings("SELECT id FROM outbox").getFirst());
+        try (OutboxPoller poller = poller(Duration.ofSeconds(1), BadRowPolicy.FAIL)) {
+            OutboxHealthIndicator health = new OutboxHealthIndicator(poller);
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> health.health().getStatus().equals(Status.DOWN));
+            assertThat(health.health().getDetails()).containsEntry("row", bad)
+                    .hasEntrySatisfying("problem", p -> assertThat(p.toString()).contains("bad-row-policy=fail"));
+        }
     }
 }

@@ -74,6 +74,24 @@ public final class InterfaceDatabase implements AutoCloseable {
         }
     }
 
+    /** Runs one statement with its parameters, e.g. an INSERT of a row as a C4I application writes it. */
+    public int execute(String sql, Object... parameters) throws SQLException {
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Lets the outbox take rows written before V3's constraints existed, as an operator's old rows were. */
+    public void dropOutboxConstraints() throws SQLException {
+        execute("""
+                ALTER TABLE outbox DROP CONSTRAINT outbox_message_id_valid,
+                                   DROP CONSTRAINT outbox_created_at_valid,
+                                   DROP CONSTRAINT outbox_precedence_valid""");
+    }
+
     public long count(String sql) throws SQLException {
         try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {

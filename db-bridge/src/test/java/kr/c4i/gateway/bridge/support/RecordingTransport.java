@@ -21,6 +21,9 @@ public final class RecordingTransport implements Transport {
     public final ConcurrentLinkedQueue<Outbound> sent = new ConcurrentLinkedQueue<>();
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile String rejectedMessageTypes = "";
+    private volatile String explodingMessageTypes = "";
+    /** How many send calls threw for {@link #explode}. */
+    public final AtomicInteger explosions = new AtomicInteger();
 
     /** The next {@code count} sends fail as if the broker were down. */
     public void failNext(int count) {
@@ -30,6 +33,11 @@ public final class RecordingTransport implements Transport {
     /** Messages of this type are refused as if too large for the wire. */
     public void reject(String type) {
         rejectedMessageTypes = type;
+    }
+
+    /** Any send holding a message of this type throws an unexpected exception, as a transport's bug would. */
+    public void explode(String type) {
+        explodingMessageTypes = type;
     }
 
     @Override
@@ -53,6 +61,10 @@ public final class RecordingTransport implements Transport {
         for (Outbound outbound : batch) {
             if (outbound.type().id().equals(rejectedMessageTypes)) {
                 throw new MessageRejectedException(outbound.envelope().messageId(), "refused by the wire (test)", null);
+            }
+            if (outbound.type().id().equals(explodingMessageTypes)) {
+                explosions.incrementAndGet();
+                throw new IllegalStateException("transport bug (test) on message " + outbound.envelope().messageId());
             }
         }
         sent.addAll(batch);

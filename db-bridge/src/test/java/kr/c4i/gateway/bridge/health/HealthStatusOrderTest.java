@@ -1,0 +1,43 @@
+package kr.c4i.gateway.bridge.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.health.actuate.endpoint.SimpleHttpCodeStatusMapper;
+import org.springframework.boot.health.actuate.endpoint.SimpleStatusAggregator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
+
+/** The bridge's application.yaml ranks the outbox's DEGRADED between DOWN and UP and answers it with 200. */
+class HealthStatusOrderTest {
+
+    @Test
+    void degradedRanksBetweenDownAndUpAndIsServedWith200() throws Exception {
+        List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load("application",
+                new ClassPathResource("application.yaml"));
+        Binder binder = new Binder(ConfigurationPropertySources.from(yaml));
+        List<String> order = Arrays.stream(binder.bind("management.endpoint.health.status.order", String.class)
+                .get().split(",")).map(String::strip).toList();
+        Map<String, Integer> mapping = binder.bind("management.endpoint.health.status.http-mapping",
+                Bindable.mapOf(String.class, Integer.class)).orElse(Map.of());
+
+        SimpleStatusAggregator aggregator = new SimpleStatusAggregator(order);
+        assertThat(aggregator.getAggregateStatus(Status.UP, OutboxHealthIndicator.DEGRADED))
+                .isEqualTo(OutboxHealthIndicator.DEGRADED);
+        assertThat(aggregator.getAggregateStatus(Status.DOWN, OutboxHealthIndicator.DEGRADED)).isEqualTo(Status.DOWN);
+        assertThat(aggregator.getAggregateStatus(Status.OUT_OF_SERVICE, OutboxHealthIndicator.DEGRADED))
+                .isEqualTo(Status.OUT_OF_SERVICE);
+        SimpleHttpCodeStatusMapper http = new SimpleHttpCodeStatusMapper(mapping);
+        assertThat(http.getStatusCode(OutboxHealthIndicator.DEGRADED)).isEqualTo(200);
+        assertThat(http.getStatusCode(Status.DOWN)).isEqualTo(503);
+    }
+}
