@@ -33,7 +33,8 @@ public final class InboundValidator {
     public static final Duration MAX_CLOCK_SKEW = Duration.ofDays(1);
 
     public static final String INVALID_MESSAGE_ID = "invalid-message-id";
-    public static final String INVALID_CLASSIFICATION = "invalid-classification";
+    /** Not the parser's {@code invalid-classification}, which is about the text's own classification line. */
+    public static final String INVALID_CLASSIFICATION = "invalid-classification-label";
     public static final String CLASSIFICATION_MISMATCH = "classification-mismatch";
     public static final String INVALID_CREATED_AT = "invalid-created-at";
 
