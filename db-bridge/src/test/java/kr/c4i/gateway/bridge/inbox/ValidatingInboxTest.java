@@ -70,14 +70,13 @@ class ValidatingInboxTest {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         Envelope good1 = envelope("good-1", "UNCLASSIFIED", now);
         Envelope good2 = envelope("good-2", "UNCLASSIFIED", now);
-        // Each of these, written as it is, fails the inbox's whole batch, which the transport hands again for ever.
+        // Written as it is, this one fails the inbox's whole batch, which the transport hands again for ever.
         Envelope nul = envelope("nul\u0000id", "UNCLASSIFIED", now);
         Envelope future = envelope("far-future", "UNCLASSIFIED", Instant.parse("+100000-01-01T00:00:00Z"));
         Envelope relabelled = envelope("relabelled", "SECRET", now);
 
         InboxWriter unchecked = new InboxWriter(db.dataSource(), new BridgeMetrics(new SimpleMeterRegistry(), "jms"));
         assertThatThrownBy(() -> unchecked.deliver(List.of(good1, nul))).isInstanceOf(SQLException.class);
-        assertThatThrownBy(() -> unchecked.deliver(List.of(good1, future))).isInstanceOf(ArithmeticException.class);
 
         List<Envelope> delivered = inbox.deliver(List.of(good1, nul, future, good2, relabelled), List.of());
 
