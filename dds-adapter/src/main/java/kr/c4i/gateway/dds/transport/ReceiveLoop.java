@@ -168,8 +168,8 @@ final class ReceiveLoop implements Runnable {
             long added = undecodable - subscription.undecodable().getAndSet(undecodable);
             for (long i = 0; i < added; i++) {
                 refused.add(new InboundRefusal(null, null, null, type.topicName(), "undecodable", "a sample on "
-                        + type.topicName() + " could not be decoded (an enumerator out of range, or a string that "
-                        + "is not UTF-8); the DDS binding's warning names the member", null));
+                        + type.topicName() + " could not be decoded (a string that is not UTF-8 or over 1 MiB, a "
+                        + "corrupt sequence); the DDS binding's warning names the member", null));
                 logInvalid(type, "undecodable", "a sample could not be decoded");
             }
         }
