@@ -143,7 +143,8 @@ class ValidatingInboxTest {
 
         assertThat(db.strings("SELECT message_id FROM inbox ORDER BY message_id")).containsExactly("good-1", "good-2");
         assertThat(db.strings("SELECT reason_kind || '|' || (reason LIKE '%operator_rule%')::text "
-                + "FROM inbound_quarantine WHERE message_id = 'vetoed'")).containsExactly(ValidatingInbox.INBOX_REFUSED + "|true");
+                + "FROM inbound_quarantine WHERE message_id = 'vetoed'"))
+                .containsExactly(ValidatingInbox.INBOX_REFUSED + "|true");
         assertThat(rejected(ValidatingInbox.INBOX_REFUSED)).isEqualTo(1);
     }
 }
