@@ -1,5 +1,6 @@
 package kr.c4i.gateway.bridge;
 
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +19,10 @@ import kr.c4i.gateway.bridge.config.InboxProperties;
 import kr.c4i.gateway.bridge.config.NodeProperties;
 import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.config.RoutingProperties;
+import kr.c4i.gateway.bridge.inbox.InboundQuarantine;
+import kr.c4i.gateway.bridge.inbox.InboundValidator;
 import kr.c4i.gateway.bridge.inbox.InboxWriter;
+import kr.c4i.gateway.bridge.inbox.ValidatingInbox;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.outbox.DeliveryLedger;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
@@ -69,6 +73,13 @@ class BridgeConfiguration {
     }
 
     @Bean
+    ValidatingInbox validatingInbox(DataSource dataSource, KmtfValidator validator, InboxWriter inbox,
+            BridgeMetrics metrics) {
+        return new ValidatingInbox(new InboundValidator(validator, Clock.systemUTC()), inbox,
+                new InboundQuarantine(dataSource, metrics.transport()), metrics);
+    }
+
+    @Bean
     DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox) {
         return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax());
     }
@@ -81,8 +92,8 @@ class BridgeConfiguration {
     }
 
     @Bean
-    BridgeLifecycle bridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, DeliveryLedger ledger,
-            OutboxProperties outbox, InboxProperties inboxProperties) {
+    BridgeLifecycle bridgeLifecycle(Transport transport, ValidatingInbox inbox, OutboxPoller poller,
+            DeliveryLedger ledger, OutboxProperties outbox, InboxProperties inboxProperties) {
         return new BridgeLifecycle(transport, inbox, poller, receiptsNeeded(transport, ledger), outbox.enabled(),
                 inboxProperties.enabled());
     }

@@ -5,9 +5,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
-import kr.c4i.gateway.bridge.inbox.InboxWriter;
 import kr.c4i.gateway.bridge.outbox.DeliveryLedger;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
+import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -21,14 +21,14 @@ final class BridgeLifecycle implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(BridgeLifecycle.class);
 
     private final Transport transport;
-    private final InboxWriter inbox;
+    private final InboundHandler inbox;
     private final OutboxPoller poller;
     private final @Nullable DeliveryLedger ledger;
     private final boolean publish;
     private final boolean receive;
     private volatile boolean running;
 
-    BridgeLifecycle(Transport transport, InboxWriter inbox, OutboxPoller poller, @Nullable DeliveryLedger ledger,
+    BridgeLifecycle(Transport transport, InboundHandler inbox, OutboxPoller poller, @Nullable DeliveryLedger ledger,
             boolean publish, boolean receive) {
         this.transport = transport;
         this.inbox = inbox;

@@ -70,6 +70,12 @@ public final class BridgeMetrics {
                 .tag(MetricNames.TAG_REASON, reasonKind).register(registry).increment();
     }
 
+    public void inboundRejected(String reasonKind) {
+        Counter.builder(MetricNames.INBOUND_REJECTED).description("Received messages refused into inbound quarantine")
+                .tag(MetricNames.TAG_REASON, reasonKind).tag(MetricNames.TAG_TRANSPORT, transport).register(registry)
+                .increment();
+    }
+
     public void sendFailed() {
         sendFailures.increment();
     }

@@ -4,6 +4,7 @@ import java.time.Instant;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.dds.IdlStrings;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
@@ -11,8 +12,9 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 
 /**
  * Envelope to {@code kmtf::KmtfMessage} and back. Outbound, every rule the wire imposes is checked before
- * anything of a batch is written, so a bad message is rejected alone with a reason; inbound, a sample that breaks
- * a rule is refused with {@link IllegalArgumentException}.
+ * anything of a batch is written, so a bad message is rejected alone with a reason; inbound, a sample that cannot be
+ * an envelope (wrong topic, over the type's size, blank id, invalid origin) is refused with {@link InvalidSample}
+ * and handed on as an {@link InboundRefusal}.
  */
 final class EnvelopeMapper {
 
@@ -51,21 +53,49 @@ final class EnvelopeMapper {
     }
 
     /**
-     * @throws IllegalArgumentException naming the broken rule
+     * @throws InvalidSample naming the broken rule
      */
-    static Envelope toEnvelope(KmtfMessageSample sample, MessageType type) {
+    static Envelope toEnvelope(KmtfMessageSample sample, MessageType type) throws InvalidSample {
         if (!type.id().equals(sample.messageType())) {
-            throw new IllegalArgumentException("message " + sample.messageId() + " of type " + sample.messageType()
-                    + " arrived on the topic of " + type.id());
+            throw new InvalidSample("wrong-topic", "message " + sample.messageId() + " of type "
+                    + sample.messageType() + " arrived on the topic of " + type.id());
         }
         if (sample.body().length > type.maxSize()) {
-            throw new IllegalArgumentException("message " + sample.messageId() + " has a " + sample.body().length
+            throw new InvalidSample("oversize", "message " + sample.messageId() + " has a " + sample.body().length
                     + "-byte body; the type's maximum is " + type.maxSize() + " bytes");
+        }
+        if (sample.messageId().isBlank()) {
+            throw new InvalidSample("blank-message-id", "a message of type " + type.id() + " from '"
+                    + sample.origin() + "' has a blank message id");
+        }
+        NodeId origin;
+        try {
+            origin = NodeId.of(sample.origin());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidSample("invalid-origin", "message " + sample.messageId() + ": " + ex.getMessage());
         }
         Instant createdAt = Instant.ofEpochSecond(Math.floorDiv(sample.createdAtNanos(), NANOS_PER_SECOND),
                 Math.floorMod(sample.createdAtNanos(), NANOS_PER_SECOND));
-        return new Envelope(sample.messageId(), NodeId.of(sample.origin()), sample.messageType(),
-                sample.precedence(), sample.classification(), createdAt, sample.body());
+        return new Envelope(sample.messageId(), origin, sample.messageType(), sample.precedence(),
+                sample.classification(), createdAt, sample.body());
+    }
+
+    /** The refusal of a sample that is no envelope, with everything it claimed, for the inbound handler to keep. */
+    static InboundRefusal refusal(KmtfMessageSample sample, MessageType type, InvalidSample invalid) {
+        return new InboundRefusal(sample.origin(), sample.messageId(), sample.messageType(), type.topicName(),
+                invalid.kind, invalid.getMessage(), sample.body());
+    }
+
+    /** A received sample that cannot become an envelope; {@code kind} names the rule for operators. */
+    static final class InvalidSample extends Exception {
+
+        final String kind;
+
+        InvalidSample(String kind, String message) {
+            super(message, null, false, false);
+            this.kind = kind;
+        }
     }
 
     static long epochNanos(Instant instant) {

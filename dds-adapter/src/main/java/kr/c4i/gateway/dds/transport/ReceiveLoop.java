@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
@@ -14,12 +15,14 @@ import org.slf4j.LoggerFactory;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.ReceiptHandler;
 import kr.c4i.gateway.dds.DataReader;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
 import kr.c4i.gateway.dds.Topic;
 import kr.c4i.gateway.dds.WaitSet;
+import kr.c4i.gateway.dds.transport.EnvelopeMapper.InvalidSample;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfReceiptSample;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -28,8 +31,14 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * The transport's one receive thread: a wait set with one read condition per reader serves every subscribed type
  * and the receipt reader. Messages are taken (lent, copied, returned), turned into envelopes and handed to the
  * inbound handler in batches; once the handler returns, a receipt per origin is published in that origin's
- * partition. A batch the handler refuses is handed to it again after a growing delay, so nothing taken is
- * dropped while the transport is open; if it closes first, the origin resends what stays unreceipted.
+ * partition for the envelopes it delivered. A batch the handler fails on is handed to it again after a growing
+ * delay, so nothing taken is dropped while the transport is open; if it closes first, the origin resends what stays
+ * unreceipted.
+ *
+ * <p>A sample that is no envelope (undecodable, on the wrong topic, over the type's size, blank id, invalid origin)
+ * is counted as invalid and handed to the handler as an {@link InboundRefusal} with the batch, never dropped
+ * silently. Neither it nor an envelope the handler refuses is receipted: a refusal is not a delivery (see
+ * docs/architecture.md, "Receiving-side quarantine").
  */
 final class ReceiveLoop implements Runnable {
 
@@ -49,6 +58,7 @@ final class ReceiveLoop implements Runnable {
     private volatile ReceiptHandler receiptHandler;
     private volatile InboundHandler inboundHandler;
     private volatile boolean running = true;
+    private final AtomicLong invalidLogged = new AtomicLong();
 
     ReceiveLoop(NodeId node, DomainParticipant participant, Topic<KmtfReceiptSample> receiptTopic,
             DdsTransportSettings settings, Counters counters) {
@@ -71,13 +81,14 @@ final class ReceiveLoop implements Runnable {
         final LongAdder receiptFailures = new LongAdder();
     }
 
-    private record Subscription(MessageType type, DataReader<KmtfMessageSample> reader) {
+    /** {@code undecodable}: how many undecodable samples of the reader have been handed on as refusals. */
+    private record Subscription(MessageType type, DataReader<KmtfMessageSample> reader, AtomicLong undecodable) {
     }
 
     void subscribe(InboundHandler handler, Map<MessageType, DataReader<KmtfMessageSample>> readers) {
         this.inboundHandler = handler;
         readers.forEach((type, reader) -> {
-            this.subscriptions.put(reader, new Subscription(type, reader));
+            this.subscriptions.put(reader, new Subscription(type, reader, new AtomicLong()));
             this.waitSet.attach(reader);
         });
     }
@@ -103,17 +114,21 @@ final class ReceiveLoop implements Runnable {
             try {
                 List<DataReader<?>> ready = this.waitSet.await(POLL);
                 List<Envelope> batch = new ArrayList<>();
+                List<InboundRefusal> refused = new ArrayList<>();
                 for (DataReader<?> reader : ready) {
                     if (reader == this.receiptReader) {
                         takeReceipts();
                     }
-                    else if (batch.size() < this.settings.maxBatch()) {
+                    else if (batch.size() + refused.size() < this.settings.maxBatch()) {
                         // What does not fit keeps the condition triggered for the next round.
-                        takeMessages(this.subscriptions.get(reader), batch);
+                        takeMessages(this.subscriptions.get(reader), batch, refused);
                     }
                 }
-                if (!batch.isEmpty() && deliver(batch)) {
-                    publishReceipts(batch);
+                if (!batch.isEmpty() || !refused.isEmpty()) {
+                    List<Envelope> delivered = deliver(batch, refused);
+                    if (delivered != null) {
+                        publishReceipts(delivered);
+                    }
                 }
             }
             catch (IllegalStateException ex) {
@@ -129,9 +144,11 @@ final class ReceiveLoop implements Runnable {
         }
     }
 
-    private void takeMessages(Subscription subscription, List<Envelope> batch) {
+    private void takeMessages(Subscription subscription, List<Envelope> batch, List<InboundRefusal> refused) {
         MessageType type = subscription.type();
-        subscription.reader().take(this.settings.maxBatch() - batch.size(), sample -> {
+        int[] decoded = new int[1];
+        int taken = subscription.reader().take(this.settings.maxBatch() - batch.size() - refused.size(), sample -> {
+            decoded[0]++;
             if (this.node.value().equals(sample.origin())) {
                 return;
             }
@@ -139,22 +156,48 @@ final class ReceiveLoop implements Runnable {
                 batch.add(EnvelopeMapper.toEnvelope(sample, type));
                 this.counters.received.increment();
             }
-            catch (IllegalArgumentException ex) {
+            catch (InvalidSample ex) {
                 this.counters.invalid.increment();
-                log.warn("Dropped an invalid {} sample: {}", type.id(), ex.getMessage());
+                refused.add(EnvelopeMapper.refusal(sample, type, ex));
+                logInvalid(type, ex.kind, ex.getMessage());
             }
         });
+        if (taken > decoded[0]) {
+            // Either undecodable samples (the binding counts them) or instance changes without data.
+            long undecodable = subscription.reader().status().undecodable();
+            long added = undecodable - subscription.undecodable().getAndSet(undecodable);
+            for (long i = 0; i < added; i++) {
+                refused.add(new InboundRefusal(null, null, null, type.topicName(), "undecodable", "a sample on "
+                        + type.topicName() + " could not be decoded (a string that is not UTF-8 or over 1 MiB, a "
+                        + "corrupt sequence); the DDS binding's warning names the member", null));
+                logInvalid(type, "undecodable", "a sample could not be decoded");
+            }
+        }
     }
 
-    /** Hands the batch to the handler until it accepts it or the transport closes. */
-    private boolean deliver(List<Envelope> batch) {
+    private void logInvalid(MessageType type, String kind, String reason) {
+        long count = this.invalidLogged.incrementAndGet();
+        // Logged sparsely: a misbehaving remote writer could otherwise flood the log; the handler keeps each one.
+        if (Long.bitCount(count) == 1) {
+            log.warn("Invalid sample #{} on the topic of {}, handed on as refused: {}: {}", count, type.id(), kind,
+                    reason);
+        }
+    }
+
+    /**
+     * Hands the batch to the handler until it takes it or the transport closes.
+     *
+     * @return the envelopes the handler delivered, or {@code null} if the transport closed first
+     */
+    private List<Envelope> deliver(List<Envelope> batch, List<InboundRefusal> refused) {
         List<Envelope> view = List.copyOf(batch);
+        List<InboundRefusal> refusals = List.copyOf(refused);
         Duration delay = this.settings.redeliveryDelay();
         while (this.running) {
             try {
-                this.inboundHandler.deliver(view);
+                List<Envelope> delivered = this.inboundHandler.deliver(view, refusals);
                 this.counters.batches.increment();
-                return true;
+                return delivered;
             }
             catch (Exception ex) {
                 this.counters.deliveryFailures.increment();
@@ -165,7 +208,7 @@ final class ReceiveLoop implements Runnable {
                         : delay.multipliedBy(2);
             }
         }
-        return false;
+        return null;
     }
 
     private void publishReceipts(List<Envelope> batch) {

@@ -26,6 +26,11 @@ public final class MetricNames {
     public static final String INBOX_INSERTED = "gateway.inbox.inserted";
     /** Delivered messages already in the inbox (redeliveries absorbed). */
     public static final String INBOX_DUPLICATES = "gateway.inbox.duplicates";
+    /**
+     * Received messages (or samples that were not messages) refused and kept in the inbound quarantine instead of
+     * the inbox; tags {@code reason} and {@code transport}.
+     */
+    public static final String INBOUND_REJECTED = "gateway.inbound.rejected";
     /** Time from outbox insert at the origin to inbox insert here. */
     public static final String DELIVERY_LATENCY = "gateway.delivery.latency";
 

@@ -1,0 +1,112 @@
+package kr.c4i.gateway.bridge.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.bridge.inbox.InboundValidator.Rejection;
+import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.kmtf.KmtfRejection;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+class InboundValidatorTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    private static final InboundValidator VALIDATOR = new InboundValidator(
+            new KmtfValidator(KmtfCatalogue.loadDefault()), Clock.fixed(NOW, ZoneOffset.UTC));
+
+    private static Envelope envelope(String id, String type, String classification, Instant created, byte[] body) {
+        return new Envelope(id, NodeId.of("alpha"), type, Precedence.ROUTINE, classification, created, body);
+    }
+
+    private static Envelope good() {
+        return envelope("m-1", "SITREP", "UNCLASSIFIED", NOW.minusSeconds(1), utf8(Kmtf.message("SITREP", 1)));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Optional<String> kind(Envelope envelope) {
+        return VALIDATOR.check(envelope).map(Rejection::kind);
+    }
+
+    @Test
+    void validKmtfOfItsTypeWithItsOwnClassificationPasses() {
+        assertThat(VALIDATOR.check(good())).isEmpty();
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", NOW.plus(InboundValidator.MAX_CLOCK_SKEW),
+                good().body()))).isEmpty();
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", InboundValidator.EARLIEST_CREATED_AT,
+                good().body()))).isEmpty();
+    }
+
+    @Test
+    void messageIdsTheInboxCannotHoldAreRefused() {
+        Envelope good = good();
+        assertThat(kind(envelope("m\u00001", "SITREP", "UNCLASSIFIED", good.createdAt(), good.body())))
+                .contains(InboundValidator.INVALID_MESSAGE_ID);
+        // Three bytes each in UTF-8: the limit counts bytes, not characters.
+        String longest = "가".repeat(InboundValidator.MAX_MESSAGE_ID_BYTES / 3)
+                + "x".repeat(InboundValidator.MAX_MESSAGE_ID_BYTES % 3);
+        assertThat(kind(envelope(longest, "SITREP", "UNCLASSIFIED", good.createdAt(), good.body()))).isEmpty();
+        assertThat(kind(envelope(longest + "x", "SITREP", "UNCLASSIFIED", good.createdAt(), good.body())))
+                .contains(InboundValidator.INVALID_MESSAGE_ID);
+    }
+
+    @Test
+    void createdAtBeforeTheEpochOrBeyondTheClockSkewIsRefused() {
+        byte[] body = good().body();
+        for (Instant absurd : new Instant[] { Instant.parse("1677-09-21T00:12:44Z"), Instant.EPOCH.minusNanos(1),
+                NOW.plus(InboundValidator.MAX_CLOCK_SKEW).plusMillis(1), Instant.parse("2262-04-11T23:47:16Z"),
+                Instant.MAX, Instant.MIN }) {
+            assertThat(VALIDATOR.check(envelope("m-1", "SITREP", "UNCLASSIFIED", absurd, body)))
+                    .as("created at %s", absurd).get()
+                    .satisfies(r -> assertThat(r.kind()).isEqualTo(InboundValidator.INVALID_CREATED_AT))
+                    .satisfies(r -> assertThat(r.reason()).contains(absurd.toString()));
+        }
+    }
+
+    @Test
+    void blankOverlongOrNulClassificationsAreRefused() {
+        byte[] body = good().body();
+        for (String classification : new String[] { "", "  ", "UNCLAS\u0000SIFIED",
+                "U".repeat(InboundValidator.MAX_CLASSIFICATION_CHARS + 1) }) {
+            assertThat(kind(envelope("m-1", "SITREP", classification, NOW, body)))
+                    .contains(InboundValidator.INVALID_CLASSIFICATION);
+        }
+    }
+
+    @Test
+    void aClassificationOtherThanTheTextsOwnIsRefused() {
+        assertThat(VALIDATOR.check(envelope("m-1", "SITREP", "TOP SECRET", NOW, good().body()))).get()
+                .satisfies(r -> assertThat(r.kind()).isEqualTo(InboundValidator.CLASSIFICATION_MISMATCH))
+                .satisfies(r -> assertThat(r.reason()).contains("TOP SECRET").contains("'UNCLASSIFIED'"));
+    }
+
+    @Test
+    void theBodyIsCheckedAsTheSendingSideChecksItsOutbox() {
+        Instant t = NOW;
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", t, new byte[0]))).contains(KmtfRejection.EMPTY);
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", t, new byte[16385])))
+                .contains(KmtfRejection.OVERSIZE);
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", t, new byte[] { 'M', (byte) 0xC3, 0x28 })))
+                .contains(KmtfRejection.INVALID_ENCODING);
+        assertThat(kind(envelope("m-1", "NOSUCHTYPE", "UNCLASSIFIED", t, good().body())))
+                .contains(KmtfRejection.UNKNOWN_TYPE);
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", t, utf8(Kmtf.message("OPORD", 1)))))
+                .contains(KmtfRejection.TYPE_MISMATCH);
+        assertThat(kind(envelope("m-1", "SITREP", "UNCLASSIFIED", t, utf8("just some text, not KMTF"))))
+                .get().isNotIn(KmtfRejection.EMPTY, KmtfRejection.OVERSIZE, KmtfRejection.INVALID_ENCODING,
+                        KmtfRejection.UNKNOWN_TYPE, KmtfRejection.TYPE_MISMATCH);
+    }
+}
