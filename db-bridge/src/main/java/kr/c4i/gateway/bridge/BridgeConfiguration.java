@@ -1,6 +1,5 @@
 package kr.c4i.gateway.bridge;
 
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +74,7 @@ class BridgeConfiguration {
     @Bean
     ValidatingInbox validatingInbox(DataSource dataSource, KmtfValidator validator, InboxWriter inbox,
             BridgeMetrics metrics) {
-        return new ValidatingInbox(new InboundValidator(validator, Clock.systemUTC()), inbox,
+        return new ValidatingInbox(new InboundValidator(validator), inbox,
                 new InboundQuarantine(dataSource, metrics.transport()), metrics);
     }
 

@@ -21,6 +21,19 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
 public record Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence,
         String classification, Instant createdAt, byte[] body) {
 
+    /**
+     * The earliest creation time every transport carries: DDS sends nanoseconds since the epoch in 64 bits, which
+     * reach from 1677-09-21 to 2262-04-11; whole years inside that. The sending side refuses rows outside this range
+     * (and V3's constraint on the outbox says the same), so a receiver accepts exactly what a sender sends.
+     */
+    public static final Instant EARLIEST_CREATED_AT = Instant.parse("1678-01-01T00:00:00Z");
+
+    /** The first creation time past the range every transport carries (exclusive); see {@link #EARLIEST_CREATED_AT}. */
+    public static final Instant LATEST_CREATED_AT = Instant.parse("2262-01-01T00:00:00Z");
+
+    /** Longest message id, in characters (code points): small enough for any receiver's inbox key. */
+    public static final int MAX_MESSAGE_ID_LENGTH = 255;
+
     public Envelope {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(origin, "origin");

@@ -1,8 +1,5 @@
 package kr.c4i.gateway.bridge.inbox;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,17 +17,8 @@ import kr.c4i.gateway.kmtf.ValidatedMessage;
  */
 public final class InboundValidator {
 
-    /** Longest message id accepted, in UTF-8 bytes: well inside what the inbox's primary key index can hold. */
-    public static final int MAX_MESSAGE_ID_BYTES = 2048;
-
     /** Longest classification line accepted, in characters. */
     public static final int MAX_CLASSIFICATION_CHARS = 1024;
-
-    /** Earliest accepted creation time: nothing written by a KMTF application predates it. */
-    public static final Instant EARLIEST_CREATED_AT = Instant.EPOCH;
-
-    /** How far in the future of this node's clock a creation time may lie (the nodes' clocks disagree). */
-    public static final Duration MAX_CLOCK_SKEW = Duration.ofDays(1);
 
     public static final String INVALID_MESSAGE_ID = "invalid-message-id";
     /** Not the parser's {@code invalid-classification}, which is about the text's own classification line. */
@@ -43,11 +31,9 @@ public final class InboundValidator {
     }
 
     private final KmtfValidator kmtf;
-    private final Clock clock;
 
-    public InboundValidator(KmtfValidator kmtf, Clock clock) {
+    public InboundValidator(KmtfValidator kmtf) {
         this.kmtf = Objects.requireNonNull(kmtf, "kmtf");
-        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** @return why the envelope must not enter the inbox, or empty if it may */
@@ -56,10 +42,10 @@ public final class InboundValidator {
         if (id.indexOf('\0') >= 0) {
             return reject(INVALID_MESSAGE_ID, "the message id contains a NUL character, which the inbox cannot store");
         }
-        int idBytes = id.getBytes(StandardCharsets.UTF_8).length;
-        if (idBytes > MAX_MESSAGE_ID_BYTES) {
-            return reject(INVALID_MESSAGE_ID, "the message id has " + idBytes + " bytes, more than "
-                    + MAX_MESSAGE_ID_BYTES);
+        int length = id.codePointCount(0, id.length());
+        if (length > Envelope.MAX_MESSAGE_ID_LENGTH) {
+            return reject(INVALID_MESSAGE_ID, "the message id is " + length + " characters long, more than "
+                    + Envelope.MAX_MESSAGE_ID_LENGTH);
         }
         String classification = envelope.classification();
         if (classification.isBlank() || classification.indexOf('\0') >= 0
@@ -67,12 +53,11 @@ public final class InboundValidator {
             return reject(INVALID_CLASSIFICATION, "message " + id + ": the classification is blank, contains a NUL "
                     + "character or is longer than " + MAX_CLASSIFICATION_CHARS + " characters");
         }
+        // The sending side's own range: a receiver refusing what a sender sends would leave it resending for ever.
         Instant created = envelope.createdAt();
-        Instant latest = this.clock.instant().plus(MAX_CLOCK_SKEW);
-        if (created.isBefore(EARLIEST_CREATED_AT) || created.isAfter(latest)) {
+        if (created.isBefore(Envelope.EARLIEST_CREATED_AT) || !created.isBefore(Envelope.LATEST_CREATED_AT)) {
             return reject(INVALID_CREATED_AT, "message " + id + ": created at " + created + ", outside "
-                    + EARLIEST_CREATED_AT + " to " + latest + " (this node's clock plus " + MAX_CLOCK_SKEW.toHours()
-                    + " h)");
+                    + Envelope.EARLIEST_CREATED_AT + " (inclusive) to " + Envelope.LATEST_CREATED_AT + " (exclusive)");
         }
         ValidatedMessage valid;
         try {

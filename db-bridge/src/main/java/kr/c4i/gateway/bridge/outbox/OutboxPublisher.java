@@ -42,14 +42,6 @@ final class OutboxPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPublisher.class);
 
-    /**
-     * The created_at range every transport carries: DDS sends nanoseconds since the epoch in 64 bits, which
-     * reach from 1677-09-21 to 2262-04-11; whole years inside that. V3's constraint on the outbox says the same.
-     */
-    static final Instant EARLIEST_CREATED_AT = Instant.parse("1678-01-01T00:00:00Z");
-    static final Instant LATEST_CREATED_AT = Instant.parse("2262-01-01T00:00:00Z");
-    /** Small enough for any receiver's inbox key (a btree entry holds at most about 2,700 bytes). */
-    static final int MAX_MESSAGE_ID_LENGTH = 255;
     static final String REPEATED_FAILURE = "repeated-failure";
 
     private final DataSource dataSource;
@@ -289,15 +281,15 @@ final class OutboxPublisher {
             throw new InvalidRowException("invalid-message-id", "message_id '" + id + "' is blank");
         }
         int length = id.codePointCount(0, id.length());
-        if (length > MAX_MESSAGE_ID_LENGTH) {
+        if (length > Envelope.MAX_MESSAGE_ID_LENGTH) {
             throw new InvalidRowException("invalid-message-id", "message_id is " + length
-                    + " characters long; at most " + MAX_MESSAGE_ID_LENGTH + " are allowed");
+                    + " characters long; at most " + Envelope.MAX_MESSAGE_ID_LENGTH + " are allowed");
         }
         Instant createdAt = row.createdAt();
-        if (createdAt.isBefore(EARLIEST_CREATED_AT) || !createdAt.isBefore(LATEST_CREATED_AT)) {
+        if (createdAt.isBefore(Envelope.EARLIEST_CREATED_AT) || !createdAt.isBefore(Envelope.LATEST_CREATED_AT)) {
             throw new InvalidRowException("invalid-created-at", "created_at " + describe(createdAt)
-                    + " is outside the range every transport carries, from " + EARLIEST_CREATED_AT
-                    + " (inclusive) to " + LATEST_CREATED_AT + " (exclusive)");
+                    + " is outside the range every transport carries, from " + Envelope.EARLIEST_CREATED_AT
+                    + " (inclusive) to " + Envelope.LATEST_CREATED_AT + " (exclusive)");
         }
         ValidatedMessage valid = validator.validate(row.body(), row.kmtfType());
         Precedence precedence;

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,8 +107,7 @@ class ForeignDdsWriterTest {
     @Test
     void goodSamplesReachTheInboxAndEveryBadOneIsQuarantinedCountedAndNotReceipted() throws Exception {
         BridgeMetrics metrics = new BridgeMetrics(registry, DdsTransport.KIND);
-        ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE),
-                Clock.systemUTC()), new InboxWriter(db.dataSource(), metrics),
+        ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)), new InboxWriter(db.dataSource(), metrics),
                 new InboundQuarantine(db.dataSource(), DdsTransport.KIND), metrics);
         DdsTransport bravo = transport(BRAVO, Set.of(SITREP.id()));
         bravo.open();

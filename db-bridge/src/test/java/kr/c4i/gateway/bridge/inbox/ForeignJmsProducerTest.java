@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -75,8 +74,7 @@ class ForeignJmsProducerTest {
                 .withPeers(Map.of()));
         BridgeMetrics metrics = new BridgeMetrics(registry, "jms");
         transport.open();
-        transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault()),
-                Clock.systemUTC()), new InboxWriter(db.dataSource(), metrics),
+        transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),
                 new InboundQuarantine(db.dataSource(), "jms"), metrics));
 
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + port, USER, PASSWORD);

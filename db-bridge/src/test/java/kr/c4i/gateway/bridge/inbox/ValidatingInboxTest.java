@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -44,8 +43,7 @@ class ValidatingInboxTest {
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         BridgeMetrics metrics = new BridgeMetrics(registry, "jms");
-        inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault()),
-                Clock.systemUTC()), new InboxWriter(db.dataSource(), metrics),
+        inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),
                 new InboundQuarantine(db.dataSource(), "jms"), metrics);
     }
 

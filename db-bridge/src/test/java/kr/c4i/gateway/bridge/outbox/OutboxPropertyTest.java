@@ -44,6 +44,7 @@ import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -190,8 +191,8 @@ class OutboxPropertyTest {
                 weighted(2, Arbitraries.strings().withCharRange('\u0001', '\uD7FF').ofMinLength(0).ofMaxLength(60)),
                 weighted(2, Arbitraries.of("", " ", "   ", "\t", "\n \n", "\u2003", "\u3000")),
                 weighted(1, Arbitraries.strings().withCharRange('a', 'z').ofMinLength(250).ofMaxLength(300)));
-        long earliest = OutboxPublisher.EARLIEST_CREATED_AT.getEpochSecond() * 1_000_000L;
-        long latest = OutboxPublisher.LATEST_CREATED_AT.getEpochSecond() * 1_000_000L - 1;
+        long earliest = Envelope.EARLIEST_CREATED_AT.getEpochSecond() * 1_000_000L;
+        long latest = Envelope.LATEST_CREATED_AT.getEpochSecond() * 1_000_000L - 1;
         Arbitrary<Instant> instants = Arbitraries.oneOf(Arbitraries.longs().between(earliest, latest),
                 Arbitraries.of(earliest, latest, 0L)).map(m -> Instant.EPOCH.plus(m, ChronoUnit.MICROS));
         Arbitrary<Object> times = Arbitraries.frequencyOf(weighted(6, instants.map(i -> (Object) i)),
