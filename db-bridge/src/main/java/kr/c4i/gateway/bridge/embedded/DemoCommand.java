@@ -80,7 +80,8 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
         try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, nodes, workDir, log)) {
             for (EmbeddedNode node : running.nodes()) {
-                out.printf("  node %s: %s over %s  management http://127.0.0.1:%d/actuator (user %s, password in %s)%n",
+                out.printf("  node %s: %s over %s  management http://127.0.0.1:%d/actuator, user '%s', "
+                        + "password in %s%n",
                         node.id(), node == running.publisher() ? "publishes" : "receives ", node.transportKind(),
                         node.httpPort(), node.managementUser(), node.managementPasswordFile());
             }

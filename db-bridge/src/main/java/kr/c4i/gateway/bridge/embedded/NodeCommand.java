@@ -97,7 +97,7 @@ final class NodeCommand implements Callable<Integer> {
         properties.put("gateway.jms.embedded.data-directory", home.resolve(node.value()).resolve("artemis").toString());
         properties.putAll(EmbeddedProperties.parse(bridgeArguments));
         running.startBridge(properties);
-        out.printf("Management: port %d, user %s, password %s%n", httpPort, running.managementUser(),
+        out.printf("Management: port %d, user '%s', password %s%n", httpPort, running.managementUser(),
                 running.managementPasswordFile() == null ? "as given" : "in " + running.managementPasswordFile());
         out.printf("READY node=%s http=%d jdbc=%s%n", node, httpPort, running.jdbcUrl());
         out.flush();
