@@ -5,11 +5,13 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,8 @@ final class Cluster implements AutoCloseable {
     private final String transport;
     // Each cluster its own DDS domain, so clusters of successive tests never meet.
     private final int ddsDomain = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet()) % 200);
+    // The management endpoints take a credential; each cluster makes its own, as the embedded default does.
+    private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
 
     Cluster(Path dir, String transport, int size) throws IOException {
         this.dir = dir;
@@ -74,6 +78,7 @@ final class Cluster implements AutoCloseable {
         }
         p.put("gateway.jms.user", "gateway");
         p.put("gateway.jms.password", "e2e-secret");
+        p.put("spring.security.user.password", managementPassword);
         p.put("gateway.jms.embedded.host", "127.0.0.1");
         p.put("gateway.jms.embedded.port", node.brokerPort());
         p.put("gateway.jms.embedded.data-directory", dir.resolve("artemis").toString());

@@ -5,11 +5,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,15 +28,18 @@ final class NodeProcess implements AutoCloseable {
     private final List<String> command;
     private final Path log;
     private final int httpPort;
+    private final String authorization;
     private Process process;
 
     NodeProcess(String name, Map<String, Object> properties, int httpPort, Path log) {
         this.name = name;
         this.httpPort = httpPort;
         this.log = log;
+        authorization = "Basic " + Base64.getEncoder().encodeToString(
+                ("user:" + properties.get("spring.security.user.password")).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
                 "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar", bridgeJar().toString()));
-        command.add("--server.port=" + httpPort);
+        command.add("--management.server.port=" + httpPort);
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
     }
 
@@ -74,9 +79,11 @@ final class NodeProcess implements AutoCloseable {
         throw new IllegalStateException("Node " + name + " not UP within " + timeout + "; see " + log);
     }
 
+    /** A management endpoint, asked with the node's credential. */
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", authorization).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** SIGKILL: the process gets no chance to flush, acknowledge or say goodbye. */

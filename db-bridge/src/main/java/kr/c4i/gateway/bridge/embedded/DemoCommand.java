@@ -34,7 +34,8 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
         header = "Run nodes on embedded defaults and move a synthetic KMTF load between them.",
         description = { "Starts N nodes (a, b, ...), each with its own PostgreSQL and bridge, writes synthetic KMTF "
                 + "messages of many catalogue types into node a's outbox, shows live progress and ends with a summary.",
-                "Every node's actuator (/actuator/health, /actuator/prometheus) is listed at start." })
+                "Every node's management URL (127.0.0.1: /actuator/health, /actuator/prometheus) is listed at "
+                        + "start, with the file that holds its password for this run (HTTP Basic, user 'user')." })
 final class DemoCommand implements Callable<Integer> {
 
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
@@ -79,8 +80,10 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
         try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, nodes, workDir, log)) {
             for (EmbeddedNode node : running.nodes()) {
-                out.printf("  node %s: %s over %s  actuator http://127.0.0.1:%d/actuator/health%n", node.id(),
-                        node == running.publisher() ? "publishes" : "receives ", node.transportKind(), node.httpPort());
+                out.printf("  node %s: %s over %s  management http://127.0.0.1:%d/actuator, user '%s', "
+                        + "password in %s%n",
+                        node.id(), node == running.publisher() ? "publishes" : "receives ", node.transportKind(),
+                        node.httpPort(), node.managementUser(), node.managementPasswordFile());
             }
             out.flush();
             Instant start = Instant.now();

@@ -3,6 +3,9 @@ package kr.c4i.gateway.bridge.embedded;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -27,16 +30,22 @@ import kr.c4i.gateway.core.transport.Transport;
  */
 final class EmbeddedNode implements AutoCloseable {
 
+    private static final String MANAGEMENT_PASSWORD = "spring.security.user.password";
+
     private final NodeId id;
     private final EmbeddedPostgres database;
     private final int httpPort;
+    private final Path home;
     private final HikariDataSource pool;
     private ConfigurableApplicationContext context;
+    private String managementUser;
+    private Path managementPasswordFile;
 
-    private EmbeddedNode(NodeId id, EmbeddedPostgres database, int httpPort) {
+    private EmbeddedNode(NodeId id, EmbeddedPostgres database, int httpPort, Path home) {
         this.id = id;
         this.database = database;
         this.httpPort = httpPort;
+        this.home = home;
         // The load generator and the probes are the "C4I application": pooled, like a real one.
         this.pool = new HikariDataSource();
         pool.setJdbcUrl(jdbcUrl());
@@ -59,18 +68,46 @@ final class EmbeddedNode implements AutoCloseable {
         Path dataDir = workDir.resolve(id.value()).resolve("postgres");
         Files.createDirectories(dataDir);
         EmbeddedPostgres database = builder.setDataDirectory(dataDir).setServerConfig("max_connections", "60").start();
-        return new EmbeddedNode(id, database, httpPort);
+        return new EmbeddedNode(id, database, httpPort, dataDir.getParent());
     }
 
-    void startBridge(Map<String, Object> properties) {
+    void startBridge(Map<String, Object> properties) throws IOException {
         Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("spring.datasource.url", jdbcUrl());
         all.put("spring.datasource.username", "postgres");
-        all.put("server.port", httpPort);
+        all.put("management.server.port", httpPort);
+        if (!all.containsKey(MANAGEMENT_PASSWORD)) {
+            byte[] secret = new byte[16];
+            new SecureRandom().nextBytes(secret);
+            String password = HexFormat.of().formatHex(secret);
+            managementPasswordFile = writeOwnerOnly(home.resolve("management-password"), password);
+            all.put(MANAGEMENT_PASSWORD, password);
+        }
+        managementUser = String.valueOf(all.getOrDefault("spring.security.user.name", "user"));
         // As command-line arguments, so they win over application.yaml like an operator's would.
         String[] arguments = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         context = new SpringApplicationBuilder(DbBridgeApplication.class).run(arguments);
+    }
+
+    // No newline: curl -u user:"$(cat file)" and Prometheus' password_file read the password as it is.
+    private static Path writeOwnerOnly(Path file, String secret) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        return Files.writeString(file, secret);
+    }
+
+    /** The management endpoints' user ({@code spring.security.user.name}). */
+    String managementUser() {
+        return managementUser;
+    }
+
+    /**
+     * The file with this run's management password, made per node and per run (the embedded default has no
+     * password of its own); null when the caller set {@code spring.security.user.password}.
+     */
+    Path managementPasswordFile() {
+        return managementPasswordFile;
     }
 
     String jdbcUrl() {

@@ -29,6 +29,9 @@ import kr.c4i.gateway.core.NodeId;
         header = "Run one node (embedded PostgreSQL and bridge) until stopped.",
         description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres) and its bridge, prints "
                 + "'READY node=<id> http=<port> jdbc=<url>' when both are up and runs until SIGTERM or SIGINT.",
+                "The management endpoints (--http-port, on 127.0.0.1) take user 'user' and a password made for this "
+                        + "run, kept in <work-dir>/<id>/management-password, unless spring.security.user.password "
+                        + "is given.",
                 "Bridge properties follow '--', e.g. -- --gateway.jms.peers.b.url=tcp://10.0.0.2:61616" })
 final class NodeCommand implements Callable<Integer> {
 
@@ -44,7 +47,9 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--work-dir", required = true, description = "Where the database, broker journal and log live.")
     Path workDir;
 
-    @Option(names = "--http-port", defaultValue = "8080", description = "Port of the actuator endpoints.")
+    @Option(names = "--http-port", defaultValue = "8081",
+            description = "Port of the management endpoints (actuator), on 127.0.0.1 unless "
+                    + "management.server.address is given.")
     int httpPort;
 
     @Option(names = "--pg-port", defaultValue = "0", description = "PostgreSQL port (0: any free port).")
@@ -92,6 +97,8 @@ final class NodeCommand implements Callable<Integer> {
         properties.put("gateway.jms.embedded.data-directory", home.resolve(node.value()).resolve("artemis").toString());
         properties.putAll(EmbeddedProperties.parse(bridgeArguments));
         running.startBridge(properties);
+        out.printf("Management: port %d, user '%s', password %s%n", httpPort, running.managementUser(),
+                running.managementPasswordFile() == null ? "as given" : "in " + running.managementPasswordFile());
         out.printf("READY node=%s http=%d jdbc=%s%n", node, httpPort, running.jdbcUrl());
         out.flush();
         stopped.await();

@@ -1,0 +1,146 @@
+package kr.c4i.gateway.bridge.management;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
+
+import kr.c4i.gateway.bridge.DbBridgeApplication;
+import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.transport.Transport;
+
+/**
+ * The whole bridge as deployed (application.yaml, every auto-configuration) on a real PostgreSQL,
+ * asked over HTTP as an operator's curl or an attacker would: what is open, what needs the credential.
+ */
+@SpringBootTest(classes = DbBridgeApplication.class, webEnvironment = WebEnvironment.DEFINED_PORT,
+        properties = { "gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=broker-secret",
+                "spring.security.user.password=" + ManagementSecurityTest.PASSWORD, "management.server.port=0",
+                "gateway.routing.subscriptions.b=*" })
+@Import(ManagementSecurityTest.Node.class)
+@DirtiesContext
+class ManagementSecurityTest {
+
+    static final String PASSWORD = "management-secret";
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @LocalManagementPort
+    int port;
+
+    /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Node {
+
+        @Bean(destroyMethod = "close")
+        EmbeddedPostgres postgres() throws IOException {
+            return EmbeddedPostgres.builder().start();
+        }
+
+        @Bean
+        DataSource dataSource(EmbeddedPostgres postgres) {
+            HikariDataSource pool = new HikariDataSource();
+            pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+            pool.setMaximumPoolSize(4);
+            return pool;
+        }
+
+        @Bean
+        Transport transport() {
+            return new RecordingTransport();
+        }
+    }
+
+    @Test
+    void managementListensOnLoopbackOnly() throws IOException {
+        try (Socket loopback = new Socket()) {
+            loopback.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+        }
+        // 127.0.0.2 is this host too: a listener on every interface would accept it, one on 127.0.0.1 does not.
+        assertThatExceptionOfType(ConnectException.class).isThrownBy(() -> {
+            try (Socket other = new Socket()) {
+                other.connect(new InetSocketAddress("127.0.0.2", port), 2000);
+            }
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/actuator/prometheus", "/actuator/metrics", "/actuator/info", "/actuator",
+            "/actuator/health/db", "/actuator/health/transport" })
+    void anonymousCallersGet401(String path) throws Exception {
+        HttpResponse<String> response = get(path, null);
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                challenge -> assertThat(challenge).startsWith("Basic"));
+        assertThat(response.body()).doesNotContain("postgres").doesNotContain("gateway_");
+    }
+
+    @Test
+    void aWrongPasswordGets401() throws Exception {
+        assertThat(get("/actuator/prometheus", "wrong").statusCode()).isEqualTo(401);
+        assertThat(get("/actuator/health/db", "wrong").statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void anonymousHealthIsTheStatusWithoutDetails() throws Exception {
+        HttpResponse<String> response = get("/actuator/health", null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"status\":\"UP\"").doesNotContain("components")
+                .doesNotContain("details").doesNotContain("postgres");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "/actuator/health/liveness", "/actuator/health/readiness" })
+    void probesAreOpenForOrchestrators(String path) throws Exception {
+        HttpResponse<String> response = get(path, null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void theCredentialGetsTheData() throws Exception {
+        HttpResponse<String> health = get("/actuator/health", PASSWORD);
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"db\"").contains("\"transport\"").contains("\"outbox\"")
+                .contains("PostgreSQL");
+        HttpResponse<String> metrics = get("/actuator/prometheus", PASSWORD);
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body()).contains("gateway_outbox_polled_total{").contains("node=\"a\"");
+        assertThat(get("/actuator/health/db", PASSWORD).statusCode()).isEqualTo(200);
+    }
+
+    private HttpResponse<String> get(String path, String password) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5));
+        if (password != null) {
+            request.header("Authorization", "Basic " + Base64.getEncoder()
+                    .encodeToString(("user:" + password).getBytes(StandardCharsets.UTF_8)));
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
