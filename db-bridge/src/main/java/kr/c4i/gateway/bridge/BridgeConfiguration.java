@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -92,9 +93,10 @@ class BridgeConfiguration {
 
     @Bean
     BridgeLifecycle bridgeLifecycle(Transport transport, ValidatingInbox inbox, OutboxPoller poller,
-            DeliveryLedger ledger, OutboxProperties outbox, InboxProperties inboxProperties) {
+            DeliveryLedger ledger, OutboxProperties outbox, InboxProperties inboxProperties,
+            ObjectProvider<PublishGate> gates) {
         return new BridgeLifecycle(transport, inbox, poller, receiptsNeeded(transport, ledger), outbox.enabled(),
-                inboxProperties.enabled());
+                inboxProperties.enabled(), gates.orderedStream().toList());
     }
 
     /** The ledger matters only where the transport receipts instead of storing durably on its first hop. */

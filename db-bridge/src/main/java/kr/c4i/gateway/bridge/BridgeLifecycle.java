@@ -1,5 +1,7 @@
 package kr.c4i.gateway.bridge;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +16,8 @@ import kr.c4i.gateway.core.transport.TransportException;
 
 /**
  * Starts the bridge once the context (and Flyway's schema) is ready: transport first, then the
- * inbox subscription, then the outbox poller; stops in reverse so no claimed batch is cut off.
+ * inbox subscription, then the {@link PublishGate}s (the context, and so readiness, waits for them),
+ * then the outbox poller; stops in reverse so no claimed batch is cut off.
  */
 final class BridgeLifecycle implements SmartLifecycle {
 
@@ -26,10 +29,12 @@ final class BridgeLifecycle implements SmartLifecycle {
     private final @Nullable DeliveryLedger ledger;
     private final boolean publish;
     private final boolean receive;
+    private final List<PublishGate> gates;
     private volatile boolean running;
 
     BridgeLifecycle(Transport transport, InboundHandler inbox, OutboxPoller poller, @Nullable DeliveryLedger ledger,
-            boolean publish, boolean receive) {
+            boolean publish, boolean receive, List<PublishGate> gates) {
+        this.gates = List.copyOf(gates);
         this.transport = transport;
         this.inbox = inbox;
         this.poller = poller;
@@ -53,6 +58,15 @@ final class BridgeLifecycle implements SmartLifecycle {
             throw new TransportStartException(transport.kind(), ex);
         }
         if (publish) {
+            try {
+                for (PublishGate gate : gates) {
+                    gate.await();
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new TransportStartException(transport.kind(), ex);
+            }
             poller.start();
         }
         running = true;

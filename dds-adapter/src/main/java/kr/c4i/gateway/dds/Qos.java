@@ -21,10 +21,12 @@ import java.util.Objects;
  * @param lifespan how long a written sample stays valid, {@link Duration#ZERO} for ever
  * @param partitions DDS partitions; writers and readers match only if they share one; empty for the default
  * @param transportPriority a hint for the transport (e.g. DSCP), 0 by default
+ * @param maxSamples the most samples a reader holds before it rejects new ones (the DDS resource limit
+ *        {@code max_samples}, counted in its sample-rejected status), 0 for no limit; what bounds a KEEP_ALL reader
  */
 public record Qos(Reliability reliability, Duration maxBlockingTime, History history, Durability durability,
         History durabilityHistory, Duration deadline, Duration lifespan, List<String> partitions,
-        int transportPriority) {
+        int transportPriority, int maxSamples) {
 
     /** Whether lost samples are repaired. */
     public enum Reliability {
@@ -74,6 +76,9 @@ public record Qos(Reliability reliability, Duration maxBlockingTime, History his
         deadline = nonNegative(deadline, "deadline");
         lifespan = nonNegative(lifespan, "lifespan");
         partitions = List.copyOf(partitions);
+        if (maxSamples < 0) {
+            throw new IllegalArgumentException("maxSamples must not be negative, was " + maxSamples);
+        }
         for (String partition : partitions) {
             if (partition.isEmpty() || partition.indexOf('\0') >= 0) {
                 throw new IllegalArgumentException("Invalid partition name '" + partition + "'");
@@ -84,49 +89,56 @@ public record Qos(Reliability reliability, Duration maxBlockingTime, History his
     /** RELIABLE, KEEP_ALL, VOLATILE, blocking up to 10 s: lossless delivery to matched readers. */
     public static Qos reliable() {
         return new Qos(Reliability.RELIABLE, Duration.ofSeconds(10), History.keepAll(), Durability.VOLATILE,
-                History.keepLast(1), Duration.ZERO, Duration.ZERO, List.of(), 0);
+                History.keepLast(1), Duration.ZERO, Duration.ZERO, List.of(), 0, 0);
     }
 
     /** BEST_EFFORT, KEEP_LAST {@code depth}, VOLATILE. */
     public static Qos bestEffort(int depth) {
         return new Qos(Reliability.BEST_EFFORT, Duration.ofMillis(100), History.keepLast(depth),
-                Durability.VOLATILE, History.keepLast(1), Duration.ZERO, Duration.ZERO, List.of(), 0);
+                Durability.VOLATILE, History.keepLast(1), Duration.ZERO, Duration.ZERO, List.of(), 0, 0);
     }
 
     public Qos withHistory(History value) {
         return new Qos(this.reliability, this.maxBlockingTime, value, this.durability, this.durabilityHistory,
-                this.deadline, this.lifespan, this.partitions, this.transportPriority);
+                this.deadline, this.lifespan, this.partitions, this.transportPriority, this.maxSamples);
     }
 
     /** Sets the durability and, for TRANSIENT_LOCAL writers, how much history late joiners receive. */
     public Qos withDurability(Durability value, History lateJoinerHistory) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, value, lateJoinerHistory,
-                this.deadline, this.lifespan, this.partitions, this.transportPriority);
+                this.deadline, this.lifespan, this.partitions, this.transportPriority, this.maxSamples);
     }
 
     public Qos withMaxBlockingTime(Duration value) {
         return new Qos(this.reliability, value, this.history, this.durability, this.durabilityHistory,
-                this.deadline, this.lifespan, this.partitions, this.transportPriority);
+                this.deadline, this.lifespan, this.partitions, this.transportPriority, this.maxSamples);
     }
 
     public Qos withDeadline(Duration value) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, value, this.lifespan, this.partitions, this.transportPriority);
+                this.durabilityHistory, value, this.lifespan, this.partitions, this.transportPriority,
+                this.maxSamples);
     }
 
     public Qos withLifespan(Duration value) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, this.deadline, value, this.partitions, this.transportPriority);
+                this.durabilityHistory, this.deadline, value, this.partitions, this.transportPriority,
+                this.maxSamples);
     }
 
     public Qos withPartitions(List<String> value) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, this.deadline, this.lifespan, value, this.transportPriority);
+                this.durabilityHistory, this.deadline, this.lifespan, value, this.transportPriority, this.maxSamples);
     }
 
     public Qos withTransportPriority(int value) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, this.deadline, this.lifespan, this.partitions, value);
+                this.durabilityHistory, this.deadline, this.lifespan, this.partitions, value, this.maxSamples);
+    }
+
+    public Qos withMaxSamples(int value) {
+        return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
+                this.durabilityHistory, this.deadline, this.lifespan, this.partitions, this.transportPriority, value);
     }
 
     private static Duration nonNegative(Duration value, String name) {

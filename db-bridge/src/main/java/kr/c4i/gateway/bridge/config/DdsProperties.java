@@ -38,6 +38,12 @@ import org.springframework.util.unit.DataSize;
  * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
  *        found by unicast discovery (32 when unset). Every announcement is sent to each of them on every peer, so
  *        on a slow link set it to what the peer hosts really run (see docs/benchmarks.md).
+ * @param matchTimeout how long a publishing node waits at start, before it publishes and reports READY, for the
+ *        readers of every route's destinations (routing table) to match its writers; after it, the node starts
+ *        anyway and names the unmatched routes in a log line and in the {@code transport} health details
+ * @param bestEffortBacklog samples a BEST_EFFORT type's reader holds while the node is busy with earlier ones
+ *        before it rejects more (counted in {@code gateway.dds.samples.dropped{reason=rejected}}); a burst of one
+ *        type up to this size is never dropped on a loss-free link
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
@@ -45,7 +51,8 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
-        @Nullable Integer maxParticipantsPerHost) {
+        @Nullable Integer maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
+        @DefaultValue("4096") int bestEffortBacklog) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);

@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import kr.c4i.gateway.bridge.embedded.InboxProbe.Comparison;
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Fingerprint;
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Latency;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -163,6 +164,10 @@ final class DemoCommand implements Callable<Integer> {
         long quarantined = reasons.values().stream().mapToLong(Long::longValue).sum();
         long sent = sentReliable.rows() + sentBestEffort.rows();
         boolean ok = quarantined == expectedBad && sent == expected / running.receivers().size();
+        Set<String> sentBestEffortIds = InboxProbe.sentIds(publisher.database(), BEST_EFFORT);
+        long unmatched = publisher.droppedSamples().getOrDefault("unmatched", 0L);
+        long missingBestEffort = 0;
+        long countedBestEffort = unmatched;
         out.println();
         out.printf("Summary (%s, %d nodes, %s)%n", publisher.transportKind(), nodes,
                 Duration.between(start, Instant.now()).withNanos(0));
@@ -170,15 +175,31 @@ final class DemoCommand implements Callable<Integer> {
                 sent, sentReliable.rows(), quarantined, reasons, InboxProbe.backlog(publisher.database()));
         for (EmbeddedNode receiver : running.receivers()) {
             Fingerprint reliable = InboxProbe.inboxFingerprint(receiver.database(), RELIABLE);
-            Fingerprint bestEffort = InboxProbe.inboxFingerprint(receiver.database(), BEST_EFFORT);
+            Comparison bestEffort = Comparison.of(sentBestEffortIds,
+                    InboxProbe.inboxIds(receiver.database(), BEST_EFFORT));
+            Map<String, Long> dropped = receiver.droppedSamples();
+            long counted = dropped.getOrDefault("lost", 0L) + dropped.getOrDefault("rejected", 0L);
+            missingBestEffort += bestEffort.missing();
+            countedBestEffort += counted;
             Latency latency = InboxProbe.latency(receiver.database(), start);
             boolean same = reliable.equals(sentReliable);
-            ok &= same && bestEffort.rows() <= sentBestEffort.rows();
-            out.printf("  node %s inbox : RELIABLE %d, %s; BEST_EFFORT %d of %d (may drop, never duplicate)%n",
-                    receiver.id(), reliable.rows(), same ? "exactly the sent set, each once" : "DIFFERS from the sent set",
-                    bestEffort.rows(), sentBestEffort.rows());
+            ok &= same && bestEffort.unexpected() == 0;
+            out.printf("  node %s inbox : RELIABLE %d, %s%n", receiver.id(), reliable.rows(),
+                    same ? "exactly the sent set, each once" : "DIFFERS from the sent set");
+            out.printf("                 BEST_EFFORT %d of %d, %s; drops counted here: %d lost, %d rejected%n",
+                    bestEffort.received(), sentBestEffortIds.size(), bestEffort.missing() == 0
+                            && bestEffort.unexpected() == 0 ? "exactly the sent set"
+                                    : bestEffort.missing() + " missing, " + bestEffort.unexpected() + " never sent",
+                    dropped.getOrDefault("lost", 0L), dropped.getOrDefault("rejected", 0L));
             out.printf("                 %.0f msg/s; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                     latency.throughputPerSecond(), latency.p50Millis(), latency.p99Millis(), latency.maxMillis());
+        }
+        if (publisher.transportKind().equals("dds")) {
+            // Each missing BEST_EFFORT message must be a counted drop: unmatched at the sender, lost or rejected here.
+            ok &= missingBestEffort == countedBestEffort;
+            out.printf("  BEST_EFFORT drops: %d missing in all inboxes, %d counted (%d unmatched at node %s)%s%n",
+                    missingBestEffort, countedBestEffort, unmatched, publisher.id(),
+                    missingBestEffort == countedBestEffort ? "" : ": NOT ALL COUNTED");
         }
         if (!complete) {
             out.println("  (stopped waiting after " + timeout + ")");

@@ -23,6 +23,7 @@ import kr.c4i.gateway.bridge.DbBridgeApplication;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.dds.transport.DdsTransport;
 
 /**
  * One node of the embedded default: its own PostgreSQL (the C4I server's interface database) and
@@ -129,6 +130,12 @@ final class EmbeddedNode implements AutoCloseable {
     /** The transport the running bridge actually uses, as it names itself ({@code jms}, {@code dds}). */
     String transportKind() {
         return context == null ? "none" : context.getBean(Transport.class).kind();
+    }
+
+    /** BEST_EFFORT samples the running bridge's DDS transport counted as dropped, by reason; empty otherwise. */
+    Map<String, Long> droppedSamples() {
+        return context != null && context.getBean(Transport.class) instanceof DdsTransport dds ? dds.stats().dropped()
+                : Map.of();
     }
 
     /** The bridge's end-to-end latency timer, once the bridge runs. */

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -81,6 +82,45 @@ final class InboxProbe {
     static Fingerprint inboxFingerprint(DataSource db, Set<String> types) throws SQLException {
         return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
                 + "FROM inbox WHERE kmtf_type = ANY (?)", types);
+    }
+
+    /** The ids of the sent messages of these types. */
+    static Set<String> sentIds(DataSource db, Set<String> types) throws SQLException {
+        return ids(db, "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL AND kmtf_type = ANY (?)", types);
+    }
+
+    /** The ids of the received messages of these types. */
+    static Set<String> inboxIds(DataSource db, Set<String> types) throws SQLException {
+        return ids(db, "SELECT message_id FROM inbox WHERE kmtf_type = ANY (?)", types);
+    }
+
+    /**
+     * How a receiver's set of message ids compares with the sent set.
+     *
+     * @param received ids in the inbox
+     * @param missing sent ids not in the inbox
+     * @param unexpected ids in the inbox that were never sent
+     */
+    record Comparison(long received, long missing, long unexpected) {
+
+        static Comparison of(Set<String> sent, Set<String> received) {
+            long missing = sent.stream().filter(id -> !received.contains(id)).count();
+            long unexpected = received.stream().filter(id -> !sent.contains(id)).count();
+            return new Comparison(received.size(), missing, unexpected);
+        }
+    }
+
+    private static Set<String> ids(DataSource db, String sql, Set<String> types) throws SQLException {
+        Set<String> ids = new HashSet<>();
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", types.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+        }
+        return ids;
     }
 
     private static Fingerprint fingerprint(DataSource db, String sql, Set<String> types) throws SQLException {

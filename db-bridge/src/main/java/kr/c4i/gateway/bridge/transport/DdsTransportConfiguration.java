@@ -32,7 +32,8 @@ public final class DdsTransportConfiguration {
                     .withNackRepeatInterval(dds.nackRepeatInterval())
                     .withAnnounceInterval(dds.announceInterval())
                     .withMaxParticipantsPerHost(dds.maxParticipantsPerHost());
-            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout());
+            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout())
+                    .withBestEffortBacklog(dds.bestEffortBacklog());
         }
         catch (IllegalArgumentException ex) {
             throw new IllegalStateException("Unable to configure the DDS transport from gateway.dds.*: "
@@ -45,6 +46,13 @@ public final class DdsTransportConfiguration {
     DdsTransport ddsTransport(NodeId node, KmtfCatalogue catalogue, RoutingTable routing,
             DdsTransportSettings settings) {
         return new DdsTransport(node, catalogue, routing.subscriptions(node), settings);
+    }
+
+    @Bean
+    DdsRouteMatching ddsRouteMatching(DdsTransport transport, NodeId node, KmtfCatalogue catalogue,
+            RoutingTable routing, DdsProperties dds) {
+        return new DdsRouteMatching(transport, DdsRouteMatching.expectedReaders(node, catalogue, routing),
+                dds.matchTimeout());
     }
 
     @Bean

@@ -1,11 +1,14 @@
 package kr.c4i.gateway.bridge.transport;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import kr.c4i.gateway.core.metrics.MetricNames;
 
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportStats;
@@ -14,7 +17,8 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 
 /**
  * Publishes the DDS transport's own counters: samples written, received, lost and rejected (from
- * Cyclone's sample-lost and sample-rejected statuses), receipts, and matched readers per topic.
+ * Cyclone's sample-lost and sample-rejected statuses), BEST_EFFORT samples dropped by reason, receipts,
+ * and matched readers per topic.
  * One stats snapshot, at most a second old, serves every meter of a scrape: reading the statuses
  * of 270 writers once per meter would cost more than the scrape is worth.
  */
@@ -34,6 +38,12 @@ final class DdsTransportMetrics {
         counter(registry, "gateway.dds.samples.rejected", "Samples DDS rejected", DdsTransportStats::samplesRejected);
         counter(registry, "gateway.dds.samples.invalid", "Received samples that were not valid envelopes",
                 DdsTransportStats::samplesInvalid);
+        for (String reason : List.of(DdsTransportStats.DROPPED_UNMATCHED, DdsTransportStats.DROPPED_LOST,
+                DdsTransportStats.DROPPED_REJECTED)) {
+            FunctionCounter.builder(MetricNames.DDS_SAMPLES_DROPPED, this,
+                    m -> m.stats().dropped().getOrDefault(reason, 0L)).tag(MetricNames.TAG_REASON, reason)
+                    .description("BEST_EFFORT samples dropped").register(registry);
+        }
         counter(registry, "gateway.dds.receipts.sent", "Receipts sent", DdsTransportStats::receiptsSent);
         counter(registry, "gateway.dds.receipts.received", "Receipts received", DdsTransportStats::receiptsReceived);
         for (MessageType type : catalogue.types()) {

@@ -19,6 +19,7 @@ import kr.c4i.gateway.bridge.config.JmsProperties;
 import kr.c4i.gateway.bridge.config.NodeProperties;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
@@ -85,6 +86,19 @@ class TransportConfigurationTests {
             assertThat(context).hasSingleBean(DdsTransport.class).doesNotHaveBean(JmsTransport.class);
             assertThat(context.getBean(Transport.class).kind()).isEqualTo("dds");
         });
+    }
+
+    @Test
+    void ddsCountsBestEffortDropsByReasonAndSizesItsReadersFromProperties() {
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.best-effort-backlog=1000")
+                .run(context -> {
+                    assertThat(context.getBean(DdsTransportSettings.class).bestEffortBacklog()).isEqualTo(1000);
+                    assertThat(context.getBean(MeterRegistry.class).find(MetricNames.DDS_SAMPLES_DROPPED)
+                            .functionCounters())
+                            .extracting(counter -> counter.getId().getTag(MetricNames.TAG_REASON))
+                            .containsExactlyInAnyOrder("unmatched", "lost", "rejected");
+                    assertThat(context).hasSingleBean(DdsRouteMatching.class);
+                });
     }
 
     @Test

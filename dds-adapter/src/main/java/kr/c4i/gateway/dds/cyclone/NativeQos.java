@@ -51,6 +51,10 @@ final class NativeQos {
             if (qos.transportPriority() != 0) {
                 ddsc.qsetTransportPriority(q, qos.transportPriority());
             }
+            if (qos.maxSamples() > 0) {
+                ddsc.qsetResourceLimits(q, qos.maxSamples(), DdscLayouts.DDS_LENGTH_UNLIMITED,
+                        DdscLayouts.DDS_LENGTH_UNLIMITED);
+            }
             return q;
         }
         catch (RuntimeException | Error ex) {

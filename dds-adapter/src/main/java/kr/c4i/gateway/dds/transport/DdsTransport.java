@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -37,6 +38,7 @@ import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfReceiptSample;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
  * KMTF over DDS: one topic per catalogue type (its {@code topicName}, QoS from its reliability and history, see
@@ -65,6 +67,9 @@ public final class DdsTransport implements ReceiptingTransport {
     private final DdsTransportSettings settings;
     private final ReceiveLoop.Counters counters = new ReceiveLoop.Counters();
     private final LongAdder written = new LongAdder();
+    private final LongAdder unmatched = new LongAdder();
+    private final Set<String> ownReaders = ConcurrentHashMap.newKeySet();
+    private volatile Map<String, Integer> expectedReaders = Map.of();
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private volatile State state = State.NEW;
     private DomainParticipant participant;
@@ -195,7 +200,7 @@ public final class DdsTransport implements ReceiptingTransport {
             for (String id : this.subscribedTypes) {
                 Channel channel = this.channels.get(id);
                 readers.put(channel.type(), this.participant.createReader(channel.writer().topic(),
-                        TopicQos.reader(channel.type())));
+                        TopicQos.reader(channel.type(), this.settings.bestEffortBacklog())));
             }
             this.receiveLoop.subscribe(handler, readers);
         }
@@ -205,6 +210,7 @@ public final class DdsTransport implements ReceiptingTransport {
                     + this.subscribedTypes.size() + " DDS topics: " + ex.getMessage(), ex);
         }
         this.subscribed = true;
+        this.ownReaders.addAll(this.subscribedTypes);
         startReceiving();
     }
 
@@ -219,7 +225,9 @@ public final class DdsTransport implements ReceiptingTransport {
      * Publishes each message on its type's topic. Every message of the batch is checked first, so a message the
      * wire can never carry is rejected before anything is written. Before it returns (or throws), every writer it
      * wrote to is flushed, so with {@link DdsTransportSettings#writeBatch() write batching} the batch shares
-     * datagrams but none of it waits for a later {@code send}.
+     * datagrams but none of it waits for a later {@code send}. A BEST_EFFORT message is lost for each of its
+     * {@link Outbound#destinations() destinations} whose reader is not matched when it is written: each such loss
+     * is counted ({@link DdsTransportStats#droppedUnmatched()}). RELIABLE ones are resent by the receipt protocol.
      *
      * @throws MessageRejectedException for the first message whose type this transport does not know, whose body
      *         is over the type's maximum size, or whose text is not valid UTF-8
@@ -251,11 +259,16 @@ public final class DdsTransport implements ReceiptingTransport {
         // With write batching a written sample may wait in its writer for the next one: every writer written to is
         // flushed before returning, also when a write failed, so nothing sent waits for a later send.
         Set<Channel> written = Collections.newSetFromMap(new IdentityHashMap<>());
+        Map<Channel, Integer> remoteReaders = new IdentityHashMap<>();
         try {
             for (int i = 0; i < samples.size(); i++) {
                 Channel channel = targets.get(i);
                 written.add(channel);
                 write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+                if (channel.type().reliability() == Reliability.BEST_EFFORT) {
+                    int matched = remoteReaders.computeIfAbsent(channel, this::remoteReaders);
+                    countUnmatched(channel, batch.get(i).destinations().size() - matched);
+                }
             }
         }
         catch (TransportException | RuntimeException ex) {
@@ -268,6 +281,72 @@ public final class DdsTransport implements ReceiptingTransport {
             throw ex;
         }
         flush(written);
+    }
+
+    /** Readers of other nodes matched with the channel's writer now: this node's own reader matches it too. */
+    private int remoteReaders(Channel channel) {
+        try {
+            int matched = channel.writer().status().matchedReaders();
+            return Math.max(0, matched - (this.ownReaders.contains(channel.type().id()) ? 1 : 0));
+        }
+        catch (IllegalStateException | DdsException ex) {
+            return Integer.MAX_VALUE;
+        }
+    }
+
+    private void countUnmatched(Channel channel, int missing) {
+        if (missing <= 0) {
+            return;
+        }
+        long before = this.unmatched.sum();
+        this.unmatched.add(missing);
+        // Logged sparsely: a destination that stays away would otherwise log every message.
+        if (Long.highestOneBit(before + missing) != Long.highestOneBit(before)) {
+            log.warn("BEST_EFFORT message of {} written while {} of its destinations had no matched reader: dropped "
+                    + "for them ({} such drops so far)", channel.type().id(), missing, before + missing);
+        }
+    }
+
+    /**
+     * Waits until the writer of every type in {@code expected} is matched with at least that many readers of
+     * other nodes (the type's destinations in the routing table), or until the timeout. Health reports the types
+     * still short of their readers from then on.
+     *
+     * @param expected catalogue type id to the number of other nodes that subscribe to it
+     * @return the types still short, each with {@code "matched of expected"}; empty once all are matched
+     * @throws IllegalStateException if the transport is not open
+     */
+    public Map<String, String> awaitRemoteReaders(Map<String, Integer> expected, Duration timeout)
+            throws InterruptedException {
+        if (this.state != State.OPEN) {
+            throw new IllegalStateException("The DDS transport of node " + this.node + " is not open");
+        }
+        this.expectedReaders = Map.copyOf(expected);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, String> missing = unmatchedRoutes();
+        while (!missing.isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.sleep(20);
+            missing = unmatchedRoutes();
+        }
+        return missing;
+    }
+
+    /** The types whose writers have fewer readers of other nodes than {@link #awaitRemoteReaders} expects. */
+    public Map<String, String> unmatchedRoutes() {
+        Map<String, String> missing = new TreeMap<>();
+        if (this.state != State.OPEN) {
+            return missing;
+        }
+        this.expectedReaders.forEach((type, readers) -> {
+            Channel channel = this.channels.get(type);
+            if (channel != null && readers > 0) {
+                int matched = remoteReaders(channel);
+                if (matched < readers) {
+                    missing.put(type, matched + " of " + readers + " readers");
+                }
+            }
+        });
+        return missing;
     }
 
     private void flush(Set<Channel> written) throws TransportUnavailableException {
@@ -312,15 +391,22 @@ public final class DdsTransport implements ReceiptingTransport {
         long lost = 0;
         long rejected = 0;
         long undecodable = 0;
+        long bestEffortLost = 0;
+        long bestEffortRejected = 0;
         Map<String, Integer> matched = new TreeMap<>();
         if (this.state == State.OPEN) {
             try {
                 if (this.receiveLoop != null) {
-                    for (DataReader<KmtfMessageSample> reader : this.receiveLoop.readers()) {
-                        ReaderStatus status = reader.status();
+                    for (Map.Entry<MessageType, DataReader<KmtfMessageSample>> entry : this.receiveLoop.readersByType()
+                            .entrySet()) {
+                        ReaderStatus status = entry.getValue().status();
                         lost += status.samplesLost();
                         rejected += status.samplesRejected();
                         undecodable += status.undecodable();
+                        if (entry.getKey().reliability() == Reliability.BEST_EFFORT) {
+                            bestEffortLost += status.samplesLost();
+                            bestEffortRejected += status.samplesRejected();
+                        }
                     }
                 }
                 this.channels.values().forEach(c -> matched.put(c.type().topicName(),
@@ -333,7 +419,8 @@ public final class DdsTransport implements ReceiptingTransport {
         return new DdsTransportStats(this.written.sum(), this.counters.received.sum(), lost, rejected,
                 this.counters.invalid.sum() + undecodable, this.counters.batches.sum(),
                 this.counters.deliveryFailures.sum(), this.counters.receiptsSent.sum(),
-                this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched);
+                this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched,
+                this.unmatched.sum(), bestEffortLost, bestEffortRejected);
     }
 
     /** How long {@link #open} took to join the domain and create every topic and writer. */
@@ -364,6 +451,11 @@ public final class DdsTransport implements ReceiptingTransport {
         details.put("samplesReceived", stats.samplesReceived());
         details.put("samplesLost", stats.samplesLost());
         details.put("samplesInvalid", stats.samplesInvalid());
+        details.put("samplesDropped", stats.dropped());
+        Map<String, String> unmatchedRoutes = unmatchedRoutes();
+        if (!unmatchedRoutes.isEmpty()) {
+            details.put("unmatchedRoutes", unmatchedRoutes);
+        }
         return participantAlive && receiving ? TransportHealth.up(details) : TransportHealth.down(details);
     }
 

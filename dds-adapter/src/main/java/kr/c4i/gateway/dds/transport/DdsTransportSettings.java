@@ -23,15 +23,20 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  *        {@code true}. Its cost is one flush per topic and {@code send}; its gain, 1.5 to 1.7 times the
  *        throughput of small messages between processes. Cyclone takes it per domain: another participant of the
  *        same domain in the same process must use the same value ({@link ParticipantSettings#withWriteBatch}).
+ * @param bestEffortBacklog how many samples the reader of a BEST_EFFORT type holds for the receive thread while
+ *        it is busy (e.g. committing a batch into the inbox) before it rejects new ones, which are then counted as
+ *        dropped; at least the catalogue's history depth of the type. A burst of one type up to this size is never
+ *        dropped on a loss-free link; each held sample costs its size in native memory. Default 4096
  */
 public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-        Duration redeliveryDelay, String receiptsTopic, boolean writeBatch) {
+        Duration redeliveryDelay, String receiptsTopic, boolean writeBatch, int bestEffortBacklog) {
 
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_BATCH = 256;
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
     public static final String DEFAULT_RECEIPTS_TOPIC = "kmtf/gateway/receipts";
     public static final boolean DEFAULT_WRITE_BATCH = true;
+    public static final int DEFAULT_BEST_EFFORT_BACKLOG = 4096;
 
     public DdsTransportSettings {
         Objects.requireNonNull(participant, "participant");
@@ -50,36 +55,45 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         if (receiptsTopic.isBlank()) {
             throw new IllegalArgumentException("receiptsTopic must not be blank");
         }
+        if (bestEffortBacklog < 1) {
+            throw new IllegalArgumentException("bestEffortBacklog must be at least 1, was " + bestEffortBacklog);
+        }
     }
 
     public static DdsTransportSettings defaults() {
         return new DdsTransportSettings(ParticipantSettings.defaults(), DEFAULT_WRITE_TIMEOUT, DEFAULT_MAX_BATCH,
-                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC, DEFAULT_WRITE_BATCH);
+                DEFAULT_REDELIVERY_DELAY, DEFAULT_RECEIPTS_TOPIC, DEFAULT_WRITE_BATCH,
+                DEFAULT_BEST_EFFORT_BACKLOG);
     }
 
     public DdsTransportSettings withParticipant(ParticipantSettings value) {
         return new DdsTransportSettings(value, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch);
+                this.receiptsTopic, this.writeBatch, this.bestEffortBacklog);
     }
 
     public DdsTransportSettings withWriteTimeout(Duration value) {
         return new DdsTransportSettings(this.participant, value, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch);
+                this.receiptsTopic, this.writeBatch, this.bestEffortBacklog);
     }
 
     public DdsTransportSettings withMaxBatch(int value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, value, this.redeliveryDelay,
-                this.receiptsTopic, this.writeBatch);
+                this.receiptsTopic, this.writeBatch, this.bestEffortBacklog);
     }
 
     public DdsTransportSettings withRedeliveryDelay(Duration value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, value,
-                this.receiptsTopic, this.writeBatch);
+                this.receiptsTopic, this.writeBatch, this.bestEffortBacklog);
     }
 
     public DdsTransportSettings withWriteBatch(boolean value) {
         return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, value);
+                this.receiptsTopic, value, this.bestEffortBacklog);
+    }
+
+    public DdsTransportSettings withBestEffortBacklog(int value) {
+        return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
+                this.receiptsTopic, this.writeBatch, value);
     }
 
     /** The participant settings the transport joins the domain with: {@code participant} with {@code writeBatch}. */

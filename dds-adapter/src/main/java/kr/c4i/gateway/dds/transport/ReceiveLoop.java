@@ -103,6 +103,12 @@ final class ReceiveLoop implements Runnable {
         return this.subscriptions.values().stream().map(Subscription::reader).toList();
     }
 
+    Map<MessageType, DataReader<KmtfMessageSample>> readersByType() {
+        Map<MessageType, DataReader<KmtfMessageSample>> readers = new LinkedHashMap<>();
+        this.subscriptions.values().forEach(s -> readers.put(s.type(), s.reader()));
+        return readers;
+    }
+
     void stop() {
         this.running = false;
         this.waitSet.wakeup();

@@ -15,7 +15,14 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * it (a full writer history blocks {@code send} instead), and TRANSIENT_LOCAL with the catalogue's history depth,
  * so a node that joins or recovers receives the last {@code historyDepth} messages of the type from each writer.
  * The catalogue's TRANSIENT and PERSISTENT are served as TRANSIENT_LOCAL: Cyclone 0.10 has no durability service,
- * and the receipt protocol covers what outlives a writer. BEST_EFFORT types: VOLATILE, KEEP_LAST history depth.
+ * and the receipt protocol covers what outlives a writer.
+ *
+ * <p>BEST_EFFORT types: VOLATILE; the writer keeps the catalogue's KEEP_LAST depth (a best-effort volatile writer
+ * sends at once and never repairs, so its history drops nothing). The reader is KEEP_ALL, bounded by
+ * {@code max_samples} = the larger of the backlog setting and the history depth: the envelope is keyless, so all
+ * messages of a type are one instance, and a KEEP_LAST reader would overwrite distinct messages of a burst while
+ * the receive thread is busy, silently. A reader that is full rejects instead, which its sample-rejected status
+ * counts.
  */
 final class TopicQos {
 
@@ -30,8 +37,12 @@ final class TopicQos {
                 .withTransportPriority(type.defaultPrecedence().jmsPriority());
     }
 
-    static Qos reader(MessageType type) {
-        return base(type);
+    static Qos reader(MessageType type, int bestEffortBacklog) {
+        if (type.reliability() == Reliability.RELIABLE) {
+            return base(type);
+        }
+        return base(type).withHistory(Qos.History.keepAll())
+                .withMaxSamples(Math.max(bestEffortBacklog, type.historyDepth()));
     }
 
     /** Receipts for {@code origin}'s messages: only the origin's receipt reader is in its partition. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -113,6 +114,93 @@ class DdsTransportTest {
         await(() -> bravo.count() >= 1, "a best-effort message to arrive");
         Thread.sleep(200);
         assertThat(bravo.ids()).doesNotHaveDuplicates().isSubsetOf(ids);
+    }
+
+    @Test
+    void aBurstOfOneThousandBestEffortMessagesOfOneTypeReachesEachOfTwoReceiversWhole() throws Exception {
+        // History depth 1, the catalogue's smallest: a KEEP_LAST 1 reader kept about one message of such a burst.
+        MessageType type = bestEffortType(1);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Map<NodeId, Inbox> inboxes = Map.of(BRAVO, new Inbox(), CHARLIE, new Inbox());
+        Map<NodeId, DdsTransport> receivers = Map.of(BRAVO, open(BRAVO, Set.of(type.id())), CHARLIE,
+                open(CHARLIE, Set.of(type.id())));
+        receivers.forEach((node, transport) -> subscribe(transport, inboxes.get(node)));
+        awaitMatched(alpha, type, 2);
+        List<String> ids = sendMany(alpha, type, "burst", 1_000, 500, List.of(BRAVO, CHARLIE));
+        for (NodeId node : receivers.keySet()) {
+            Inbox inbox = inboxes.get(node);
+            DdsTransport receiver = receivers.get(node);
+            await(() -> inbox.count() + dropped(receiver) >= ids.size(), "the burst at " + node);
+            assertThat(inbox.ids()).as("at %s", node).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(receiver.stats().dropped()).as("at %s", node).containsOnly(Map.entry("lost", 0L),
+                    Map.entry("rejected", 0L), Map.entry("unmatched", 0L));
+        }
+        assertThat(alpha.stats().droppedUnmatched()).isZero();
+    }
+
+    @Test
+    void aBestEffortReceiverThatFallsBehindCountsEverySampleItCannotHold() throws Exception {
+        MessageType type = bestEffortType(1);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), DdsTransportSettings.defaults()
+                .withParticipant(TestNetwork.loopback()).withBestEffortBacklog(50));
+        bravo.open();
+        Inbox inbox = new Inbox();
+        CountDownLatch sent = new CountDownLatch(1);
+        // The inbox is slow: nothing is taken after the first batch until the whole burst was written.
+        bravo.subscribe(batch -> {
+            inbox.deliver(batch);
+            awaitLatch(sent);
+        });
+        awaitMatched(alpha, type, 1);
+        List<String> ids = sendMany(alpha, type, "slow", 1_000, 500, List.of(BRAVO));
+        sent.countDown();
+        await(() -> inbox.count() + dropped(bravo) >= ids.size(), "the burst delivered or counted");
+        assertThat(inbox.ids()).doesNotHaveDuplicates().isSubsetOf(ids);
+        assertThat(bravo.stats().droppedRejected()).isPositive();
+        assertThat(inbox.count() + dropped(bravo)).as("delivered + counted drops").isEqualTo(ids.size());
+    }
+
+    @Test
+    void bestEffortMessagesWrittenBeforeTheirDestinationsReaderMatchedAreCountedAsDropped() throws Exception {
+        MessageType type = bestEffortType(1);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        sendMany(alpha, type, "early", 10, 5, List.of(BRAVO, CHARLIE));
+        assertThat(alpha.stats().droppedUnmatched()).isEqualTo(20);
+        assertThat(alpha.stats().dropped()).containsEntry("unmatched", 20L);
+        subscribe(open(BRAVO, Set.of(type.id())), new Inbox());
+        awaitMatched(alpha, type, 1);
+        sendMany(alpha, type, "half", 10, 5, List.of(BRAVO, CHARLIE));
+        assertThat(alpha.stats().droppedUnmatched()).isEqualTo(30);
+        MessageType reliable = reliableType(1);
+        sendMany(alpha, reliable, "resent-by-receipts", 10, 5, List.of(CHARLIE));
+        assertThat(alpha.stats().droppedUnmatched()).isEqualTo(30);
+    }
+
+    @Test
+    void awaitingTheRoutesReadersReturnsOnceMatchedAndReportsWhatIsNot() throws Exception {
+        MessageType type = bestEffortType(1);
+        MessageType other = reliableType(1);
+        DdsTransport alpha = open(ALPHA, Set.of(type.id()));
+        subscribe(alpha, new Inbox());
+        Map<String, Integer> routes = Map.of(type.id(), 1, other.id(), 2);
+        long start = System.nanoTime();
+        assertThat(alpha.awaitRemoteReaders(routes, Duration.ofMillis(300)))
+                .containsOnly(Map.entry(type.id(), "0 of 1 readers"), Map.entry(other.id(), "0 of 2 readers"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(alpha.health().details()).containsKey("unmatchedRoutes");
+        subscribe(open(BRAVO, Set.of(type.id(), other.id())), new Inbox());
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                Thread.sleep(200);
+                subscribe(open(CHARLIE, Set.of(other.id())), new Inbox());
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        assertThat(alpha.awaitRemoteReaders(routes, Duration.ofSeconds(30))).isEmpty();
+        assertThat(alpha.health().details()).doesNotContainKey("unmatchedRoutes");
     }
 
     @Test
@@ -264,6 +352,34 @@ class DdsTransportTest {
                 .hasMessageContaining("Unable to join DDS domain").hasMessageContaining("NoSuchElement");
     }
 
+    static MessageType bestEffortType(int history) {
+        return CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
+                .filter(t -> t.historyDepth() == history).findFirst().orElseThrow();
+    }
+
+    static long dropped(DdsTransport receiver) {
+        DdsTransportStats stats = receiver.stats();
+        return stats.droppedLost() + stats.droppedRejected();
+    }
+
+    private static void subscribe(DdsTransport transport, InboundHandler handler) {
+        try {
+            transport.subscribe(handler);
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     static MessageType reliableType(int minimumHistory) {
         return CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
                 .filter(t -> t.historyDepth() >= minimumHistory).findFirst().orElseThrow();
@@ -275,18 +391,27 @@ class DdsTransportTest {
     }
 
     static Outbound outbound(MessageType type, String id, String text) {
+        return outbound(type, id, text, List.of(BRAVO));
+    }
+
+    static Outbound outbound(MessageType type, String id, String text, List<NodeId> destinations) {
         return new Outbound(envelope(type, id, text.getBytes(StandardCharsets.UTF_8), "UNCLASSIFIED"), type,
-                List.of(BRAVO));
+                destinations);
     }
 
     static List<String> sendMany(DdsTransport transport, MessageType type, String prefix, int count, int batchSize)
             throws Exception {
+        return sendMany(transport, type, prefix, count, batchSize, List.of(BRAVO));
+    }
+
+    static List<String> sendMany(DdsTransport transport, MessageType type, String prefix, int count, int batchSize,
+            List<NodeId> destinations) throws Exception {
         List<String> ids = new ArrayList<>(count);
         List<Outbound> batch = new ArrayList<>(batchSize);
         for (int i = 0; i < count; i++) {
             String id = prefix + "-" + i;
             ids.add(id);
-            batch.add(outbound(type, id, "MSGID/" + type.id() + "/" + i + "//"));
+            batch.add(outbound(type, id, "MSGID/" + type.id() + "/" + i + "//", destinations));
             if (batch.size() == batchSize || i == count - 1) {
                 transport.send(batch);
                 batch.clear();

@@ -15,7 +15,8 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  * A second gateway node in its own JVM, so samples cross the network stack (loopback) instead of Cyclone's
  * in-process path. Subscribes to every catalogue type, receipts what it gets, prints {@code READY}, then
  * {@code RECEIVED <distinct> <total>} whenever the counts change, and exits when its standard input closes.
- * Arguments: domain id, node id.
+ * Arguments: domain id, node id, and optionally the comma-separated types to subscribe to instead of all; with
+ * them, each {@code RECEIVED} line ends with the BEST_EFFORT samples the transport counted as dropped here.
  */
 public final class PeerMain {
 
@@ -26,9 +27,11 @@ public final class PeerMain {
         int domainId = Integer.parseInt(args[0]);
         NodeId node = NodeId.of(args[1]);
         KmtfCatalogue catalogue = KmtfCatalogue.loadDefault();
+        boolean someTypes = args.length > 2;
+        Set<String> types = someTypes ? Set.of(args[2].split(",")) : catalogue.ids();
         Set<String> distinct = ConcurrentHashMap.newKeySet();
         AtomicLong total = new AtomicLong();
-        try (DdsTransport transport = new DdsTransport(node, catalogue, catalogue.ids(),
+        try (DdsTransport transport = new DdsTransport(node, catalogue, types,
                 DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback(domainId)))) {
             transport.open();
             transport.subscribe(batch -> {
@@ -38,11 +41,15 @@ public final class PeerMain {
             System.out.println("READY " + transport.openTime().toMillis());
             System.out.flush();
             Thread reporter = Thread.ofPlatform().daemon().start(() -> {
-                long last = -1;
+                String last = "";
                 while (true) {
-                    long now = total.get();
-                    if (now != last) {
-                        System.out.println("RECEIVED " + distinct.size() + " " + now);
+                    String now = "RECEIVED " + distinct.size() + " " + total.get();
+                    if (someTypes) {
+                        DdsTransportStats stats = transport.stats();
+                        now += " " + (stats.droppedLost() + stats.droppedRejected());
+                    }
+                    if (!now.equals(last)) {
+                        System.out.println(now);
                         System.out.flush();
                         last = now;
                     }

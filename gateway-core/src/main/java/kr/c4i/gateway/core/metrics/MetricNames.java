@@ -33,6 +33,12 @@ public final class MetricNames {
     public static final String INBOUND_REJECTED = "gateway.inbound.rejected";
     /** Time from outbox insert at the origin to inbox insert here. */
     public static final String DELIVERY_LATENCY = "gateway.delivery.latency";
+    /**
+     * DDS BEST_EFFORT samples dropped; tag {@code reason}: {@code unmatched} (written while a destination's reader
+     * was not matched, counted per destination, on the sender), {@code lost} and {@code rejected} (Cyclone's
+     * sample-lost and sample-rejected statuses of this node's readers).
+     */
+    public static final String DDS_SAMPLES_DROPPED = "gateway.dds.samples.dropped";
 
     public static final String TAG_TRANSPORT = "transport";
     public static final String TAG_REASON = "reason";

@@ -66,6 +66,7 @@ public final class Ddsc {
     private final MethodHandle qsetLifespan;
     private final MethodHandle qsetPartition;
     private final MethodHandle qsetTransportPriority;
+    private final MethodHandle qsetResourceLimits;
 
     private Ddsc(String library, SymbolLookup lookup) {
         this.library = library;
@@ -101,6 +102,7 @@ public final class Ddsc {
         this.qsetLifespan = h.get(DdscSymbol.QSET_LIFESPAN);
         this.qsetPartition = h.get(DdscSymbol.QSET_PARTITION);
         this.qsetTransportPriority = h.get(DdscSymbol.QSET_TRANSPORT_PRIORITY);
+        this.qsetResourceLimits = h.get(DdscSymbol.QSET_RESOURCE_LIMITS);
     }
 
     /**
@@ -468,6 +470,15 @@ public final class Ddsc {
     public void qsetTransportPriority(MemorySegment qos, int value) {
         try {
             this.qsetTransportPriority.invokeExact(qos, value);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void qsetResourceLimits(MemorySegment qos, int maxSamples, int maxInstances, int maxSamplesPerInstance) {
+        try {
+            this.qsetResourceLimits.invokeExact(qos, maxSamples, maxInstances, maxSamplesPerInstance);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

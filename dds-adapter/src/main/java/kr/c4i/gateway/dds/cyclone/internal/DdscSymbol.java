@@ -81,7 +81,9 @@ public enum DdscSymbol {
     // void dds_qset_partition(dds_qos_t *, uint32_t n, const char **ps)
     QSET_PARTITION("dds_qset_partition", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS)),
     // void dds_qset_transport_priority(dds_qos_t *, int32_t)
-    QSET_TRANSPORT_PRIORITY("dds_qset_transport_priority", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
+    QSET_TRANSPORT_PRIORITY("dds_qset_transport_priority", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)),
+    // void dds_qset_resource_limits(dds_qos_t *, int32_t max_samples, int32_t max_instances, int32_t per_instance)
+    QSET_RESOURCE_LIMITS("dds_qset_resource_limits", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT));
 
     private final String symbol;
     private final FunctionDescriptor descriptor;
