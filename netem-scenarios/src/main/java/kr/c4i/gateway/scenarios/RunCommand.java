@@ -67,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> transports = new ArrayList<>(List.of("jms", "dds"));
 
     @Option(names = "--quick", description = "The CI set: 1 repetition, 200 messages per 1:N and loss repetition, "
-            + "loss cells 10% x 2 Mbit/s and 30% x 256 kbit/s. Later options override it.")
+            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s. Later options override it.")
     boolean quick;
 
     @Option(names = { "-r", "--repetitions" }, description = "Repetitions per cell (default: 15, quick: 1).")

@@ -2,11 +2,16 @@ package kr.c4i.gateway.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.scenarios.report.ResultFiles;
@@ -27,6 +32,36 @@ class ScenariosCliTest {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).as(r.toString()).contains("--quick", "--experiments", "--transports", "--repetitions",
                 "--errors", "--verbose", "Exit codes:", "incomplete");
+    }
+
+    @Test
+    void everyHelpFormatsWithoutWarnings() {
+        // picocli reports a description it cannot format (a bare '%') on System.err, not on the command's err.
+        PrintStream systemErr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            helpOfEveryCommand(ScenariosCli.commandLine(), List.of());
+        }
+        finally {
+            System.setErr(systemErr);
+        }
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private static void helpOfEveryCommand(CommandLine command, List<String> path) {
+        List<String> args = new ArrayList<>(path);
+        args.add("--help");
+        CliDriver.Result r = CliDriver.run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out() + r.err()).as(r.toString()).doesNotContain("Could not format");
+        command.getSubcommands().forEach((name, sub) -> {
+            if (!name.equals("help")) {
+                List<String> subPath = new ArrayList<>(path);
+                subPath.add(name);
+                helpOfEveryCommand(sub, subPath);
+            }
+        });
     }
 
     @Test
