@@ -12,8 +12,9 @@ final class HostTuningOptions {
             + "namespace allows). Default: the kernel's.")
     @Nullable String congestionControl;
 
-    @Option(names = "--arp-retry-ms", paramLabel = "MS", description = "How soon a host repeats an unanswered ARP "
-            + "request (net.ipv4.neigh.<if>.retrans_time_ms). Default: the kernel's, 1000.")
+    @Option(names = "--arp-retry-ms", paramLabel = "MS", converter = OptionValues.Positive.class,
+            description = "How soon a host repeats an unanswered ARP request (net.ipv4.neigh.<if>.retrans_time_ms). "
+                    + "Default: the kernel's, 1000.")
     @Nullable Integer arpRetryMillis;
 
     HostTuning tuning() {

@@ -37,10 +37,12 @@ final class NetworkPlanCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "256kbit", description = "Rate of the impairment shown.")
     String rate;
 
-    @Option(names = "--loss", defaultValue = "30", description = "Loss (percent) of the impairment shown.")
+    @Option(names = "--loss", defaultValue = "30", converter = OptionValues.Percent.class,
+            description = "Loss (percent) of the impairment shown.")
     double lossPercent;
 
-    @Option(names = "--queue-packets", defaultValue = "50", description = "Full-size frames each shaper queues.")
+    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
+            description = "Full-size frames each shaper queues.")
     int queuePackets;
 
     @Option(names = "--backend", defaultValue = "TBF_NFTABLES", description = "NETEM or TBF_NFTABLES.")

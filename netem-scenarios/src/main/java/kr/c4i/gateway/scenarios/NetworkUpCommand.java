@@ -37,10 +37,12 @@ final class NetworkUpCommand implements Callable<Integer> {
     @Option(names = "--rate", description = "Impair every host's link to this rate, e.g. 256kbit.")
     @Nullable String rate;
 
-    @Option(names = "--loss", defaultValue = "0", description = "Random loss (percent) of every frame a host sends.")
+    @Option(names = "--loss", defaultValue = "0", converter = OptionValues.Percent.class,
+            description = "Random loss (percent) of every frame a host sends.")
     double lossPercent;
 
-    @Option(names = "--queue-packets", defaultValue = "50", description = "Full-size frames each shaper queues.")
+    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
+            description = "Full-size frames each shaper queues.")
     int queuePackets;
 
     @Option(names = "--backend", description = "NETEM or TBF_NFTABLES (default: netem if the kernel has it).")

@@ -67,43 +67,50 @@ final class RunCommand implements Callable<Integer> {
     List<String> transports = new ArrayList<>(List.of("jms", "dds"));
 
     @Option(names = "--quick", description = "The CI set: 1 repetition, 200 messages per 1:N and loss repetition, "
-            + "loss cells 10% x 2 Mbit/s and 30% x 256 kbit/s. Later options override it.")
+            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s. Later options override it.")
     boolean quick;
 
-    @Option(names = { "-r", "--repetitions" }, description = "Repetitions per cell (default: 15, quick: 1).")
+    @Option(names = { "-r", "--repetitions" }, converter = OptionValues.Repetitions.class,
+            description = "Repetitions per cell (default: 15, quick: 1).")
     @Nullable Integer repetitions;
 
-    @Option(names = "--recovery-messages", description = "Messages of the recovery experiment (default 200).")
+    @Option(names = "--recovery-messages", converter = OptionValues.Messages.class,
+            description = "Messages of the recovery experiment (default 200).")
     @Nullable Integer recoveryMessages;
 
-    @Option(names = "--fanout-messages", description = "Messages per 1:N repetition (default 1000, quick 200).")
+    @Option(names = "--fanout-messages", converter = OptionValues.Messages.class,
+            description = "Messages per 1:N repetition (default 1000, quick 200).")
     @Nullable Integer fanOutMessages;
 
-    @Option(names = "--loss-messages", description = "Messages per loss repetition (default 1000, quick 200).")
+    @Option(names = "--loss-messages", converter = OptionValues.Messages.class,
+            description = "Messages per loss repetition (default 1000, quick 200).")
     @Nullable Integer lossMessages;
 
-    @Option(names = "--subscribers", split = ",", description = "The N of 1:N (default 1,3,5).")
+    @Option(names = "--subscribers", split = ",", paramLabel = "N", converter = OptionValues.Subscribers.class,
+            description = "The N of 1:N, 1 to 5 (default 1,3,5).")
     @Nullable List<Integer> subscribers;
 
     @Option(names = "--loss-cells", split = ",", paramLabel = "LOSS@RATE",
             description = "Loss cells, e.g. 10%%@128kbit,30%%@2mbit (default: the study's six; quick: two).")
     @Nullable List<String> lossCells;
 
-    @Option(names = "--queue-packets", defaultValue = "50",
+    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
             description = "Full-size frames each shaper queues before it drops (reported).")
     int queuePackets;
 
     @Option(names = "--recovery-order", defaultValue = "restart-then-lift",
+            converter = OptionValues.RecoveryOrderName.class,
             description = "restart-then-lift: the stopped node restarts behind the cut, t0 = the lift; "
                     + "lift-then-restart: t0 = its READY line.")
     String recoveryOrder;
 
-    @Option(names = "--cell-timeout", description = "Deadline of one loss repetition in seconds (default: 6x the "
-            + "cell's nominal time, 60-600 s).")
+    @Option(names = "--cell-timeout", converter = OptionValues.Positive.class,
+            description = "Deadline of one loss repetition in seconds (default: 6x the cell's nominal time, "
+                    + "60-600 s).")
     @Nullable Integer cellTimeout;
 
-    @Option(names = "--node-start-timeout", defaultValue = "240", description = "Seconds all nodes of a deployment "
-            + "may take to report READY.")
+    @Option(names = "--node-start-timeout", defaultValue = "240", converter = OptionValues.Positive.class,
+            description = "Seconds all nodes of a deployment may take to report READY.")
     int nodeStartTimeout;
 
     @Option(names = "--backend", description = "Impairment backend: NETEM or TBF_NFTABLES (default: netem if the "
@@ -127,7 +134,8 @@ final class RunCommand implements Callable<Integer> {
             description = "gateway.jms.bridge-max-retry-interval: how soon a JMS node finds a recovered peer.")
     String jmsRetryInterval;
 
-    @Option(names = "--dds-domain", defaultValue = "0", description = "DDS domain of the nodes.")
+    @Option(names = "--dds-domain", defaultValue = "0", converter = OptionValues.DdsDomain.class,
+            description = "DDS domain of the nodes (0 to 232).")
     int ddsDomain;
 
     @Option(names = "--multicast-address", defaultValue = "239.255.0.1", description = "DDS multicast group.")
@@ -244,8 +252,14 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("'" + text + "' is not a loss cell; write e.g. 10%@128kbit");
         }
         String percent = parts[0].strip();
-        return new LossCell(Double.parseDouble(percent.substring(0, percent.length() - 1)) / 100,
-                Rate.parse(parts[1]));
+        try {
+            return new LossCell(Double.parseDouble(percent.substring(0, percent.length() - 1)) / 100,
+                    Rate.parse(parts[1]));
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("'" + text + "' is not a loss cell (" + ex.getMessage()
+                    + "); write e.g. 10%@128kbit", ex);
+        }
     }
 
     /** The run so far as results.json, which the end of the run overwrites; 'scenarios report' renders it. */

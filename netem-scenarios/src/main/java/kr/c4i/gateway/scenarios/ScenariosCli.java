@@ -50,6 +50,7 @@ public final class ScenariosCli implements Callable<Integer> {
         CommandLine cli = new CommandLine(new ScenariosCli());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler(ScenariosCli::handleExecutionException);
+        cli.setParameterExceptionHandler(ScenariosCli::usageError);
         cli.setExitCodeExceptionMapper(ex -> switch (ex) {
             case EnvironmentUnsupportedException e -> ExitCodes.ENVIRONMENT_UNSUPPORTED;
             case CommandLine.ParameterException e -> ExitCodes.USAGE;
@@ -67,6 +68,17 @@ public final class ScenariosCli implements Callable<Integer> {
     private static void exitCodes(CommandLine cli, Map<String, String> codes) {
         cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
         cli.getSubcommands().values().forEach(sub -> exitCodes(sub, codes));
+    }
+
+    /** What was wrong, a suggestion for a mistyped option, and where the options are: no usage dump. */
+    private static int usageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine command = ex.getCommandLine();
+        PrintWriter err = command.getErr();
+        err.println(command.getColorScheme().errorText(ex.getMessage()));
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.printf("See '%s --help'.%n", command.getCommandSpec().qualifiedName());
+        err.flush();
+        return ExitCodes.USAGE;
     }
 
     private static int handleExecutionException(Exception ex, CommandLine command, ParseResult parseResult)

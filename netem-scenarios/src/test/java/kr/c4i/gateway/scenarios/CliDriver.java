@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
 
 /** Runs the CLI in-process; the result's text is the assertion message. */
 final class CliDriver {
@@ -27,7 +28,29 @@ final class CliDriver {
     }
 
     static Result run(String... args) {
+        return execute(ScenariosCli.commandLine(), args);
+    }
+
+    /**
+     * Parses the arguments and checks them as far as a command does before it builds anything ('run' makes its
+     * plan), then stops: whatever the arguments, nothing is built or started.
+     */
+    static Result validate(String... args) {
         CommandLine cli = ScenariosCli.commandLine();
+        cli.setExecutionStrategy(parseResult -> {
+            ParseResult last = parseResult;
+            while (last.subcommand() != null) {
+                last = last.subcommand();
+            }
+            if (last.commandSpec().userObject() instanceof RunCommand run) {
+                run.plan();
+            }
+            return ExitCodes.OK;
+        });
+        return execute(cli, args);
+    }
+
+    private static Result execute(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));

@@ -2,12 +2,19 @@ package kr.c4i.gateway.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 
@@ -27,6 +34,73 @@ class ScenariosCliTest {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).as(r.toString()).contains("--quick", "--experiments", "--transports", "--repetitions",
                 "--errors", "--verbose", "Exit codes:", "incomplete");
+    }
+
+    @Test
+    void everyHelpFormatsWithoutWarnings() {
+        // picocli reports a description it cannot format (a bare '%') on System.err, not on the command's err.
+        PrintStream systemErr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            helpOfEveryCommand(ScenariosCli.commandLine(), List.of());
+        }
+        finally {
+            System.setErr(systemErr);
+        }
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private static void helpOfEveryCommand(CommandLine command, List<String> path) {
+        List<String> args = new ArrayList<>(path);
+        args.add("--help");
+        CliDriver.Result r = CliDriver.run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out() + r.err()).as(r.toString()).doesNotContain("Could not format");
+        command.getSubcommands().forEach((name, sub) -> {
+            if (!name.equals("help")) {
+                List<String> subPath = new ArrayList<>(path);
+                subPath.add(name);
+                helpOfEveryCommand(sub, subPath);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            run --repetitions 0                    | Invalid value for option '--repetitions': 0 is out of range: use 1 to 1000
+            run --recovery-messages -1             | Invalid value for option '--recovery-messages': -1 is out of range: use 1 to 1000000
+            run --fanout-messages 0                | Invalid value for option '--fanout-messages': 0 is out of range: use 1 to 1000000
+            run --loss-messages 0                  | Invalid value for option '--loss-messages': 0 is out of range: use 1 to 1000000
+            run --subscribers 1,0                  | Invalid value for option '--subscribers' (N): 0 is out of range: use 1 to 5
+            run --subscribers 6                    | Invalid value for option '--subscribers' (N): 6 is out of range: use 1 to 5
+            run --queue-packets 0                  | Invalid value for option '--queue-packets': 0 is out of range: use 1 or more
+            run --cell-timeout 0                   | Invalid value for option '--cell-timeout': 0 is out of range: use 1 or more
+            run --node-start-timeout -5            | Invalid value for option '--node-start-timeout': -5 is out of range: use 1 or more
+            run --dds-domain 233                   | Invalid value for option '--dds-domain': 233 is out of range: use 0 to 232
+            run --arp-retry-ms 0                   | Invalid value for option '--arp-retry-ms': 0 is out of range: use 1 or more
+            run --loss-cells 150%@2mbit            | '150%@2mbit' is not a loss cell
+            run --loss-cells x%@2mbit              | 'x%@2mbit' is not a loss cell
+            run --recovery-order sometime          | Invalid value for option '--recovery-order': 'sometime' is not a recovery order
+            network plan --loss 101                | Invalid value for option '--loss': 101 is out of range: use 0 to 100
+            network plan --loss -1                 | Invalid value for option '--loss': -1 is out of range: use 0 to 100
+            network plan --queue-packets 0         | Invalid value for option '--queue-packets': 0 is out of range: use 1 or more
+            network up --loss 101                  | Invalid value for option '--loss': 101 is out of range: use 0 to 100
+            """)
+    void aBadOptionIsAUsageErrorInOneLine(String commandLine, String message) {
+        CliDriver.Result r = CliDriver.validate(commandLine.split(" +"));
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        List<String> lines = r.err().lines().toList();
+        assertThat(lines.getFirst()).as(r.toString()).contains(message);
+        assertThat(lines.getLast()).as(r.toString()).matches("See 'scenarios [a-z ]+ --help'\\.");
+        assertThat(r.err()).as(r.toString()).doesNotContain("Exception", "\tat ", "Usage:");
+    }
+
+    @Test
+    void goodOptionsPassTheChecks() {
+        CliDriver.Result r = CliDriver.validate("run", "--quick", "--repetitions", "3", "--subscribers", "1,5",
+                "--loss-cells", "10%@128kbit,30%@2mbit", "--recovery-order", "lift-then-restart", "--dds-domain", "232");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
     }
 
     @Test

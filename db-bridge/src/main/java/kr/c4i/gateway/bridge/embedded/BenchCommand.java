@@ -13,11 +13,14 @@ import javax.sql.DataSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Latency;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
  * Measures the bridge end to end between two nodes on this machine: sustained throughput with the
@@ -41,25 +44,28 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = "--size", defaultValue = "200", description = "Body size in bytes.")
-    int size;
-
-    @Option(names = "--warmup", defaultValue = "5000", description = "Messages sent before measuring.")
+    @Option(names = "--warmup", defaultValue = "5000", converter = OptionValues.NonNegativeLong.class,
+            description = "Messages sent before measuring.")
     long warmup;
 
-    @Option(names = { "-m", "--messages" }, defaultValue = "50000", description = "Messages in the throughput phase.")
+    @Option(names = { "-m", "--messages" }, defaultValue = "50000", converter = OptionValues.PositiveLong.class,
+            description = "Messages in the throughput phase.")
     long messages;
 
-    @Option(names = "--latency-rate", defaultValue = "1000", description = "Messages per second in the latency phase.")
+    @Option(names = "--latency-rate", defaultValue = "1000", converter = OptionValues.PositiveInt.class,
+            description = "Messages per second in the latency phase.")
     int latencyRate;
 
-    @Option(names = "--latency-seconds", defaultValue = "30", description = "Length of the latency phase.")
+    @Option(names = "--latency-seconds", defaultValue = "30", converter = OptionValues.PositiveInt.class,
+            description = "Length of the latency phase.")
     int latencySeconds;
 
-    @Option(names = "--target-throughput", defaultValue = "5000", description = "Messages per second to reach.")
+    @Option(names = "--target-throughput", defaultValue = "5000", converter = OptionValues.PositiveDouble.class,
+            description = "Messages per second to reach.")
     double targetThroughput;
 
-    @Option(names = "--target-p99", defaultValue = "100", description = "p99 latency in ms to stay under.")
+    @Option(names = "--target-p99", defaultValue = "100", converter = OptionValues.PositiveDouble.class,
+            description = "p99 latency in ms to stay under.")
     double targetP99;
 
     @Option(names = "--no-reference", description = "Skip the reference (PostgreSQL logical replication).")
@@ -67,6 +73,20 @@ final class BenchCommand implements Callable<Integer> {
 
     private double bridgeThroughput;
     private ReplicationReference.Durability durability;
+
+    /** Checked against the catalogue in its setter. */
+    int size;
+
+    @Option(names = "--size", defaultValue = "200", description = "Body size in bytes.")
+    void size(int bytes) {
+        int largest = KmtfCatalogue.loadDefault().types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
+                .mapToInt(MessageType::maxSize).max().orElse(0);
+        if (bytes < 1 || bytes > largest) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--size': " + bytes
+                    + " is out of range: use 1 to " + largest + ", the largest RELIABLE catalogue type");
+        }
+        size = bytes;
+    }
 
     @Override
     public Integer call() throws Exception {

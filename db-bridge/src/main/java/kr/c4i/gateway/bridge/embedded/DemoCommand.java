@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -12,20 +14,25 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Comparison;
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Fingerprint;
 import kr.c4i.gateway.bridge.embedded.InboxProbe.Latency;
+import kr.c4i.gateway.bridge.embedded.ProgressLine.Phase;
+import kr.c4i.gateway.bridge.embedded.ProgressLine.Status;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
@@ -49,31 +56,48 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = { "-n", "--nodes" }, defaultValue = "2", description = "Nodes, the first publishing.")
+    @Option(names = { "-n", "--nodes" }, defaultValue = "2", converter = OptionValues.NodeCount.class,
+            description = "Nodes, the first publishing (2 to 26).")
     int nodes;
 
-    @Option(names = { "-m", "--messages" }, defaultValue = "5000", description = "Valid messages to send.")
+    @Option(names = { "-m", "--messages" }, defaultValue = "5000", converter = OptionValues.PositiveLong.class,
+            description = "Valid messages to send.")
     long messages;
 
-    @Option(names = { "-r", "--rate" }, defaultValue = "1000", description = "Messages per second (0: as fast as possible).")
+    @Option(names = { "-r", "--rate" }, defaultValue = "1000", converter = OptionValues.NonNegativeInt.class,
+            description = "Messages per second (0: as fast as possible).")
     int rate;
 
-    @Option(names = "--size", defaultValue = "0", description = "Body size in bytes (0: realistic mix).")
-    int size;
-
-    @Option(names = "--bad-every", defaultValue = "250",
+    @Option(names = "--bad-every", defaultValue = "250", converter = OptionValues.NonNegativeInt.class,
             description = "Also write one malformed, oversize or unknown-type row after every N valid ones (0: none).")
     int badEvery;
 
-    @Option(names = "--timeout", defaultValue = "PT5M", description = "Give up waiting for deliveries after this (ISO-8601).")
+    @Option(names = "--timeout", defaultValue = "5m", converter = OptionValues.PositiveDuration.class,
+            description = "Give up waiting for deliveries after this (e.g. 90s, 5m).")
     Duration timeout;
 
     @Option(names = "--keep-running", description = "Keep the nodes up after the summary until Ctrl-C, to browse their endpoints.")
     boolean keepRunning;
 
+    /** Checked against the catalogue in its setter. */
+    int size;
+
+    @Option(names = "--size", defaultValue = "0", description = "Body size in bytes (0: realistic mix).")
+    void size(int bytes) {
+        int largest = CATALOGUE.types().stream().mapToInt(MessageType::maxSize).max().orElse(0);
+        if (bytes < 0 || bytes > largest) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--size': " + bytes
+                    + " is out of range: use 0 (a realistic mix) to " + largest + ", the largest catalogue type");
+        }
+        size = bytes;
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (keepRunning) {
+            cluster.keepData();
+        }
         Path workDir = cluster.workDir("demo");
         Path log = workDir.resolve("gateway.log");
         out.printf("Starting %d nodes over %s in %s (log: %s)%n", nodes, cluster.transport.name().toLowerCase(),
@@ -97,11 +121,11 @@ final class DemoCommand implements Callable<Integer> {
             });
             long expected = messages * running.receivers().size();
             long expectedBad = badEvery == 0 ? 0 : messages / badEvery;
-            boolean complete = watch(running, loading, expected, expectedBad, start);
+            boolean complete = watch(running, loading, expectedBad, start);
             load.shutdownNow();
             boolean ok = summarize(out, running, start, expected, expectedBad, complete);
             if (keepRunning) {
-                out.println("Nodes keep running; press Ctrl-C to stop.");
+                out.println("Nodes keep running; press Ctrl-C to stop. Their data stays in " + workDir);
                 out.flush();
                 Thread.currentThread().join();
             }
@@ -109,30 +133,37 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private boolean watch(EmbeddedCluster running, Future<?> loading, long expected, long expectedBad, Instant start)
+    private boolean watch(EmbeddedCluster running, Future<?> loading, long expectedBad, Instant start)
             throws Exception {
         Instant deadline = start.plus(timeout);
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("delivered").setInitialMax(expected)
-                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).setMaxRenderedLength(120)
-                .showSpeed().continuousUpdate().build()) {
+        long expected = messages * running.receivers().size();
+        DataSource publisher = running.publisher().database();
+        AtomicReference<Status> status = new AtomicReference<>(
+                new Status(Phase.SENDING, 0, expected, 0, messages, 0, 0, "-"));
+        try (ProgressBar bar = new ProgressBarBuilder().setInitialMax(expected).setUpdateIntervalMillis(250)
+                .setMaxRenderedLength(160).continuousUpdate().setRenderer(new ProgressLine(status::get)).build()) {
             long lastDelivered = -1;
             int quietPolls = 0;
             while (Instant.now().isBefore(deadline)) {
-                long delivered = 0;
+                List<Long> inboxes = new ArrayList<>();
                 for (EmbeddedNode receiver : running.receivers()) {
-                    delivered += InboxProbe.inbox(receiver.database());
+                    inboxes.add(InboxProbe.inbox(receiver.database()));
                 }
-                long sent = InboxProbe.sent(running.publisher().database());
-                long quarantined = InboxProbe.quarantined(running.publisher().database());
-                bar.stepTo(delivered);
-                bar.setExtraMessage(String.format("sent %d, quarantined %d, p99 %s", sent, quarantined,
+                long delivered = ProgressLine.delivered(inboxes, messages);
+                long sent = InboxProbe.sent(publisher);
+                long quarantined = InboxProbe.quarantined(publisher);
+                boolean loaded = loading.isDone();
+                long unreceipted = loaded ? InboxProbe.unreceipted(publisher) : 0;
+                Phase phase = !loaded ? Phase.SENDING : unreceipted > 0 ? Phase.RECEIPTS : Phase.SETTLING;
+                status.set(new Status(phase, delivered, expected, sent, messages, quarantined, unreceipted,
                         p99(running.receivers().getFirst())));
-                if (loading.isDone()) {
+                bar.stepTo(delivered);
+                if (loaded) {
                     loading.get();
                     quietPolls = delivered == lastDelivered ? quietPolls + 1 : 0;
                     // BEST_EFFORT types may drop over DDS, so done is also: every RELIABLE delivery receipted
                     // and nothing arrived for three seconds.
-                    boolean settled = quietPolls >= 12 && InboxProbe.unreceipted(running.publisher().database()) == 0;
+                    boolean settled = quietPolls >= 12 && unreceipted == 0;
                     if (quarantined >= expectedBad && (delivered >= expected || settled)) {
                         return true;
                     }
@@ -170,7 +201,7 @@ final class DemoCommand implements Callable<Integer> {
         long countedBestEffort = unmatched;
         out.println();
         out.printf("Summary (%s, %d nodes, %s)%n", publisher.transportKind(), nodes,
-                Duration.between(start, Instant.now()).withNanos(0));
+                ProgressLine.duration(Duration.between(start, Instant.now())));
         out.printf("  node %s outbox: %d sent (%d of RELIABLE types), %d quarantined %s, %d waiting%n", publisher.id(),
                 sent, sentReliable.rows(), quarantined, reasons, InboxProbe.backlog(publisher.database()));
         for (EmbeddedNode receiver : running.receivers()) {
@@ -202,7 +233,7 @@ final class DemoCommand implements Callable<Integer> {
                     missingBestEffort == countedBestEffort ? "" : ": NOT ALL COUNTED");
         }
         if (!complete) {
-            out.println("  (stopped waiting after " + timeout + ")");
+            out.println("  (stopped waiting after " + ProgressLine.duration(timeout) + ")");
         }
         out.println(ok ? "Result: every RELIABLE message delivered exactly once; every bad row quarantined with its reason."
                 : "Result: TARGET MISSED (see above and the log)");

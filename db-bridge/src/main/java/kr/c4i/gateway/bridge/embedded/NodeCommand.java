@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,7 +39,7 @@ final class NodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--id", required = true, description = "Node id.")
+    @Option(names = "--id", required = true, converter = OptionValues.NodeName.class, description = "Node id.")
     String id;
 
     @Option(names = { "-t", "--transport" }, defaultValue = "jms", description = "jms or dds.")
@@ -47,20 +48,31 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--work-dir", required = true, description = "Where the database, broker journal and log live.")
     Path workDir;
 
-    @Option(names = "--http-port", defaultValue = "8081",
+    @Option(names = "--http-port", defaultValue = "8081", converter = OptionValues.ListenPort.class,
             description = "Port of the management endpoints (actuator), on 127.0.0.1 unless "
                     + "management.server.address is given.")
     int httpPort;
 
-    @Option(names = "--pg-port", defaultValue = "0", description = "PostgreSQL port (0: any free port).")
+    @Option(names = "--pg-port", defaultValue = "0", converter = OptionValues.Port.class,
+            description = "PostgreSQL port (0: any free port).")
     int pgPort;
 
     @Option(names = "--pg-socket-dir",
             description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
     Path pgSocketDir;
 
-    @Parameters(description = "Bridge properties, e.g. --gateway.routing.subscriptions.b=*")
     List<String> bridgeArguments = new ArrayList<>();
+
+    @Parameters(paramLabel = "--key=value", description = "Bridge properties, e.g. --gateway.routing.subscriptions.b=*")
+    void bridgeArguments(List<String> arguments) {
+        try {
+            EmbeddedProperties.parse(arguments);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        bridgeArguments = arguments;
+    }
 
     @Override
     public Integer call() throws Exception {
