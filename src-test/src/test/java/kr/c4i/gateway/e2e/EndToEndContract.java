@@ -102,6 +102,24 @@ abstract class EndToEndContract {
         assertExactlyOnce(3000);
     }
 
+    /**
+     * A power cut at the receiver: its bridge and its PostgreSQL die together mid-stream. Whatever b had
+     * acknowledged (JMS commit, DDS receipt) the sender will not send again, so anything b's database had
+     * not made durable by then would be lost; nothing may be.
+     */
+    @Test
+    void receivingNodeAndItsDatabaseKilledTogetherMidStreamLoseAndDuplicateNothing() throws Exception {
+        cluster.start("b").awaitUp(STARTUP);
+        cluster.start("a").awaitUp(STARTUP);
+        CompletableFuture<Void> producing = produce(3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 500);
+        cluster.powerCut("b");
+        cluster.start("b").awaitUp(STARTUP);
+        producing.get(120, TimeUnit.SECONDS);
+
+        assertExactlyOnce(3000);
+    }
+
     @Test
     void sendingNodeKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
         cluster.start("b").awaitUp(STARTUP);

@@ -27,7 +27,8 @@ import kr.c4i.gateway.core.NodeId;
  */
 @Command(name = "node", mixinStandardHelpOptions = true, showDefaultValues = true,
         header = "Run one node (embedded PostgreSQL and bridge) until stopped.",
-        description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres) and its bridge, prints "
+        description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres, its postgres user's "
+                + "password in <work-dir>/<id>/postgres.password) and its bridge, prints "
                 + "'READY node=<id> http=<port> jdbc=<url>' when both are up and runs until SIGTERM or SIGINT.",
                 "Bridge properties follow '--', e.g. -- --gateway.jms.peers.b.url=tcp://10.0.0.2:61616" })
 final class NodeCommand implements Callable<Integer> {
