@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -15,23 +16,35 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import kr.c4i.gateway.bridge.embedded.EmbeddedDatabase;
 
 /**
  * Nodes a (publisher) and b, c, ... (subscribers to every type) with their own PostgreSQL, run by
  * the test JVM because the interface database belongs to the C4I server and outlives any bridge,
- * and their bridges as separate processes.
+ * and their bridges as separate processes. The databases are set up as the embedded default sets
+ * up its own (durable, password-protected), so what holds here holds there.
  */
 final class Cluster implements AutoCloseable {
 
-    record Node(String id, EmbeddedPostgres database, int httpPort, int brokerPort, NodeProcess[] process) {
+    /** Database, pool and bridge are cells: a power cut replaces them. */
+    record Node(String id, Path dataDirectory, int pgPort, EmbeddedDatabase[] database, HikariDataSource[] pool,
+            int httpPort, int brokerPort, NodeProcess[] process) {
 
         DataSource db() {
-            return database.getPostgresDatabase();
+            return pool[0];
+        }
+
+        Path passwordFile() {
+            return dataDirectory.resolveSibling(id + "-pg.password");
         }
     }
 
@@ -50,9 +63,45 @@ final class Cluster implements AutoCloseable {
         this.transport = transport;
         for (int i = 0; i < size; i++) {
             String id = String.valueOf((char) ('a' + i));
-            nodes.add(new Node(id, EmbeddedPostgres.builder().setDataDirectory(dir.resolve(id + "-pg"))
-                    .setCleanDataDirectory(true).start(), freePort(), freePort(), new NodeProcess[1]));
+            Node node = new Node(id, dir.resolve(id + "-pg"), freePort(), new EmbeddedDatabase[1],
+                    new HikariDataSource[1], freePort(), freePort(), new NodeProcess[1]);
+            startDatabase(node);
+            nodes.add(node);
         }
+    }
+
+    /** As the embedded default runs it: durable, password-protected; on the node's port, keeping its data. */
+    private static void startDatabase(Node node) throws IOException {
+        EmbeddedDatabase database = EmbeddedDatabase.start(node.dataDirectory(), node.passwordFile(),
+                EmbeddedPostgres.builder().setCleanDataDirectory(false).setPort(node.pgPort()));
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(database.jdbcUrl());
+        pool.setUsername(EmbeddedDatabase.USER);
+        pool.setPassword(database.password());
+        pool.setMaximumPoolSize(4);
+        node.database()[0] = database;
+        node.pool()[0] = pool;
+    }
+
+    /**
+     * A power cut at node {@code id}: every process of its PostgreSQL and its bridge are killed with SIGKILL at
+     * once, then the database is started again on the same data directory (crash recovery) and port. The bridge
+     * is left for the test to start.
+     */
+    void powerCut(String id) throws Exception {
+        Node node = node(id);
+        long pid = Long.parseLong(Files.readAllLines(node.dataDirectory().resolve("postmaster.pid")).getFirst().strip());
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+        List<ProcessHandle> postgres = Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
+        postgres.forEach(ProcessHandle::destroyForcibly);
+        node.process()[0].kill();
+        for (ProcessHandle p : postgres) {
+            p.onExit().get(30, TimeUnit.SECONDS);
+        }
+        node.pool()[0].close();
+        // zonky's handle on the dead server: its stop finds nothing to stop, and it lets go of the data directory
+        node.database()[0].close();
+        startDatabase(node);
     }
 
     Node node(String id) {
@@ -64,8 +113,8 @@ final class Cluster implements AutoCloseable {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("gateway.node.id", id);
         p.put("gateway.node.transport", transport);
-        p.put("spring.datasource.url", node.database().getJdbcUrl("postgres", "postgres"));
-        p.put("spring.datasource.username", "postgres");
+        p.put("spring.datasource.url", node.database()[0].jdbcUrl());
+        p.put("spring.datasource.username", EmbeddedDatabase.USER);
         p.put("gateway.outbox.enabled", id.equals("a"));
         p.put("gateway.inbox.enabled", !id.equals("a"));
         for (Node other : nodes) {
@@ -88,7 +137,9 @@ final class Cluster implements AutoCloseable {
         p.put("gateway.dds.peers", "127.0.0.1");
         p.put("gateway.outbox.resend-after", "2s");
         p.put("gateway.outbox.resend-max", "4s");
-        node.process()[0] = new NodeProcess(id, p, node.httpPort(), dir.resolve(id + ".log")).start();
+        // In the environment, not on a command line every local user can read.
+        Map<String, String> environment = Map.of("SPRING_DATASOURCE_PASSWORD", node.database()[0].password());
+        node.process()[0] = new NodeProcess(id, p, environment, node.httpPort(), dir.resolve(id + ".log")).start();
         return node.process()[0];
     }
 
@@ -137,7 +188,8 @@ final class Cluster implements AutoCloseable {
             }
         }
         for (Node node : nodes) {
-            node.database().close();
+            node.pool()[0].close();
+            node.database()[0].close();
         }
     }
 }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +101,30 @@ abstract class EndToEndContract {
         cluster.start("b").awaitUp(STARTUP);
         producing.get(120, TimeUnit.SECONDS);
 
+        assertExactlyOnce(3000);
+    }
+
+    /**
+     * A power cut at the receiver: its bridge and its PostgreSQL die together mid-stream. Whatever b had
+     * acknowledged (JMS commit, DDS receipt) the sender will not send again, so anything b's database had
+     * not made durable by then would be lost; nothing may be.
+     */
+    @Test
+    void receivingNodeAndItsDatabaseKilledTogetherMidStreamLoseAndDuplicateNothing() throws Exception {
+        cluster.start("b").awaitUp(STARTUP);
+        cluster.start("a").awaitUp(STARTUP);
+        CompletableFuture<Void> producing = produce(3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 500);
+        cluster.powerCut("b");
+        cluster.start("b").awaitUp(STARTUP);
+        producing.get(120, TimeUnit.SECONDS);
+
+        // Neither transport sends again what b acknowledged: what its database did not keep stays missing.
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            List<String> missing = new ArrayList<>(cluster.strings("a", SENT_IDS));
+            missing.removeAll(new HashSet<>(cluster.strings("b", INBOX_IDS)));
+            assertThat(missing).as("%d sent by a, acknowledged by b, not in b's inbox", missing.size()).isEmpty();
+        });
         assertExactlyOnce(3000);
     }
 

@@ -26,13 +26,15 @@ final class NodeProcess implements AutoCloseable {
 
     private final String name;
     private final List<String> command;
+    private final Map<String, String> environment;
     private final Path log;
     private final int httpPort;
     private final String authorization;
     private Process process;
 
-    NodeProcess(String name, Map<String, Object> properties, int httpPort, Path log) {
+    NodeProcess(String name, Map<String, Object> properties, Map<String, String> environment, int httpPort, Path log) {
         this.name = name;
+        this.environment = Map.copyOf(environment);
         this.httpPort = httpPort;
         this.log = log;
         authorization = "Basic " + Base64.getEncoder().encodeToString(
@@ -53,8 +55,10 @@ final class NodeProcess implements AutoCloseable {
     }
 
     NodeProcess start() throws IOException {
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        process = builder.start();
         return this;
     }
 

@@ -34,7 +34,7 @@ final class EmbeddedNode implements AutoCloseable {
     private static final String MANAGEMENT_PASSWORD = "spring.security.user.password";
 
     private final NodeId id;
-    private final EmbeddedPostgres database;
+    private final EmbeddedDatabase database;
     private final int httpPort;
     private final Path home;
     private final HikariDataSource pool;
@@ -42,7 +42,7 @@ final class EmbeddedNode implements AutoCloseable {
     private String managementUser;
     private Path managementPasswordFile;
 
-    private EmbeddedNode(NodeId id, EmbeddedPostgres database, int httpPort, Path home) {
+    private EmbeddedNode(NodeId id, EmbeddedDatabase database, int httpPort, Path home) {
         this.id = id;
         this.database = database;
         this.httpPort = httpPort;
@@ -50,7 +50,8 @@ final class EmbeddedNode implements AutoCloseable {
         // The load generator and the probes are the "C4I application": pooled, like a real one.
         this.pool = new HikariDataSource();
         pool.setJdbcUrl(jdbcUrl());
-        pool.setUsername("postgres");
+        pool.setUsername(EmbeddedDatabase.USER);
+        pool.setPassword(database.password());
         pool.setMaximumPoolSize(4);
         pool.setPoolName("app-" + id);
     }
@@ -62,20 +63,29 @@ final class EmbeddedNode implements AutoCloseable {
 
     /**
      * Starts the node's database keeping whatever its data directory holds, so a node restarted after a
-     * crash finds its outbox and inbox as they were.
+     * crash finds its outbox and inbox as they were. The data live in {@code <workDir>/<id>/postgres}, the
+     * superuser's password in {@code <workDir>/<id>/postgres.password}.
      */
     static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort, EmbeddedPostgres.Builder builder)
             throws IOException {
-        Path dataDir = workDir.resolve(id.value()).resolve("postgres");
+        Path nodeDir = workDir.resolve(id.value());
+        Path dataDir = nodeDir.resolve("postgres");
         Files.createDirectories(dataDir);
-        EmbeddedPostgres database = builder.setDataDirectory(dataDir).setServerConfig("max_connections", "60").start();
-        return new EmbeddedNode(id, database, httpPort, dataDir.getParent());
+        EmbeddedDatabase database = EmbeddedDatabase.start(dataDir, passwordFile(workDir, id),
+                builder.setServerConfig("max_connections", "60"));
+        return new EmbeddedNode(id, database, httpPort, nodeDir);
+    }
+
+    /** Where the password of node {@code id}'s PostgreSQL is kept (mode 0600). */
+    static Path passwordFile(Path workDir, NodeId id) {
+        return workDir.resolve(id.value()).resolve("postgres.password");
     }
 
     void startBridge(Map<String, Object> properties) throws IOException {
         Map<String, Object> all = new LinkedHashMap<>(properties);
         all.put("spring.datasource.url", jdbcUrl());
-        all.put("spring.datasource.username", "postgres");
+        all.put("spring.datasource.username", EmbeddedDatabase.USER);
+        all.put("spring.datasource.password", database.password());
         all.put("management.server.port", httpPort);
         if (!all.containsKey(MANAGEMENT_PASSWORD)) {
             byte[] secret = new byte[16];
@@ -112,7 +122,7 @@ final class EmbeddedNode implements AutoCloseable {
     }
 
     String jdbcUrl() {
-        return database.getJdbcUrl("postgres", "postgres");
+        return database.jdbcUrl();
     }
 
     DataSource database() {

@@ -28,7 +28,8 @@ import kr.c4i.gateway.core.NodeId;
  */
 @Command(name = "node", mixinStandardHelpOptions = true, showDefaultValues = true,
         header = "Run one node (embedded PostgreSQL and bridge) until stopped.",
-        description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres) and its bridge, prints "
+        description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres, its postgres user's "
+                + "password in <work-dir>/<id>/postgres.password) and its bridge, prints "
                 + "'READY node=<id> http=<port> jdbc=<url>' when both are up and runs until SIGTERM or SIGINT.",
                 "The management endpoints (--http-port, on 127.0.0.1) take user 'user' and a password made for this "
                         + "run, kept in <work-dir>/<id>/management-password, unless spring.security.user.password "

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -21,7 +22,8 @@ import kr.c4i.gateway.core.transport.InboundHandler;
  * Writes what the transport delivers into the inbox, one statement and one commit per batch.
  * {@code ON CONFLICT DO NOTHING} on the message id makes redelivery harmless, which is what turns
  * the transports' at-least-once into exactly-once as the application sees it. A failure throws, so
- * the transport keeps the batch and redelivers it.
+ * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
+ * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it.
  */
 public final class InboxWriter implements InboundHandler {
 
@@ -33,6 +35,11 @@ public final class InboxWriter implements InboundHandler {
                    AS m(id, origin, type, precedence, classification, body, created_us)
             ON CONFLICT (message_id) DO NOTHING
             RETURNING created_at""";
+
+    // The transport acknowledges once deliver returns, so the commit must be on disk whatever the server's
+    // default: every setting but off flushes locally first, and a stronger one (remote_apply, ...) is kept.
+    private static final String DURABLE_COMMIT = """
+            SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'""";
 
     private final DataSource dataSource;
     private final BridgeMetrics metrics;
@@ -51,7 +58,8 @@ public final class InboxWriter implements InboundHandler {
         int inserted = 0;
         try (Connection tx = dataSource.getConnection()) {
             tx.setAutoCommit(false);
-            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+            try (Statement durable = tx.createStatement(); PreparedStatement ps = tx.prepareStatement(INSERT)) {
+                durable.execute(DURABLE_COMMIT);
                 ps.setString(1, metrics.transport());
                 ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
                 ps.setArray(3, array(tx, "text", batch.stream().map(e -> e.origin().value()).toArray()));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -76,5 +78,27 @@ class InboxWriterTest {
         assertThat(db.count("SELECT count(*) FROM inbox")).isEqualTo(101);
         assertThat(registry.get("gateway.inbox.inserted").counter().count()).isEqualTo(101);
         assertThat(registry.get("gateway.inbox.duplicates").counter().count()).isEqualTo(51);
+    }
+
+    @Test
+    void commitIsSynchronousEvenWhereTheServerDefaultIsAsynchronous() throws Exception {
+        // What the writer's own transaction runs with, seen from inside it by a trigger.
+        try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE commit_setting (setting text)");
+            s.execute("""
+                    CREATE FUNCTION record_commit_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        INSERT INTO commit_setting VALUES (current_setting('synchronous_commit'));
+                        RETURN NULL;
+                    END $$""");
+            s.execute("CREATE TRIGGER record_commit_setting AFTER INSERT ON inbox FOR EACH STATEMENT "
+                    + "EXECUTE FUNCTION record_commit_setting()");
+        }
+        assertThat(db.strings("SHOW synchronous_commit")).as("zonky's test server commits asynchronously")
+                .containsExactly("off");
+
+        writer.deliver(List.of(envelope(1, Instant.now())));
+
+        assertThat(db.strings("SELECT setting FROM commit_setting")).containsExactly("on");
     }
 }

@@ -59,7 +59,8 @@ final class Testbed implements AutoCloseable {
             Path sockets = workDir.resolve("sockets").resolve(spec.id());
             List<String> command = DeploymentPlan.command(network.topology(), spec, settings, workDir, sockets);
             Path console = logDir.resolve(transport.key() + "-" + spec.id() + ".log");
-            nodes.put(spec.host(), new GatewayNode(spec, command, console, sockets, network));
+            nodes.put(spec.host(), new GatewayNode(spec, command, console, sockets,
+                    workDir.resolve(spec.id()).resolve("postgres.password"), network));
         }
     }
 

@@ -47,6 +47,7 @@ public final class GatewayNode implements AutoCloseable {
     private final List<String> command;
     private final Path consoleLog;
     private final Path socketDir;
+    private final Path passwordFile;
     private final EmulatedNetwork network;
     private final List<LogEvent> events = new CopyOnWriteArrayList<>();
     private final Deque<String> tail = new ArrayDeque<>();
@@ -65,11 +66,14 @@ public final class GatewayNode implements AutoCloseable {
     public record LogEvent(Instant at, String line) {
     }
 
-    public GatewayNode(NodeSpec spec, List<String> command, Path consoleLog, Path socketDir, EmulatedNetwork network) {
+    /** @param passwordFile where the node keeps its PostgreSQL password ({@code <work-dir>/<id>/postgres.password}) */
+    public GatewayNode(NodeSpec spec, List<String> command, Path consoleLog, Path socketDir, Path passwordFile,
+            EmulatedNetwork network) {
         this.spec = spec;
         this.command = List.copyOf(command);
         this.consoleLog = consoleLog;
         this.socketDir = socketDir;
+        this.passwordFile = passwordFile;
         this.network = network;
     }
 
@@ -133,7 +137,18 @@ public final class GatewayNode implements AutoCloseable {
         if (database != null) {
             database.close();
         }
-        database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)));
+        database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)), password());
+    }
+
+    /** Written by the node on its first start, so it is there once the node is READY. */
+    private String password() throws NodeStartException {
+        try {
+            return Files.readString(passwordFile).strip();
+        }
+        catch (IOException ex) {
+            throw new NodeStartException("Node " + id() + " is ready but its PostgreSQL password is not readable at "
+                    + passwordFile + ": " + ex.getMessage(), ex);
+        }
     }
 
     /** The JVM's pid (the namespace also holds its PostgreSQL). */

@@ -40,10 +40,12 @@ public final class InterfaceDatabase implements AutoCloseable {
     /**
      * @param socketDir the node's {@code --pg-socket-dir}
      * @param port the node's PostgreSQL port (from its READY line)
+     * @param password the node's PostgreSQL password (from its password file)
      */
-    public InterfaceDatabase(Path socketDir, int port) {
+    public InterfaceDatabase(Path socketDir, int port, String password) {
         this.url = url(socketDir, port);
         properties.setProperty("user", "postgres");
+        properties.setProperty("password", password);
     }
 
     /** The JDBC URL through junixsocket's socket factory; pure, so a test can read it. */
