@@ -92,6 +92,9 @@ final class Cluster implements AutoCloseable {
         Node node = node(id);
         long pid = Long.parseLong(Files.readAllLines(node.dataDirectory().resolve("postmaster.pid")).getFirst().strip());
         ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+        // Frozen first, so it forks no backend between the listing below and the kill (an orphan would hold
+        // the shared memory and keep the database from starting again).
+        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
         List<ProcessHandle> postgres = Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
         postgres.forEach(ProcessHandle::destroyForcibly);
         node.process()[0].kill();
