@@ -5,6 +5,7 @@ import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
+import kr.c4i.gateway.bridge.embedded.OptionValues.IntIn;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 
 /**
@@ -14,34 +15,6 @@ import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 final class OptionValues {
 
     private OptionValues() {
-    }
-
-    /** A whole number within {@code [min, max]}. */
-    abstract static class IntIn implements ITypeConverter<Integer> {
-
-        private final int min;
-        private final int max;
-
-        IntIn(int min, int max) {
-            this.min = min;
-            this.max = max;
-        }
-
-        @Override
-        public Integer convert(String text) {
-            int value;
-            try {
-                value = Integer.parseInt(text.strip());
-            }
-            catch (NumberFormatException ex) {
-                throw new TypeConversionException("'" + text + "' is not a whole number");
-            }
-            if (value < min || value > max) {
-                throw new TypeConversionException(value + " is out of range: use "
-                        + (max == Integer.MAX_VALUE ? min + " or more" : min + " to " + max));
-            }
-            return value;
-        }
     }
 
     static final class Repetitions extends IntIn {

@@ -135,13 +135,21 @@ final class InboxProbe {
 
     /** Outbox-insert-to-inbox-insert latency of the rows received since {@code since}. */
     static Latency latency(DataSource db, Instant since) throws SQLException {
+        return latency(db, "inbox", since);
+    }
+
+    /**
+     * Insert-to-arrival latency of the rows of {@code table} created since {@code since}: the same figure for the
+     * bridge's inbox and for the replication reference's subscriber table.
+     */
+    static Latency latency(DataSource db, String table, Instant since) throws SQLException {
         String sql = """
                 SELECT count(*),
                        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
                        percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
                        max(ms), min(created_at), max(received_at)
                   FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
-                          FROM inbox WHERE created_at >= ?) AS l""";
+                          FROM %s WHERE created_at >= ?) AS l""".formatted(table);
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(since));
             try (ResultSet rs = ps.executeQuery()) {

@@ -10,9 +10,10 @@ import kr.c4i.gateway.core.NodeId;
 
 /**
  * Picocli converters that check a value while parsing it, so that a bad option is a usage error (exit 2,
- * one line naming the option) before anything starts.
+ * one line naming the option) before anything starts. The range checks are public for the scenario harness's
+ * commands.
  */
-final class OptionValues {
+public final class OptionValues {
 
     private OptionValues() {
     }
@@ -35,12 +36,12 @@ final class OptionValues {
     }
 
     /** An {@code int} within {@code [min, max]}. */
-    abstract static class IntIn implements ITypeConverter<Integer> {
+    public abstract static class IntIn implements ITypeConverter<Integer> {
 
         private final int min;
         private final int max;
 
-        IntIn(int min, int max) {
+        protected IntIn(int min, int max) {
             this.min = min;
             this.max = max;
         }

@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -209,7 +208,7 @@ final class ReplicationReference implements AutoCloseable {
         feed(generator, warmup);
         Instant start = Instant.now();
         double fedPerSecond = feed(generator, rows);
-        Latency latency = latency(start);
+        Latency latency = InboxProbe.latency(subscriber, "outbox", start);
         if (latency.rows() != rows) {
             throw new IllegalStateException("reference: " + latency.rows() + " of " + rows + " rows measured");
         }
@@ -234,28 +233,6 @@ final class ReplicationReference implements AutoCloseable {
         await(count + " rows to arrive in the subscriber", ARRIVAL_TIMEOUT,
                 () -> InboxProbe.count(subscriber, "SELECT count(*) FROM outbox") >= before + count);
         return fedPerSecond;
-    }
-
-    /** Insert-to-arrival of the rows inserted since {@code since}, as {@link InboxProbe#latency} computes the bridge's. */
-    private Latency latency(Instant since) throws SQLException {
-        String sql = """
-                SELECT count(*),
-                       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
-                       percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
-                       max(ms), min(created_at), max(received_at)
-                  FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
-                          FROM outbox WHERE created_at >= ?) AS l""";
-        try (Connection c = subscriber.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setTimestamp(1, Timestamp.from(since));
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getLong(1) == 0) {
-                    return new Latency(0, 0, 0, 0, since, since);
-                }
-                return new Latency(rs.getLong(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
-                        rs.getTimestamp(5).toInstant(), rs.getTimestamp(6).toInstant());
-            }
-        }
     }
 
     /** Count and digest of every row's id, type, precedence, body and creation time. */
