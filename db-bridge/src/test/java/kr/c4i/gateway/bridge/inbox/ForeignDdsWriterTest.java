@@ -136,7 +136,8 @@ class ForeignDdsWriterTest {
         bad.put("other-type-text", KmtfRejection.TYPE_MISMATCH);
         samples.add(sample("other-type-text", "delta", "SITREP", "UNCLASSIFIED", now, kmtf("OPORD", 4)));
         bad.put("far-future", InboundValidator.INVALID_CREATED_AT);
-        samples.add(sample("far-future", "delta", "SITREP", "UNCLASSIFIED", Instant.parse("2200-01-01T00:00:00Z"),
+        // Within what DDS carries, past what any sending bridge sends (Envelope.LATEST_CREATED_AT).
+        samples.add(sample("far-future", "delta", "SITREP", "UNCLASSIFIED", Instant.parse("2262-02-01T00:00:00Z"),
                 kmtf("SITREP", 5)));
         bad.put("relabelled", InboundValidator.CLASSIFICATION_MISMATCH);
         samples.add(sample("relabelled", "delta", "SITREP", "TOP SECRET", now, kmtf("SITREP", 6)));
