@@ -154,7 +154,9 @@ final class DemoCommand implements Callable<Integer> {
                 long quarantined = InboxProbe.quarantined(publisher);
                 boolean loaded = loading.isDone();
                 long unreceipted = loaded ? InboxProbe.unreceipted(publisher) : 0;
-                Phase phase = !loaded ? Phase.SENDING : unreceipted > 0 ? Phase.RECEIPTS : Phase.SETTLING;
+                // Sending lasts until the bridge has sent every row, not only until the load is in the outbox.
+                Phase phase = !loaded || sent < messages ? Phase.SENDING
+                        : unreceipted > 0 ? Phase.RECEIPTS : Phase.SETTLING;
                 status.set(new Status(phase, delivered, expected, sent, messages, quarantined, unreceipted,
                         p99(running.receivers().getFirst())));
                 bar.stepTo(delivered);
