@@ -1,5 +1,7 @@
 package kr.c4i.gateway.scenarios;
 
+import static kr.c4i.gateway.bridge.embedded.OptionValues.number;
+
 import java.util.Locale;
 
 import picocli.CommandLine.ITypeConverter;
@@ -53,13 +55,7 @@ final class OptionValues {
     static final class Percent implements ITypeConverter<Double> {
         @Override
         public Double convert(String text) {
-            double value;
-            try {
-                value = Double.parseDouble(text.strip());
-            }
-            catch (NumberFormatException ex) {
-                throw new TypeConversionException("'" + text + "' is not a number");
-            }
+            double value = number(text);
             if (!(value >= 0 && value <= 100)) {
                 throw new TypeConversionException(text + " is out of range: use 0 to 100");
             }

@@ -112,17 +112,21 @@ public final class OptionValues {
         }
     }
 
+    /** A decimal number, or the usage error that says the text is none. */
+    public static double number(String text) {
+        try {
+            return Double.parseDouble(text.strip());
+        }
+        catch (NumberFormatException ex) {
+            throw new TypeConversionException("'" + text + "' is not a number");
+        }
+    }
+
     /** A number above 0. */
     static final class PositiveDouble implements ITypeConverter<Double> {
         @Override
         public Double convert(String text) {
-            double value;
-            try {
-                value = Double.parseDouble(text.strip());
-            }
-            catch (NumberFormatException ex) {
-                throw new TypeConversionException("'" + text + "' is not a number");
-            }
+            double value = number(text);
             if (!(value > 0) || Double.isInfinite(value)) {
                 throw new TypeConversionException(text + " is out of range: use a number above 0");
             }
