@@ -34,6 +34,14 @@ public record Envelope(String messageId, NodeId origin, String kmtfType, Precede
     /** Longest message id, in characters (code points): small enough for any receiver's inbox key. */
     public static final int MAX_MESSAGE_ID_LENGTH = 255;
 
+    /**
+     * Whether every transport carries this creation time: from {@link #EARLIEST_CREATED_AT} (inclusive) to
+     * {@link #LATEST_CREATED_AT} (exclusive).
+     */
+    public static boolean carries(Instant createdAt) {
+        return !createdAt.isBefore(EARLIEST_CREATED_AT) && createdAt.isBefore(LATEST_CREATED_AT);
+    }
+
     public Envelope {
         Objects.requireNonNull(messageId, "messageId");
         Objects.requireNonNull(origin, "origin");

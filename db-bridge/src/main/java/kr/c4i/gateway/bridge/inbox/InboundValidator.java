@@ -55,7 +55,7 @@ public final class InboundValidator {
         }
         // The sending side's own range: a receiver refusing what a sender sends would leave it resending for ever.
         Instant created = envelope.createdAt();
-        if (created.isBefore(Envelope.EARLIEST_CREATED_AT) || !created.isBefore(Envelope.LATEST_CREATED_AT)) {
+        if (!Envelope.carries(created)) {
             return reject(INVALID_CREATED_AT, "message " + id + ": created at " + created + ", outside "
                     + Envelope.EARLIEST_CREATED_AT + " (inclusive) to " + Envelope.LATEST_CREATED_AT + " (exclusive)");
         }

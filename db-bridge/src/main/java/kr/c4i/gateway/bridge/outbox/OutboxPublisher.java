@@ -286,7 +286,7 @@ final class OutboxPublisher {
                     + " characters long; at most " + Envelope.MAX_MESSAGE_ID_LENGTH + " are allowed");
         }
         Instant createdAt = row.createdAt();
-        if (createdAt.isBefore(Envelope.EARLIEST_CREATED_AT) || !createdAt.isBefore(Envelope.LATEST_CREATED_AT)) {
+        if (!Envelope.carries(createdAt)) {
             throw new InvalidRowException("invalid-created-at", "created_at " + describe(createdAt)
                     + " is outside the range every transport carries, from " + Envelope.EARLIEST_CREATED_AT
                     + " (inclusive) to " + Envelope.LATEST_CREATED_AT + " (exclusive)");

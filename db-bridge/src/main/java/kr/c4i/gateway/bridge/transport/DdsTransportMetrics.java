@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import kr.c4i.gateway.core.metrics.MetricNames;
-
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportStats;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
