@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +40,7 @@ final class EmbeddedCluster implements AutoCloseable {
                 cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, freePort()));
             }
             // One secret per run: the brokers accept no anonymous connection, and nobody else knows it.
-            String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+            String password = Secrets.random();
             // A DDS domain of this run's own, so two runs on one machine never meet.
             int domain = 1 + (int) (ProcessHandle.current().pid() % 200);
             // Receivers first: the publisher's store-and-forward bridges then find them at the first attempt.

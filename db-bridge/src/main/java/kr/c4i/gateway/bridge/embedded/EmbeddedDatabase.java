@@ -13,9 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -102,9 +100,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** The password in {@code file}, generated (256 random bits) and written with mode 0600 if there is none yet. */
     static String password(Path file) throws IOException {
         if (!Files.exists(file)) {
-            byte[] random = new byte[32];
-            new SecureRandom().nextBytes(random);
-            String generated = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            String generated = Secrets.random();
             Files.createDirectories(file.toAbsolutePath().getParent());
             try {
                 // Created with its mode, so it is never readable by others, not even for a moment.

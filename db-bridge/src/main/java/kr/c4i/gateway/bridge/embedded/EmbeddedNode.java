@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -88,9 +86,7 @@ final class EmbeddedNode implements AutoCloseable {
         all.put("spring.datasource.password", database.password());
         all.put("management.server.port", httpPort);
         if (!all.containsKey(MANAGEMENT_PASSWORD)) {
-            byte[] secret = new byte[16];
-            new SecureRandom().nextBytes(secret);
-            String password = HexFormat.of().formatHex(secret);
+            String password = Secrets.random();
             managementPasswordFile = writeOwnerOnly(home.resolve("management-password"), password);
             all.put(MANAGEMENT_PASSWORD, password);
         }

@@ -3,7 +3,6 @@ package kr.c4i.gateway.bridge.embedded;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +118,7 @@ final class ReplicationReference implements AutoCloseable {
      */
     static ReplicationReference start(Path workDir, Durability durability)
             throws IOException, SQLException, InterruptedException {
-        String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+        String password = Secrets.random();
         EmbeddedPostgres publisherServer = server(workDir.resolve("publisher"), durability)
                 .setServerConfig("wal_level", "logical")
                 .setServerConfig("max_wal_senders", "4")
