@@ -445,7 +445,7 @@ public final class DdsTransport implements ReceiptingTransport {
         details.put("participantAlive", participantAlive);
         details.put("receiveThreadAlive", receiving);
         details.put("topics", this.channels.size());
-        details.put("readers", this.receiveLoop.readers().size());
+        details.put("readers", this.receiveLoop.readersByType().size());
         details.put("matchedReaders", stats.totalMatchedReaders());
         details.put("samplesWritten", stats.samplesWritten());
         details.put("samplesReceived", stats.samplesReceived());

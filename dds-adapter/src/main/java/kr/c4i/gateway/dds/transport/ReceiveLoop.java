@@ -99,10 +99,6 @@ final class ReceiveLoop implements Runnable {
         this.waitSet.attach(reader);
     }
 
-    List<DataReader<KmtfMessageSample>> readers() {
-        return this.subscriptions.values().stream().map(Subscription::reader).toList();
-    }
-
     Map<MessageType, DataReader<KmtfMessageSample>> readersByType() {
         Map<MessageType, DataReader<KmtfMessageSample>> readers = new LinkedHashMap<>();
         this.subscriptions.values().forEach(s -> readers.put(s.type(), s.reader()));
