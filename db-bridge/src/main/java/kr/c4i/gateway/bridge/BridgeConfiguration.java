@@ -33,7 +33,10 @@ import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
-/** The transport-independent half of the bridge: catalogue, routing, outbox, inbox, metrics. */
+/**
+ * The transport-independent half of the bridge: catalogue, routing, inbox, metrics, lifecycle; the outbox loop's
+ * parts are in {@code outbox.OutboxConfiguration}.
+ */
 @Configuration(proxyBeanMethods = false)
 class BridgeConfiguration {
 
@@ -77,18 +80,6 @@ class BridgeConfiguration {
             BridgeMetrics metrics) {
         return new ValidatingInbox(new InboundValidator(validator), inbox,
                 new InboundQuarantine(dataSource, metrics.transport()), metrics);
-    }
-
-    @Bean
-    DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox) {
-        return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax());
-    }
-
-    @Bean
-    OutboxPoller outboxPoller(DataSource dataSource, OutboxProperties outbox, KmtfValidator validator,
-            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics, DeliveryLedger ledger) {
-        return new OutboxPoller(dataSource, outbox, validator, routing, node, transport, metrics,
-                receiptsNeeded(transport, ledger));
     }
 
     @Bean

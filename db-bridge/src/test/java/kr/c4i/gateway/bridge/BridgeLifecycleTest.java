@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +19,13 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.inbox.InboxWriter;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.outbox.OutboxLoop;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 class BridgeLifecycleTest {
@@ -42,9 +43,9 @@ class BridgeLifecycleTest {
             BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), "recording");
             OutboxProperties properties = new Binder(new MapConfigurationPropertySource(
                     Map.of("gateway.outbox.idle-poll", "100ms"))).bindOrCreate("gateway.outbox", OutboxProperties.class);
-            OutboxPoller poller = new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE),
+            OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,
                     RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), CATALOGUE), NodeId.of("a"), transport,
-                    metrics, null);
+                    metrics, null, Clock.systemUTC());
             CountDownLatch matched = new CountDownLatch(1);
             BridgeLifecycle lifecycle = new BridgeLifecycle(transport, new InboxWriter(db.dataSource(), metrics),
                     poller, null, true, false, List.of(matched::await));

@@ -14,6 +14,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ final class InboxConsumer implements Runnable {
     private volatile boolean connected;
     private volatile @Nullable Connection connection;
     private volatile @Nullable String lastError;
-    private Duration backoff;
+    private final Backoff backoff;
 
     InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
             InboundHandler handler) {
@@ -48,7 +49,7 @@ final class InboxConsumer implements Runnable {
         this.brokerUrl = brokerUrl;
         this.handler = handler;
         this.inboxQueue = settings.queueName(settings.nodeId());
-        this.backoff = settings.receive().retryBackoff();
+        this.backoff = new Backoff(settings.receive().retryBackoff(), settings.receive().maxRetryBackoff());
         this.thread = Thread.ofPlatform().name("jms-inbox-" + settings.nodeId()).daemon(true).unstarted(this);
     }
 
@@ -67,7 +68,7 @@ final class InboxConsumer implements Runnable {
                 if (this.running) {
                     this.lastError = "Unable to receive from queue " + this.inboxQueue + " at " + this.brokerUrl + ": "
                             + OutboundSender.describe(ex);
-                    log.warn("{}; reconnecting in {} ms", this.lastError, this.backoff.toMillis());
+                    log.warn("{}; reconnecting in {} ms", this.lastError, this.backoff.current().toMillis());
                     pause();
                 }
             }
@@ -129,27 +130,24 @@ final class InboxConsumer implements Runnable {
             catch (Exception ex) {
                 session.rollback();
                 log.warn("Handler failed on a batch of {} messages from queue {}; they will be redelivered after {} ms: {}",
-                        batch.size(), this.inboxQueue, this.backoff.toMillis(), ex.toString(), ex);
+                        batch.size(), this.inboxQueue, this.backoff.current().toMillis(), ex.toString(), ex);
                 pause();
                 return;
             }
         }
         session.commit();
-        this.backoff = this.settings.receive().retryBackoff();
+        this.backoff.reset();
     }
 
-    /** Waits the current backoff, or until stopped, then doubles it up to the maximum. */
+    /** Waits the next backoff, or until stopped. */
     private void pause() {
         try {
-            this.stopping.await(this.backoff.toNanos(), TimeUnit.NANOSECONDS);
+            this.stopping.await(this.backoff.next().toNanos(), TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             this.running = false;
         }
-        Duration doubled = this.backoff.multipliedBy(2);
-        Duration max = this.settings.receive().maxRetryBackoff();
-        this.backoff = (doubled.compareTo(max) > 0) ? max : doubled;
     }
 
     boolean isConnected() {

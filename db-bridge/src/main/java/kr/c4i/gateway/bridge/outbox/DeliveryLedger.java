@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -38,13 +41,13 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
 public final class DeliveryLedger implements ReceiptHandler {
 
     private static final String RECORD = """
-            INSERT INTO outbox_delivery (message_id, destination)
-            SELECT m, d FROM unnest(?::text[], ?::text[]) AS u(m, d)
+            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at)
+            SELECT m, d, ?::timestamptz, ?::timestamptz FROM unnest(?::text[], ?::text[]) AS u(m, d)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
     // Only rows this ledger tracks: receipts of BEST_EFFORT messages, or of another origin's, change nothing.
     private static final String RECEIPT = """
-            UPDATE outbox_delivery d SET receipted_at = clock_timestamp()
+            UPDATE outbox_delivery d SET receipted_at = ?::timestamptz
               FROM outbox o
              WHERE d.destination = ? AND d.message_id = ANY (?) AND d.receipted_at IS NULL
                AND o.message_id = d.message_id
@@ -57,8 +60,8 @@ public final class DeliveryLedger implements ReceiptHandler {
              WHERE d.receipted_at IS NULL
                AND (o.id < (SELECT p.upto FROM unnest(?::text[], ?::text[], ?::bigint[]) AS p(node, type, upto)
                              WHERE p.node = d.destination AND p.type = o.kmtf_type)
-                    OR d.last_sent_at < clock_timestamp() - ? * interval '1 millisecond')
-               AND d.next_attempt_at <= clock_timestamp()
+                    OR d.last_sent_at < ?::timestamptz - ? * interval '1 millisecond')
+               AND d.next_attempt_at <= ?::timestamptz
              ORDER BY d.next_attempt_at
              LIMIT ?
                FOR UPDATE OF d SKIP LOCKED""";
@@ -66,22 +69,26 @@ public final class DeliveryLedger implements ReceiptHandler {
     private static final String RESCHEDULE = """
             UPDATE outbox_delivery
                SET attempts = attempts + 1,
-                   last_sent_at = clock_timestamp(),
-                   next_attempt_at = clock_timestamp() + least(? * power(2, attempts), ?) * interval '1 millisecond'
+                   last_sent_at = ?::timestamptz,
+                   next_attempt_at = ?::timestamptz + least(? * power(2, attempts), ?) * interval '1 millisecond'
              WHERE message_id = ? AND destination = ?""";
 
     private static final String UNRECEIPTED = "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL";
 
     private static final String FORGET = """
-            DELETE FROM outbox_delivery WHERE receipted_at < clock_timestamp() - ? * interval '1 millisecond'""";
+            DELETE FROM outbox_delivery WHERE receipted_at < ?::timestamptz - ? * interval '1 millisecond'""";
 
     /** A delivery that is due again, with the outbox row it belongs to. */
     record Due(String messageId, NodeId destination, int attempts, OutboxRow row) {
     }
 
+    /** How long a receipted delivery is kept; the outbox row keeps the history. */
+    static final Duration RETENTION = Duration.ofHours(1);
+
     private final DataSource dataSource;
     private final Duration resendAfter;
     private final Duration resendMax;
+    private final Clock clock;
     /** Per destination and type, the highest outbox id it has receipted: how far it has got. */
     private final Map<Progress, Long> progress = new ConcurrentHashMap<>();
     private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
@@ -89,10 +96,19 @@ public final class DeliveryLedger implements ReceiptHandler {
     private record Progress(NodeId destination, String type) {
     }
 
-    public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax) {
+    /**
+     * @param clock the time of sends, receipts and resends, and what their ages are measured against (rather
+     *        than the database's clock, so tests move it instead of waiting)
+     */
+    public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax, Clock clock) {
         this.dataSource = dataSource;
         this.resendAfter = resendAfter;
         this.resendMax = resendMax;
+        this.clock = clock;
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
     }
 
     /** Records the RELIABLE messages of a batch as awaiting a receipt from each destination. */
@@ -109,8 +125,11 @@ public final class DeliveryLedger implements ReceiptHandler {
             return;
         }
         try (PreparedStatement ps = tx.prepareStatement(RECORD)) {
-            ps.setArray(1, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
-            ps.setArray(2, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
+            OffsetDateTime now = now();
+            ps.setObject(1, now);
+            ps.setObject(2, now);
+            ps.setArray(3, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
+            ps.setArray(4, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
             ps.executeUpdate();
         }
     }
@@ -145,8 +164,9 @@ public final class DeliveryLedger implements ReceiptHandler {
         int applied = 0;
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
             try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
-                ps.setString(1, entry.getKey().value());
-                ps.setArray(2, c.createArrayOf("text", entry.getValue().toArray()));
+                ps.setObject(1, now());
+                ps.setString(2, entry.getKey().value());
+                ps.setArray(3, c.createArrayOf("text", entry.getValue().toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         progress.merge(new Progress(entry.getKey(), rs.getString(1)), rs.getLong(2), Math::max);
@@ -169,8 +189,11 @@ public final class DeliveryLedger implements ReceiptHandler {
             ps.setArray(1, tx.createArrayOf("text", upto.keySet().stream().map(p -> p.destination().value()).toArray()));
             ps.setArray(2, tx.createArrayOf("text", upto.keySet().stream().map(Progress::type).toArray()));
             ps.setArray(3, tx.createArrayOf("bigint", upto.values().toArray()));
-            ps.setLong(4, resendMax.toMillis());
-            ps.setInt(5, limit);
+            OffsetDateTime now = now();
+            ps.setObject(4, now);
+            ps.setLong(5, resendMax.toMillis());
+            ps.setObject(6, now);
+            ps.setInt(7, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Due> due = new ArrayList<>();
                 while (rs.next()) {
@@ -185,11 +208,14 @@ public final class DeliveryLedger implements ReceiptHandler {
 
     void reschedule(Connection tx, List<Due> sent) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(RESCHEDULE)) {
+            OffsetDateTime now = now();
             for (Due due : sent) {
-                ps.setLong(1, resendAfter.toMillis());
-                ps.setLong(2, resendMax.toMillis());
-                ps.setString(3, due.messageId());
-                ps.setString(4, due.destination().value());
+                ps.setObject(1, now);
+                ps.setObject(2, now);
+                ps.setLong(3, resendAfter.toMillis());
+                ps.setLong(4, resendMax.toMillis());
+                ps.setString(5, due.messageId());
+                ps.setString(6, due.destination().value());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -200,10 +226,11 @@ public final class DeliveryLedger implements ReceiptHandler {
         return OutboxRepository.count(dataSource, UNRECEIPTED);
     }
 
-    /** Drops receipted rows older than {@code age}; the outbox row keeps the history. */
-    void forgetReceipted(Duration age) throws SQLException {
+    /** Drops receipted rows older than {@link #RETENTION}. */
+    void forgetReceipted() throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(FORGET)) {
-            ps.setLong(1, age.toMillis());
+            ps.setObject(1, now());
+            ps.setLong(2, RETENTION.toMillis());
             ps.executeUpdate();
         }
     }

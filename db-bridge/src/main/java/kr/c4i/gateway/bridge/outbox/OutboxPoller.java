@@ -3,6 +3,7 @@ package kr.c4i.gateway.bridge.outbox;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -16,18 +17,18 @@ import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
-import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.TransportException;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 
 /**
- * Drains the outbox on one thread. It sleeps on the database's {@code LISTEN kmtf_outbox} rather
- * than a fixed interval, so a message is claimed as soon as its insert commits; {@code idlePoll}
- * bounds the wait if a notification is missed. Database and transport failures back off
- * exponentially and keep every row: nothing is marked sent that the transport did not take.
+ * Drains the outbox on one thread. It only waits and dispatches: the {@link OutboxPublisher} claims
+ * and sends batches, the {@link OutboxResender} applies receipts and sends again what was missed,
+ * the {@link OutboxGauges} read the backlog; the poller decides when, on timers read from its
+ * {@link Clock}. It sleeps on the database's {@code LISTEN kmtf_outbox} rather than a fixed interval,
+ * so a message is claimed as soon as its insert commits; {@code idlePoll} bounds the wait if a
+ * notification is missed. Database and transport failures back off exponentially ({@link Backoff})
+ * and keep every row: nothing is marked sent that the transport did not take.
  */
 public final class OutboxPoller implements AutoCloseable {
 
@@ -36,21 +37,23 @@ public final class OutboxPoller implements AutoCloseable {
     private static final Duration RESEND_CHECK = Duration.ofMillis(500);
     /** How soon after receipts arrive an idle poller applies them and resends the gaps they reveal. */
     private static final Duration RECEIPT_CHECK = Duration.ofMillis(20);
-    private static final Duration RECEIPT_RETENTION = Duration.ofHours(1);
+    private static final Duration LEDGER_CLEAN_UP = DeliveryLedger.RETENTION.dividedBy(12);
 
     private final DataSource dataSource;
     private final OutboxProperties properties;
     private final OutboxPublisher publisher;
-    private final OutboxRepository outbox;
+    private final @Nullable OutboxResender resender;
+    private final OutboxGauges gauges;
+    private final RowFailures failures;
     private final BridgeMetrics metrics;
-    private final @Nullable DeliveryLedger ledger;
+    private final Clock clock;
     private final Thread thread;
     private volatile boolean running;
+    private volatile boolean waiting;
     private volatile @Nullable String problem;
     private volatile boolean stoppedByBadRow;
     private volatile long badRow;
     private volatile boolean failingUnexpectedly;
-    private final RowFailures failures;
     /** Rows left to claim one at a time after a batch failed unexpectedly, so the culprit fails alone. */
     private int isolating;
     private @Nullable String lastLogged;
@@ -61,20 +64,21 @@ public final class OutboxPoller implements AutoCloseable {
     private Instant nextForget = Instant.MIN;
 
     /**
-     * @param ledger where deliveries await receipts, for transports that receipt instead of storing
-     *        durably; {@code null} for the others
+     * @param dataSource where it listens for {@code kmtf_outbox} notifications
+     * @param resender for transports that receipt instead of storing durably; {@code null} for the others
+     * @param failures the rows being retried, which the publisher counts and health reports
      */
-    public OutboxPoller(DataSource dataSource, OutboxProperties properties, KmtfValidator validator,
-            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
-            @Nullable DeliveryLedger ledger) {
+    public OutboxPoller(DataSource dataSource, OutboxProperties properties, OutboxPublisher publisher,
+            @Nullable OutboxResender resender, OutboxGauges gauges, RowFailures failures, BridgeMetrics metrics,
+            Clock clock, NodeId node) {
         this.dataSource = dataSource;
         this.properties = properties;
-        this.outbox = new OutboxRepository(dataSource);
+        this.publisher = publisher;
+        this.resender = resender;
+        this.gauges = gauges;
+        this.failures = failures;
         this.metrics = metrics;
-        this.ledger = ledger;
-        this.failures = new RowFailures(properties.maxRowAttempts());
-        this.publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), validator, routing, node,
-                transport, metrics, properties.badRowPolicy(), ledger, failures);
+        this.clock = clock;
         this.thread = Thread.ofPlatform().name("outbox-poller-" + node).daemon().unstarted(this::run);
     }
 
@@ -113,8 +117,16 @@ public final class OutboxPoller implements AutoCloseable {
         return failingUnexpectedly;
     }
 
+    /**
+     * Whether the poller has drained the outbox and waits, listening: a row whose insert commits from now on
+     * wakes it, as does a receipt.
+     */
+    public boolean waiting() {
+        return waiting;
+    }
+
     private void run() {
-        Duration backoff = properties.backoffInitial();
+        Backoff backoff = new Backoff(properties.backoffInitial(), properties.backoffMax());
         while (running) {
             try {
                 ensureListening();
@@ -122,27 +134,28 @@ public final class OutboxPoller implements AutoCloseable {
                 int claimed = publisher.publishBatch(limit);
                 isolating = Math.max(0, isolating - claimed);
                 resendUnreceipted(claimed < limit);
-                refreshBacklog();
+                refreshGauges();
                 problem = null;
                 stoppedByBadRow = false;
                 failingUnexpectedly = false;
                 lastLogged = null;
-                backoff = properties.backoffInitial();
+                backoff.reset();
                 if (claimed < limit) {
                     awaitNotification(properties.idlePoll());
                 }
             }
             catch (SQLException ex) {
                 problem = "database unavailable: " + ex.getMessage();
-                log.warn("Outbox poll failed, rows kept, retrying in {}: {}", backoff, ex.toString());
+                log.warn("Outbox poll failed, rows kept, retrying in {}: {}", backoff.current(), ex.toString());
                 closeListener();
-                backoff = pause(backoff);
+                pause(backoff.next());
             }
             catch (TransportException ex) {
                 problem = "transport unavailable: " + ex.getMessage();
                 metrics.sendFailed();
-                log.warn("Transport did not take the batch, rows kept, retrying in {}: {}", backoff, ex.getMessage());
-                backoff = pause(backoff);
+                log.warn("Transport did not take the batch, rows kept, retrying in {}: {}", backoff.current(),
+                        ex.getMessage());
+                pause(backoff.next());
             }
             catch (BadRowException ex) {
                 problem = ex.getMessage();
@@ -157,7 +170,7 @@ public final class OutboxPoller implements AutoCloseable {
                 // Row by row from here on, so the row it comes from fails alone and is counted (RowFailures).
                 isolating = properties.batchSize();
                 logOnce("Unexpected outbox failure, rows kept, trying them one at a time: " + ex, ex);
-                backoff = pause(backoff);
+                pause(backoff.next());
             }
         }
         closeListener();
@@ -195,69 +208,69 @@ public final class OutboxPoller implements AutoCloseable {
         }
         // Waits on the socket; returns early when an INSERT commits (or a notification is already queued).
         PGConnection connection = listener.unwrap(PGConnection.class);
-        if (ledger == null) {
-            connection.getNotifications((int) Math.max(1, timeout.toMillis()));
-            return;
-        }
-        // Receipts cannot wake a thread blocked on the socket, so it waits in slices and looks for them between:
-        // a receiver that just caught up from the writer's history gets the rest without waiting for idlePoll.
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (running && !ledger.hasQueuedReceipts()) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (left <= 0 || connection.getNotifications((int) Math.min(left, RECEIPT_CHECK.toMillis())).length > 0) {
+        waiting = true;
+        try {
+            if (resender == null) {
+                connection.getNotifications((int) Math.max(1, timeout.toMillis()));
                 return;
             }
+            // Receipts cannot wake a thread blocked on the socket, so it waits in slices and looks for them
+            // between: a receiver that just caught up from the writer's history gets the rest without waiting for
+            // idlePoll. The socket's wait is real time, whatever the clock says.
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (running && !resender.hasQueuedReceipts()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0
+                        || connection.getNotifications((int) Math.min(left, RECEIPT_CHECK.toMillis())).length > 0) {
+                    return;
+                }
+            }
+        }
+        finally {
+            waiting = false;
         }
     }
 
     /** @param idle whether the outbox had less than a batch waiting, so checking for gaps now delays nothing */
     private void resendUnreceipted(boolean idle) throws SQLException, TransportException, BadRowException {
-        if (ledger == null) {
+        if (resender == null) {
             return;
         }
-        int applied = ledger.applyReceipts();
-        Instant now = Instant.now();
+        int applied = resender.applyReceipts();
+        Instant now = clock.instant();
         boolean gapsMayShow = idle && applied > 0 && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
         if (now.isBefore(nextResendCheck) && !gapsMayShow) {
             return;
         }
         int due;
         do {
-            due = publisher.resendDue(properties.batchSize());
+            due = resender.resendDue(properties.batchSize());
         }
         while (running && due == properties.batchSize());
         lastResendCheck = now;
         nextResendCheck = now.plus(RESEND_CHECK);
         if (now.isAfter(nextForget)) {
-            ledger.forgetReceipted(RECEIPT_RETENTION);
-            nextForget = now.plus(RECEIPT_RETENTION.dividedBy(12));
+            resender.forgetReceipted();
+            nextForget = now.plus(LEDGER_CLEAN_UP);
         }
     }
 
-    private void refreshBacklog() throws SQLException {
-        Instant now = Instant.now();
+    private void refreshGauges() throws SQLException {
+        Instant now = clock.instant();
         if (now.isAfter(nextBacklogRefresh)) {
-            metrics.backlog(outbox.backlog());
-            if (!failures.ids().isEmpty()) {
-                failures.retainOnly(outbox.waiting(failures.ids()));
-            }
-            if (ledger != null) {
-                metrics.unreceipted(ledger.unreceipted());
-            }
+            gauges.refresh();
             nextBacklogRefresh = now.plus(BACKLOG_REFRESH);
         }
     }
 
-    private Duration pause(Duration backoff) {
+    private void pause(Duration wait) {
         try {
-            Thread.sleep(backoff);
+            Thread.sleep(wait);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             running = false;
         }
-        Duration doubled = backoff.multipliedBy(2);
-        return doubled.compareTo(properties.backoffMax()) > 0 ? properties.backoffMax() : doubled;
     }
 
     private void closeListener() {

@@ -2,8 +2,6 @@ package kr.c4i.gateway.bridge.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,17 +16,12 @@ import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.bridge.quarantine.QuarantineRepository.Refusal;
-import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.kmtf.KmtfRejection;
-import kr.c4i.gateway.kmtf.KmtfValidator;
-import kr.c4i.gateway.kmtf.ValidatedMessage;
-import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * One outbox transaction: claim a batch, refuse what is not valid KMTF, hand the rest to the
@@ -38,7 +31,7 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * never be an envelope is refused at once, one that fails unexpectedly is retried alone until
  * {@link RowFailures} says it has used up its attempts; the others of the batch go on.
  */
-final class OutboxPublisher {
+public final class OutboxPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPublisher.class);
 
@@ -47,8 +40,7 @@ final class OutboxPublisher {
     private final DataSource dataSource;
     private final OutboxRepository outbox;
     private final QuarantineRepository quarantine;
-    private final KmtfValidator validator;
-    private final RoutingTable routing;
+    private final RowEnvelopes envelopes;
     private final NodeId node;
     private final Transport transport;
     private final BridgeMetrics metrics;
@@ -56,14 +48,17 @@ final class OutboxPublisher {
     private final @Nullable DeliveryLedger ledger;
     private final RowFailures failures;
 
+    /**
+     * @param ledger where RELIABLE deliveries await receipts, for transports that receipt instead of storing
+     *        durably; {@code null} for the others
+     */
     OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
-            KmtfValidator validator, RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
-            BadRowPolicy badRowPolicy, @Nullable DeliveryLedger ledger, RowFailures failures) {
+            RowEnvelopes envelopes, NodeId node, Transport transport, BridgeMetrics metrics, BadRowPolicy badRowPolicy,
+            @Nullable DeliveryLedger ledger, RowFailures failures) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.quarantine = quarantine;
-        this.validator = validator;
-        this.routing = routing;
+        this.envelopes = envelopes;
         this.node = node;
         this.transport = transport;
         this.metrics = metrics;
@@ -74,81 +69,7 @@ final class OutboxPublisher {
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
     int publishBatch(int limit) throws SQLException, TransportException, BadRowException {
-        return inTransaction(tx -> publish(tx, limit));
-    }
-
-    /**
-     * Sends again the RELIABLE messages whose destinations have not receipted them in time.
-     *
-     * @return how many deliveries were due
-     */
-    int resendDue(int limit) throws SQLException, TransportException, BadRowException {
-        if (ledger == null) {
-            return 0;
-        }
-        return inTransaction(tx -> resend(tx, ledger, limit));
-    }
-
-    private interface Work {
-        int run(Connection tx) throws SQLException, TransportException, BadRowException;
-    }
-
-    private int inTransaction(Work work) throws SQLException, TransportException, BadRowException {
-        try (Connection tx = dataSource.getConnection()) {
-            tx.setAutoCommit(false);
-            try {
-                int result = work.run(tx);
-                tx.commit();
-                return result;
-            }
-            catch (SQLException | TransportException | BadRowException | RuntimeException ex) {
-                rollbackQuietly(tx, ex);
-                throw ex;
-            }
-        }
-    }
-
-    private int resend(Connection tx, DeliveryLedger ledger, int limit) throws SQLException, TransportException {
-        List<DeliveryLedger.Due> due = ledger.claimDue(tx, limit);
-        if (due.isEmpty()) {
-            return 0;
-        }
-        // One publication per message, whichever destinations still lack it: a topic reaches them all.
-        Map<String, List<NodeId>> destinations = new LinkedHashMap<>();
-        Map<String, OutboxRow> rows = new LinkedHashMap<>();
-        for (DeliveryLedger.Due d : due) {
-            destinations.computeIfAbsent(d.messageId(), k -> new ArrayList<>()).add(d.destination());
-            rows.putIfAbsent(d.messageId(), d.row());
-        }
-        List<Outbound> again = new ArrayList<>();
-        for (OutboxRow row : rows.values()) {
-            try {
-                Outbound outbound = outbound(row);
-                again.add(new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId())));
-            }
-            catch (KmtfRejection | InvalidRowException | RuntimeException ex) {
-                // Only possible if the catalogue changed since it was sent; keep trying with the rest.
-                log.warn("Not resending message {}: {}", row.messageId(), ex.toString());
-            }
-        }
-        try {
-            transport.send(again);
-        }
-        catch (RuntimeException ex) {
-            // Resend what the transport takes; the rest is rescheduled like the others, with a longer wait each time.
-            log.warn("Resending {} messages failed ({}); resending them one at a time", again.size(), ex.toString());
-            for (Outbound outbound : again) {
-                try {
-                    transport.send(List.of(outbound));
-                }
-                catch (RuntimeException one) {
-                    log.warn("Not resending message {}: {}", outbound.envelope().messageId(), one.toString());
-                }
-            }
-        }
-        ledger.reschedule(tx, due);
-        metrics.resent(again.size());
-        return due.size();
+        return OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit));
     }
 
     private int publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
@@ -181,14 +102,14 @@ final class OutboxPublisher {
                 continue;
             }
             try {
-                toSend.put(row.messageId(), outbound(row));
+                toSend.put(row.messageId(), envelopes.outbound(row));
                 rowsById.put(row.messageId(), row);
             }
             catch (KmtfRejection rejection) {
                 refuse(tx, row, rejection.kind(), rejection.getMessage());
             }
-            catch (InvalidRowException invalid) {
-                refuse(tx, row, invalid.kind, invalid.getMessage());
+            catch (RowEnvelopes.InvalidRowException invalid) {
+                refuse(tx, row, invalid.kind(), invalid.getMessage());
             }
             catch (RuntimeException ex) {
                 failed(tx, row, "while its envelope was built", ex);
@@ -275,59 +196,6 @@ final class OutboxPublisher {
         return "failed " + attempts + " times in a row (gateway.outbox.max-row-attempts); last: " + last;
     }
 
-    private Outbound outbound(OutboxRow row) throws KmtfRejection, InvalidRowException {
-        String id = row.messageId();
-        if (id.isBlank()) {
-            throw new InvalidRowException("invalid-message-id", "message_id '" + id + "' is blank");
-        }
-        int length = id.codePointCount(0, id.length());
-        if (length > Envelope.MAX_MESSAGE_ID_LENGTH) {
-            throw new InvalidRowException("invalid-message-id", "message_id is " + length
-                    + " characters long; at most " + Envelope.MAX_MESSAGE_ID_LENGTH + " are allowed");
-        }
-        Instant createdAt = row.createdAt();
-        if (!Envelope.carries(createdAt)) {
-            throw new InvalidRowException("invalid-created-at", "created_at " + describe(createdAt)
-                    + " is outside the range every transport carries, from " + Envelope.EARLIEST_CREATED_AT
-                    + " (inclusive) to " + Envelope.LATEST_CREATED_AT + " (exclusive)");
-        }
-        ValidatedMessage valid = validator.validate(row.body(), row.kmtfType());
-        Precedence precedence;
-        try {
-            precedence = row.precedence() == null ? valid.type().defaultPrecedence() : Precedence.parse(row.precedence());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidRowException("invalid-precedence", ex.getMessage());
-        }
-        Envelope envelope;
-        try {
-            envelope = new Envelope(id, node, row.kmtfType(), precedence,
-                    valid.message().classification().orElse("UNCLASSIFIED"), createdAt, row.body());
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidRowException("invalid-envelope", ex.getMessage());
-        }
-        return new Outbound(envelope, valid.type(), routing.destinations(row.kmtfType(), node));
-    }
-
-    private static String describe(Instant createdAt) {
-        if (createdAt.equals(Instant.MAX)) {
-            return "infinity";
-        }
-        return createdAt.equals(Instant.MIN) ? "-infinity" : createdAt.toString();
-    }
-
-    /** The row can never become an envelope as it is. */
-    private static final class InvalidRowException extends Exception {
-
-        private final String kind;
-
-        InvalidRowException(String kind, String message) {
-            super(message);
-            this.kind = kind;
-        }
-    }
-
     private void refuse(Connection tx, OutboxRow row, String kind, String reason) throws SQLException, BadRowException {
         if (badRowPolicy == BadRowPolicy.FAIL) {
             throw new BadRowException(row.id(), kind, reason);
@@ -339,14 +207,5 @@ final class OutboxPublisher {
         metrics.quarantined(kind);
         log.warn("Quarantined outbox row {} (message '{}', type {}): {}: {}", row.id(), row.messageId(),
                 row.kmtfType(), kind, refusal.reason());
-    }
-
-    private static void rollbackQuietly(Connection tx, Exception cause) {
-        try {
-            tx.rollback();
-        }
-        catch (SQLException ex) {
-            cause.addSuppressed(ex);
-        }
     }
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -34,6 +35,7 @@ class DeliveryLedgerTest {
     Path dir;
 
     private InterfaceDatabase db;
+    private final MutableClock clock = new MutableClock();
 
     @BeforeEach
     void start() throws Exception {
@@ -68,7 +70,8 @@ class DeliveryLedgerTest {
 
     @Test
     void reliableMessagesAwaitAReceiptFromEachDestinationBestEffortOnesDoNot() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock);
         String bestEffort = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
                 .findFirst().orElseThrow().id();
         record(ledger, sent("SITREP", 1, B, C), sent(bestEffort, 2, B));
@@ -79,7 +82,8 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptAppliedByThePollerMarksTheDeliveryDone() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock);
         Outbound sitrep = sent("SITREP", 1, B, C);
         record(ledger, sitrep);
 
@@ -93,7 +97,8 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptThatOvertakesTheSendersCommitIsAppliedAfterIt() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock);
         Outbound sitrep = sent("SITREP", 1, B);
         ledger.receipted(B, List.of(sitrep.envelope().messageId()));
         record(ledger, sitrep);
@@ -104,7 +109,8 @@ class DeliveryLedgerTest {
 
     @Test
     void receiptsOfUntrackedMessagesChangeNothing() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock);
         ledger.receipted(B, List.of("not-ours", "best-effort"));
 
         assertThat(ledger.applyReceipts()).isEqualTo(2);
@@ -113,7 +119,8 @@ class DeliveryLedgerTest {
 
     @Test
     void aMessageIsDueOnceItsDestinationHasReceiptedALaterOneOfTheSameType() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock);
         Outbound missed = sent("SITREP", 1, B);
         Outbound otherType = sent("SPOTREP", 2, B);
         Outbound later = sent("SITREP", 3, B);
@@ -130,7 +137,8 @@ class DeliveryLedgerTest {
 
     @Test
     void aBurstStillInFlightIsNotResentWhenItsFirstReceiptsArrive() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock);
         Outbound first = sent("SITREP", 1, B);
         Outbound second = sent("SITREP", 2, B);
         Outbound third = sent("SITREP", 3, B);
@@ -143,7 +151,8 @@ class DeliveryLedgerTest {
 
     @Test
     void aResentMessageWaitsResendAfterBeforeItIsSentAgain() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock);
         Outbound missed = sent("SITREP", 1, B);
         Outbound later = sent("SITREP", 2, B);
         record(ledger, missed, later);
@@ -162,11 +171,14 @@ class DeliveryLedgerTest {
 
     @Test
     void aMessageWithoutAnyReceiptIsDueAfterResendMax() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200));
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200),
+                clock);
         Outbound lonely = sent("SITREP", 1, B);
         record(ledger, lonely);
 
-        Thread.sleep(400);
+        clock.advance(Duration.ofMillis(199));
+        assertThat(due(ledger)).as("not yet resendMax").isEmpty();
+        clock.advance(Duration.ofMillis(2));
 
         List<DeliveryLedger.Due> due = due(ledger);
         assertThat(due).extracting(DeliveryLedger.Due::messageId).containsExactly(lonely.envelope().messageId());

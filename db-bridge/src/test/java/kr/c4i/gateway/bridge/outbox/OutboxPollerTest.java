@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -25,11 +26,11 @@ import kr.c4i.gateway.bridge.health.OutboxHealthIndicator;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -64,27 +65,30 @@ class OutboxPollerTest {
         OutboxProperties properties = new OutboxProperties(true, 100, idlePoll, Duration.ofMillis(50),
                 Duration.ofMillis(500), policy, Duration.ofSeconds(5), Duration.ofSeconds(30), maxRowAttempts);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
-        return new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing, A, transport,
-                new BridgeMetrics(registry, "recording"), null);
+        return OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
+                new BridgeMetrics(registry, "recording"), null, Clock.systemUTC());
     }
 
     @Test
     void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5));
+        MutableClock clock = new MutableClock();
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5),
+                clock);
         OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
                 Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5), 5);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
         for (int i = 0; i < 3; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
         }
-        try (OutboxPoller poller = new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE), routing,
-                A, transport, new BridgeMetrics(registry, "recording"), ledger)) {
+        try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
+                new BridgeMetrics(registry, "recording"), ledger, clock)) {
             poller.start();
-            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3);
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3 && poller.waiting());
             List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
-            Thread.sleep(300);
 
             // The receiver got only the last one (say, from the writer's history): the first two never arrived.
+            // The poller looked for gaps just now (it is idle); receipts make it look again once 20 ms have passed.
+            clock.advance(Duration.ofMillis(20));
             ledger.receipted(B, List.of(ids.get(2)));
 
             await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
@@ -176,7 +180,7 @@ class OutboxPollerTest {
     void anInsertWakesThePollerLongBeforeTheIdlePoll() throws Exception {
         try (OutboxPoller poller = poller(Duration.ofMinutes(5), BadRowPolicy.QUARANTINE)) {
             poller.start();
-            Thread.sleep(500);
+            await().atMost(Duration.ofSeconds(10)).until(poller::waiting);
             db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
             await().atMost(Duration.ofSeconds(5)).until(() -> transport.sent.size() == 1);
         }
@@ -187,12 +191,12 @@ class OutboxPollerTest {
         RecordingTransport other = new RecordingTransport();
         int rows = 3000;
         try (OutboxPoller first = poller(Duration.ofMillis(200), BadRowPolicy.QUARANTINE);
-                OutboxPoller second = new OutboxPoller(db.dataSource(),
+                OutboxPoller second = OutboxLoop.poller(db.dataSource(),
                         new OutboxProperties(true, 100, Duration.ofMillis(200), Duration.ofMillis(50),
                                 Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5),
                                 Duration.ofSeconds(30), 5),
-                        new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
-                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null)) {
+                        CATALOGUE, RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
+                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null, Clock.systemUTC())) {
             first.start();
             second.start();
             for (int i = 0; i < rows; i++) {

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -48,7 +49,6 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -114,9 +114,9 @@ class OutboxPropertyTest {
         transport = new RecordingTransport();
         OutboxProperties properties = new OutboxProperties(true, 50, Duration.ofMillis(200), Duration.ofMillis(20),
                 Duration.ofMillis(200), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5), Duration.ofSeconds(30), 3);
-        poller = new OutboxPoller(db.dataSource(), properties, new KmtfValidator(CATALOGUE),
+        poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,
                 RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, transport,
-                new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null);
+                new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null, Clock.systemUTC());
         poller.start();
     }
 

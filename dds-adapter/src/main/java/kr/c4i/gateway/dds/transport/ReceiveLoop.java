@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.ReceiptHandler;
@@ -194,7 +195,7 @@ final class ReceiveLoop implements Runnable {
     private List<Envelope> deliver(List<Envelope> batch, List<InboundRefusal> refused) {
         List<Envelope> view = List.copyOf(batch);
         List<InboundRefusal> refusals = List.copyOf(refused);
-        Duration delay = this.settings.redeliveryDelay();
+        Backoff delay = new Backoff(this.settings.redeliveryDelay(), MAX_REDELIVERY_DELAY);
         while (this.running) {
             try {
                 List<Envelope> delivered = this.inboundHandler.deliver(view, refusals);
@@ -204,10 +205,8 @@ final class ReceiveLoop implements Runnable {
             catch (Exception ex) {
                 this.counters.deliveryFailures.increment();
                 log.warn("Inbound handler refused a batch of {} messages; handing it over again in {} ms",
-                        view.size(), delay.toMillis(), ex);
-                pause(delay);
-                delay = delay.multipliedBy(2).compareTo(MAX_REDELIVERY_DELAY) > 0 ? MAX_REDELIVERY_DELAY
-                        : delay.multipliedBy(2);
+                        view.size(), delay.current().toMillis(), ex);
+                pause(delay.next());
             }
         }
         return null;

@@ -1,0 +1,88 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import java.time.Clock;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.ReceiptingTransport;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+
+/**
+ * The outbox loop's parts: the poller waits and dispatches to the publisher, the resender (receipting
+ * transports only), the gauges; the delivery ledger and the rows being retried are shared between them.
+ */
+@Configuration(proxyBeanMethods = false)
+class OutboxConfiguration {
+
+    /** Where the outbox loop's timers and the ledger's ages read the time; the user's clock wins. */
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox, Clock clock) {
+        return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax(), clock);
+    }
+
+    @Bean
+    RowFailures rowFailures(OutboxProperties outbox) {
+        return new RowFailures(outbox.maxRowAttempts());
+    }
+
+    @Bean
+    OutboxRepository outboxRepository(DataSource dataSource) {
+        return new OutboxRepository(dataSource);
+    }
+
+    @Bean
+    RowEnvelopes rowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node) {
+        return new RowEnvelopes(validator, routing, node);
+    }
+
+    @Bean
+    OutboxPublisher outboxPublisher(DataSource dataSource, OutboxRepository outbox, RowEnvelopes envelopes,
+            NodeId node, Transport transport, BridgeMetrics metrics, OutboxProperties properties,
+            DeliveryLedger ledger, RowFailures failures) {
+        return new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes, node, transport, metrics,
+                properties.badRowPolicy(), receiptsNeeded(transport, ledger), failures);
+    }
+
+    @Bean
+    OutboxResender outboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes,
+            Transport transport, BridgeMetrics metrics) {
+        return new OutboxResender(dataSource, ledger, envelopes, transport, metrics);
+    }
+
+    @Bean
+    OutboxGauges outboxGauges(OutboxRepository outbox, RowFailures failures, DeliveryLedger ledger,
+            Transport transport, BridgeMetrics metrics) {
+        return new OutboxGauges(outbox, failures, receiptsNeeded(transport, ledger), metrics);
+    }
+
+    @Bean
+    OutboxPoller outboxPoller(DataSource dataSource, OutboxProperties properties, OutboxPublisher publisher,
+            OutboxResender resender, OutboxGauges gauges, RowFailures failures, Transport transport,
+            BridgeMetrics metrics, Clock clock, NodeId node) {
+        return new OutboxPoller(dataSource, properties, publisher,
+                transport instanceof ReceiptingTransport ? resender : null, gauges, failures, metrics, clock, node);
+    }
+
+    /** The ledger matters only where the transport receipts instead of storing durably on its first hop. */
+    private static @Nullable DeliveryLedger receiptsNeeded(Transport transport, DeliveryLedger ledger) {
+        return transport instanceof ReceiptingTransport ? ledger : null;
+    }
+}

@@ -1,0 +1,112 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.KmtfRejection;
+
+/**
+ * Sends again, for transports that receipt instead of storing durably (DDS), the RELIABLE messages
+ * the {@link DeliveryLedger} says a destination has not got; applies the receipts the transport
+ * queued; forgets old receipted deliveries. The poller decides when, between its own transactions.
+ */
+public final class OutboxResender {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxResender.class);
+
+    private final DataSource dataSource;
+    private final DeliveryLedger ledger;
+    private final RowEnvelopes envelopes;
+    private final Transport transport;
+    private final BridgeMetrics metrics;
+
+    OutboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes, Transport transport,
+            BridgeMetrics metrics) {
+        this.dataSource = dataSource;
+        this.ledger = ledger;
+        this.envelopes = envelopes;
+        this.transport = transport;
+        this.metrics = metrics;
+    }
+
+    /** Whether receipts wait to be applied: an idle poller wakes for them. */
+    boolean hasQueuedReceipts() {
+        return ledger.hasQueuedReceipts();
+    }
+
+    /** Writes the receipts the transport queued; returns how many. */
+    int applyReceipts() throws SQLException {
+        return ledger.applyReceipts();
+    }
+
+    /** Drops receipted deliveries older than {@link DeliveryLedger#RETENTION}. */
+    void forgetReceipted() throws SQLException {
+        ledger.forgetReceipted();
+    }
+
+    /**
+     * Sends again, in one transaction, up to {@code limit} deliveries that are due.
+     *
+     * @return how many deliveries were due; {@code limit} means there may be more
+     */
+    int resendDue(int limit) throws SQLException, TransportException, BadRowException {
+        return OutboxTransaction.inTransaction(dataSource, tx -> resend(tx, limit));
+    }
+
+    private int resend(Connection tx, int limit) throws SQLException, TransportException {
+        List<DeliveryLedger.Due> due = ledger.claimDue(tx, limit);
+        if (due.isEmpty()) {
+            return 0;
+        }
+        // One publication per message, whichever destinations still lack it: a topic reaches them all.
+        Map<String, List<NodeId>> destinations = new LinkedHashMap<>();
+        Map<String, OutboxRow> rows = new LinkedHashMap<>();
+        for (DeliveryLedger.Due d : due) {
+            destinations.computeIfAbsent(d.messageId(), k -> new ArrayList<>()).add(d.destination());
+            rows.putIfAbsent(d.messageId(), d.row());
+        }
+        List<Outbound> again = new ArrayList<>();
+        for (OutboxRow row : rows.values()) {
+            try {
+                Outbound outbound = envelopes.outbound(row);
+                again.add(new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId())));
+            }
+            catch (KmtfRejection | RowEnvelopes.InvalidRowException | RuntimeException ex) {
+                // Only possible if the catalogue changed since it was sent; keep trying with the rest.
+                log.warn("Not resending message {}: {}", row.messageId(), ex.toString());
+            }
+        }
+        try {
+            transport.send(again);
+        }
+        catch (RuntimeException ex) {
+            // Resend what the transport takes; the rest is rescheduled like the others, with a longer wait each time.
+            log.warn("Resending {} messages failed ({}); resending them one at a time", again.size(), ex.toString());
+            for (Outbound outbound : again) {
+                try {
+                    transport.send(List.of(outbound));
+                }
+                catch (RuntimeException one) {
+                    log.warn("Not resending message {}: {}", outbound.envelope().messageId(), one.toString());
+                }
+            }
+        }
+        ledger.reschedule(tx, due);
+        metrics.resent(again.size());
+        return due.size();
+    }
+}

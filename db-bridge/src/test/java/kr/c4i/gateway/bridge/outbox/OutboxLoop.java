@@ -1,0 +1,38 @@
+package kr.c4i.gateway.bridge.outbox;
+
+import java.time.Clock;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/** The outbox loop's parts wired as {@link OutboxConfiguration} wires them, for tests without a context. */
+public final class OutboxLoop {
+
+    private OutboxLoop() {
+    }
+
+    /** @param ledger for a receipting transport; {@code null} for the others */
+    public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
+            RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
+            @Nullable DeliveryLedger ledger, Clock clock) {
+        OutboxRepository outbox = new OutboxRepository(dataSource);
+        RowFailures failures = new RowFailures(properties.maxRowAttempts());
+        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node);
+        OutboxPublisher publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes,
+                node, transport, metrics, properties.badRowPolicy(), ledger, failures);
+        OutboxResender resender = ledger == null ? null
+                : new OutboxResender(dataSource, ledger, envelopes, transport, metrics);
+        return new OutboxPoller(dataSource, properties, publisher, resender,
+                new OutboxGauges(outbox, failures, ledger, metrics), failures, metrics, clock, node);
+    }
+}
