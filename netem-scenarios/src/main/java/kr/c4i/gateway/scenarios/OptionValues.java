@@ -1,13 +1,13 @@
 package kr.c4i.gateway.scenarios;
 
-import static kr.c4i.gateway.bridge.embedded.OptionValues.number;
+import static kr.c4i.gateway.tools.embedded.OptionValues.number;
 
 import java.util.Locale;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-import kr.c4i.gateway.bridge.embedded.OptionValues.IntIn;
+import kr.c4i.gateway.tools.embedded.OptionValues.IntIn;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 
 /**

@@ -18,7 +18,7 @@ import kr.c4i.gateway.scenarios.net.Topology;
 public final class DeploymentPlan {
 
     /** The node's main class inside db-bridge's executable jar. */
-    public static final String NODE_MAIN = "kr.c4i.gateway.bridge.embedded.GatewayCli";
+    public static final String NODE_MAIN = "kr.c4i.gateway.tools.embedded.GatewayCli";
 
     private DeploymentPlan() {
     }

@@ -58,7 +58,7 @@ class DeploymentPlanTest {
         List<String> argv = DeploymentPlan.command(topology, n2, settings, Path.of("/w"), Path.of("/w/sockets/n2"));
         assertThat(argv.subList(0, 11)).containsExactly("ip", "netns", "exec", "c4g-h2", "/jdk/bin/java",
                 "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xmx384m",
-                "-Dloader.main=kr.c4i.gateway.bridge.embedded.GatewayCli", "-jar", "/x/db-bridge-exec.jar");
+                "-Dloader.main=kr.c4i.gateway.tools.embedded.GatewayCli", "-jar", "/x/db-bridge-exec.jar");
         assertThat(String.join(" ", argv)).contains(
                 "node --id n2 --transport dds --work-dir /w --http-port 8080 --pg-socket-dir /w/sockets/n2 -- ",
                 "--gateway.dds.peers=10.77.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");
