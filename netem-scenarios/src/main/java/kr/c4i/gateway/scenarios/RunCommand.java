@@ -120,7 +120,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = { "-o", "--output" }, description = "Results folder (default: scenario-results/<time>).")
     @Nullable Path outputDir;
 
-    @Option(names = "--node-jar", description = "db-bridge's executable jar (default: found from the working "
+    @Option(names = "--node-jar", description = "gateway-tools' executable jar (default: found from the working "
             + "directory, or the scenarios.node.jar property).")
     @Nullable Path nodeJar;
 
@@ -307,8 +307,8 @@ final class RunCommand implements Callable<Integer> {
             jar = NodeJar.find(Path.of("").toAbsolutePath());
         }
         if (jar == null || !Files.isRegularFile(jar)) {
-            throw new IllegalStateException("The node jar (db-bridge's executable jar) was not found"
-                    + (jar == null ? "" : " at " + jar) + ": build it with 'mvn -pl db-bridge -am package -DskipTests' "
+            throw new IllegalStateException("The node jar (gateway-tools' executable jar) was not found"
+                    + (jar == null ? "" : " at " + jar) + ": build it with 'mvn -pl tools -am package -DskipTests' "
                     + "or give --node-jar");
         }
         return jar.toAbsolutePath();

@@ -16,7 +16,7 @@ import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 
 /**
- * One quick repetition of each experiment, JMS and DDS, with real nodes (db-bridge's executable jar) in real
+ * One quick repetition of each experiment, JMS and DDS, with real nodes (gateway-tools' executable jar) in real
  * network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
  */
 class ScenariosIT {
