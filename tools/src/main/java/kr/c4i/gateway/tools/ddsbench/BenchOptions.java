@@ -29,9 +29,8 @@ import kr.c4i.gateway.tools.embedded.OptionValues.IntIn;
  */
 @Command(name = "dds-bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
         version = "dds-bench 0.1.0",
-        header = "Measures the Cyclone DDS binding against Cyclone's own ddsperf on loopback, in one run:",
-        description = "reliable throughput, ping/pong round trip, 270 KMTF topics created and matched, resident "
-                + "memory.")
+        description = "Measures the Cyclone DDS binding against Cyclone's own ddsperf on loopback, in one run: "
+                + "reliable throughput, ping/pong round trip, 270 KMTF topics created and matched, resident memory.")
 final class BenchOptions implements Callable<Integer> {
 
     static final List<String> PHASES = List.of("topics", "throughput", "rtt", "extra");
@@ -47,27 +46,27 @@ final class BenchOptions implements Callable<Integer> {
             description = "run (the benchmark), or a child role: sub, pong, readers")
     String mode = "run";
 
-    @Option(names = "--duration", defaultValue = "6", converter = MeasureSeconds.class,
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "6", converter = MeasureSeconds.class,
             description = "Seconds per throughput and latency measurement (default ${DEFAULT-VALUE}).")
     int duration;
 
-    @Option(names = "--warmup", defaultValue = "2", converter = Warmup.class,
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "2", converter = Warmup.class,
             description = "Seconds of ping/pong before round trips are recorded (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--size", defaultValue = "200", converter = Size.class,
+    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "200", converter = Size.class,
             description = "Serialised sample size in bytes, as ddsperf's 'size' (default ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--domain", converter = DdsDomain.class,
-            description = "Private DDS domain id, 0..232 (default 201 + pid % 32).")
+    @Option(names = "--domain", paramLabel = "ID", converter = DdsDomain.class,
+            description = "Private DDS domain id, 0..232 (default 201 + pid %% 32).")
     int domain = 201 + (int) (ProcessHandle.current().pid() % 32);
 
-    @Option(names = "--ddsperf", defaultValue = "ddsperf",
+    @Option(names = "--ddsperf", paramLabel = "PATH", defaultValue = "ddsperf",
             description = "The ddsperf executable (Debian: apt-get install cyclonedds-tools).")
     String ddsperf = "ddsperf";
 
-    @Option(names = "--load", defaultValue = "27000", converter = Load.class,
+    @Option(names = "--load", paramLabel = "N", defaultValue = "27000", converter = Load.class,
             description = "KMTF messages sent over the 270 topics before memory is read (default ${DEFAULT-VALUE}).")
     int load;
 
@@ -79,22 +78,22 @@ final class BenchOptions implements Callable<Integer> {
             description = "Seconds after which a child exits whatever happens")
     int deadline;
 
-    @Option(names = "--peer-max-batch", converter = Batch.class,
+    @Option(names = "--peer-max-batch", paramLabel = "N", converter = Batch.class,
             description = "The 270-reader peer's DdsTransport maxBatch (default ${DEFAULT-VALUE}, the transport's).")
     int peerMaxBatch = DdsTransportSettings.DEFAULT_MAX_BATCH;
 
-    @Option(names = "--flush-every", converter = Batch.class,
+    @Option(names = "--flush-every", paramLabel = "N", converter = Batch.class,
             description = "The Java publisher flushes its batching writer after this many writes (default "
                     + "${DEFAULT-VALUE}).")
     int flushEvery = DEFAULT_FLUSH_EVERY;
 
-    @Option(names = "--heap", defaultValue = DEFAULT_HEAP, converter = Heap.class,
+    @Option(names = "--heap", paramLabel = "OPTIONS", defaultValue = DEFAULT_HEAP, converter = Heap.class,
             description = { "Heap options of every Java process of the run, this one included (default \"${DEFAULT-VALUE}\"; "
                     + "\"default\" for the JVM's own sizing). Ignored for this JVM and its children when JAVA_OPTS "
                     + "already sets -Xms, -Xmx or a RAM percentage." })
     String heap = DEFAULT_HEAP;
 
-    @Option(names = "--phases", split = ",", converter = Phase.class,
+    @Option(names = "--phases", paramLabel = "PHASE", split = ",", converter = Phase.class,
             description = "What to run, comma-separated (default all): topics (270 topics, load, memory), "
                     + "throughput, rtt, extra (ddsperf 'sub waitset'; KMTF envelope type; throughput without write "
                     + "batching).")
@@ -103,7 +102,7 @@ final class BenchOptions implements Callable<Integer> {
     @Option(names = "--verbose", arity = "0..1", description = "Echo the output of every child process.")
     boolean verbose;
 
-    @Option(names = "--log", description = "Write every child's command and output to this file (bin/dds-bench: "
+    @Option(names = "--log", paramLabel = "FILE", description = "Write every child's command and output to this file (bin/dds-bench: "
             + "tools/target/dds-bench.log); empty for none.")
     @Nullable String log;
 
