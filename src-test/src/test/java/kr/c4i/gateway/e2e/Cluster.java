@@ -25,7 +25,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-import kr.c4i.gateway.bridge.embedded.EmbeddedDatabase;
+import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 
 /**
  * Nodes a (publisher) and b, c, ... (subscribers to every type) with their own PostgreSQL, run by

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 
 import kr.c4i.gateway.dds.Qos;
 import kr.c4i.gateway.dds.TestNetwork;
-import kr.c4i.gateway.dds.bench.BenchSample;
+import kr.c4i.gateway.dds.cyclone.ScratchTest.Text;
 import kr.c4i.gateway.dds.spi.ParticipantDriver;
 import kr.c4i.gateway.dds.spi.TopicDriver;
 import kr.c4i.gateway.dds.spi.WriterDriver;
@@ -28,22 +28,23 @@ import kr.c4i.gateway.dds.spi.WriterDriver;
 @Timeout(60)
 class CycloneReaderLoanTest {
 
-    private static final byte[] PAYLOAD = BenchSample.payloadFor(120);
+    /** Any sample type will do: ScratchTest's, with a body of this many bytes. */
+    private static final byte[] PAYLOAD = new byte[100];
 
     private ParticipantDriver publisher;
     private ParticipantDriver subscriber;
-    private WriterDriver<BenchSample> writer;
-    private CycloneReader<BenchSample> reader;
+    private WriterDriver<Text> writer;
+    private CycloneReader<Text> reader;
 
     @BeforeEach
     void createWriterAndReaderInTwoParticipants() {
         CycloneBinding binding = new CycloneBinding();
         this.publisher = binding.createParticipant(TestNetwork.loopback());
         this.subscriber = binding.createParticipant(TestNetwork.loopback());
-        TopicDriver<BenchSample> out = this.publisher.createTopic("test/loan", BenchSample.TYPE);
-        TopicDriver<BenchSample> in = this.subscriber.createTopic("test/loan", BenchSample.TYPE);
+        TopicDriver<Text> out = this.publisher.createTopic("test/loan", ScratchTest.TEXT);
+        TopicDriver<Text> in = this.subscriber.createTopic("test/loan", ScratchTest.TEXT);
         this.writer = this.publisher.createWriter(out, Qos.reliable());
-        this.reader = (CycloneReader<BenchSample>) this.subscriber.createReader(in, Qos.reliable());
+        this.reader = (CycloneReader<Text>) this.subscriber.createReader(in, Qos.reliable());
     }
 
     @AfterEach
@@ -98,7 +99,7 @@ class CycloneReaderLoanTest {
 
     private void write(long first, long last) {
         for (long seq = first; seq <= last; seq++) {
-            this.writer.write(new BenchSample(seq, System.nanoTime(), PAYLOAD));
+            this.writer.write(new Text(seq, "", PAYLOAD, List.of()));
         }
     }
 

@@ -1,5 +1,0 @@
-/**
- * {@code bin/dds-bench}: the Cyclone DDS binding measured against Cyclone's own {@code ddsperf} on loopback, in one
- * run; see {@link kr.c4i.gateway.dds.bench.DdsBindingBenchmark} and docs/benchmarks.md. Not used by the gateway.
- */
-package kr.c4i.gateway.dds.bench;

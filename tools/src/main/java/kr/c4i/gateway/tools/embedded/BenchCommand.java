@@ -1,0 +1,174 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import kr.c4i.gateway.tools.embedded.InboxProbe.Latency;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
+import kr.c4i.gateway.tools.ExitCode;
+
+/**
+ * Measures the bridge end to end between two nodes on this machine: sustained throughput with the
+ * outbox fed as fast as the database takes rows, then latency at a fixed rate. Times come from the
+ * databases' own clocks (outbox insert to inbox insert), so the figures include everything.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, showDefaultValues = true,
+        header = "Measure end-to-end throughput and latency between two embedded nodes.",
+        description = "Messages are of RELIABLE catalogue types only, for both transports. "
+                + "Phase 1 inserts --messages messages into node a's outbox as fast as possible and reports "
+                + "messages per second from the first outbox insert to the last inbox insert. Phase 2 inserts at "
+                + "--latency-rate messages per second for --latency-seconds and reports p50/p99 latency. "
+                + "Phase 3 (the reference) moves the same number of rows, of the same generator and size, with "
+                + "PostgreSQL's own logical replication between two more embedded clusters, no gateway involved, "
+                + "and reports the bridge's throughput over the reference's and the load average.")
+final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--warmup", defaultValue = "5000", converter = OptionValues.NonNegativeLong.class,
+            description = "Messages sent before measuring.")
+    long warmup;
+
+    @Option(names = { "-m", "--messages" }, defaultValue = "50000", converter = OptionValues.PositiveLong.class,
+            description = "Messages in the throughput phase.")
+    long messages;
+
+    @Option(names = "--latency-rate", defaultValue = "1000", converter = OptionValues.PositiveInt.class,
+            description = "Messages per second in the latency phase.")
+    int latencyRate;
+
+    @Option(names = "--latency-seconds", defaultValue = "30", converter = OptionValues.PositiveInt.class,
+            description = "Length of the latency phase.")
+    int latencySeconds;
+
+    @Option(names = "--target-throughput", defaultValue = "5000", converter = OptionValues.PositiveDouble.class,
+            description = "Messages per second to reach.")
+    double targetThroughput;
+
+    @Option(names = "--target-p99", defaultValue = "100", converter = OptionValues.PositiveDouble.class,
+            description = "p99 latency in ms to stay under.")
+    double targetP99;
+
+    @Option(names = "--no-reference", description = "Skip the reference (PostgreSQL logical replication).")
+    boolean noReference;
+
+    private double bridgeThroughput;
+    private ReplicationReference.Durability durability;
+
+    /** Checked against the catalogue in its setter. */
+    int size;
+
+    @Option(names = "--size", defaultValue = "200", description = "Body size in bytes.")
+    void size(int bytes) {
+        int largest = KmtfCatalogue.loadDefault().types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
+                .mapToInt(MessageType::maxSize).max().orElse(0);
+        if (bytes < 1 || bytes > largest) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--size': " + bytes
+                    + " is out of range: use 1 to " + largest + ", the largest RELIABLE catalogue type");
+        }
+        size = bytes;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Optional<LoadAverage> loadAtStart = LoadAverage.read();
+        PrintWriter out = spec.commandLine().getOut();
+        Path workDir = cluster.workDir("bench");
+        int exitCode = measureBridge(out, workDir);
+        Optional<ReplicationReference.Result> reference = Optional.empty();
+        if (!noReference) {
+            out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmup, messages);
+            out.flush();
+            try (ReplicationReference replication = ReplicationReference.start(workDir.resolve("reference"),
+                    durability)) {
+                reference = Optional.of(replication.measure(generator(), warmup, messages));
+            }
+        }
+        new ReferenceComparison(bridgeThroughput, reference, loadAtStart, LoadAverage.read()).lines()
+                .forEach(out::println);
+        out.flush();
+        return exitCode;
+    }
+
+    private KmtfLoadGenerator generator() {
+        return new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", size, true, 7);
+    }
+
+    private int measureBridge(PrintWriter out, Path workDir) throws Exception {
+        String transport = cluster.transport.name().toLowerCase();
+        out.printf("Benchmark over %s, 2 nodes, %d-byte messages (work dir %s)%n", transport, size, workDir);
+        out.flush();
+        try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, 2, workDir,
+                workDir.resolve("gateway.log"))) {
+            DataSource outbox = running.publisher().database();
+            DataSource inbox = running.receivers().getFirst().database();
+            KmtfLoadGenerator generator = generator();
+            durability = ReplicationReference.Durability.of(outbox);
+
+            phase(out, "warm-up", generator, outbox, inbox, warmup, 0);
+            Instant throughputStart = Instant.now();
+            long insertNanos = phase(out, "throughput", generator, outbox, inbox, messages, 0);
+            Latency throughput = InboxProbe.latency(inbox, throughputStart);
+            bridgeThroughput = throughput.throughputPerSecond();
+
+            Instant latencyStart = Instant.now();
+            phase(out, "latency", generator, outbox, inbox, (long) latencyRate * latencySeconds, latencyRate);
+            Latency latency = InboxProbe.latency(inbox, latencyStart);
+
+            boolean throughputMet = throughput.throughputPerSecond() >= targetThroughput;
+            boolean latencyMet = latency.p99Millis() < targetP99;
+            out.println();
+            out.printf("transport                : %s%n", running.publisher().transportKind());
+            out.printf("message size             : %d bytes%n", size);
+            out.printf("throughput               : %.0f msg/s over %d messages (outbox fed at %.0f msg/s) -> target >= %.0f: %s%n",
+                    throughput.throughputPerSecond(), throughput.rows(),
+                    messages / (insertNanos / 1e9), targetThroughput, throughputMet ? "met" : "MISSED");
+            out.printf("latency under full load  : p50 %.1f ms, p99 %.1f ms%n", throughput.p50Millis(), throughput.p99Millis());
+            out.printf("latency at %d msg/s     : p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d messages -> p99 < %.0f ms: %s%n",
+                    latencyRate, latency.p50Millis(), latency.p99Millis(), latency.maxMillis(), latency.rows(), targetP99,
+                    latencyMet ? "met" : "MISSED");
+            out.flush();
+            return throughputMet && latencyMet ? ExitCode.OK.code() : ExitCode.TARGET_MISSED.code();
+        }
+    }
+
+    /** Feeds {@code count} messages and waits until all are in the inbox; returns the feeding time in ns. */
+    private long phase(PrintWriter out, String name, KmtfLoadGenerator generator, DataSource outbox, DataSource inbox,
+            long count, int rate) throws Exception {
+        out.printf("  %-10s %d messages%s ...%n", name, count, rate == 0 ? " as fast as possible" : " at " + rate + " msg/s");
+        out.flush();
+        long before = InboxProbe.inbox(inbox);
+        long start = System.nanoTime();
+        new LoadDriver(generator, outbox).drive(count, rate, 0);
+        long fed = System.nanoTime() - start;
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        while (InboxProbe.inbox(inbox) < before + count) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(name + " phase: only " + (InboxProbe.inbox(inbox) - before) + " of "
+                        + count + " messages arrived within 5 minutes");
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        return fed;
+    }
+}

@@ -1,0 +1,166 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import kr.c4i.gateway.bridge.DbBridgeApplication;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.dds.transport.DdsTransport;
+
+/**
+ * One node of the embedded default: its own PostgreSQL (the C4I server's interface database) and
+ * its own bridge, an ordinary Spring Boot context of the service users deploy.
+ */
+final class EmbeddedNode implements AutoCloseable {
+
+    private static final String MANAGEMENT_PASSWORD = "spring.security.user.password";
+
+    private final NodeId id;
+    private final EmbeddedDatabase database;
+    private final int httpPort;
+    private final Path home;
+    private final HikariDataSource pool;
+    private ConfigurableApplicationContext context;
+    private String managementUser;
+    private Path managementPasswordFile;
+
+    private EmbeddedNode(NodeId id, EmbeddedDatabase database, int httpPort, Path home) {
+        this.id = id;
+        this.database = database;
+        this.httpPort = httpPort;
+        this.home = home;
+        // The load generator and the probes are the "C4I application": pooled, like a real one.
+        this.pool = new HikariDataSource();
+        pool.setJdbcUrl(jdbcUrl());
+        pool.setUsername(EmbeddedDatabase.USER);
+        pool.setPassword(database.password());
+        pool.setMaximumPoolSize(4);
+        pool.setPoolName("app-" + id);
+    }
+
+    /** Starts the node's database only, on a fresh data directory; the bridge comes with {@link #startBridge}. */
+    static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort) throws IOException {
+        return startDatabase(id, workDir, httpPort, EmbeddedPostgres.builder().setCleanDataDirectory(true));
+    }
+
+    /**
+     * Starts the node's database keeping whatever its data directory holds, so a node restarted after a
+     * crash finds its outbox and inbox as they were. The data live in {@code <workDir>/<id>/postgres}, the
+     * superuser's password in {@code <workDir>/<id>/postgres.password}.
+     */
+    static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort, EmbeddedPostgres.Builder builder)
+            throws IOException {
+        Path nodeDir = workDir.resolve(id.value());
+        Path dataDir = nodeDir.resolve("postgres");
+        Files.createDirectories(dataDir);
+        EmbeddedDatabase database = EmbeddedDatabase.start(dataDir, passwordFile(workDir, id),
+                builder.setServerConfig("max_connections", "60"));
+        return new EmbeddedNode(id, database, httpPort, nodeDir);
+    }
+
+    /** Where the password of node {@code id}'s PostgreSQL is kept (mode 0600). */
+    static Path passwordFile(Path workDir, NodeId id) {
+        return workDir.resolve(id.value()).resolve("postgres.password");
+    }
+
+    void startBridge(Map<String, Object> properties) throws IOException {
+        Map<String, Object> all = new LinkedHashMap<>(properties);
+        all.put("spring.datasource.url", jdbcUrl());
+        all.put("spring.datasource.username", EmbeddedDatabase.USER);
+        all.put("spring.datasource.password", database.password());
+        all.put("management.server.port", httpPort);
+        if (!all.containsKey(MANAGEMENT_PASSWORD)) {
+            String password = Secrets.random();
+            managementPasswordFile = writeOwnerOnly(home.resolve("management-password"), password);
+            all.put(MANAGEMENT_PASSWORD, password);
+        }
+        managementUser = String.valueOf(all.getOrDefault("spring.security.user.name", "user"));
+        // As command-line arguments, so they win over application.yaml like an operator's would.
+        String[] arguments = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        context = new SpringApplicationBuilder(DbBridgeApplication.class).run(arguments);
+    }
+
+    // No newline: curl -u user:"$(cat file)" and Prometheus' password_file read the password as it is.
+    private static Path writeOwnerOnly(Path file, String secret) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        return Files.writeString(file, secret);
+    }
+
+    /** The management endpoints' user ({@code spring.security.user.name}). */
+    String managementUser() {
+        return managementUser;
+    }
+
+    /**
+     * The file with this run's management password, made per node and per run (the embedded default has no
+     * password of its own); null when the caller set {@code spring.security.user.password}.
+     */
+    Path managementPasswordFile() {
+        return managementPasswordFile;
+    }
+
+    String jdbcUrl() {
+        return database.jdbcUrl();
+    }
+
+    DataSource database() {
+        return pool;
+    }
+
+    NodeId id() {
+        return id;
+    }
+
+    int httpPort() {
+        return httpPort;
+    }
+
+    /** The transport the running bridge actually uses, as it names itself ({@code jms}, {@code dds}). */
+    String transportKind() {
+        return context == null ? "none" : context.getBean(Transport.class).kind();
+    }
+
+    /** BEST_EFFORT samples the running bridge's DDS transport counted as dropped, by reason; empty otherwise. */
+    Map<String, Long> droppedSamples() {
+        return context != null && context.getBean(Transport.class) instanceof DdsTransport dds ? dds.stats().dropped()
+                : Map.of();
+    }
+
+    /** The bridge's end-to-end latency timer, once the bridge runs. */
+    Optional<Timer> latencyTimer() {
+        return context == null ? Optional.empty()
+                : Optional.ofNullable(context.getBean(MeterRegistry.class).find(MetricNames.DELIVERY_LATENCY).timer());
+    }
+
+    void stopBridge() {
+        if (context != null) {
+            context.close();
+            context = null;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        stopBridge();
+        pool.close();
+        database.close();
+    }
+}

@@ -1,0 +1,72 @@
+package kr.c4i.gateway.tools.embedded;
+
+import ch.qos.logback.classic.Level;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.UsageError;
+
+/**
+ * The embedded default's command line: {@code demo} shows the gateway at work on one machine,
+ * {@code bench} measures it. Only {@link #main} exits; commands return exit codes.
+ */
+@Command(name = "gateway", mixinStandardHelpOptions = true, version = "c4i-gateway 0.1.0",
+        header = "C4I messaging gateway on embedded defaults.",
+        description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
+                + "and moves synthetic KMTF messages between them.",
+        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class })
+public final class GatewayCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        // Until each node's Spring context configures logging, libraries would log to the console over the progress bar.
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The configured command line: enums case-insensitive, a usage error in one line, work data cleaned up, the exit
+     * codes in every help.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new GatewayCli()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(new UsageError())
+                .setExecutionStrategy(GatewayCli::runAndCleanUp);
+        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED);
+        return cli;
+    }
+
+    /** Runs the command, then removes the work data it asked to have removed (see {@link ClusterOptions}). */
+    private static int runAndCleanUp(ParseResult parseResult) {
+        ParseResult last = parseResult;
+        while (last.subcommand() != null) {
+            last = last.subcommand();
+        }
+        ClusterOptions cluster = last.commandSpec().mixins().values().stream()
+                .map(CommandSpec::userObject).filter(ClusterOptions.class::isInstance).map(ClusterOptions.class::cast)
+                .findFirst().orElse(null);
+        int exitCode = ExitCode.SOFTWARE.code();
+        try {
+            exitCode = new CommandLine.RunLast().execute(parseResult);
+            return exitCode;
+        }
+        finally {
+            if (cluster != null) {
+                cluster.cleanUp(exitCode, last.commandSpec().commandLine().getOut());
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().getOut().println("Try 'gateway demo' to see two nodes exchange KMTF messages.");
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,169 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+/** Reads the interface databases to tell what happened, independent of the bridges' own metrics. */
+final class InboxProbe {
+
+    /** Latency percentiles in milliseconds and the window the rows span. */
+    record Latency(long rows, double p50Millis, double p99Millis, double maxMillis, Instant firstCreated,
+            Instant lastReceived) {
+
+        double throughputPerSecond() {
+            double seconds = (lastReceived.toEpochMilli() - firstCreated.toEpochMilli()) / 1000.0;
+            return seconds <= 0 ? 0 : rows / seconds;
+        }
+    }
+
+    /** A fingerprint of a set of message ids: equal fingerprints mean the same messages, each once. */
+    record Fingerprint(long rows, String digest) {
+    }
+
+    static long count(DataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static long inbox(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM inbox");
+    }
+
+    static long sent(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL");
+    }
+
+    static long quarantined(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM quarantine");
+    }
+
+    /** RELIABLE deliveries still awaiting a receipt (DDS; always 0 over JMS). */
+    static long unreceipted(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL");
+    }
+
+    static long backlog(DataSource db) throws SQLException {
+        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL");
+    }
+
+    static Map<String, Long> quarantineReasons(DataSource db) throws SQLException {
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT reason_kind, count(*) FROM quarantine GROUP BY reason_kind ORDER BY 2 DESC");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                reasons.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return reasons;
+    }
+
+    /** The sent messages of these types. */
+    static Fingerprint sentFingerprint(DataSource db, Set<String> types) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM outbox WHERE sent_at IS NOT NULL AND kmtf_type = ANY (?)", types);
+    }
+
+    /** The received messages of these types. */
+    static Fingerprint inboxFingerprint(DataSource db, Set<String> types) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM inbox WHERE kmtf_type = ANY (?)", types);
+    }
+
+    /** The ids of the sent messages of these types. */
+    static Set<String> sentIds(DataSource db, Set<String> types) throws SQLException {
+        return ids(db, "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL AND kmtf_type = ANY (?)", types);
+    }
+
+    /** The ids of the received messages of these types. */
+    static Set<String> inboxIds(DataSource db, Set<String> types) throws SQLException {
+        return ids(db, "SELECT message_id FROM inbox WHERE kmtf_type = ANY (?)", types);
+    }
+
+    /**
+     * How a receiver's set of message ids compares with the sent set.
+     *
+     * @param received ids in the inbox
+     * @param missing sent ids not in the inbox
+     * @param unexpected ids in the inbox that were never sent
+     */
+    record Comparison(long received, long missing, long unexpected) {
+
+        static Comparison of(Set<String> sent, Set<String> received) {
+            long missing = sent.stream().filter(id -> !received.contains(id)).count();
+            long unexpected = received.stream().filter(id -> !sent.contains(id)).count();
+            return new Comparison(received.size(), missing, unexpected);
+        }
+    }
+
+    private static Set<String> ids(DataSource db, String sql, Set<String> types) throws SQLException {
+        Set<String> ids = new HashSet<>();
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", types.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static Fingerprint fingerprint(DataSource db, String sql, Set<String> types) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", types.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new Fingerprint(rs.getLong(1), rs.getString(2));
+            }
+        }
+    }
+
+    /** Outbox-insert-to-inbox-insert latency of the rows received since {@code since}. */
+    static Latency latency(DataSource db, Instant since) throws SQLException {
+        return latency(db, "inbox", since);
+    }
+
+    /**
+     * Insert-to-arrival latency of the rows of {@code table} created since {@code since}: the same figure for the
+     * bridge's inbox and for the replication reference's subscriber table.
+     */
+    static Latency latency(DataSource db, String table, Instant since) throws SQLException {
+        String sql = """
+                SELECT count(*),
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
+                       max(ms), min(created_at), max(received_at)
+                  FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
+                          FROM %s WHERE created_at >= ?) AS l""".formatted(table);
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setTimestamp(1, Timestamp.from(since));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long rows = rs.getLong(1);
+                if (rows == 0) {
+                    return new Latency(0, 0, 0, 0, since, since);
+                }
+                return new Latency(rows, rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
+                        rs.getTimestamp(5).toInstant(), rs.getTimestamp(6).toInstant());
+            }
+        }
+    }
+
+    private InboxProbe() {
+    }
+}

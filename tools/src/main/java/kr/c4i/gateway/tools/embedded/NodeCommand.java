@@ -1,0 +1,120 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import kr.c4i.gateway.bridge.config.NodeProperties.TransportKind;
+import kr.c4i.gateway.core.NodeId;
+
+/**
+ * One node as its own process: an embedded PostgreSQL that keeps its data across restarts (also
+ * after a kill -9) and the bridge. This is what the scenario harness starts inside each emulated
+ * host; everything after {@code --} is handed to the bridge as Spring properties.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true, showDefaultValues = true,
+        header = "Run one node (embedded PostgreSQL and bridge) until stopped.",
+        description = { "Starts the node's PostgreSQL (data kept under <work-dir>/<id>/postgres, its postgres user's "
+                + "password in <work-dir>/<id>/postgres.password) and its bridge, prints "
+                + "'READY node=<id> http=<port> jdbc=<url>' when both are up and runs until SIGTERM or SIGINT.",
+                "The management endpoints (--http-port, on 127.0.0.1) take user 'user' and a password made for this "
+                        + "run, kept in <work-dir>/<id>/management-password, unless spring.security.user.password "
+                        + "is given.",
+                "Bridge properties follow '--', e.g. -- --gateway.jms.peers.b.url=tcp://10.0.0.2:61616" })
+final class NodeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--id", required = true, converter = OptionValues.NodeName.class, description = "Node id.")
+    String id;
+
+    @Option(names = { "-t", "--transport" }, defaultValue = "jms", description = "jms or dds.")
+    TransportKind transport;
+
+    @Option(names = "--work-dir", required = true, description = "Where the database, broker journal and log live.")
+    Path workDir;
+
+    @Option(names = "--http-port", defaultValue = "8081", converter = OptionValues.ListenPort.class,
+            description = "Port of the management endpoints (actuator), on 127.0.0.1 unless "
+                    + "management.server.address is given.")
+    int httpPort;
+
+    @Option(names = "--pg-port", defaultValue = "0", converter = OptionValues.Port.class,
+            description = "PostgreSQL port (0: any free port).")
+    int pgPort;
+
+    @Option(names = "--pg-socket-dir",
+            description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
+    Path pgSocketDir;
+
+    List<String> bridgeArguments = new ArrayList<>();
+
+    @Parameters(paramLabel = "--key=value", description = "Bridge properties, e.g. --gateway.routing.subscriptions.b=*")
+    void bridgeArguments(List<String> arguments) {
+        try {
+            EmbeddedProperties.parse(arguments);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        bridgeArguments = arguments;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        NodeId node = NodeId.of(id);
+        Path home = workDir.toAbsolutePath();
+        EmbeddedPostgres.Builder database = EmbeddedPostgres.builder().setCleanDataDirectory(false);
+        if (pgPort > 0) {
+            database.setPort(pgPort);
+        }
+        if (pgSocketDir != null) {
+            Files.createDirectories(pgSocketDir);
+            database.setServerConfig("unix_socket_directories", pgSocketDir.toAbsolutePath().toString());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        EmbeddedNode running = EmbeddedNode.startDatabase(node, home, httpPort, database);
+        // The JVM halts once its shutdown hooks finish, so the hook itself stops bridge and database.
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            try {
+                running.close();
+            }
+            catch (Exception ex) {
+                System.err.println("Unable to stop node " + node + " cleanly: " + ex);
+            }
+            finally {
+                stopped.countDown();
+            }
+        }));
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.main.banner-mode", "off");
+        properties.put("logging.file.name", home.resolve(node.value()).resolve("bridge.log").toString());
+        properties.put("gateway.node.id", node.value());
+        properties.put("gateway.node.transport", transport.name().toLowerCase());
+        properties.put("gateway.jms.embedded.data-directory", home.resolve(node.value()).resolve("artemis").toString());
+        properties.putAll(EmbeddedProperties.parse(bridgeArguments));
+        running.startBridge(properties);
+        out.printf("Management: port %d, user '%s', password %s%n", httpPort, running.managementUser(),
+                running.managementPasswordFile() == null ? "as given" : "in " + running.managementPasswordFile());
+        out.printf("READY node=%s http=%d jdbc=%s%n", node, httpPort, running.jdbcUrl());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}
