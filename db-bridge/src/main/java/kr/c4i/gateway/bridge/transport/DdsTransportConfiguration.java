@@ -1,6 +1,7 @@
 package kr.c4i.gateway.bridge.transport;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -48,7 +49,9 @@ public final class DdsTransportConfiguration {
         return new DdsTransport(node, catalogue, routing.subscriptions(node), settings);
     }
 
+    // Only beside the transport above: a Transport bean of the user's own replaces it, and these need a DdsTransport.
     @Bean
+    @ConditionalOnBean(DdsTransport.class)
     DdsRouteMatching ddsRouteMatching(DdsTransport transport, NodeId node, KmtfCatalogue catalogue,
             RoutingTable routing, DdsProperties dds) {
         return new DdsRouteMatching(transport, DdsRouteMatching.expectedReaders(node, catalogue, routing),
@@ -56,6 +59,7 @@ public final class DdsTransportConfiguration {
     }
 
     @Bean
+    @ConditionalOnBean(DdsTransport.class)
     DdsTransportMetrics ddsTransportMetrics(DdsTransport transport, KmtfCatalogue catalogue, MeterRegistry registry) {
         return new DdsTransportMetrics(transport, catalogue, registry);
     }

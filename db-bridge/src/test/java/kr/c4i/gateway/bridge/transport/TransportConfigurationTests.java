@@ -139,8 +139,19 @@ class TransportConfigurationTests {
     @Test
     void aTransportBeanOfTheUsersOwnWins() {
         runner.withUserConfiguration(OwnTransport.class).run(context -> {
-            assertThat(context).hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
+            assertThat(context).hasNotFailed().hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
             assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
         });
+    }
+
+    @Test
+    void aTransportBeanOfTheUsersOwnWinsOverDdsAndItsMetricsAndRouteMatching() {
+        runner.withUserConfiguration(OwnTransport.class).withPropertyValues("gateway.node.transport=dds")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(Transport.class)
+                            .doesNotHaveBean(DdsTransport.class).doesNotHaveBean(DdsTransportMetrics.class)
+                            .doesNotHaveBean(DdsRouteMatching.class);
+                    assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
+                });
     }
 }
