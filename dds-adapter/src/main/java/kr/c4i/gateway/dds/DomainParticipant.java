@@ -18,7 +18,7 @@ import kr.c4i.gateway.dds.spi.ParticipantDriver;
  * every child, like {@code dds_delete} on a participant. Thread-safe.
  *
  * <pre>{@code
- * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.defaults().withDomainId(7))) {
+ * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.builder().domainId(7).build())) {
  *     Topic<Ping> topic = participant.createTopic("demo/ping", PING);
  *     DataWriter<Ping> writer = participant.createWriter(topic, Qos.reliable());
  *     writer.write(new Ping("hello", 1));
@@ -48,7 +48,7 @@ public final class DomainParticipant implements AutoCloseable {
      */
     public static DomainParticipant create(ParticipantSettings settings) {
         Objects.requireNonNull(settings, "settings");
-        return create(findBinding(settings.binding()), settings);
+        return create(findBinding(settings.vendor().binding()), settings);
     }
 
     /** Joins a domain through the given binding, bypassing discovery. */

@@ -11,6 +11,8 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import org.apache.activemq.artemis.api.core.client.ServerLocator;
 import org.apache.activemq.artemis.core.client.impl.ServerLocatorImpl;
 import org.apache.activemq.artemis.core.config.ConfigurationUtils;
@@ -45,17 +47,17 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
     /**
-     * @throws IllegalArgumentException listing every setting that is missing or out of range
+     * @throws InvalidSettingsException listing every setting that is missing or out of range
      */
     public JmsTransportSettings {
-        List<String> problems = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
         if (nodeId == null) {
-            problems.add("nodeId must be set");
+            problems.add(new Problem("nodeId", "nodeId must be set"));
         }
         BrokerMode effective = (mode != null) ? mode : deduceMode(brokerUrl);
         if (effective == BrokerMode.EXTERNAL) {
             if (isBlank(brokerUrl)) {
-                problems.add("brokerUrl must be set when mode is external");
+                problems.add(new Problem("brokerUrl", "brokerUrl must be set when mode is external"));
             }
             else {
                 checkBrokerUrl("brokerUrl", brokerUrl, problems);
@@ -64,7 +66,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         requireText("user", user, problems);
         requireText("password", password, problems);
         if (embedded == null) {
-            problems.add("embedded must be set");
+            problems.add(new Problem("embedded", "embedded must be set"));
         }
         else {
             embedded.check(problems);
@@ -76,23 +78,24 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         checkQueueName("queuePrefix", queuePrefix, problems);
         checkQueueName("invalidQueue", invalidQueue, problems);
         if (queuePrefix != null && invalidQueue != null && invalidQueue.startsWith(queuePrefix)) {
-            problems.add("invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
-                    + "', where it could clash with a node's queue");
+            problems.add(new Problem("invalidQueue",
+                    "invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
+                    + "', where it could clash with a node's queue"));
         }
         if (receive == null) {
-            problems.add("receive must be set");
+            problems.add(new Problem("receive", "receive must be set"));
         }
         else {
             receive.check(problems);
         }
         if (bridge == null) {
-            problems.add("bridge must be set");
+            problems.add(new Problem("bridge", "bridge must be set"));
         }
         else {
             bridge.check(problems);
         }
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid JMS transport settings: " + String.join("; ", problems));
+            throw new InvalidSettingsException("Invalid JMS transport settings: ", problems);
         }
     }
 
@@ -164,28 +167,29 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     }
 
     private static Map<NodeId, Peer> checkPeers(@Nullable NodeId self, BrokerMode mode,
-            @Nullable Map<NodeId, Peer> peers, List<String> problems) {
+            @Nullable Map<NodeId, Peer> peers, List<Problem> problems) {
         if (peers == null) {
-            problems.add("peers must be set (an empty map when this node sends to no one)");
+            problems.add(new Problem("peers", "peers must be set (an empty map when this node sends to no one)"));
             return Map.of();
         }
         Map<NodeId, Peer> checked = new LinkedHashMap<>();
         peers.forEach((id, peer) -> {
             if (id == null) {
-                problems.add("peers must not contain a null node id");
+                problems.add(new Problem("peers", "peers must not contain a null node id"));
                 return;
             }
             String key = "peers." + id;
             if (id.equals(self)) {
-                problems.add(key + " is this node itself; list only the other nodes");
+                problems.add(new Problem(key, key + " is this node itself; list only the other nodes"));
             }
             if (peer == null) {
-                problems.add(key + " must be set");
+                problems.add(new Problem(key, key + " must be set"));
                 return;
             }
             if (isBlank(peer.url())) {
                 if (mode == BrokerMode.EMBEDDED) {
-                    problems.add(key + ".url must be set in embedded mode, where this node bridges to the peer's broker");
+                    problems.add(new Problem(key + ".url",
+                            key + ".url must be set in embedded mode, where this node bridges to the peer's broker"));
                 }
             }
             else {
@@ -196,46 +200,49 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return Collections.unmodifiableMap(new TreeMap<>(checked));
     }
 
-    private static void checkBrokerUrl(String name, String url, List<String> problems) {
+    private static void checkBrokerUrl(String name, String url, List<Problem> problems) {
         try (ServerLocator locator = ServerLocatorImpl.newLocator(url)) {
             locator.getStaticTransportConfigurations();
         }
         catch (RuntimeException ex) {
-            problems.add(name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage());
+            problems.add(new Problem(name,
+                    name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage()));
         }
     }
 
-    private static void checkConnectorUrl(String name, String url, List<String> problems) {
+    private static void checkConnectorUrl(String name, String url, List<Problem> problems) {
         try {
             ConfigurationUtils.parseConnectorURI(name, url);
         }
         catch (RuntimeException ex) {
-            problems.add(name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage());
+            problems.add(new Problem(name,
+                    name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage()));
         }
     }
 
-    private static void checkQueueName(String name, @Nullable String value, List<String> problems) {
+    private static void checkQueueName(String name, @Nullable String value, List<Problem> problems) {
         if (value == null || !QUEUE_NAME.matcher(value).matches()) {
-            problems.add(name + " '" + value + "' must be letters, digits, '.', '_' or '-'");
+            problems.add(new Problem(name, name + " '" + value + "' must be letters, digits, '.', '_' or '-'"));
         }
     }
 
-    private static void requireText(String name, @Nullable String value, List<String> problems) {
+    private static void requireText(String name, @Nullable String value, List<Problem> problems) {
         if (isBlank(value)) {
-            problems.add(name + " must not be blank");
+            problems.add(new Problem(name, name + " must not be blank"));
         }
     }
 
-    private static void requirePositive(String name, @Nullable Duration value, List<String> problems) {
+    private static void requirePositive(String name, @Nullable Duration value, List<Problem> problems) {
         if (value == null || value.isNegative() || value.isZero()) {
-            problems.add(name + " must be a positive duration, was " + value);
+            problems.add(new Problem(name, name + " must be a positive duration, was " + value));
         }
     }
 
     private static void requireAtLeast(String name, @Nullable Duration value, String lowerName,
-            @Nullable Duration lower, List<String> problems) {
+            @Nullable Duration lower, List<Problem> problems) {
         if (value != null && lower != null && value.compareTo(lower) < 0) {
-            problems.add(name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")");
+            problems.add(new Problem(name,
+                    name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")"));
         }
     }
 
@@ -276,17 +283,18 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
                     maxRedeliveryDelay, duplicateIdCacheSize);
         }
 
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             requireText("embedded.host", host, problems);
             if (port < 1 || port > 65535) {
-                problems.add("embedded.port must be 1..65535, was " + port);
+                problems.add(new Problem("embedded.port", "embedded.port must be 1..65535, was " + port));
             }
             requirePositive("embedded.redeliveryDelay", redeliveryDelay, problems);
             requirePositive("embedded.maxRedeliveryDelay", maxRedeliveryDelay, problems);
             requireAtLeast("embedded.maxRedeliveryDelay", maxRedeliveryDelay, "embedded.redeliveryDelay",
                     redeliveryDelay, problems);
             if (duplicateIdCacheSize < 1) {
-                problems.add("embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize);
+                problems.add(new Problem("embedded.duplicateIdCacheSize",
+                        "embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize));
             }
         }
     }
@@ -327,9 +335,10 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
             return new Receive(500, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
         }
 
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             if (batchSize < 1) {
-                problems.add("receive.batchSize must be at least 1, was " + batchSize);
+                problems.add(new Problem("receive.batchSize",
+                        "receive.batchSize must be at least 1, was " + batchSize));
             }
             requirePositive("receive.timeout", timeout, problems);
             requirePositive("receive.retryBackoff", retryBackoff, problems);
@@ -355,17 +364,19 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
             return new Bridge(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10), 1024 * 1024);
         }
 
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             requirePositive("bridge.retryInterval", retryInterval, problems);
             if (!(retryIntervalMultiplier >= 1.0)) {
-                problems.add("bridge.retryIntervalMultiplier must be at least 1.0, was " + retryIntervalMultiplier);
+                problems.add(new Problem("bridge.retryIntervalMultiplier",
+                        "bridge.retryIntervalMultiplier must be at least 1.0, was " + retryIntervalMultiplier));
             }
             requirePositive("bridge.maxRetryInterval", maxRetryInterval, problems);
             requireAtLeast("bridge.maxRetryInterval", maxRetryInterval, "bridge.retryInterval", retryInterval,
                     problems);
             // A bridge without confirmations cannot resend what a peer lost in a crash.
             if (confirmationWindowSize < 1) {
-                problems.add("bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize);
+                problems.add(new Problem("bridge.confirmationWindowSize",
+                        "bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize));
             }
         }
     }

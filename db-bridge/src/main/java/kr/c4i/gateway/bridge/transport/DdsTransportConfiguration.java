@@ -1,16 +1,21 @@
 package kr.c4i.gateway.bridge.transport;
 
+import java.util.Map;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
 import kr.c4i.gateway.bridge.config.DdsProperties;
+import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransport;
@@ -22,23 +27,26 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "dds")
 public final class DdsTransportConfiguration {
 
+    /** The settings whose property is not named after them. */
+    private static final Map<String, String> RENAMES = Map.of("vendorConfig", "gateway.dds.config");
+
     @Bean
     @ConditionalOnMissingBean
-    DdsTransportSettings ddsTransportSettings(DdsProperties dds) {
+    DdsTransportSettings ddsTransportSettings(DdsProperties dds, Environment environment) {
         try {
-            ParticipantSettings participant = new ParticipantSettings(dds.domainId(), null, dds.library(),
-                    dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config())
-                    .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
-                    .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
-                    .withNackRepeatInterval(dds.nackRepeatInterval())
-                    .withAnnounceInterval(dds.announceInterval())
-                    .withMaxParticipantsPerHost(dds.maxParticipantsPerHost());
-            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout())
-                    .withBestEffortBacklog(dds.bestEffortBacklog());
+            ParticipantSettings participant = ParticipantSettings.builder().domainId(dds.domainId())
+                    .networkInterface(dds.networkInterface()).multicastAddress(dds.multicastAddress())
+                    .multicast(dds.multicast()).peers(dds.peers())
+                    .maxDatagramSize((int) Math.clamp(dds.maxDatagramSize().toBytes(), Integer.MIN_VALUE,
+                            Integer.MAX_VALUE))
+                    .announceInterval(dds.announceInterval()).maxParticipantsPerHost(dds.maxParticipantsPerHost())
+                    .heartbeatMaxInterval(dds.heartbeatMaxInterval()).nackRepeatInterval(dds.nackRepeatInterval())
+                    .library(dds.library()).vendorConfig(dds.config()).build();
+            return DdsTransportSettings.builder(dds.writeTimeout(), dds.bestEffortBacklog()).participant(participant)
+                    .build();
         }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("Unable to configure the DDS transport from gateway.dds.*: "
-                    + ex.getMessage(), ex);
+        catch (InvalidSettingsException ex) {
+            throw InvalidPropertiesException.of(ex, "gateway.dds", RENAMES, environment);
         }
     }
 

@@ -183,7 +183,7 @@ record BenchOptions(String mode, int duration, int warmup, int size, int domain,
      *        writers must be flushed
      */
     ParticipantSettings participant(boolean writeBatch) {
-        return ParticipantSettings.defaults().withDomainId(this.domain).withVendorConfig(cycloneConfig())
-                .withWriteBatch(writeBatch);
+        return ParticipantSettings.builder().domainId(this.domain).vendorConfig(cycloneConfig())
+                .writeBatch(writeBatch).build();
     }
 }
