@@ -36,7 +36,7 @@ import org.springframework.util.unit.DataSize;
  *        intervals cost slow links (see docs/benchmarks.md).
  *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
  * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
- *        found by unicast discovery (32 when unset). Every announcement is sent to each of them on every peer, so
+ *        found by unicast discovery. Every announcement is sent to each of them on every peer, so
  *        on a slow link set it to what the peer hosts really run (see docs/benchmarks.md).
  * @param matchTimeout how long a publishing node waits at start, before it publishes and reports READY, for the
  *        readers of every route's destinations (routing table) to match its writers; after it, the node starts
@@ -51,7 +51,7 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
-        @Nullable Integer maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
+        @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
         @DefaultValue("4096") int bestEffortBacklog) {
 
     public DdsProperties {
