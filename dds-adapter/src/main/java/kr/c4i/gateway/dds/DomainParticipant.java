@@ -10,6 +10,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.dds.spi.DdsBinding;
 import kr.c4i.gateway.dds.spi.ParticipantDriver;
 
@@ -68,7 +70,7 @@ public final class DomainParticipant implements AutoCloseable {
         return found;
     }
 
-    private static DdsBinding findBinding(String name) {
+    private static DdsBinding findBinding(@Nullable String name) {
         List<DdsBinding> bindings = availableBindings();
         if (bindings.isEmpty()) {
             throw new IllegalStateException("Unable to find a DDS binding: no " + DdsBinding.class.getName()

@@ -28,4 +28,7 @@
  * }
  * }</pre>
  */
+@NullMarked
 package kr.c4i.gateway.dds;
+
+import org.jspecify.annotations.NullMarked;

@@ -59,4 +59,7 @@
  * }
  * }</pre>
  */
+@NullMarked
 package kr.c4i.gateway.dds.cyclone;
+
+import org.jspecify.annotations.NullMarked;

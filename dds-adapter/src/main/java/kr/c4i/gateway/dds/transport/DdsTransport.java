@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,11 +75,12 @@ public final class DdsTransport implements ReceiptingTransport {
     private volatile Map<String, Integer> expectedReaders = Map.of();
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private volatile State state = State.NEW;
-    private DomainParticipant participant;
-    private Topic<KmtfReceiptSample> receiptTopic;
-    private ReceiveLoop receiveLoop;
-    private Thread receiveThread;
-    private ReceiptHandler receiptHandler;
+    // Set by open(), and the handler by onReceipts; null until then.
+    private @Nullable DomainParticipant participant;
+    private @Nullable Topic<KmtfReceiptSample> receiptTopic;
+    private @Nullable ReceiveLoop receiveLoop;
+    private @Nullable Thread receiveThread;
+    private @Nullable ReceiptHandler receiptHandler;
     private boolean subscribed;
     private Duration openTime = Duration.ZERO;
 
