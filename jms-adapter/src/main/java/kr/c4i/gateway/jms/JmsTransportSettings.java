@@ -21,7 +21,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Settings of one node's JMS transport. The constructor checks every component and throws one
  * {@link IllegalArgumentException} that names each bad setting, so a misconfigured node fails at
- * start-up rather than at its first message. Start from {@link #of} and the {@code with…} methods.
+ * start-up rather than at its first message. Start from {@link #of} and the {@code with…} methods. What an operator
+ * sets ({@code gateway.jms.*}: the embedded broker's address and data directory, the receive batch size, the bridges'
+ * longest retry interval) is given explicitly: its defaults are stated once, in the bridge's properties.
  *
  * @param nodeId this node; its inbox is the queue {@code queuePrefix + nodeId} on its own broker
  * @param mode where the broker runs; when {@code null}, {@link BrokerMode#EXTERNAL} if {@code brokerUrl} is set,
@@ -29,12 +31,12 @@ import org.jspecify.annotations.Nullable;
  * @param brokerUrl URL of the external broker, such as {@code tcp://broker:61616}; unused in embedded mode
  * @param user user this node connects as; on the embedded broker, the only user, allowed everything
  * @param password password of {@code user}
- * @param embedded the embedded broker; default {@link Embedded#defaults()}
+ * @param embedded the embedded broker
  * @param peers the other nodes this node sends to, by node id; default none
  * @param queuePrefix prefix of every node's queue name; default {@code kmtf.node.}
  * @param invalidQueue queue that receives inbound messages that are not valid envelopes; default {@code kmtf.invalid}
- * @param receive how the inbox is consumed; default {@link Receive#defaults()}
- * @param bridge how store-and-forward bridges reach peers; default {@link Bridge#defaults()}
+ * @param receive how the inbox is consumed
+ * @param bridge how store-and-forward bridges reach peers
  */
 public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
         String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
@@ -70,9 +72,6 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         }
         else {
             embedded.check(problems);
-            if (embedded.dataDirectory() == null && nodeId != null) {
-                embedded = embedded.withDataDirectory(Path.of("data", "artemis", nodeId.value()));
-            }
         }
         peers = checkPeers(nodeId, effective, peers, problems);
         checkQueueName("queuePrefix", queuePrefix, problems);
@@ -99,10 +98,11 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         }
     }
 
-    /** An embedded broker with default settings and no peers. */
-    public static JmsTransportSettings of(NodeId nodeId, String user, String password) {
-        return new JmsTransportSettings(nodeId, null, null, user, password, Embedded.defaults(), Map.of(),
-                DEFAULT_QUEUE_PREFIX, DEFAULT_INVALID_QUEUE, Receive.defaults(), Bridge.defaults());
+    /** An embedded broker, no peers, the default queue names. */
+    public static JmsTransportSettings of(NodeId nodeId, String user, String password, Embedded embedded,
+            Receive receive, Bridge bridge) {
+        return new JmsTransportSettings(nodeId, null, null, user, password, embedded, Map.of(), DEFAULT_QUEUE_PREFIX,
+                DEFAULT_INVALID_QUEUE, receive, bridge);
     }
 
     public JmsTransportSettings withMode(@Nullable BrokerMode mode) {
@@ -253,10 +253,9 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     /**
      * The broker inside the gateway process.
      *
-     * @param host address the acceptor binds; default {@code 0.0.0.0} so peers' bridges can reach it
-     * @param port port of the acceptor; default 61616
-     * @param dataDirectory where journal, bindings, paging and large messages live; default {@code data/artemis/<nodeId>}
-     *        under the working directory
+     * @param host address the acceptor binds
+     * @param port port of the acceptor
+     * @param dataDirectory where journal, bindings, paging and large messages live
      * @param journalSyncTransactional whether a commit waits for the journal to reach the disk; default true, which is
      *        what makes a returned {@code send} survive a power loss
      * @param redeliveryDelay delay before a rolled-back message is delivered again, doubled on each attempt;
@@ -264,27 +263,20 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * @param maxRedeliveryDelay upper bound of that delay; default 5 s
      * @param duplicateIdCacheSize message ids remembered per address to drop resends; default 20000
      */
-    public record Embedded(String host, int port, @Nullable Path dataDirectory, boolean journalSyncTransactional,
+    public record Embedded(String host, int port, Path dataDirectory, boolean journalSyncTransactional,
             Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize) {
 
-        public static Embedded defaults() {
-            return new Embedded("0.0.0.0", 61616, null, true, Duration.ofMillis(100), Duration.ofSeconds(5), 20_000);
-        }
-
-        /** Defaults, except where the acceptor listens and where the data lives. */
+        /** Where the acceptor listens and where the data lives; defaults for the rest. */
         public static Embedded at(String host, int port, Path dataDirectory) {
-            Embedded defaults = defaults();
-            return new Embedded(host, port, dataDirectory, defaults.journalSyncTransactional,
-                    defaults.redeliveryDelay, defaults.maxRedeliveryDelay, defaults.duplicateIdCacheSize);
-        }
-
-        public Embedded withDataDirectory(Path dataDirectory) {
-            return new Embedded(host, port, dataDirectory, journalSyncTransactional, redeliveryDelay,
-                    maxRedeliveryDelay, duplicateIdCacheSize);
+            return new Embedded(host, port, dataDirectory, true, Duration.ofMillis(100), Duration.ofSeconds(5),
+                    20_000);
         }
 
         void check(List<Problem> problems) {
             requireText("embedded.host", host, problems);
+            if (dataDirectory == null) {
+                problems.add(new Problem("embedded.dataDirectory", "embedded.dataDirectory must be set"));
+            }
             if (port < 1 || port > 65535) {
                 problems.add(new Problem("embedded.port", "embedded.port must be 1..65535, was " + port));
             }
@@ -323,7 +315,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     /**
      * How the inbox queue is consumed.
      *
-     * @param batchSize most messages handed to the handler in one batch and one transaction; default 500
+     * @param batchSize most messages handed to the handler in one batch and one transaction
      * @param timeout how long the consumer waits for a first message before checking whether to stop; default 1 s
      * @param retryBackoff wait after a handler failure or lost connection, doubled on each failure in a row;
      *        default 500 ms
@@ -331,8 +323,9 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      */
     public record Receive(int batchSize, Duration timeout, Duration retryBackoff, Duration maxRetryBackoff) {
 
-        public static Receive defaults() {
-            return new Receive(500, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
+        /** The given batch size; defaults for the rest. */
+        public static Receive of(int batchSize) {
+            return new Receive(batchSize, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
         }
 
         void check(List<Problem> problems) {
@@ -354,14 +347,15 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      *
      * @param retryInterval wait before reconnecting to a peer; default 500 ms
      * @param retryIntervalMultiplier factor applied to that wait after each failed attempt; default 2.0
-     * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it; default 10 s
+     * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it
      * @param confirmationWindowSize bytes sent to a peer before its broker must confirm them; default 1 MiB
      */
     public record Bridge(Duration retryInterval, double retryIntervalMultiplier, Duration maxRetryInterval,
             int confirmationWindowSize) {
 
-        public static Bridge defaults() {
-            return new Bridge(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10), 1024 * 1024);
+        /** The given longest wait; defaults for the rest. */
+        public static Bridge of(Duration maxRetryInterval) {
+            return new Bridge(Duration.ofMillis(500), 2.0, maxRetryInterval, 1024 * 1024);
         }
 
         void check(List<Problem> problems) {

@@ -40,15 +40,10 @@ public final class JmsTransportConfiguration {
         jms.peers().forEach((id, peer) -> peers.put(NodeId.of(id), new Peer(peer.url(), peer.user(), peer.password())));
         Embedded embedded = Embedded.at(jms.embedded().host(), jms.embedded().port(),
                 jms.embedded().dataDirectory().resolve(node.value()));
-        Receive receive = Receive.defaults();
-        Bridge bridge = Bridge.defaults();
         try {
             return new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(), jms.password(), embedded, peers,
                     JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
-                    new Receive(jms.receiveBatchSize(), receive.timeout(), receive.retryBackoff(),
-                            receive.maxRetryBackoff()),
-                    new Bridge(bridge.retryInterval(), bridge.retryIntervalMultiplier(), jms.bridgeMaxRetryInterval(),
-                            bridge.confirmationWindowSize()));
+                    Receive.of(jms.receiveBatchSize()), Bridge.of(jms.bridgeMaxRetryInterval()));
         }
         catch (InvalidSettingsException ex) {
             throw InvalidPropertiesException.of(ex, "gateway.jms", RENAMES, environment);

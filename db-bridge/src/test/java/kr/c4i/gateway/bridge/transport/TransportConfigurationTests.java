@@ -2,6 +2,8 @@ package kr.c4i.gateway.bridge.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -102,6 +104,31 @@ class TransportConfigurationTests {
     }
 
     @Test
+    void jmsDefaultsAreTheDocumentedOnesAndReachTheAdapter() {
+        runner.run(context -> {
+            JmsTransportSettings settings = context.getBean(JmsTransportSettings.class);
+            assertThat(settings.embedded().host()).isEqualTo("0.0.0.0");
+            assertThat(settings.embedded().port()).isEqualTo(61616);
+            assertThat(settings.embedded().dataDirectory()).isEqualTo(Path.of("data", "artemis", "a"));
+            assertThat(settings.receive().batchSize()).isEqualTo(500);
+            assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
+        });
+    }
+
+    @Test
+    void ddsDefaultsAreTheDocumentedOnesAndReachTheAdapter() {
+        runner.withPropertyValues("gateway.node.transport=dds").run(context -> {
+            DdsTransportSettings settings = context.getBean(DdsTransportSettings.class);
+            assertThat(settings.participant().domainId()).isZero();
+            assertThat(settings.participant().network().maxDatagramSize()).isEqualTo(1400);
+            assertThat(settings.participant().discovery().maxParticipantsPerHost()).isEqualTo(32);
+            assertThat(settings.participant().writeBatch()).isTrue();
+            assertThat(settings.writeTimeout()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(settings.bestEffortBacklog()).isEqualTo(4096);
+        });
+    }
+
+    @Test
     void jmsPeersAndDataDirectoryComeFromProperties() {
         runner.withPropertyValues("gateway.jms.peers.b.url=tcp://10.0.0.2:61616",
                 "gateway.jms.embedded.data-directory=/var/lib/gateway/artemis").run(context -> {
@@ -123,7 +150,7 @@ class TransportConfigurationTests {
     void ddsAnnouncementsComeFromPropertiesAndOneOutlivingTheLeaseIsRefused() {
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=500ms")
                 .run(context -> assertThat(context.getBean(DdsTransportSettings.class).participant()
-                        .discovery().announceInterval()).isEqualTo(java.time.Duration.ofMillis(500)));
+                        .discovery().announceInterval()).isEqualTo(Duration.ofMillis(500)));
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=30s")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("gateway.dds.announce-interval=30s").hasStackTraceContaining("lease"));
