@@ -8,6 +8,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+
 /**
  * The DDS transport: a topic per KMTF type on Cyclone DDS. Without {@code config}, Cyclone also
  * reads the standard {@code CYCLONEDDS_URI} environment variable; the typed settings here win.
@@ -56,5 +60,21 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);
+    }
+
+    /**
+     * The transport's settings: every value from here, so a new setting is mapped beside its property.
+     *
+     * @throws InvalidSettingsException naming the setting the transport refuses
+     */
+    public DdsTransportSettings transportSettings() {
+        ParticipantSettings participant = ParticipantSettings.builder().domainId(this.domainId)
+                .networkInterface(this.networkInterface).multicastAddress(this.multicastAddress)
+                .multicast(this.multicast).peers(this.peers)
+                .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE, Integer.MAX_VALUE))
+                .announceInterval(this.announceInterval).maxParticipantsPerHost(this.maxParticipantsPerHost)
+                .heartbeatMaxInterval(this.heartbeatMaxInterval).nackRepeatInterval(this.nackRepeatInterval)
+                .library(this.library).vendorConfig(this.config).build();
+        return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant).build();
     }
 }

@@ -17,7 +17,6 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.Transport;
-import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -34,16 +33,7 @@ public final class DdsTransportConfiguration {
     @ConditionalOnMissingBean
     DdsTransportSettings ddsTransportSettings(DdsProperties dds, Environment environment) {
         try {
-            ParticipantSettings participant = ParticipantSettings.builder().domainId(dds.domainId())
-                    .networkInterface(dds.networkInterface()).multicastAddress(dds.multicastAddress())
-                    .multicast(dds.multicast()).peers(dds.peers())
-                    .maxDatagramSize((int) Math.clamp(dds.maxDatagramSize().toBytes(), Integer.MIN_VALUE,
-                            Integer.MAX_VALUE))
-                    .announceInterval(dds.announceInterval()).maxParticipantsPerHost(dds.maxParticipantsPerHost())
-                    .heartbeatMaxInterval(dds.heartbeatMaxInterval()).nackRepeatInterval(dds.nackRepeatInterval())
-                    .library(dds.library()).vendorConfig(dds.config()).build();
-            return DdsTransportSettings.builder(dds.writeTimeout(), dds.bestEffortBacklog()).participant(participant)
-                    .build();
+            return dds.transportSettings();
         }
         catch (InvalidSettingsException ex) {
             throw InvalidPropertiesException.of(ex, "gateway.dds", RENAMES, environment);
