@@ -10,6 +10,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.dds.spi.DdsBinding;
 import kr.c4i.gateway.dds.spi.ParticipantDriver;
 
@@ -18,7 +20,7 @@ import kr.c4i.gateway.dds.spi.ParticipantDriver;
  * every child, like {@code dds_delete} on a participant. Thread-safe.
  *
  * <pre>{@code
- * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.defaults().withDomainId(7))) {
+ * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.builder().domainId(7).build())) {
  *     Topic<Ping> topic = participant.createTopic("demo/ping", PING);
  *     DataWriter<Ping> writer = participant.createWriter(topic, Qos.reliable());
  *     writer.write(new Ping("hello", 1));
@@ -48,7 +50,7 @@ public final class DomainParticipant implements AutoCloseable {
      */
     public static DomainParticipant create(ParticipantSettings settings) {
         Objects.requireNonNull(settings, "settings");
-        return create(findBinding(settings.binding()), settings);
+        return create(findBinding(settings.vendor().binding()), settings);
     }
 
     /** Joins a domain through the given binding, bypassing discovery. */
@@ -68,7 +70,7 @@ public final class DomainParticipant implements AutoCloseable {
         return found;
     }
 
-    private static DdsBinding findBinding(String name) {
+    private static DdsBinding findBinding(@Nullable String name) {
         List<DdsBinding> bindings = availableBindings();
         if (bindings.isEmpty()) {
             throw new IllegalStateException("Unable to find a DDS binding: no " + DdsBinding.class.getName()

@@ -4,51 +4,30 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
+
 /**
- * Where and how a participant joins the DDS network. Values left {@code null} (or empty) keep the binding's own
- * configuration: for Cyclone, the raw XML given here or else the {@code CYCLONEDDS_URI} environment variable.
+ * Where and how a participant joins the DDS network, grouped by what the settings are about. Values left
+ * {@code null} (or empty) keep the binding's own configuration: for Cyclone, the raw XML in {@link Vendor#config()}
+ * or else the {@code CYCLONEDDS_URI} environment variable. A changed copy is made with {@link #toBuilder()}, e.g.
+ * {@code settings.toBuilder().maxDatagramSize(1400).build()}. A setting out of range is refused with an
+ * {@link InvalidSettingsException} that names it.
  *
  * @param domainId the DDS domain, 0..232; participants only meet within one domain
- * @param binding the binding to use by {@link kr.c4i.gateway.dds.spi.DdsBinding#name() name}, {@code null} for
- *        the first one found on the class path
- * @param library the binding's native library, as a file name or path; {@code null} for the binding's default
- *        lookup (Cyclone: the {@code kr.c4i.gateway.dds.cyclone.library} system property, then
- *        {@code libddsc.so.0debian}, then {@code libddsc.so.0})
- * @param networkInterface the interface to use, by name ({@code eth0}) or address; {@code null} lets the binding
- *        choose
- * @param multicastAddress the IPv4 multicast group for discovery and 1:N data, {@code null} for the DDS default
- *        239.255.0.1
- * @param multicast {@code false} to use unicast only (then list {@code peers}), {@code true} to use multicast,
- *        {@code null} for the binding's default (multicast where the interface supports it)
- * @param peers addresses (host or IP) to send unicast discovery to, e.g. across a WAN or on an interface without
- *        multicast; empty for none
- * @param vendorConfig the binding's raw configuration (Cyclone: an XML fragment or {@code file://} URI list),
- *        applied before the values above; {@code null} to use the vendor's standard environment variable instead
+ * @param network the interface, multicast and unicast peers, and datagram size
+ * @param discovery how often participants announce themselves and how many unicast discovery reaches per host
+ * @param reliability how soon a RELIABLE writer and its readers repair losses
  * @param writeBatch {@code true} to let writers of this domain pack many samples into one datagram (Cyclone:
  *        {@code Internal/WriteBatch}): far higher throughput for small samples, but a sample written to remote
  *        readers may then wait until {@link DataWriter#flush()}, so whoever writes must flush after each burst;
  *        {@code false} sends every sample as it is written; {@code null} for the vendor configuration's setting
  *        (Cyclone's default: off). Applies per domain: participants of one domain in one process must agree.
- * @param maxDatagramSize the largest UDP payload a participant sends, in bytes; larger samples are fragmented and
- *        batches are split to fit. A datagram over the link's MTU becomes several IP fragments and is lost when any
- *        one is, so on lossy links this should fit one frame. {@code null} for the vendor configuration's setting
- *        (Cyclone's default: 14,720 bytes, ten frames on Ethernet).
- * @param heartbeatMaxInterval the longest a RELIABLE writer with unacknowledged data waits between heartbeats, which
- *        ask readers what they miss; {@code null} for the vendor configuration's setting (Cyclone: backs off to 8 s,
- *        so the last losses of a burst can wait seconds for repair)
- * @param nackRepeatInterval how soon a reader asks again for data it asked for and did not get (the retransmit
- *        itself lost); {@code null} for the vendor configuration's setting (Cyclone: 1 s)
- * @param announceInterval how often a participant announces itself (Cyclone: {@code Discovery/SPDPInterval}); a
- *        peer that missed it, say behind a cut, finds it at the next announcement at the latest. Shorter than the
- *        10 s lease; {@code null} for the vendor configuration's setting (Cyclone: 8 s)
- * @param maxParticipantsPerHost with {@code peers}: how many participants of the domain each peer host may run
- *        and still be found by unicast discovery. Every announcement goes to each of them on every peer, so this
- *        multiplies discovery traffic; {@code null} for {@link #DEFAULT_PARTICIPANTS_PER_HOST}
+ * @param vendor which binding and native library, and the binding's raw configuration
  */
-public record ParticipantSettings(int domainId, String binding, String library, String networkInterface,
-        String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig, Boolean writeBatch,
-        Integer maxDatagramSize, Duration heartbeatMaxInterval, Duration nackRepeatInterval,
-        Duration announceInterval, Integer maxParticipantsPerHost) {
+public record ParticipantSettings(int domainId, Network network, Discovery discovery, Reliability reliability,
+        @Nullable Boolean writeBatch, Vendor vendor) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -66,149 +45,254 @@ public record ParticipantSettings(int domainId, String binding, String library, 
     static final Duration LEASE = Duration.ofSeconds(10);
 
     public ParticipantSettings {
-        if (maxDatagramSize != null && (maxDatagramSize < MIN_DATAGRAM_SIZE || maxDatagramSize > MAX_DATAGRAM_SIZE)) {
-            throw new IllegalArgumentException("maxDatagramSize must be " + MIN_DATAGRAM_SIZE + ".."
-                    + MAX_DATAGRAM_SIZE + " bytes, was " + maxDatagramSize);
-        }
-        positive("heartbeatMaxInterval", heartbeatMaxInterval);
-        positive("nackRepeatInterval", nackRepeatInterval);
-        positive("announceInterval", announceInterval);
-        // RTPS port arithmetic leaves each domain room for 120 participant indices.
-        if (maxParticipantsPerHost != null && (maxParticipantsPerHost < 1 || maxParticipantsPerHost > 120)) {
-            throw new IllegalArgumentException("maxParticipantsPerHost must be 1..120, was " + maxParticipantsPerHost);
-        }
-        if (announceInterval != null && announceInterval.compareTo(LEASE) >= 0) {
-            throw new IllegalArgumentException("announceInterval must be shorter than the " + LEASE.toSeconds()
-                    + " s lease, or peers expire between announcements; was " + announceInterval);
-        }
+        Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(discovery, "discovery");
+        Objects.requireNonNull(reliability, "reliability");
+        Objects.requireNonNull(vendor, "vendor");
         if (domainId < 0 || domainId > MAX_DOMAIN_ID) {
-            throw new IllegalArgumentException("domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
+            throw invalid("domainId", "domainId must be 0.." + MAX_DOMAIN_ID + ", was " + domainId);
         }
-        peers = peers == null ? List.of() : List.copyOf(peers);
-        for (String peer : peers) {
-            Objects.requireNonNull(peer, "peer");
-            if (peer.isBlank()) {
-                throw new IllegalArgumentException("peers must not contain a blank entry");
-            }
-        }
-        binding = blankToNull(binding);
-        library = blankToNull(library);
-        networkInterface = blankToNull(networkInterface);
-        multicastAddress = blankToNull(multicastAddress);
-        vendorConfig = blankToNull(vendorConfig);
-    }
-
-    /** The settings without {@code writeBatch} and {@code maxDatagramSize}, left to the vendor configuration. */
-    public ParticipantSettings(int domainId, String binding, String library, String networkInterface,
-            String multicastAddress, Boolean multicast, List<String> peers, String vendorConfig) {
-        this(domainId, binding, library, networkInterface, multicastAddress, multicast, peers, vendorConfig, null,
-                null, null, null, null, null);
     }
 
     /** Domain 0, the first binding found, and its own configuration. */
     public static ParticipantSettings defaults() {
-        return new ParticipantSettings(0, null, null, null, null, null, List.of(), null, null, null, null, null, null,
-                null);
+        return builder().build();
     }
 
-    public ParticipantSettings withDomainId(int value) {
-        return new ParticipantSettings(value, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
+    /** Starts from {@link #defaults()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public ParticipantSettings withLibrary(String value) {
-        return new ParticipantSettings(this.domainId, this.binding, value, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
+    /** A builder holding these settings, to derive a changed copy. */
+    public Builder toBuilder() {
+        return new Builder().domainId(this.domainId).networkInterface(this.network.networkInterface())
+                .multicastAddress(this.network.multicastAddress()).multicast(this.network.multicast())
+                .peers(this.network.peers()).maxDatagramSize(this.network.maxDatagramSize())
+                .announceInterval(this.discovery.announceInterval())
+                .maxParticipantsPerHost(this.discovery.maxParticipantsPerHost())
+                .heartbeatMaxInterval(this.reliability.heartbeatMaxInterval())
+                .nackRepeatInterval(this.reliability.nackRepeatInterval()).writeBatch(this.writeBatch)
+                .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config());
     }
 
-    public ParticipantSettings withNetworkInterface(String value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, value, this.multicastAddress,
-                this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
+    /**
+     * Where the participant sends and listens.
+     *
+     * @param networkInterface the interface to use, by name ({@code eth0}) or address; {@code null} lets the binding
+     *        choose
+     * @param multicastAddress the IPv4 multicast group for discovery and 1:N data, {@code null} for the DDS default
+     *        239.255.0.1
+     * @param multicast {@code false} to use unicast only (then list {@code peers}), {@code true} to use multicast,
+     *        {@code null} for the binding's default (multicast where the interface supports it)
+     * @param peers addresses (host or IP) to send unicast discovery to, e.g. across a WAN or on an interface without
+     *        multicast; empty for none
+     * @param maxDatagramSize the largest UDP payload a participant sends, in bytes; larger samples are fragmented
+     *        and batches are split to fit. A datagram over the link's MTU becomes several IP fragments and is lost
+     *        when any one is, so on lossy links this should fit one frame. {@code null} for the vendor
+     *        configuration's setting (Cyclone's default: 14,720 bytes, ten frames on Ethernet).
+     */
+    public record Network(@Nullable String networkInterface, @Nullable String multicastAddress,
+            @Nullable Boolean multicast, List<String> peers, @Nullable Integer maxDatagramSize) {
 
-    public ParticipantSettings withMulticastAddress(String value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface, value,
-                this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withMulticast(Boolean value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, value, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withPeers(List<String> value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, value, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withVendorConfig(String value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, value, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withWriteBatch(Boolean value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, value,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withMaxDatagramSize(Integer value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch, value,
-                this.heartbeatMaxInterval, this.nackRepeatInterval,
-                this.announceInterval, this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withHeartbeatMaxInterval(Duration value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, value, this.nackRepeatInterval, this.announceInterval,
-                this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withNackRepeatInterval(Duration value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, value, this.announceInterval,
-                this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withAnnounceInterval(Duration value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, value,
-                this.maxParticipantsPerHost);
-    }
-
-    public ParticipantSettings withMaxParticipantsPerHost(Integer value) {
-        return new ParticipantSettings(this.domainId, this.binding, this.library, this.networkInterface,
-                this.multicastAddress, this.multicast, this.peers, this.vendorConfig, this.writeBatch,
-                this.maxDatagramSize, this.heartbeatMaxInterval, this.nackRepeatInterval, this.announceInterval,
-                value);
-    }
-
-    private static void positive(String name, Duration value) {
-        if (value != null && (value.isNegative() || value.isZero())) {
-            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        public Network {
+            networkInterface = blankToNull(networkInterface);
+            multicastAddress = blankToNull(multicastAddress);
+            peers = peers == null ? List.of() : List.copyOf(peers);
+            for (String peer : peers) {
+                if (peer.isBlank()) {
+                    throw invalid("peers", "peers must not contain a blank entry");
+                }
+            }
+            if (maxDatagramSize != null
+                    && (maxDatagramSize < MIN_DATAGRAM_SIZE || maxDatagramSize > MAX_DATAGRAM_SIZE)) {
+                throw invalid("maxDatagramSize", "maxDatagramSize must be " + MIN_DATAGRAM_SIZE + ".."
+                        + MAX_DATAGRAM_SIZE + " bytes, was " + maxDatagramSize);
+            }
         }
     }
 
-    private static String blankToNull(String value) {
+    /**
+     * How participants find each other.
+     *
+     * @param announceInterval how often a participant announces itself (Cyclone: {@code Discovery/SPDPInterval}); a
+     *        peer that missed it, say behind a cut, finds it at the next announcement at the latest. Shorter than the
+     *        10 s lease; {@code null} for the vendor configuration's setting (Cyclone: 8 s)
+     * @param maxParticipantsPerHost with {@code peers}: how many participants of the domain each peer host may run
+     *        and still be found by unicast discovery. Every announcement goes to each of them on every peer, so this
+     *        multiplies discovery traffic; {@code null} for {@link #DEFAULT_PARTICIPANTS_PER_HOST}
+     */
+    public record Discovery(@Nullable Duration announceInterval, @Nullable Integer maxParticipantsPerHost) {
+
+        public Discovery {
+            positive("announceInterval", announceInterval);
+            // RTPS port arithmetic leaves each domain room for 120 participant indices.
+            if (maxParticipantsPerHost != null && (maxParticipantsPerHost < 1 || maxParticipantsPerHost > 120)) {
+                throw invalid("maxParticipantsPerHost",
+                        "maxParticipantsPerHost must be 1..120, was " + maxParticipantsPerHost);
+            }
+            if (announceInterval != null && announceInterval.compareTo(LEASE) >= 0) {
+                throw invalid("announceInterval", "announceInterval must be shorter than the " + LEASE.toSeconds()
+                        + " s lease, or peers expire between announcements; was " + announceInterval);
+            }
+        }
+
+        /** {@link #maxParticipantsPerHost()}, or its default. */
+        public int participantsPerHost() {
+            return this.maxParticipantsPerHost != null ? this.maxParticipantsPerHost : DEFAULT_PARTICIPANTS_PER_HOST;
+        }
+    }
+
+    /**
+     * How soon losses of RELIABLE data are repaired.
+     *
+     * @param heartbeatMaxInterval the longest a RELIABLE writer with unacknowledged data waits between heartbeats,
+     *        which ask readers what they miss; {@code null} for the vendor configuration's setting (Cyclone: backs off
+     *        to 8 s, so the last losses of a burst can wait seconds for repair)
+     * @param nackRepeatInterval how soon a reader asks again for data it asked for and did not get (the retransmit
+     *        itself lost); {@code null} for the vendor configuration's setting (Cyclone: 1 s)
+     */
+    public record Reliability(@Nullable Duration heartbeatMaxInterval, @Nullable Duration nackRepeatInterval) {
+
+        public Reliability {
+            positive("heartbeatMaxInterval", heartbeatMaxInterval);
+            positive("nackRepeatInterval", nackRepeatInterval);
+        }
+    }
+
+    /**
+     * The DDS implementation and its own configuration.
+     *
+     * @param binding the binding to use by {@link kr.c4i.gateway.dds.spi.DdsBinding#name() name}, {@code null} for
+     *        the first one found on the class path
+     * @param library the binding's native library, as a file name or path; {@code null} for the binding's default
+     *        lookup (Cyclone: the {@code kr.c4i.gateway.dds.cyclone.library} system property, then
+     *        {@code libddsc.so.0debian}, then {@code libddsc.so.0})
+     * @param config the binding's raw configuration (Cyclone: an XML fragment or {@code file://} URI list), applied
+     *        before the typed settings; {@code null} to use the vendor's standard environment variable instead
+     */
+    public record Vendor(@Nullable String binding, @Nullable String library, @Nullable String config) {
+
+        public Vendor {
+            binding = blankToNull(binding);
+            library = blankToNull(library);
+            config = blankToNull(config);
+        }
+    }
+
+    /** Collects settings by name; {@link #build()} groups and checks them. */
+    public static final class Builder {
+
+        private int domainId;
+        private @Nullable String networkInterface;
+        private @Nullable String multicastAddress;
+        private @Nullable Boolean multicast;
+        private List<String> peers = List.of();
+        private @Nullable Integer maxDatagramSize;
+        private @Nullable Duration announceInterval;
+        private @Nullable Integer maxParticipantsPerHost;
+        private @Nullable Duration heartbeatMaxInterval;
+        private @Nullable Duration nackRepeatInterval;
+        private @Nullable Boolean writeBatch;
+        private @Nullable String binding;
+        private @Nullable String library;
+        private @Nullable String vendorConfig;
+
+        private Builder() {
+        }
+
+        public Builder domainId(int value) {
+            this.domainId = value;
+            return this;
+        }
+
+        public Builder networkInterface(@Nullable String value) {
+            this.networkInterface = value;
+            return this;
+        }
+
+        public Builder multicastAddress(@Nullable String value) {
+            this.multicastAddress = value;
+            return this;
+        }
+
+        public Builder multicast(@Nullable Boolean value) {
+            this.multicast = value;
+            return this;
+        }
+
+        public Builder peers(List<String> value) {
+            this.peers = value;
+            return this;
+        }
+
+        public Builder maxDatagramSize(@Nullable Integer value) {
+            this.maxDatagramSize = value;
+            return this;
+        }
+
+        public Builder announceInterval(@Nullable Duration value) {
+            this.announceInterval = value;
+            return this;
+        }
+
+        public Builder maxParticipantsPerHost(@Nullable Integer value) {
+            this.maxParticipantsPerHost = value;
+            return this;
+        }
+
+        public Builder heartbeatMaxInterval(@Nullable Duration value) {
+            this.heartbeatMaxInterval = value;
+            return this;
+        }
+
+        public Builder nackRepeatInterval(@Nullable Duration value) {
+            this.nackRepeatInterval = value;
+            return this;
+        }
+
+        public Builder writeBatch(@Nullable Boolean value) {
+            this.writeBatch = value;
+            return this;
+        }
+
+        public Builder binding(@Nullable String value) {
+            this.binding = value;
+            return this;
+        }
+
+        public Builder library(@Nullable String value) {
+            this.library = value;
+            return this;
+        }
+
+        public Builder vendorConfig(@Nullable String value) {
+            this.vendorConfig = value;
+            return this;
+        }
+
+        /** @throws InvalidSettingsException naming the first setting out of range */
+        public ParticipantSettings build() {
+            return new ParticipantSettings(this.domainId,
+                    new Network(this.networkInterface, this.multicastAddress, this.multicast, this.peers,
+                            this.maxDatagramSize),
+                    new Discovery(this.announceInterval, this.maxParticipantsPerHost),
+                    new Reliability(this.heartbeatMaxInterval, this.nackRepeatInterval), this.writeBatch,
+                    new Vendor(this.binding, this.library, this.vendorConfig));
+        }
+    }
+
+    private static void positive(String name, @Nullable Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw invalid(name, name + " must be positive, was " + value);
+        }
+    }
+
+    private static InvalidSettingsException invalid(String setting, String message) {
+        return InvalidSettingsException.of(setting, message);
+    }
+
+    private static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -114,18 +114,6 @@ public record Qos(Reliability reliability, Duration maxBlockingTime, History his
                 this.deadline, this.lifespan, this.partitions, this.transportPriority, this.maxSamples);
     }
 
-    public Qos withDeadline(Duration value) {
-        return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, value, this.lifespan, this.partitions, this.transportPriority,
-                this.maxSamples);
-    }
-
-    public Qos withLifespan(Duration value) {
-        return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
-                this.durabilityHistory, this.deadline, value, this.partitions, this.transportPriority,
-                this.maxSamples);
-    }
-
     public Qos withPartitions(List<String> value) {
         return new Qos(this.reliability, this.maxBlockingTime, this.history, this.durability,
                 this.durabilityHistory, this.deadline, this.lifespan, value, this.transportPriority, this.maxSamples);

@@ -17,7 +17,7 @@
  * {@link kr.c4i.gateway.dds.DataWriter#flush()}: flush after the last write of every burst.
  *
  * <pre>{@code
- * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.defaults().withDomainId(7))) {
+ * try (DomainParticipant participant = DomainParticipant.create(ParticipantSettings.builder().domainId(7).build())) {
  *     Topic<KmtfMessageSample> topic = participant.createTopic("kmtf/operations/SITREP", KmtfTypes.MESSAGE);
  *     DataReader<KmtfMessageSample> reader = participant.createReader(topic, Qos.reliable());
  *     WaitSet waitSet = participant.createWaitSet();
@@ -28,4 +28,7 @@
  * }
  * }</pre>
  */
+@NullMarked
 package kr.c4i.gateway.dds;
+
+import org.jspecify.annotations.NullMarked;

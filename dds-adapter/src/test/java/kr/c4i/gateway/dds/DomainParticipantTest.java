@@ -146,15 +146,16 @@ class DomainParticipantTest {
         try (DomainParticipant second = DomainParticipant.create(TestNetwork.loopback())) {
             assertThat(second.domainId()).isEqualTo(this.participant.domainId());
         }
-        assertThatThrownBy(() -> DomainParticipant.create(TestNetwork.loopback().withPeers(List.of("127.0.0.2"))))
+        assertThatThrownBy(() -> DomainParticipant.create(TestNetwork.loopback().toBuilder().peers(List.of("127.0.0.2")).build()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("already joined it");
         assertThat(this.participant.isAlive()).isTrue();
     }
 
     @Test
     void lossyLinkSettingsAreAcceptedAndSamplesOverOneDatagramStillArrive() throws Exception {
-        ParticipantSettings oneFrame = TestNetwork.loopback(TestNetwork.domainId() + 1).withMaxDatagramSize(1400)
-                .withHeartbeatMaxInterval(Duration.ofMillis(300)).withNackRepeatInterval(Duration.ofMillis(300));
+        ParticipantSettings oneFrame = TestNetwork.loopback(TestNetwork.domainId() + 1).toBuilder()
+                .maxDatagramSize(1400).heartbeatMaxInterval(Duration.ofMillis(300))
+                .nackRepeatInterval(Duration.ofMillis(300)).build();
         try (DomainParticipant small = DomainParticipant.create(oneFrame)) {
             Topic<Probe> topic = small.createTopic("test/one_frame", PROBE);
             DataReader<Probe> reader = small.createReader(topic, Qos.reliable());
@@ -164,14 +165,14 @@ class DomainParticipantTest {
             writer.write(new Probe(1, 0, 0, 0, 0, "big", body, List.of()));
             assertThat(takeAtLeast(reader, 1).getFirst().bytes()).isEqualTo(body);
         }
-        assertThatThrownBy(() -> TestNetwork.loopback().withMaxDatagramSize(100))
+        assertThatThrownBy(() -> TestNetwork.loopback().toBuilder().maxDatagramSize(100).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("512..65507 bytes, was 100");
     }
 
     @Test
     void unknownBindingIsReportedWithTheAvailableOnes() {
-        ParticipantSettings settings = new ParticipantSettings(TestNetwork.domainId(), "opendds", null, null, null,
-                null, List.of(), null);
+        ParticipantSettings settings = ParticipantSettings.builder().domainId(TestNetwork.domainId()).binding("opendds")
+                .build();
         assertThatThrownBy(() -> DomainParticipant.create(settings)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'opendds'").hasMessageContaining("[cyclone]");
     }

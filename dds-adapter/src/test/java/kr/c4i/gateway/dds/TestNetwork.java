@@ -1,6 +1,9 @@
 package kr.c4i.gateway.dds;
 
+import java.time.Duration;
 import java.util.List;
+
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 
 /**
  * Test participants stay on loopback: this machine's {@code lo} has no multicast, so discovery goes by unicast to
@@ -20,7 +23,16 @@ public final class TestNetwork {
     }
 
     public static ParticipantSettings loopback(int domainId) {
-        return ParticipantSettings.defaults().withDomainId(domainId).withNetworkInterface("127.0.0.1")
-                .withMulticast(false).withPeers(List.of("127.0.0.1"));
+        return ParticipantSettings.builder().domainId(domainId).networkInterface("127.0.0.1").multicast(false)
+                .peers(List.of("127.0.0.1")).build();
+    }
+
+    /** Transport settings on {@link #loopback()}, with the service's default write timeout and backlog. */
+    public static DdsTransportSettings.Builder transport() {
+        return transport(domainId());
+    }
+
+    public static DdsTransportSettings.Builder transport(int domainId) {
+        return DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).participant(loopback(domainId));
     }
 }

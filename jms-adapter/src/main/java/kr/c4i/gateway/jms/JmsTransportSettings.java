@@ -11,6 +11,8 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import org.apache.activemq.artemis.api.core.client.ServerLocator;
 import org.apache.activemq.artemis.core.client.impl.ServerLocatorImpl;
 import org.apache.activemq.artemis.core.config.ConfigurationUtils;
@@ -19,7 +21,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Settings of one node's JMS transport. The constructor checks every component and throws one
  * {@link IllegalArgumentException} that names each bad setting, so a misconfigured node fails at
- * start-up rather than at its first message. Start from {@link #of} and the {@code with…} methods.
+ * start-up rather than at its first message. Start from {@link #of} and the {@code with…} methods. What an operator
+ * sets ({@code gateway.jms.*}: the embedded broker's address and data directory, the receive batch size, the bridges'
+ * longest retry interval) is given explicitly: its defaults are stated once, in the bridge's properties.
  *
  * @param nodeId this node; its inbox is the queue {@code queuePrefix + nodeId} on its own broker
  * @param mode where the broker runs; when {@code null}, {@link BrokerMode#EXTERNAL} if {@code brokerUrl} is set,
@@ -27,12 +31,12 @@ import org.jspecify.annotations.Nullable;
  * @param brokerUrl URL of the external broker, such as {@code tcp://broker:61616}; unused in embedded mode
  * @param user user this node connects as; on the embedded broker, the only user, allowed everything
  * @param password password of {@code user}
- * @param embedded the embedded broker; default {@link Embedded#defaults()}
+ * @param embedded the embedded broker
  * @param peers the other nodes this node sends to, by node id; default none
  * @param queuePrefix prefix of every node's queue name; default {@code kmtf.node.}
  * @param invalidQueue queue that receives inbound messages that are not valid envelopes; default {@code kmtf.invalid}
- * @param receive how the inbox is consumed; default {@link Receive#defaults()}
- * @param bridge how store-and-forward bridges reach peers; default {@link Bridge#defaults()}
+ * @param receive how the inbox is consumed
+ * @param bridge how store-and-forward bridges reach peers
  */
 public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
         String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
@@ -45,17 +49,17 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
     /**
-     * @throws IllegalArgumentException listing every setting that is missing or out of range
+     * @throws InvalidSettingsException listing every setting that is missing or out of range
      */
     public JmsTransportSettings {
-        List<String> problems = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
         if (nodeId == null) {
-            problems.add("nodeId must be set");
+            problems.add(new Problem("nodeId", "nodeId must be set"));
         }
         BrokerMode effective = (mode != null) ? mode : deduceMode(brokerUrl);
         if (effective == BrokerMode.EXTERNAL) {
             if (isBlank(brokerUrl)) {
-                problems.add("brokerUrl must be set when mode is external");
+                problems.add(new Problem("brokerUrl", "brokerUrl must be set when mode is external"));
             }
             else {
                 checkBrokerUrl("brokerUrl", brokerUrl, problems);
@@ -64,42 +68,41 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         requireText("user", user, problems);
         requireText("password", password, problems);
         if (embedded == null) {
-            problems.add("embedded must be set");
+            problems.add(new Problem("embedded", "embedded must be set"));
         }
         else {
             embedded.check(problems);
-            if (embedded.dataDirectory() == null && nodeId != null) {
-                embedded = embedded.withDataDirectory(Path.of("data", "artemis", nodeId.value()));
-            }
         }
         peers = checkPeers(nodeId, effective, peers, problems);
         checkQueueName("queuePrefix", queuePrefix, problems);
         checkQueueName("invalidQueue", invalidQueue, problems);
         if (queuePrefix != null && invalidQueue != null && invalidQueue.startsWith(queuePrefix)) {
-            problems.add("invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
-                    + "', where it could clash with a node's queue");
+            problems.add(new Problem("invalidQueue",
+                    "invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
+                    + "', where it could clash with a node's queue"));
         }
         if (receive == null) {
-            problems.add("receive must be set");
+            problems.add(new Problem("receive", "receive must be set"));
         }
         else {
             receive.check(problems);
         }
         if (bridge == null) {
-            problems.add("bridge must be set");
+            problems.add(new Problem("bridge", "bridge must be set"));
         }
         else {
             bridge.check(problems);
         }
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid JMS transport settings: " + String.join("; ", problems));
+            throw new InvalidSettingsException("Invalid JMS transport settings: ", problems);
         }
     }
 
-    /** An embedded broker with default settings and no peers. */
-    public static JmsTransportSettings of(NodeId nodeId, String user, String password) {
-        return new JmsTransportSettings(nodeId, null, null, user, password, Embedded.defaults(), Map.of(),
-                DEFAULT_QUEUE_PREFIX, DEFAULT_INVALID_QUEUE, Receive.defaults(), Bridge.defaults());
+    /** An embedded broker, no peers, the default queue names. */
+    public static JmsTransportSettings of(NodeId nodeId, String user, String password, Embedded embedded,
+            Receive receive, Bridge bridge) {
+        return new JmsTransportSettings(nodeId, null, null, user, password, embedded, Map.of(), DEFAULT_QUEUE_PREFIX,
+                DEFAULT_INVALID_QUEUE, receive, bridge);
     }
 
     public JmsTransportSettings withMode(@Nullable BrokerMode mode) {
@@ -164,28 +167,29 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     }
 
     private static Map<NodeId, Peer> checkPeers(@Nullable NodeId self, BrokerMode mode,
-            @Nullable Map<NodeId, Peer> peers, List<String> problems) {
+            @Nullable Map<NodeId, Peer> peers, List<Problem> problems) {
         if (peers == null) {
-            problems.add("peers must be set (an empty map when this node sends to no one)");
+            problems.add(new Problem("peers", "peers must be set (an empty map when this node sends to no one)"));
             return Map.of();
         }
         Map<NodeId, Peer> checked = new LinkedHashMap<>();
         peers.forEach((id, peer) -> {
             if (id == null) {
-                problems.add("peers must not contain a null node id");
+                problems.add(new Problem("peers", "peers must not contain a null node id"));
                 return;
             }
             String key = "peers." + id;
             if (id.equals(self)) {
-                problems.add(key + " is this node itself; list only the other nodes");
+                problems.add(new Problem(key, key + " is this node itself; list only the other nodes"));
             }
             if (peer == null) {
-                problems.add(key + " must be set");
+                problems.add(new Problem(key, key + " must be set"));
                 return;
             }
             if (isBlank(peer.url())) {
                 if (mode == BrokerMode.EMBEDDED) {
-                    problems.add(key + ".url must be set in embedded mode, where this node bridges to the peer's broker");
+                    problems.add(new Problem(key + ".url",
+                            key + ".url must be set in embedded mode, where this node bridges to the peer's broker"));
                 }
             }
             else {
@@ -196,46 +200,49 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return Collections.unmodifiableMap(new TreeMap<>(checked));
     }
 
-    private static void checkBrokerUrl(String name, String url, List<String> problems) {
+    private static void checkBrokerUrl(String name, String url, List<Problem> problems) {
         try (ServerLocator locator = ServerLocatorImpl.newLocator(url)) {
             locator.getStaticTransportConfigurations();
         }
         catch (RuntimeException ex) {
-            problems.add(name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage());
+            problems.add(new Problem(name,
+                    name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage()));
         }
     }
 
-    private static void checkConnectorUrl(String name, String url, List<String> problems) {
+    private static void checkConnectorUrl(String name, String url, List<Problem> problems) {
         try {
             ConfigurationUtils.parseConnectorURI(name, url);
         }
         catch (RuntimeException ex) {
-            problems.add(name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage());
+            problems.add(new Problem(name,
+                    name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage()));
         }
     }
 
-    private static void checkQueueName(String name, @Nullable String value, List<String> problems) {
+    private static void checkQueueName(String name, @Nullable String value, List<Problem> problems) {
         if (value == null || !QUEUE_NAME.matcher(value).matches()) {
-            problems.add(name + " '" + value + "' must be letters, digits, '.', '_' or '-'");
+            problems.add(new Problem(name, name + " '" + value + "' must be letters, digits, '.', '_' or '-'"));
         }
     }
 
-    private static void requireText(String name, @Nullable String value, List<String> problems) {
+    private static void requireText(String name, @Nullable String value, List<Problem> problems) {
         if (isBlank(value)) {
-            problems.add(name + " must not be blank");
+            problems.add(new Problem(name, name + " must not be blank"));
         }
     }
 
-    private static void requirePositive(String name, @Nullable Duration value, List<String> problems) {
+    private static void requirePositive(String name, @Nullable Duration value, List<Problem> problems) {
         if (value == null || value.isNegative() || value.isZero()) {
-            problems.add(name + " must be a positive duration, was " + value);
+            problems.add(new Problem(name, name + " must be a positive duration, was " + value));
         }
     }
 
     private static void requireAtLeast(String name, @Nullable Duration value, String lowerName,
-            @Nullable Duration lower, List<String> problems) {
+            @Nullable Duration lower, List<Problem> problems) {
         if (value != null && lower != null && value.compareTo(lower) < 0) {
-            problems.add(name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")");
+            problems.add(new Problem(name,
+                    name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")"));
         }
     }
 
@@ -246,10 +253,9 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     /**
      * The broker inside the gateway process.
      *
-     * @param host address the acceptor binds; default {@code 0.0.0.0} so peers' bridges can reach it
-     * @param port port of the acceptor; default 61616
-     * @param dataDirectory where journal, bindings, paging and large messages live; default {@code data/artemis/<nodeId>}
-     *        under the working directory
+     * @param host address the acceptor binds
+     * @param port port of the acceptor
+     * @param dataDirectory where journal, bindings, paging and large messages live
      * @param journalSyncTransactional whether a commit waits for the journal to reach the disk; default true, which is
      *        what makes a returned {@code send} survive a power loss
      * @param redeliveryDelay delay before a rolled-back message is delivered again, doubled on each attempt;
@@ -257,36 +263,30 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * @param maxRedeliveryDelay upper bound of that delay; default 5 s
      * @param duplicateIdCacheSize message ids remembered per address to drop resends; default 20000
      */
-    public record Embedded(String host, int port, @Nullable Path dataDirectory, boolean journalSyncTransactional,
+    public record Embedded(String host, int port, Path dataDirectory, boolean journalSyncTransactional,
             Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize) {
 
-        public static Embedded defaults() {
-            return new Embedded("0.0.0.0", 61616, null, true, Duration.ofMillis(100), Duration.ofSeconds(5), 20_000);
-        }
-
-        /** Defaults, except where the acceptor listens and where the data lives. */
+        /** Where the acceptor listens and where the data lives; defaults for the rest. */
         public static Embedded at(String host, int port, Path dataDirectory) {
-            Embedded defaults = defaults();
-            return new Embedded(host, port, dataDirectory, defaults.journalSyncTransactional,
-                    defaults.redeliveryDelay, defaults.maxRedeliveryDelay, defaults.duplicateIdCacheSize);
+            return new Embedded(host, port, dataDirectory, true, Duration.ofMillis(100), Duration.ofSeconds(5),
+                    20_000);
         }
 
-        public Embedded withDataDirectory(Path dataDirectory) {
-            return new Embedded(host, port, dataDirectory, journalSyncTransactional, redeliveryDelay,
-                    maxRedeliveryDelay, duplicateIdCacheSize);
-        }
-
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             requireText("embedded.host", host, problems);
+            if (dataDirectory == null) {
+                problems.add(new Problem("embedded.dataDirectory", "embedded.dataDirectory must be set"));
+            }
             if (port < 1 || port > 65535) {
-                problems.add("embedded.port must be 1..65535, was " + port);
+                problems.add(new Problem("embedded.port", "embedded.port must be 1..65535, was " + port));
             }
             requirePositive("embedded.redeliveryDelay", redeliveryDelay, problems);
             requirePositive("embedded.maxRedeliveryDelay", maxRedeliveryDelay, problems);
             requireAtLeast("embedded.maxRedeliveryDelay", maxRedeliveryDelay, "embedded.redeliveryDelay",
                     redeliveryDelay, problems);
             if (duplicateIdCacheSize < 1) {
-                problems.add("embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize);
+                problems.add(new Problem("embedded.duplicateIdCacheSize",
+                        "embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize));
             }
         }
     }
@@ -315,7 +315,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     /**
      * How the inbox queue is consumed.
      *
-     * @param batchSize most messages handed to the handler in one batch and one transaction; default 500
+     * @param batchSize most messages handed to the handler in one batch and one transaction
      * @param timeout how long the consumer waits for a first message before checking whether to stop; default 1 s
      * @param retryBackoff wait after a handler failure or lost connection, doubled on each failure in a row;
      *        default 500 ms
@@ -323,13 +323,15 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      */
     public record Receive(int batchSize, Duration timeout, Duration retryBackoff, Duration maxRetryBackoff) {
 
-        public static Receive defaults() {
-            return new Receive(500, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
+        /** The given batch size; defaults for the rest. */
+        public static Receive of(int batchSize) {
+            return new Receive(batchSize, Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofSeconds(30));
         }
 
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             if (batchSize < 1) {
-                problems.add("receive.batchSize must be at least 1, was " + batchSize);
+                problems.add(new Problem("receive.batchSize",
+                        "receive.batchSize must be at least 1, was " + batchSize));
             }
             requirePositive("receive.timeout", timeout, problems);
             requirePositive("receive.retryBackoff", retryBackoff, problems);
@@ -345,27 +347,30 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      *
      * @param retryInterval wait before reconnecting to a peer; default 500 ms
      * @param retryIntervalMultiplier factor applied to that wait after each failed attempt; default 2.0
-     * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it; default 10 s
+     * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it
      * @param confirmationWindowSize bytes sent to a peer before its broker must confirm them; default 1 MiB
      */
     public record Bridge(Duration retryInterval, double retryIntervalMultiplier, Duration maxRetryInterval,
             int confirmationWindowSize) {
 
-        public static Bridge defaults() {
-            return new Bridge(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10), 1024 * 1024);
+        /** The given longest wait; defaults for the rest. */
+        public static Bridge of(Duration maxRetryInterval) {
+            return new Bridge(Duration.ofMillis(500), 2.0, maxRetryInterval, 1024 * 1024);
         }
 
-        void check(List<String> problems) {
+        void check(List<Problem> problems) {
             requirePositive("bridge.retryInterval", retryInterval, problems);
             if (!(retryIntervalMultiplier >= 1.0)) {
-                problems.add("bridge.retryIntervalMultiplier must be at least 1.0, was " + retryIntervalMultiplier);
+                problems.add(new Problem("bridge.retryIntervalMultiplier",
+                        "bridge.retryIntervalMultiplier must be at least 1.0, was " + retryIntervalMultiplier));
             }
             requirePositive("bridge.maxRetryInterval", maxRetryInterval, problems);
             requireAtLeast("bridge.maxRetryInterval", maxRetryInterval, "bridge.retryInterval", retryInterval,
                     problems);
             // A bridge without confirmations cannot resend what a peer lost in a crash.
             if (confirmationWindowSize < 1) {
-                problems.add("bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize);
+                problems.add(new Problem("bridge.confirmationWindowSize",
+                        "bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize));
             }
         }
     }

@@ -18,7 +18,7 @@ class EmbeddedBrokerConfigurationFactoryTests {
     private static final NodeId A = NodeId.of("a");
     private static final NodeId B = NodeId.of("b");
 
-    private final JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw")
+    private final JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw")
             .withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", 61700, Path.of("/var/lib/gw/a")))
             .withPeers(Map.of(B, new JmsTransportSettings.Peer("tcp://node-b:61616", "gw-b", "pw-b")));
 

@@ -1,6 +1,5 @@
 package kr.c4i.gateway.jms;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,29 +13,25 @@ class JmsTransportSettingsTests {
 
     private static final NodeId A = NodeId.of("a");
     private static final NodeId B = NodeId.of("b");
+    private static final JmsTransportSettings DEFAULTS = TestNodes.settings(A, "gateway", "pw");
 
     @Test
     void defaultsAreTheDocumentedOnes() {
-        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw");
+        JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw");
 
         assertThat(settings.effectiveMode()).isEqualTo(BrokerMode.EMBEDDED);
         assertThat(settings.queuePrefix()).isEqualTo("kmtf.node.");
         assertThat(settings.invalidQueue()).isEqualTo("kmtf.invalid");
         assertThat(settings.queueName(B)).isEqualTo("kmtf.node.b");
-        assertThat(settings.embedded().host()).isEqualTo("0.0.0.0");
-        assertThat(settings.embedded().port()).isEqualTo(61616);
-        assertThat(settings.embedded().dataDirectory()).isEqualTo(Path.of("data", "artemis", "a"));
         assertThat(settings.embedded().journalSyncTransactional()).isTrue();
         assertThat(settings.embedded().duplicateIdCacheSize()).isEqualTo(20_000);
-        assertThat(settings.receive().batchSize()).isEqualTo(500);
         assertThat(settings.receive().timeout()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(settings.peers()).isEmpty();
     }
 
     @Test
     void brokerUrlMeansExternalUnlessModeIsSet() {
-        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw").withBrokerUrl("tcp://broker:61616");
+        JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw").withBrokerUrl("tcp://broker:61616");
 
         assertThat(settings.mode()).isNull();
         assertThat(settings.effectiveMode()).isEqualTo(BrokerMode.EXTERNAL);
@@ -45,7 +40,7 @@ class JmsTransportSettingsTests {
 
     @Test
     void blankUserIsRejectedNamingTheSetting() {
-        assertThatIllegalArgumentException().isThrownBy(() -> JmsTransportSettings.of(A, " ", "pw"))
+        assertThatIllegalArgumentException().isThrownBy(() -> TestNodes.settings(A, " ", "pw"))
                 .withMessage("Invalid JMS transport settings: user must not be blank");
     }
 
@@ -76,21 +71,21 @@ class JmsTransportSettingsTests {
     void invalidQueueMustNotLookLikeANodesQueue() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> new JmsTransportSettings(A, null, null, "gateway", "pw",
-                        JmsTransportSettings.Embedded.defaults(), Map.of(), "kmtf.node.", "kmtf.node.invalid",
-                        JmsTransportSettings.Receive.defaults(), JmsTransportSettings.Bridge.defaults()))
+                        DEFAULTS.embedded(), Map.of(), "kmtf.node.", "kmtf.node.invalid", DEFAULTS.receive(),
+                        DEFAULTS.bridge()))
                 .withMessageContaining("invalidQueue 'kmtf.node.invalid' must not start with queuePrefix 'kmtf.node.'");
     }
 
     @Test
     void externalModeNeedsAValidBrokerUrlButNoPeerUrls() {
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> JmsTransportSettings.of(A, "gateway", "pw").withMode(BrokerMode.EXTERNAL))
+                .isThrownBy(() -> TestNodes.settings(A, "gateway", "pw").withMode(BrokerMode.EXTERNAL))
                 .withMessageContaining("brokerUrl must be set when mode is external");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> JmsTransportSettings.of(A, "gateway", "pw").withBrokerUrl("nope://x"))
+                .isThrownBy(() -> TestNodes.settings(A, "gateway", "pw").withBrokerUrl("nope://x"))
                 .withMessageContaining("brokerUrl 'nope://x' is not a valid Artemis broker URL");
 
-        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw")
+        JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw")
                 .withBrokerUrl("(tcp://broker1:61616,tcp://broker2:61616)?ha=true")
                 .withPeers(Map.of(B, new JmsTransportSettings.Peer(null, null, null)));
         assertThat(settings.peers()).containsOnlyKeys(B);
@@ -98,7 +93,7 @@ class JmsTransportSettingsTests {
 
     @Test
     void peerWithoutCredentialsUsesTheNodesOwn() {
-        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "pw")
+        JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw")
                 .withPeers(Map.of(B, JmsTransportSettings.Peer.at("tcp://b:61616")));
         JmsTransportSettings.Peer b = settings.peers().get(B);
 
@@ -109,7 +104,7 @@ class JmsTransportSettingsTests {
 
     @Test
     void toStringHidesPasswords() {
-        JmsTransportSettings settings = JmsTransportSettings.of(A, "gateway", "top-secret")
+        JmsTransportSettings settings = TestNodes.settings(A, "gateway", "top-secret")
                 .withPeers(Map.of(B, new JmsTransportSettings.Peer("tcp://b:61616", "gw-b", "peer-secret")));
 
         assertThat(settings.toString()).contains("gateway", "gw-b").doesNotContain("top-secret", "peer-secret");

@@ -258,7 +258,7 @@ class JmsTransportTests {
     @Test
     void sendToAnExternalBrokerFailsRetryablyWhileItIsDownAndResumesWhenItReturns() throws Exception {
         this.nodes = TestNodes.start(this.tempDir, "b");
-        JmsTransportSettings external = JmsTransportSettings.of(NodeId.of("x"), TestNodes.USER, TestNodes.PASSWORD)
+        JmsTransportSettings external = TestNodes.settings(NodeId.of("x"), TestNodes.USER, TestNodes.PASSWORD)
                 .withBrokerUrl(this.nodes.url("b"))
                 .withPeers(Map.of(NodeId.of("b"), new JmsTransportSettings.Peer(null, null, null)));
         try (JmsTransport x = new JmsTransport(external)) {

@@ -62,13 +62,22 @@ final class TestNodes implements AutoCloseable {
                 peers.put(NodeId.of(peer), JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + port));
             }
         });
-        return JmsTransportSettings.of(NodeId.of(id), USER, PASSWORD)
-                .withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", port(id), dataDirectory(id)))
-                .withPeers(peers)
-                .withReceive(new JmsTransportSettings.Receive(500, Duration.ofMillis(200), Duration.ofMillis(100),
-                        Duration.ofSeconds(1)))
-                .withBridge(new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1),
-                        1024 * 1024));
+        return JmsTransportSettings.of(NodeId.of(id), USER, PASSWORD,
+                JmsTransportSettings.Embedded.at("127.0.0.1", port(id), dataDirectory(id)),
+                new JmsTransportSettings.Receive(500, Duration.ofMillis(200), Duration.ofMillis(100),
+                        Duration.ofSeconds(1)),
+                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
+                .withPeers(peers);
+    }
+
+    /**
+     * An embedded broker with no peers, at the values the bridge's {@code gateway.jms.*} properties default to (the
+     * adapter has no defaults of its own for them).
+     */
+    static JmsTransportSettings settings(NodeId id, String user, String password) {
+        return JmsTransportSettings.of(id, user, password,
+                JmsTransportSettings.Embedded.at("0.0.0.0", 61616, Path.of("data", "artemis", id.value())),
+                JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(10)));
     }
 
     /** Opens the node and subscribes a new recording handler. */

@@ -15,4 +15,7 @@
  * }
  * }</pre>
  */
+@NullMarked
 package kr.c4i.gateway.kmtf;
+
+import org.jspecify.annotations.NullMarked;

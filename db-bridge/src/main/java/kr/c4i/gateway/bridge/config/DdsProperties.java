@@ -8,6 +8,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+
 /**
  * The DDS transport: a topic per KMTF type on Cyclone DDS. Without {@code config}, Cyclone also
  * reads the standard {@code CYCLONEDDS_URI} environment variable; the typed settings here win.
@@ -36,7 +40,7 @@ import org.springframework.util.unit.DataSize;
  *        intervals cost slow links (see docs/benchmarks.md).
  *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
  * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
- *        found by unicast discovery (32 when unset). Every announcement is sent to each of them on every peer, so
+ *        found by unicast discovery. Every announcement is sent to each of them on every peer, so
  *        on a slow link set it to what the peer hosts really run (see docs/benchmarks.md).
  * @param matchTimeout how long a publishing node waits at start, before it publishes and reports READY, for the
  *        readers of every route's destinations (routing table) to match its writers; after it, the node starts
@@ -51,10 +55,26 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
-        @Nullable Integer maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
+        @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
         @DefaultValue("4096") int bestEffortBacklog) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);
+    }
+
+    /**
+     * The transport's settings: every value from here, so a new setting is mapped beside its property.
+     *
+     * @throws InvalidSettingsException naming the setting the transport refuses
+     */
+    public DdsTransportSettings transportSettings() {
+        ParticipantSettings participant = ParticipantSettings.builder().domainId(this.domainId)
+                .networkInterface(this.networkInterface).multicastAddress(this.multicastAddress)
+                .multicast(this.multicast).peers(this.peers)
+                .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE, Integer.MAX_VALUE))
+                .announceInterval(this.announceInterval).maxParticipantsPerHost(this.maxParticipantsPerHost)
+                .heartbeatMaxInterval(this.heartbeatMaxInterval).nackRepeatInterval(this.nackRepeatInterval)
+                .library(this.library).vendorConfig(this.config).build();
+        return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant).build();
     }
 }

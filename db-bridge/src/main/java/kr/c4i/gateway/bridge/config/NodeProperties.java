@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *        catalogue when unset
  */
 @ConfigurationProperties("gateway.node")
-public record NodeProperties(String id, @DefaultValue("jms") TransportKind transport, @Nullable Path catalogue) {
+public record NodeProperties(@Nullable String id, @DefaultValue("jms") TransportKind transport, @Nullable Path catalogue) {
 
     /** The transports one jar can run; one property chooses. */
     public enum TransportKind {

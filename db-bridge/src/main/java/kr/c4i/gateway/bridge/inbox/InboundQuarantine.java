@@ -12,6 +12,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 
@@ -43,8 +45,9 @@ public final class InboundQuarantine {
                           last_received_at = clock_timestamp()""";
 
     /** One refused arrival, every field as claimed and possibly {@code null} except the kind and reason. */
-    public record Kept(String origin, String messageId, String kmtfType, String topic, String precedence,
-            String classification, Instant createdAt, String kind, String reason, byte[] body) {
+    public record Kept(@Nullable String origin, @Nullable String messageId, @Nullable String kmtfType,
+            @Nullable String topic, @Nullable String precedence, @Nullable String classification,
+            @Nullable Instant createdAt, String kind, String reason, byte @Nullable [] body) {
 
         static Kept of(Envelope envelope, String kind, String reason) {
             return new Kept(envelope.origin().value(), envelope.messageId(), envelope.kmtfType(), null,
@@ -111,7 +114,7 @@ public final class InboundQuarantine {
     }
 
     /** The value cut to {@code max} characters, NUL replaced: storable, and safe to log. */
-    static String text(String value, int max) {
+    static @Nullable String text(@Nullable String value, int max) {
         if (value == null) {
             return null;
         }
@@ -120,7 +123,7 @@ public final class InboundQuarantine {
     }
 
     /** PostgreSQL holds years 4713 BC to 294276 AD; a claim outside four-digit years is left out (see the reason). */
-    private static OffsetDateTime storable(Instant instant) {
+    private static @Nullable OffsetDateTime storable(@Nullable Instant instant) {
         return instant == null || instant.isBefore(EARLIEST_STORABLE) || instant.isAfter(LATEST_STORABLE) ? null
                 : instant.atOffset(ZoneOffset.UTC);
     }

@@ -1,17 +1,22 @@
 package kr.c4i.gateway.bridge.transport;
 
+import java.util.Map;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
 import kr.c4i.gateway.bridge.config.DdsProperties;
+import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.Transport;
-import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -21,23 +26,17 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "dds")
 public final class DdsTransportConfiguration {
 
+    /** The settings whose property is not named after them. */
+    private static final Map<String, String> RENAMES = Map.of("vendorConfig", "gateway.dds.config");
+
     @Bean
     @ConditionalOnMissingBean
-    DdsTransportSettings ddsTransportSettings(DdsProperties dds) {
+    DdsTransportSettings ddsTransportSettings(DdsProperties dds, Environment environment) {
         try {
-            ParticipantSettings participant = new ParticipantSettings(dds.domainId(), null, dds.library(),
-                    dds.networkInterface(), dds.multicastAddress(), dds.multicast(), dds.peers(), dds.config())
-                    .withMaxDatagramSize(Math.toIntExact(Math.min(Integer.MAX_VALUE, dds.maxDatagramSize().toBytes())))
-                    .withHeartbeatMaxInterval(dds.heartbeatMaxInterval())
-                    .withNackRepeatInterval(dds.nackRepeatInterval())
-                    .withAnnounceInterval(dds.announceInterval())
-                    .withMaxParticipantsPerHost(dds.maxParticipantsPerHost());
-            return DdsTransportSettings.defaults().withParticipant(participant).withWriteTimeout(dds.writeTimeout())
-                    .withBestEffortBacklog(dds.bestEffortBacklog());
+            return dds.transportSettings();
         }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("Unable to configure the DDS transport from gateway.dds.*: "
-                    + ex.getMessage(), ex);
+        catch (InvalidSettingsException ex) {
+            throw InvalidPropertiesException.of(ex, "gateway.dds", RENAMES, environment);
         }
     }
 
@@ -48,7 +47,9 @@ public final class DdsTransportConfiguration {
         return new DdsTransport(node, catalogue, routing.subscriptions(node), settings);
     }
 
+    // Only beside the transport above: a Transport bean of the user's own replaces it, and these need a DdsTransport.
     @Bean
+    @ConditionalOnBean(DdsTransport.class)
     DdsRouteMatching ddsRouteMatching(DdsTransport transport, NodeId node, KmtfCatalogue catalogue,
             RoutingTable routing, DdsProperties dds) {
         return new DdsRouteMatching(transport, DdsRouteMatching.expectedReaders(node, catalogue, routing),
@@ -56,6 +57,7 @@ public final class DdsTransportConfiguration {
     }
 
     @Bean
+    @ConditionalOnBean(DdsTransport.class)
     DdsTransportMetrics ddsTransportMetrics(DdsTransport transport, KmtfCatalogue catalogue, MeterRegistry registry) {
         return new DdsTransportMetrics(transport, catalogue, registry);
     }

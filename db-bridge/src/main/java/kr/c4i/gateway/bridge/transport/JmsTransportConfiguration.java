@@ -8,9 +8,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
+import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.bridge.config.JmsProperties;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransport;
@@ -25,26 +28,25 @@ import kr.c4i.gateway.jms.JmsTransportSettings.Receive;
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "jms", matchIfMissing = true)
 public final class JmsTransportConfiguration {
 
+    /** The settings whose property is not named after them. */
+    private static final Map<String, String> RENAMES = Map.of("nodeId", "gateway.node.id", "brokerUrl",
+            "gateway.jms.url", "receive.batchSize", "gateway.jms.receive-batch-size", "bridge.maxRetryInterval",
+            "gateway.jms.bridge-max-retry-interval");
+
     @Bean
     @ConditionalOnMissingBean
-    JmsTransportSettings jmsTransportSettings(NodeId node, JmsProperties jms) {
+    JmsTransportSettings jmsTransportSettings(NodeId node, JmsProperties jms, Environment environment) {
         Map<NodeId, Peer> peers = new LinkedHashMap<>();
         jms.peers().forEach((id, peer) -> peers.put(NodeId.of(id), new Peer(peer.url(), peer.user(), peer.password())));
         Embedded embedded = Embedded.at(jms.embedded().host(), jms.embedded().port(),
                 jms.embedded().dataDirectory().resolve(node.value()));
-        Receive receive = Receive.defaults();
-        Bridge bridge = Bridge.defaults();
         try {
             return new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(), jms.password(), embedded, peers,
                     JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
-                    new Receive(jms.receiveBatchSize(), receive.timeout(), receive.retryBackoff(),
-                            receive.maxRetryBackoff()),
-                    new Bridge(bridge.retryInterval(), bridge.retryIntervalMultiplier(), jms.bridgeMaxRetryInterval(),
-                            bridge.confirmationWindowSize()));
+                    Receive.of(jms.receiveBatchSize()), Bridge.of(jms.bridgeMaxRetryInterval()));
         }
-        catch (IllegalArgumentException ex) {
-            throw new IllegalStateException("Unable to configure the JMS transport from gateway.jms.*: "
-                    + ex.getMessage(), ex);
+        catch (InvalidSettingsException ex) {
+            throw InvalidPropertiesException.of(ex, "gateway.jms", RENAMES, environment);
         }
     }
 

@@ -82,14 +82,14 @@ class ForeignDdsWriterTest {
 
     /** Loopback only, one domain per test process; every participant in the process must use the same settings. */
     private static ParticipantSettings loopback() {
-        return ParticipantSettings.defaults().withDomainId(1 + (int) (ProcessHandle.current().pid() % 200))
-                .withNetworkInterface("127.0.0.1").withMulticast(false).withPeers(List.of("127.0.0.1"))
-                .withWriteBatch(DdsTransportSettings.DEFAULT_WRITE_BATCH);
+        return ParticipantSettings.builder().domainId(1 + (int) (ProcessHandle.current().pid() % 200))
+                .networkInterface("127.0.0.1").multicast(false).peers(List.of("127.0.0.1"))
+                .writeBatch(DdsTransportSettings.DEFAULT_WRITE_BATCH).build();
     }
 
     private DdsTransport transport(NodeId node, Set<String> types) {
         DdsTransport transport = new DdsTransport(node, CATALOGUE, types,
-                DdsTransportSettings.defaults().withParticipant(loopback()));
+                DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).participant(loopback()).build());
         opened.add(transport::close);
         return transport;
     }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.jms.BytesMessage;
@@ -69,9 +68,9 @@ class ForeignJmsProducerTest {
     @Test
     void badEnvelopesOnTheQueueAreQuarantinedAndWhatFollowsStillArrives() throws Exception {
         int port = freePort();
-        transport = new JmsTransport(JmsTransportSettings.of(NodeId.of("b"), USER, PASSWORD)
-                .withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve("broker")))
-                .withPeers(Map.of()));
+        transport = new JmsTransport(JmsTransportSettings.of(NodeId.of("b"), USER, PASSWORD,
+                JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve("broker")),
+                JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(10))));
         BridgeMetrics metrics = new BridgeMetrics(registry, "jms");
         transport.open();
         transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),

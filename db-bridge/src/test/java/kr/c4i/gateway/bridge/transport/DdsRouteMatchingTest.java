@@ -36,7 +36,7 @@ class DdsRouteMatchingTest {
         Map<String, Integer> expected = DdsRouteMatching.expectedReaders(A, CATALOGUE, routing);
         assertThat(expected).isNotEmpty().allSatisfy((type, readers) -> assertThat(readers).isEqualTo(1));
         assertThat(DdsRouteMatching.expectedReaders(B, CATALOGUE, routing)).isEmpty();
-        DdsTransportSettings settings = DdsTransportSettings.defaults().withParticipant(loopback());
+        DdsTransportSettings settings = DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).participant(loopback()).build();
         try (DdsTransport a = new DdsTransport(A, CATALOGUE, Set.of(), settings);
                 DdsTransport b = new DdsTransport(B, CATALOGUE, routing.subscriptions(B), settings)) {
             a.open();
@@ -58,7 +58,7 @@ class DdsRouteMatchingTest {
     }
 
     private static ParticipantSettings loopback() {
-        return ParticipantSettings.defaults().withDomainId(1 + (int) (ProcessHandle.current().pid() % 200))
-                .withNetworkInterface("127.0.0.1").withMulticast(false).withPeers(List.of("127.0.0.1"));
+        return ParticipantSettings.builder().domainId(1 + (int) (ProcessHandle.current().pid() % 200))
+                .networkInterface("127.0.0.1").multicast(false).peers(List.of("127.0.0.1")).build();
     }
 }

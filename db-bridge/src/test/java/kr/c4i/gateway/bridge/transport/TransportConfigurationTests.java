@@ -2,6 +2,8 @@ package kr.c4i.gateway.bridge.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -102,6 +104,31 @@ class TransportConfigurationTests {
     }
 
     @Test
+    void jmsDefaultsAreTheDocumentedOnesAndReachTheAdapter() {
+        runner.run(context -> {
+            JmsTransportSettings settings = context.getBean(JmsTransportSettings.class);
+            assertThat(settings.embedded().host()).isEqualTo("0.0.0.0");
+            assertThat(settings.embedded().port()).isEqualTo(61616);
+            assertThat(settings.embedded().dataDirectory()).isEqualTo(Path.of("data", "artemis", "a"));
+            assertThat(settings.receive().batchSize()).isEqualTo(500);
+            assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
+        });
+    }
+
+    @Test
+    void ddsDefaultsAreTheDocumentedOnesAndReachTheAdapter() {
+        runner.withPropertyValues("gateway.node.transport=dds").run(context -> {
+            DdsTransportSettings settings = context.getBean(DdsTransportSettings.class);
+            assertThat(settings.participant().domainId()).isZero();
+            assertThat(settings.participant().network().maxDatagramSize()).isEqualTo(1400);
+            assertThat(settings.participant().discovery().maxParticipantsPerHost()).isEqualTo(32);
+            assertThat(settings.participant().writeBatch()).isTrue();
+            assertThat(settings.writeTimeout()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(settings.bestEffortBacklog()).isEqualTo(4096);
+        });
+    }
+
+    @Test
     void jmsPeersAndDataDirectoryComeFromProperties() {
         runner.withPropertyValues("gateway.jms.peers.b.url=tcp://10.0.0.2:61616",
                 "gateway.jms.embedded.data-directory=/var/lib/gateway/artemis").run(context -> {
@@ -123,24 +150,36 @@ class TransportConfigurationTests {
     void ddsAnnouncementsComeFromPropertiesAndOneOutlivingTheLeaseIsRefused() {
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=500ms")
                 .run(context -> assertThat(context.getBean(DdsTransportSettings.class).participant()
-                        .announceInterval()).isEqualTo(java.time.Duration.ofMillis(500)));
+                        .discovery().announceInterval()).isEqualTo(Duration.ofMillis(500)));
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=30s")
                 .run(context -> assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("gateway.dds.*").hasStackTraceContaining("lease"));
+                        .hasStackTraceContaining("gateway.dds.announce-interval=30s").hasStackTraceContaining("lease"));
     }
 
     @Test
     void anInvalidDdsDomainFailsNamingTheProperties() {
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=999")
                 .run(context -> assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("gateway.dds.*").hasStackTraceContaining("domainId"));
+                        .hasStackTraceContaining("gateway.dds.domain-id=999")
+                        .hasStackTraceContaining("domainId must be 0..232, was 999"));
     }
 
     @Test
     void aTransportBeanOfTheUsersOwnWins() {
         runner.withUserConfiguration(OwnTransport.class).run(context -> {
-            assertThat(context).hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
+            assertThat(context).hasNotFailed().hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
             assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
         });
+    }
+
+    @Test
+    void aTransportBeanOfTheUsersOwnWinsOverDdsAndItsMetricsAndRouteMatching() {
+        runner.withUserConfiguration(OwnTransport.class).withPropertyValues("gateway.node.transport=dds")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(Transport.class)
+                            .doesNotHaveBean(DdsTransport.class).doesNotHaveBean(DdsTransportMetrics.class)
+                            .doesNotHaveBean(DdsRouteMatching.class);
+                    assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
+                });
     }
 }

@@ -20,7 +20,7 @@ public final class CycloneBinding implements DdsBinding {
 
     @Override
     public ParticipantDriver createParticipant(ParticipantSettings settings) {
-        Ddsc ddsc = Ddsc.load(settings.library());
+        Ddsc ddsc = Ddsc.load(settings.vendor().library());
         String config = CycloneConfig.build(settings, System.getenv(CycloneConfig.CYCLONEDDS_URI));
         return new CycloneParticipant(ddsc, settings.domainId(), config);
     }

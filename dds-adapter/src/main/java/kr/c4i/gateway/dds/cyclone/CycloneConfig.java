@@ -1,8 +1,11 @@
 package kr.c4i.gateway.dds.cyclone;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.dds.ParticipantSettings;
 
@@ -34,10 +37,11 @@ final class CycloneConfig {
     private CycloneConfig() {
     }
 
-    static String build(ParticipantSettings settings, String environment) {
+    static String build(ParticipantSettings settings, @Nullable String environment) {
         List<String> sources = new ArrayList<>();
-        if (settings.vendorConfig() != null) {
-            sources.add(settings.vendorConfig());
+        String vendorConfig = settings.vendor().config();
+        if (vendorConfig != null) {
+            sources.add(vendorConfig);
         }
         else if (environment != null && !environment.isBlank()) {
             sources.add(environment.strip());
@@ -50,17 +54,22 @@ final class CycloneConfig {
     }
 
     private static String fragment(ParticipantSettings settings) {
+        ParticipantSettings.Network network = settings.network();
+        ParticipantSettings.Discovery announcements = settings.discovery();
+        ParticipantSettings.Reliability reliability = settings.reliability();
         StringBuilder general = new StringBuilder();
-        if (settings.networkInterface() != null) {
-            String attribute = IP_ADDRESS.matcher(settings.networkInterface()).matches() ? "address" : "name";
+        String networkInterface = network.networkInterface();
+        if (networkInterface != null) {
+            String attribute = IP_ADDRESS.matcher(networkInterface).matches() ? "address" : "name";
             general.append("<Interfaces><NetworkInterface ").append(attribute).append("=\"")
-                    .append(escape(settings.networkInterface())).append("\"/></Interfaces>");
+                    .append(escape(networkInterface)).append("\"/></Interfaces>");
         }
-        if (settings.multicast() != null) {
-            general.append("<AllowMulticast>").append(settings.multicast()).append("</AllowMulticast>");
+        if (network.multicast() != null) {
+            general.append("<AllowMulticast>").append(network.multicast()).append("</AllowMulticast>");
         }
-        if (settings.maxDatagramSize() != null) {
-            int max = settings.maxDatagramSize();
+        Integer maxDatagramSize = network.maxDatagramSize();
+        if (maxDatagramSize != null) {
+            int max = maxDatagramSize;
             // Fragments and retransmits must fit the limit too, or they would still span several frames.
             general.append("<MaxMessageSize>").append(max).append("B</MaxMessageSize>")
                     .append("<MaxRexmitMessageSize>").append(Math.min(max, DEFAULT_REXMIT_MESSAGE_SIZE))
@@ -69,21 +78,24 @@ final class CycloneConfig {
                     .append("B</FragmentSize>");
         }
         StringBuilder discovery = new StringBuilder();
-        if (settings.multicastAddress() != null) {
-            String address = escape(settings.multicastAddress());
+        String multicastAddress = network.multicastAddress();
+        if (multicastAddress != null) {
+            String address = escape(multicastAddress);
             discovery.append("<SPDPMulticastAddress>").append(address).append("</SPDPMulticastAddress>")
                     .append("<DefaultMulticastAddress>").append(address).append("</DefaultMulticastAddress>");
         }
-        if (settings.announceInterval() != null) {
-            discovery.append("<SPDPInterval>").append(Math.max(1, settings.announceInterval().toMillis()))
+        Duration announceInterval = announcements.announceInterval();
+        if (announceInterval != null) {
+            discovery.append("<SPDPInterval>").append(Math.max(1, announceInterval.toMillis()))
                     .append("ms</SPDPInterval>");
         }
-        if (!settings.peers().isEmpty()) {
+        if (!network.peers().isEmpty()) {
             // Unicast discovery reaches a peer's participants only on the well-known ports of participant
             // indices, so indices must be assigned instead of Cyclone's default of ephemeral ports.
             discovery.append("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>")
-                    .append(participantsPerHost(settings) - 1).append("</MaxAutoParticipantIndex><Peers>");
-            settings.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer)).append("\"/>"));
+                    .append(announcements.participantsPerHost() - 1).append("</MaxAutoParticipantIndex><Peers>");
+            network.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer))
+                    .append("\"/>"));
             discovery.append("</Peers>");
         }
         // Cyclone 0.10 reads Internal/WriteBatch when each writer is created; dds_write_set_batch would change
@@ -92,14 +104,16 @@ final class CycloneConfig {
         if (settings.writeBatch() != null) {
             internal.append("<WriteBatch>").append(settings.writeBatch()).append("</WriteBatch>");
         }
-        if (settings.heartbeatMaxInterval() != null) {
+        Duration heartbeatMaxInterval = reliability.heartbeatMaxInterval();
+        if (heartbeatMaxInterval != null) {
             // The base interval stays Cyclone's 100 ms (or the bound, if lower); only its back-off is bounded.
-            long max = Math.max(1, settings.heartbeatMaxInterval().toMillis());
+            long max = Math.max(1, heartbeatMaxInterval.toMillis());
             internal.append("<HeartbeatInterval max=\"").append(max).append("ms\">")
                     .append(Math.min(DEFAULT_HEARTBEAT_MILLIS, max)).append("ms</HeartbeatInterval>");
         }
-        if (settings.nackRepeatInterval() != null) {
-            internal.append("<AutoReschedNackDelay>").append(Math.max(1, settings.nackRepeatInterval().toMillis()))
+        Duration nackRepeatInterval = reliability.nackRepeatInterval();
+        if (nackRepeatInterval != null) {
+            internal.append("<AutoReschedNackDelay>").append(Math.max(1, nackRepeatInterval.toMillis()))
                     .append("ms</AutoReschedNackDelay>");
         }
         if (general.isEmpty() && discovery.isEmpty() && internal.isEmpty()) {
@@ -116,12 +130,6 @@ final class CycloneConfig {
             xml.append("<Internal>").append(internal).append("</Internal>");
         }
         return xml.append("</Domain></CycloneDDS>").toString();
-    }
-
-    /** Each costs one copy of every announcement per peer. */
-    private static int participantsPerHost(ParticipantSettings settings) {
-        return settings.maxParticipantsPerHost() != null ? settings.maxParticipantsPerHost()
-                : ParticipantSettings.DEFAULT_PARTICIPANTS_PER_HOST;
     }
 
     private static String escape(String value) {

@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reusable native memory of one participant for one kind of call (writes, or takes), so that the common case
  * allocates nothing: one caller at a time holds it, from {@link #acquire} to {@link #release}; a caller that finds
@@ -30,7 +32,7 @@ final class Scratch implements AutoCloseable {
     private final long maxBytes;
     private final AtomicBoolean held = new AtomicBoolean();
     // Written only by the holder; the CAS on held orders the accesses of successive holders.
-    private Arena arena;
+    private @Nullable Arena arena;
     private MemorySegment segment = MemorySegment.NULL;
     private boolean closed;
 
@@ -42,7 +44,7 @@ final class Scratch implements AutoCloseable {
      * The scratch memory, at least {@code bytes} long, for the caller alone until {@link #release}; {@code null}
      * if another call holds it, it would exceed {@code maxBytes}, or it is closed.
      */
-    MemorySegment acquire(long bytes) {
+    @Nullable MemorySegment acquire(long bytes) {
         if (bytes > this.maxBytes || !this.held.compareAndSet(false, true)) {
             return null;
         }

@@ -18,7 +18,7 @@
  * The first participant loads libddsc, trying in order, and keeps each earlier failure as a suppressed exception
  * of the final {@link java.lang.IllegalStateException}:
  * <ol>
- * <li>{@link kr.c4i.gateway.dds.ParticipantSettings#library()}, a file name or path;</li>
+ * <li>{@link kr.c4i.gateway.dds.ParticipantSettings.Vendor#library()}, a file name or path;</li>
  * <li>the system property {@code kr.c4i.gateway.dds.cyclone.library};</li>
  * <li>{@code libddsc.so.0debian}, Debian's name;</li>
  * <li>{@code libddsc.so.0}, upstream's name.</li>
@@ -28,7 +28,7 @@
  *
  * <h2>Configuration</h2>
  * Each participant's domain is created with {@code dds_create_domain} and a configuration string: the raw XML of
- * {@link kr.c4i.gateway.dds.ParticipantSettings#vendorConfig()}, or else the {@code CYCLONEDDS_URI} environment
+ * {@link kr.c4i.gateway.dds.ParticipantSettings.Vendor#config()}, or else the {@code CYCLONEDDS_URI} environment
  * variable, followed by a fragment for the typed settings (interface, multicast, peers, write batching), which
  * therefore win. Cyclone allows one configuration per domain and process: participants of one domain in one JVM
  * share it.
@@ -51,12 +51,15 @@
  * is sized to the largest take ever asked of the reader and followed by guard slots (see {@code CycloneReader}).
  *
  * <pre>{@code
- * ParticipantSettings settings = ParticipantSettings.defaults().withDomainId(7)
- *         .withNetworkInterface("127.0.0.1").withMulticast(false).withPeers(List.of("127.0.0.1"));
+ * ParticipantSettings settings = ParticipantSettings.builder().domainId(7)
+ *         .networkInterface("127.0.0.1").multicast(false).peers(List.of("127.0.0.1")).build();
  * try (DomainParticipant participant = DomainParticipant.create(settings)) {   // finds CycloneBinding
  *     Topic<KmtfMessageSample> topic = participant.createTopic("kmtf/operations/SITREP", KmtfTypes.MESSAGE);
  *     participant.createWriter(topic, Qos.reliable()).write(sample);
  * }
  * }</pre>
  */
+@NullMarked
 package kr.c4i.gateway.dds.cyclone;
+
+import org.jspecify.annotations.NullMarked;

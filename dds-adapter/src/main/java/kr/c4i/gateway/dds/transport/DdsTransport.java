@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +50,8 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  *
  * <pre>{@code
  * DdsTransport dds = new DdsTransport(NodeId.of("alpha"), catalogue, routing.subscriptions(NodeId.of("alpha")),
- *         DdsTransportSettings.defaults().withParticipant(ParticipantSettings.defaults().withDomainId(7)));
+ *         DdsTransportSettings.builder(Duration.ofSeconds(10), 4096)
+ *                 .participant(ParticipantSettings.builder().domainId(7).build()).build());
  * dds.open();
  * dds.onReceipts((receiver, ids) -> outbox.receipted(receiver, ids));
  * dds.subscribe(batch -> inbox.insertAll(batch));
@@ -72,11 +75,12 @@ public final class DdsTransport implements ReceiptingTransport {
     private volatile Map<String, Integer> expectedReaders = Map.of();
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private volatile State state = State.NEW;
-    private DomainParticipant participant;
-    private Topic<KmtfReceiptSample> receiptTopic;
-    private ReceiveLoop receiveLoop;
-    private Thread receiveThread;
-    private ReceiptHandler receiptHandler;
+    // Set by open(), and the handler by onReceipts; null until then.
+    private @Nullable DomainParticipant participant;
+    private @Nullable Topic<KmtfReceiptSample> receiptTopic;
+    private @Nullable ReceiveLoop receiveLoop;
+    private @Nullable Thread receiveThread;
+    private @Nullable ReceiptHandler receiptHandler;
     private boolean subscribed;
     private Duration openTime = Duration.ZERO;
 
@@ -126,7 +130,7 @@ public final class DdsTransport implements ReceiptingTransport {
         }
         long start = System.nanoTime();
         try {
-            this.participant = DomainParticipant.create(this.settings.effectiveParticipant());
+            this.participant = DomainParticipant.create(this.settings.participant());
         }
         catch (IllegalStateException | DdsException ex) {
             throw new TransportUnavailableException("Unable to join DDS domain " + this.settings.participant()
@@ -224,7 +228,7 @@ public final class DdsTransport implements ReceiptingTransport {
     /**
      * Publishes each message on its type's topic. Every message of the batch is checked first, so a message the
      * wire can never carry is rejected before anything is written. Before it returns (or throws), every writer it
-     * wrote to is flushed, so with {@link DdsTransportSettings#writeBatch() write batching} the batch shares
+     * wrote to is flushed, so with {@link kr.c4i.gateway.dds.ParticipantSettings#writeBatch() write batching} the batch shares
      * datagrams but none of it waits for a later {@code send}. A BEST_EFFORT message is lost for each of its
      * {@link Outbound#destinations() destinations} whose reader is not matched when it is written: each such loss
      * is counted ({@link DdsTransportStats#droppedUnmatched()}). RELIABLE ones are resent by the receipt protocol.

@@ -9,4 +9,7 @@
  * publishes one {@code kmtf::KmtfReceipt} per origin in the batch, in the DDS partition named after that origin,
  * so only the origin's receipt reader matches it.
  */
+@NullMarked
 package kr.c4i.gateway.dds.transport;
+
+import org.jspecify.annotations.NullMarked;

@@ -21,15 +21,15 @@ class CycloneConfigTest {
 
     @Test
     void rawConfigurationReplacesTheEnvironmentVariable() {
-        ParticipantSettings settings = ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>");
+        ParticipantSettings settings = ParticipantSettings.builder().vendorConfig("<CycloneDDS/>").build();
         assertThat(CycloneConfig.build(settings, "file:///etc/cyclone.xml")).isEqualTo("<CycloneDDS/>");
     }
 
     @Test
     void typedSettingsComeLastSoTheyOverrideAndAreEscaped() {
-        ParticipantSettings settings = ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>")
-                .withNetworkInterface("eth0").withMulticast(true).withMulticastAddress("239.255.0.9")
-                .withPeers(List.of("10.0.0.2", "host\"&"));
+        ParticipantSettings settings = ParticipantSettings.builder().vendorConfig("<CycloneDDS/>")
+                .networkInterface("eth0").multicast(true).multicastAddress("239.255.0.9")
+                .peers(List.of("10.0.0.2", "host\"&")).build();
         assertThat(CycloneConfig.build(settings, null)).isEqualTo("<CycloneDDS/>,"
                 + "<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface name=\"eth0\"/></Interfaces>"
                 + "<AllowMulticast>true</AllowMulticast></General><Discovery>"
@@ -42,66 +42,66 @@ class CycloneConfigTest {
 
     @Test
     void anInterfaceGivenByAddressIsMatchedByAddress() {
-        ParticipantSettings settings = ParticipantSettings.defaults().withNetworkInterface("192.0.2.2");
+        ParticipantSettings settings = ParticipantSettings.builder().networkInterface("192.0.2.2").build();
         assertThat(CycloneConfig.build(settings, null)).contains("<NetworkInterface address=\"192.0.2.2\"/>");
     }
 
     @Test
     void writeBatchIsSetPerDomainThroughInternalWriteBatchOnlyWhenGiven() {
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withWriteBatch(true), null))
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().writeBatch(true).build(), null))
                 .isEqualTo("<CycloneDDS><Domain id=\"any\"><Internal><WriteBatch>true</WriteBatch></Internal>"
                         + "</Domain></CycloneDDS>");
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMulticast(false).withWriteBatch(false),
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().multicast(false).writeBatch(false).build(),
                 "<CycloneDDS/>")).isEqualTo("<CycloneDDS/>,<CycloneDDS><Domain id=\"any\"><General>"
                         + "<AllowMulticast>false</AllowMulticast></General>"
                         + "<Internal><WriteBatch>false</WriteBatch></Internal></Domain></CycloneDDS>");
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withVendorConfig("<CycloneDDS/>"), null))
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().vendorConfig("<CycloneDDS/>").build(), null))
                 .doesNotContain("WriteBatch");
     }
 
     @Test
     void maxDatagramSizeBoundsMessagesRetransmitsAndFragments() {
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(1400), null))
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().maxDatagramSize(1400).build(), null))
                 .isEqualTo("<CycloneDDS><Domain id=\"any\"><General><MaxMessageSize>1400B</MaxMessageSize>"
                         + "<MaxRexmitMessageSize>1400B</MaxRexmitMessageSize><FragmentSize>1288B</FragmentSize>"
                         + "</General></Domain></CycloneDDS>");
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withMaxDatagramSize(8000), null))
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().maxDatagramSize(8000).build(), null))
                 .contains("<MaxMessageSize>8000B</MaxMessageSize>")
                 .contains("<MaxRexmitMessageSize>1456B</MaxRexmitMessageSize><FragmentSize>1344B</FragmentSize>");
     }
 
     @Test
     void unicastDiscoveryReachesAsManyParticipantsPerPeerHostAsAsked() {
-        ParticipantSettings peers = ParticipantSettings.defaults().withPeers(List.of("10.0.0.2"));
-        assertThat(CycloneConfig.build(peers.withMaxParticipantsPerHost(4), null))
+        ParticipantSettings peers = ParticipantSettings.builder().peers(List.of("10.0.0.2")).build();
+        assertThat(CycloneConfig.build(peers.toBuilder().maxParticipantsPerHost(4).build(), null))
                 .contains("<MaxAutoParticipantIndex>3</MaxAutoParticipantIndex>");
         assertThat(CycloneConfig.build(peers, null)).contains("<MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>");
-        assertThatIllegalArgumentException().isThrownBy(() -> peers.withMaxParticipantsPerHost(121))
+        assertThatIllegalArgumentException().isThrownBy(() -> peers.toBuilder().maxParticipantsPerHost(121).build())
                 .withMessageContaining("1..120");
     }
 
     @Test
     void announcementsAreSetOnlyWhenGivenAndMustComeWithinTheLease() {
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withAnnounceInterval(Duration.ofMillis(500)),
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().announceInterval(Duration.ofMillis(500)).build(),
                 null)).isEqualTo("<CycloneDDS><Domain id=\"any\"><Discovery><SPDPInterval>500ms</SPDPInterval>"
                         + "</Discovery></Domain></CycloneDDS>");
         assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).doesNotContain("SPDPInterval");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> ParticipantSettings.defaults().withAnnounceInterval(Duration.ofSeconds(10)))
+                .isThrownBy(() -> ParticipantSettings.builder().announceInterval(Duration.ofSeconds(10)).build())
                 .withMessageContaining("lease");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> ParticipantSettings.defaults().withAnnounceInterval(Duration.ZERO))
+                .isThrownBy(() -> ParticipantSettings.builder().announceInterval(Duration.ZERO).build())
                 .withMessageContaining("positive");
     }
 
     @Test
     void heartbeatBackOffAndNackRepeatAreBoundedOnlyWhenGiven() {
-        ParticipantSettings settings = ParticipantSettings.defaults().withHeartbeatMaxInterval(Duration.ofMillis(300))
-                .withNackRepeatInterval(Duration.ofMillis(250));
+        ParticipantSettings settings = ParticipantSettings.builder().heartbeatMaxInterval(Duration.ofMillis(300))
+                .nackRepeatInterval(Duration.ofMillis(250)).build();
         assertThat(CycloneConfig.build(settings, null)).isEqualTo("<CycloneDDS><Domain id=\"any\"><Internal>"
                 + "<HeartbeatInterval max=\"300ms\">100ms</HeartbeatInterval>"
                 + "<AutoReschedNackDelay>250ms</AutoReschedNackDelay></Internal></Domain></CycloneDDS>");
-        assertThat(CycloneConfig.build(ParticipantSettings.defaults().withHeartbeatMaxInterval(Duration.ofMillis(40)),
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().heartbeatMaxInterval(Duration.ofMillis(40)).build(),
                 null)).contains("<HeartbeatInterval max=\"40ms\">40ms</HeartbeatInterval>");
         assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).isEmpty();
     }

@@ -35,7 +35,7 @@ class BestEffortBurstProcessTest {
         List<NodeId> receivers = List.of(NodeId.of("bravo"), NodeId.of("charlie"));
         List<Process> peers = new ArrayList<>();
         try (DdsTransport alpha = new DdsTransport(NodeId.of("alpha"), DdsTransportTest.CATALOGUE, Set.of(),
-                DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback()))) {
+                TestNetwork.transport().build())) {
             alpha.open();
             List<PeerOutput> outputs = new ArrayList<>();
             for (NodeId receiver : receivers) {

@@ -29,7 +29,7 @@ class DdsTransportProcessTest {
         Set<String> receipted = ConcurrentHashMap.newKeySet();
         Set<NodeId> receivers = ConcurrentHashMap.newKeySet();
         try (DdsTransport alpha = new DdsTransport(NodeId.of("alpha"), DdsTransportTest.CATALOGUE, Set.of(),
-                DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback()))) {
+                TestNetwork.transport().build())) {
             alpha.onReceipts((receiver, ids) -> {
                 receivers.add(receiver);
                 receipted.addAll(ids);

@@ -142,8 +142,8 @@ class DdsTransportTest {
     void aBestEffortReceiverThatFallsBehindCountsEverySampleItCannotHold() throws Exception {
         MessageType type = bestEffortType(1);
         DdsTransport alpha = open(ALPHA, Set.of());
-        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), DdsTransportSettings.defaults()
-                .withParticipant(TestNetwork.loopback()).withBestEffortBacklog(50));
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), TestNetwork.transport()
+                .bestEffortBacklog(50).build());
         bravo.open();
         Inbox inbox = new Inbox();
         CountDownLatch sent = new CountDownLatch(1);
@@ -251,8 +251,8 @@ class DdsTransportTest {
         alpha.open();
         AtomicInteger calls = new AtomicInteger();
         Inbox inbox = new Inbox();
-        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), DdsTransportSettings.defaults()
-                .withParticipant(TestNetwork.loopback()).withRedeliveryDelay(Duration.ofMillis(20)));
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), TestNetwork.transport()
+                .redeliveryDelay(Duration.ofMillis(20)).build());
         bravo.open();
         bravo.subscribe(batch -> {
             if (calls.incrementAndGet() <= 2) {
@@ -290,7 +290,7 @@ class DdsTransportTest {
                 .hasMessageContaining("not in the catalogue");
         assertThat(alpha.stats().samplesWritten()).isZero();
         assertThatThrownBy(() -> new DdsTransport(BRAVO, CATALOGUE, Set.of("NOSUCHTYPE", type.id()),
-                DdsTransportSettings.defaults())).isInstanceOf(IllegalArgumentException.class)
+                TestNetwork.transport().build())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("[NOSUCHTYPE]");
     }
 
@@ -301,7 +301,7 @@ class DdsTransportTest {
         DdsTransport bravo = open(BRAVO, Set.of(type.id()));
         bravo.subscribe(inbox);
         // One configuration per domain and process: the transport's write batching included.
-        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback().withWriteBatch(true))) {
+        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback().toBuilder().writeBatch(true).build())) {
             Topic<KmtfMessageSample> topic = foreign.createTopic(type.topicName(), KmtfTypes.MESSAGE);
             DataWriter<KmtfMessageSample> writer = foreign.createWriter(topic, TopicQos.writer(type,
                     Duration.ofSeconds(5)));
@@ -344,8 +344,8 @@ class DdsTransportTest {
 
     @Test
     void aConfigurationCycloneRejectsFailsOpenAsUnavailableQuotingIt() {
-        DdsTransportSettings settings = DdsTransportSettings.defaults().withParticipant(
-                TestNetwork.loopback().withVendorConfig("<CycloneDDS><Domain><NoSuchElement/></Domain></CycloneDDS>"));
+        DdsTransportSettings settings = TestNetwork.transport().participant(TestNetwork.loopback().toBuilder()
+                .vendorConfig("<CycloneDDS><Domain><NoSuchElement/></Domain></CycloneDDS>").build()).build();
         DdsTransport broken = new DdsTransport(ALPHA, CATALOGUE, Set.of(), settings);
         this.opened.add(broken);
         assertThatThrownBy(broken::open).isInstanceOf(TransportUnavailableException.class)
@@ -427,7 +427,7 @@ class DdsTransportTest {
     }
 
     private DdsTransport transport(NodeId node, Set<String> subscriptions) {
-        return transport(node, subscriptions, DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback()));
+        return transport(node, subscriptions, TestNetwork.transport().build());
     }
 
     private DdsTransport transport(NodeId node, Set<String> subscriptions, DdsTransportSettings settings) {

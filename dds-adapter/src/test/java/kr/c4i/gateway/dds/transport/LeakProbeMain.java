@@ -32,8 +32,7 @@ public final class LeakProbeMain {
         MessageType type = catalogue.types().stream().filter(t -> t.maxSize() >= 2048)
                 .filter(t -> t.reliability() == kr.c4i.gateway.kmtf.catalogue.Reliability.RELIABLE).findFirst()
                 .orElseThrow();
-        DdsTransportSettings settings = DdsTransportSettings.defaults()
-                .withParticipant(TestNetwork.loopback(domainId));
+        DdsTransportSettings settings = TestNetwork.transport(domainId).build();
         AtomicLong received = new AtomicLong();
         AtomicLong receipted = new AtomicLong();
         try (DdsTransport alpha = new DdsTransport(NodeId.of("alpha"), catalogue, Set.of(), settings);

@@ -32,7 +32,7 @@ public final class PeerMain {
         Set<String> distinct = ConcurrentHashMap.newKeySet();
         AtomicLong total = new AtomicLong();
         try (DdsTransport transport = new DdsTransport(node, catalogue, types,
-                DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback(domainId)))) {
+                TestNetwork.transport(domainId).build())) {
             transport.open();
             transport.subscribe(batch -> {
                 batch.forEach(e -> distinct.add(e.messageId()));

@@ -75,7 +75,7 @@ class WriteBatchProcessTest {
     @Test
     void aBatchedSampleWaitsInItsWriterUntilFlushed() throws Exception {
         MessageType type = DdsTransportTest.reliableType(10);
-        try (DomainParticipant participant = DomainParticipant.create(TestNetwork.loopback().withWriteBatch(true))) {
+        try (DomainParticipant participant = DomainParticipant.create(TestNetwork.loopback().toBuilder().writeBatch(true).build())) {
             Topic<KmtfMessageSample> topic = participant.createTopic(type.topicName(), KmtfTypes.MESSAGE);
             DataWriter<KmtfMessageSample> writer = participant.createWriter(topic,
                     TopicQos.writer(type, Duration.ofSeconds(10)));
@@ -105,7 +105,7 @@ class WriteBatchProcessTest {
                 .filter(t -> t.reliability() == Reliability.RELIABLE).limit(3).toList();
         Set<String> receipted = ConcurrentHashMap.newKeySet();
         try (DdsTransport alpha = new DdsTransport(NodeId.of("alpha"), DdsTransportTest.CATALOGUE, Set.of(),
-                DdsTransportSettings.defaults().withParticipant(TestNetwork.loopback()))) {
+                TestNetwork.transport().build())) {
             alpha.onReceipts((receiver, ids) -> receipted.addAll(ids));
             alpha.open();
             for (MessageType type : types) {

@@ -2,6 +2,8 @@ package kr.c4i.gateway.core.transport;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Something a transport received but could not turn into an {@link kr.c4i.gateway.core.Envelope}, handed to the
  * {@link InboundHandler} so it is kept for the operator instead of being dropped. Every field but
@@ -15,8 +17,8 @@ import java.util.Objects;
  * @param reason what is wrong, for a person
  * @param body the message text's original bytes, or {@code null} when they could not be read
  */
-public record InboundRefusal(String origin, String messageId, String kmtfType, String topic, String kind,
-        String reason, byte[] body) {
+public record InboundRefusal(@Nullable String origin, @Nullable String messageId, @Nullable String kmtfType,
+        @Nullable String topic, String kind, String reason, byte @Nullable [] body) {
 
     public InboundRefusal {
         Objects.requireNonNull(kind, "kind");

@@ -1,5 +1,7 @@
 package kr.c4i.gateway.core.transport;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A transport failure that tells the caller whether trying again can help. Callers keep the
  * message and back off on a retryable failure; they quarantine it on a permanent one.
@@ -7,7 +9,7 @@ package kr.c4i.gateway.core.transport;
 public abstract sealed class TransportException extends Exception
         permits TransportUnavailableException, MessageRejectedException {
 
-    protected TransportException(String message, Throwable cause) {
+    protected TransportException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

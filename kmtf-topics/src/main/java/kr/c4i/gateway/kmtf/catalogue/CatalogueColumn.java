@@ -2,6 +2,8 @@ package kr.c4i.gateway.kmtf.catalogue;
 
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Everything about one catalogue attribute in one place: its column name, what it means, how its text is read and
  * which values are allowed. Loader, {@link MessageType} and documentation all read the attribute through this.
@@ -12,7 +14,7 @@ import java.util.function.Function;
  * @param rule returns why a converted value is not allowed, or {@code null} when it is
  */
 record CatalogueColumn<T>(String name, String description, Function<String, T> conversion,
-        Function<T, String> rule) {
+        Function<T, @Nullable String> rule) {
 
     /** Reads a cell; the exception's message is the reason alone, since the caller reports the column. */
     T parse(String text) {
@@ -35,7 +37,7 @@ record CatalogueColumn<T>(String name, String description, Function<String, T> c
     }
 
     /** For columns whose conversion already allows only valid values, such as enums. */
-    static String noRule(Object value) {
+    static @Nullable String noRule(Object value) {
         return null;
     }
 }

@@ -3,6 +3,8 @@ package kr.c4i.gateway.kmtf.catalogue;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The catalogue could not be loaded. Carries every problem found in the file, so that an operator can fix them all
  * in one edit instead of one per restart.
@@ -37,7 +39,7 @@ public final class CatalogueException extends RuntimeException {
      * @param value the offending text, or {@code null} when there is none
      * @param reason what is wrong and what is allowed
      */
-    public record Problem(String file, int line, String column, String value, String reason) {
+    public record Problem(String file, int line, @Nullable String column, @Nullable String value, String reason) {
 
         @Override
         public String toString() {

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reads the catalogue's CSV text. Checks every cell and every cross-row rule before giving up, so that one
  * {@link CatalogueException} lists all problems.
@@ -96,7 +98,7 @@ final class CatalogueReader {
         return positions;
     }
 
-    private MessageType row(List<String> cells, Map<CatalogueColumn<?>, Integer> positions, int lineNumber) {
+    private @Nullable MessageType row(List<String> cells, Map<CatalogueColumn<?>, Integer> positions, int lineNumber) {
         int before = this.problems.size();
         Object[] values = new Object[CatalogueColumns.ALL.size()];
         for (int i = 0; i < values.length; i++) {
@@ -128,7 +130,7 @@ final class CatalogueReader {
         }
     }
 
-    private List<String> split(String line, int lineNumber) {
+    private @Nullable List<String> split(String line, int lineNumber) {
         List<String> cells = new ArrayList<>();
         StringBuilder cell = new StringBuilder();
         boolean quoted = false;
@@ -166,7 +168,7 @@ final class CatalogueReader {
         return cells;
     }
 
-    private void problem(int line, String column, String value, String reason) {
+    private void problem(int line, @Nullable String column, @Nullable String value, String reason) {
         this.problems.add(new CatalogueException.Problem(this.source, line, column, value, reason));
     }
 

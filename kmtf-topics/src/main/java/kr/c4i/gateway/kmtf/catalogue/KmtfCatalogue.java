@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The KMTF message types this gateway knows, with the topic and QoS each is carried on. The set of types belongs
  * to the operator, not to the code: the shipped file is a default that {@link #load(Path)} replaces. Immutable and
@@ -24,7 +26,7 @@ public final class KmtfCatalogue {
 
     static final String DEFAULT_RESOURCE = "kr/c4i/gateway/kmtf/catalogue/kmtf-catalogue.csv";
 
-    private static volatile KmtfCatalogue shipped;
+    private static volatile @Nullable KmtfCatalogue shipped;
 
     private final List<MessageType> types;
     private final Map<String, MessageType> byId;

@@ -22,4 +22,7 @@
  * Loading checks every cell and the uniqueness of ids and topics, then fails once with a
  * {@link kr.c4i.gateway.kmtf.catalogue.CatalogueException} listing every problem by file, line, column and value.
  */
+@NullMarked
 package kr.c4i.gateway.kmtf.catalogue;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package kr.c4i.gateway.kmtf.text;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * KMTF text that cannot be parsed, with where the problem is. Each kind of problem is a subclass, and
  * {@link #kind()} gives it a stable name that the gateway stores as the quarantine reason, so that operators can
@@ -10,11 +12,11 @@ package kr.c4i.gateway.kmtf.text;
 public sealed abstract class KmtfParseException extends Exception {
 
     private final int line;
-    private final String setName;
+    private final @Nullable String setName;
     private final int fieldIndex;
     private final String detail;
 
-    private KmtfParseException(int line, String setName, int fieldIndex, String detail) {
+    private KmtfParseException(int line, @Nullable String setName, int fieldIndex, String detail) {
         super(position(line, setName, fieldIndex) + ": " + detail, null, false, false);
         this.line = line;
         this.setName = setName;
@@ -28,7 +30,7 @@ public sealed abstract class KmtfParseException extends Exception {
     }
 
     /** The set the problem is in, or {@code null} when it is not in a set. */
-    public String setName() {
+    public @Nullable String setName() {
         return this.setName;
     }
 
@@ -45,7 +47,7 @@ public sealed abstract class KmtfParseException extends Exception {
     /** The stable lower-case-with-dashes name of this kind of problem, such as {@code missing-msgid}. */
     public abstract String kind();
 
-    private static String position(int line, String setName, int fieldIndex) {
+    private static String position(int line, @Nullable String setName, int fieldIndex) {
         StringBuilder text = new StringBuilder("line ").append(line);
         if (setName != null) {
             text.append(", set ").append(setName);

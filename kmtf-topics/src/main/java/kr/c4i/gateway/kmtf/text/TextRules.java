@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The lexical rules of KMTF text, shared by the parser (which turns a broken rule into a positioned exception) and
  * the model's constructors (which turn it into IllegalArgumentException), so that whatever the model can hold, the
@@ -48,7 +50,7 @@ final class TextRules {
         return FREE_TEXT_SETS.contains(setName);
     }
 
-    static String setNameProblem(String name) {
+    static @Nullable String setNameProblem(String name) {
         if (name.isEmpty()) {
             return "the set name is empty";
         }
@@ -58,13 +60,13 @@ final class TextRules {
         return null;
     }
 
-    static String messageTypeProblem(String type) {
+    static @Nullable String messageTypeProblem(String type) {
         return MESSAGE_TYPE.matcher(type).matches() ? null
                 : "'" + type + "' is not a message type identifier: 1 to 20 upper-case letters and digits";
     }
 
     /** For fields of ordinary sets, and for the heading of GENTEXT. */
-    static String fieldProblem(String raw) {
+    static @Nullable String fieldProblem(String raw) {
         if (raw.isEmpty()) {
             return "the field is empty; write '-' for no data";
         }
@@ -88,7 +90,7 @@ final class TextRules {
     }
 
     /** For the text of AMPN, NARR, RMKS and the second field of GENTEXT. */
-    static String freeTextProblem(String text) {
+    static @Nullable String freeTextProblem(String text) {
         if (text.isBlank()) {
             return "the free text is empty; write '-' for no data";
         }
@@ -111,7 +113,7 @@ final class TextRules {
      * The classification line is a level in upper case, optionally followed by caveats each introduced by
      * {@code //}, such as {@code SECRET//REL TO USA, KOR}.
      */
-    static String classificationProblem(String line) {
+    static @Nullable String classificationProblem(String line) {
         String level = classificationLevel(line);
         if (level == null) {
             return "'" + line + "' is not a classification; it must start with one of "
@@ -150,7 +152,7 @@ final class TextRules {
     }
 
     /** Checks {@code DDHHMMZMONYYYY}. */
-    static String dtgProblem(String value) {
+    static @Nullable String dtgProblem(String value) {
         String prefix = "'" + value + "' is not a date-time group DDHHMMZMONYYYY";
         Matcher dtg = DTG.matcher(value);
         if (!dtg.matches()) {

@@ -6,4 +6,7 @@
  * {@link kr.c4i.gateway.kmtf.text.KmtfParseException} subclass with a line, set, field and a stable
  * {@link kr.c4i.gateway.kmtf.text.KmtfParseException#kind() kind}.
  */
+@NullMarked
 package kr.c4i.gateway.kmtf.text;
+
+import org.jspecify.annotations.NullMarked;

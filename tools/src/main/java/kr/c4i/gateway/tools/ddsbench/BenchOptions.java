@@ -329,7 +329,7 @@ final class BenchOptions implements Callable<Integer> {
      *        writers must be flushed
      */
     ParticipantSettings participant(boolean writeBatch) {
-        return ParticipantSettings.defaults().withDomainId(this.domain).withVendorConfig(cycloneConfig())
-                .withWriteBatch(writeBatch);
+        return ParticipantSettings.builder().domainId(this.domain).vendorConfig(cycloneConfig())
+                .writeBatch(writeBatch).build();
     }
 }

@@ -243,8 +243,8 @@ final class BenchPeer {
         KmtfCatalogue catalogue = KmtfCatalogue.loadDefault();
         AtomicLong received = new AtomicLong();
         try (DdsTransport transport = new DdsTransport(NodeId.of("bench-peer"), catalogue, catalogue.ids(),
-                DdsTransportSettings.defaults().withParticipant(options.participant(true))
-                        .withMaxBatch(options.peerMaxBatch()))) {
+                DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).participant(options.participant(true))
+                        .maxBatch(options.peerMaxBatch()).build())) {
             transport.open();
             transport.subscribe(batch -> received.addAndGet(batch.size()));
             System.out.println("READY " + transport.openTime().toMillis() + " " + catalogue.size());

@@ -197,7 +197,8 @@ public final class DdsBindingBenchmark {
             String ready = peer.awaitPrefix("READY", Duration.ofSeconds(60));
             long t0 = System.nanoTime();
             DdsTransport node = new DdsTransport(NodeId.of("bench-node"), catalogue, Set.of(),
-                    DdsTransportSettings.defaults().withParticipant(this.options.participant(true)));
+                    DdsTransportSettings.builder(Duration.ofSeconds(10), 4096)
+                            .participant(this.options.participant(true)).build());
             try {
                 node.open();
                 long created = System.nanoTime() - t0;

@@ -6,4 +6,7 @@
  * ({@link kr.c4i.gateway.dds.cyclone.internal.TypeLayout}). Not an API: public only so the binding package can
  * use it.
  */
+@NullMarked
 package kr.c4i.gateway.dds.cyclone.internal;
+
+import org.jspecify.annotations.NullMarked;

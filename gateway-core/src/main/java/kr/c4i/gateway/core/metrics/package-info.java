@@ -1,0 +1,5 @@
+/** The one list of metric names and tags. */
+@NullMarked
+package kr.c4i.gateway.core.metrics;
+
+import org.jspecify.annotations.NullMarked;
