@@ -12,7 +12,7 @@ class MessageTypeTests {
         MessageType type = callFire(100, 8192);
         assertThat(type.id()).isEqualTo("CALLFIRE");
         assertThat(type.topicName()).isEqualTo("kmtf/fires/CALLFIRE");
-        assertThat(type.defaultPrecedence().jmsPriority()).isEqualTo(9);
+        assertThat(type.defaultPrecedence()).isEqualTo(Precedence.FLASH);
     }
 
     @Test

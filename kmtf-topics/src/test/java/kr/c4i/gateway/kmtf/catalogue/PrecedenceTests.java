@@ -32,14 +32,6 @@ class PrecedenceTests {
     }
 
     @Test
-    void jmsPriorityFollowsUrgency() {
-        assertThat(Precedence.FLASH.jmsPriority()).isEqualTo(9);
-        assertThat(Precedence.IMMEDIATE.jmsPriority()).isEqualTo(7);
-        assertThat(Precedence.PRIORITY.jmsPriority()).isEqualTo(5);
-        assertThat(Precedence.ROUTINE.jmsPriority()).isEqualTo(4);
-    }
-
-    @Test
     void labelIsLowerCaseName() {
         assertThat(Precedence.IMMEDIATE.label()).isEqualTo("immediate");
         assertThat(Precedence.FLASH.prosign()).isEqualTo('Z');
