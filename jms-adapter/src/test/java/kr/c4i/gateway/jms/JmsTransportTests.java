@@ -18,6 +18,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -303,7 +304,7 @@ class JmsTransportTests {
     void methodsNeedAnOpenTransport() throws Exception {
         this.nodes = TestNodes.create(this.tempDir, "a", "b");
         JmsTransport a = new JmsTransport(this.nodes.settings("a"));
-        assertThat(a.kind()).isEqualTo("jms");
+        assertThat(a.kind()).isEqualTo(TransportKind.JMS);
         assertThatThrownBy(() -> a.send(List.of())).isInstanceOf(IllegalStateException.class).hasMessageContaining("open");
         a.close();
         assertThatThrownBy(a::open).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");

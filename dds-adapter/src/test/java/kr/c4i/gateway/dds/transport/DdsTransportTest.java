@@ -27,6 +27,7 @@ import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
@@ -332,7 +333,7 @@ class DdsTransportTest {
         assertThat(health.up()).isTrue();
         assertThat(health.details()).containsEntry("participantAlive", true).containsEntry("node", "alpha")
                 .containsEntry("binding", "cyclone");
-        assertThat(alpha.kind()).isEqualTo("dds");
+        assertThat(alpha.kind()).isEqualTo(TransportKind.DDS);
         alpha.close();
         alpha.close();
         assertThat(alpha.health().up()).isFalse();
