@@ -32,6 +32,7 @@ import static kr.c4i.gateway.jms.Fixtures.outbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class JmsTransportTests {
 
@@ -98,7 +99,7 @@ class JmsTransportTests {
         b.awaitUnique(500, TIMEOUT);
         assertThat(b.received().keySet()).allMatch((id) -> id.startsWith("during-"));
         assertThat(b.deliveryCount()).isEqualTo(500);
-        RecordingHandler.await(() -> pending(a, "b") == 0, TIMEOUT, () -> "pending " + pending(a, "b"));
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(pending(a, "b")).as("pending").isZero());
     }
 
     @Test
@@ -129,8 +130,8 @@ class JmsTransportTests {
         assertThat(b.received().keySet()).containsAll(b.failedBatches().getFirst());
         assertThat(b.batchCount()).isGreaterThan(1);
         JmsTransport bTransport = this.nodes.transport("b");
-        RecordingHandler.await(() -> Long.valueOf(0).equals(bTransport.health().details().get("inboxDepth")), TIMEOUT,
-                () -> "inbox not empty: " + bTransport.health().details());
+        await().atMost(TIMEOUT).untilAsserted(
+                () -> assertThat(bTransport.health().details()).containsEntry("inboxDepth", 0L));
         assertThat(b.deliveryCount()).isEqualTo(20);
     }
 
@@ -248,8 +249,8 @@ class JmsTransportTests {
                 .containsEntry("pending", 7L);
 
         this.nodes.start("b").awaitUnique(7, TIMEOUT);
-        RecordingHandler.await(() -> Boolean.TRUE.equals(peer(a.health(), "b").get("bridgeConnected"))
-                && Long.valueOf(0).equals(peer(a.health(), "b").get("pending")), TIMEOUT, () -> a.health().toString());
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(peer(a.health(), "b"))
+                .containsEntry("bridgeConnected", true).containsEntry("pending", 0L));
 
         a.close();
         a.close();
@@ -319,8 +320,8 @@ class JmsTransportTests {
     // The queue's count can trail a committed send (CI once read 203 of 300 just after it returned),
     // so it is awaited rather than read once.
     private static void awaitPending(JmsTransport transport, String peer, long expected) {
-        RecordingHandler.await(() -> pending(transport, peer) == expected, TIMEOUT,
-                () -> "pending for " + peer + ": " + pending(transport, peer) + ", expected " + expected);
+        await().atMost(TIMEOUT).untilAsserted(
+                () -> assertThat(pending(transport, peer)).as("pending for %s", peer).isEqualTo(expected));
     }
 
     private static long pending(JmsTransport transport, String peer) {

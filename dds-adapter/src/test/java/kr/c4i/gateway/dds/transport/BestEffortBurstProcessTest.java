@@ -1,6 +1,7 @@
 package kr.c4i.gateway.dds.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -57,7 +58,11 @@ class BestEffortBurstProcessTest {
                             "burst " + expected / BURST + " delivered or counted");
                 }
             }
-            Thread.sleep(200);
+            // Each peer has accounted for every sample; a duplicate or a straggler would now show within a moment.
+            int total = sent;
+            await("no more deliveries than samples sent").during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+                    .until(() -> outputs.stream().map(BestEffortBurstProcessTest::received)
+                            .allMatch(c -> c[1] == c[0] && c[0] + c[2] == total));
             for (int i = 0; i < receivers.size(); i++) {
                 long[] counts = received(outputs.get(i));
                 System.out.printf("BEST_EFFORT bursts over loopback, %s: %d of %d delivered, %d counted dropped%n",
