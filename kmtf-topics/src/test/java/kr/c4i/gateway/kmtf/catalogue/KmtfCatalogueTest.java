@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
-class KmtfCatalogueTests {
+class KmtfCatalogueTest {
 
     private static final String HEADER = "id,title,category,topic,reliability,history,durability,precedence,max_size\n";
 

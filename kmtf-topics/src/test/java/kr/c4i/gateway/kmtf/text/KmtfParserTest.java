@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.fail;
 
-class KmtfParserTests {
+class KmtfParserTest {
 
     private final KmtfParser parser = new KmtfParser();
 

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class CatalogueExceptionTests {
+class CatalogueExceptionTest {
 
     @Test
     void messageListsEveryProblemWithFileLineColumnAndValue() {

@@ -7,7 +7,7 @@ import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-class ValidatedMessageTests {
+class ValidatedMessageTest {
 
     @Test
     void typeAndMessageAreRequired() {

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
-class EnvelopeCodecTests {
+class EnvelopeCodecTest {
 
     static Envelope createdAt(String messageId, Instant createdAt) {
         Envelope e = envelope(messageId, "a");

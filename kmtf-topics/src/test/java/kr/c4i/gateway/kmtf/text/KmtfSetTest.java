@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class KmtfSetTests {
+class KmtfSetTest {
 
     @Test
     void equalityIgnoresWhereTheSetWasFound() {

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-class JmsTransportTests {
+class JmsTransportTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -217,8 +217,8 @@ class JmsTransportTests {
     @Test
     void anInfiniteCreatedAtIsRejectedAloneAndOneBeforeTheGregorianReformArrivesExactly() throws Exception {
         this.nodes = TestNodes.start(this.tempDir, "a", "b");
-        Envelope julian = EnvelopeCodecTests.createdAt("julian-1", Instant.parse("1500-01-01T00:00:00Z"));
-        Envelope infinite = EnvelopeCodecTests.createdAt("inf-1", Instant.MAX);
+        Envelope julian = EnvelopeCodecTest.createdAt("julian-1", Instant.parse("1500-01-01T00:00:00Z"));
+        Envelope infinite = EnvelopeCodecTest.createdAt("inf-1", Instant.MAX);
 
         assertThatExceptionOfType(MessageRejectedException.class)
                 .isThrownBy(() -> this.nodes.transport("a").send(List.of(outbound(julian, "b"), outbound(infinite, "b"))))

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class EmbeddedBrokerConfigurationFactoryTests {
+class EmbeddedBrokerConfigurationFactoryTest {
 
     private static final NodeId A = NodeId.of("a");
     private static final NodeId B = NodeId.of("b");

@@ -12,7 +12,7 @@ import kr.c4i.gateway.kmtf.text.KmtfParseException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-class KmtfValidatorTests {
+class KmtfValidatorTest {
 
     private static final String SITREP = """
             UNCLASSIFIED
