@@ -43,7 +43,7 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
  * Transports of several nodes in one JVM, sharing one Cyclone domain instance (samples between them take
- * Cyclone's in-process path; DdsTransportProcessTest covers the wire).
+ * Cyclone's in-process path; DdsTransportProcessIT covers the wire).
  */
 @Timeout(120)
 class DdsTransportTest {

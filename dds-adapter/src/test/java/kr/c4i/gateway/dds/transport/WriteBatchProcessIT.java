@@ -36,7 +36,7 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * nothing behind for a later write to push out.
  */
 @Timeout(180)
-class WriteBatchProcessTest {
+class WriteBatchProcessIT {
 
     private static final Duration HELD = Duration.ofMillis(1500);
 

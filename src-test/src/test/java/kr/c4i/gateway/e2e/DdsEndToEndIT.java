@@ -14,7 +14,7 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * The contract over DDS: a topic per KMTF type on real Cyclone DDS participants, receipts back to
  * the sender, unreceipted RELIABLE messages resent (also after the sender itself was killed).
  */
-class DdsEndToEndTest extends EndToEndContract {
+class DdsEndToEndIT extends EndToEndContract {
 
     @Override
     String transport() {

@@ -10,7 +10,7 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /** What an operator's {@code java -jar} of the deployed node relies on, read from the built jar itself. */
-class ExecutableJarTest {
+class ExecutableJarIT {
 
     @Test
     void theManifestGrantsNativeAccessSoJavaDashJarNeedsNoFlagForDds() throws IOException {

@@ -21,7 +21,7 @@ import kr.c4i.gateway.dds.TestNetwork;
  * of a few bytes per message are below what the resident set can show.
  */
 @Timeout(300)
-class NativeMemoryTest {
+class NativeMemoryIT {
 
     static final int MESSAGES = 200_000;
     static final long ALLOWED_GROWTH_KB = 64 * 1024;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
  * shared memory). The peer is built from {@code src/test/interop/fastdds} and the project's IDL on first use.
  */
 @Timeout(90)
-class FastDdsCppPeerInteropTest {
+class FastDdsCppPeerInteropIT {
 
     private static final InteropPeer PEER = InteropPeer.FAST_DDS_CPP;
 

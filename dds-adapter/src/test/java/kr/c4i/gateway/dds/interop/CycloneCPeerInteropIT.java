@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
  * and the project's IDL on first use.
  */
 @Timeout(90)
-class CycloneCPeerInteropTest {
+class CycloneCPeerInteropIT {
 
     private static final InteropPeer PEER = InteropPeer.CYCLONE_C;
 

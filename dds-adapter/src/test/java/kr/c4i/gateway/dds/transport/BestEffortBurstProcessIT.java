@@ -25,7 +25,7 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * INSERT of 1,000 outbox rows gives the bridge, reach each receiver whole, or every one missing is counted.
  */
 @Timeout(240)
-class BestEffortBurstProcessTest {
+class BestEffortBurstProcessIT {
 
     private static final int BURSTS = 3;
     private static final int BURST = 1_000;
@@ -61,7 +61,7 @@ class BestEffortBurstProcessTest {
             // Each peer has accounted for every sample; a duplicate or a straggler would now show within a moment.
             int total = sent;
             await("no more deliveries than samples sent").during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
-                    .until(() -> outputs.stream().map(BestEffortBurstProcessTest::received)
+                    .until(() -> outputs.stream().map(BestEffortBurstProcessIT::received)
                             .allMatch(c -> c[1] == c[0] && c[0] + c[2] == total));
             for (int i = 0; i < receivers.size(); i++) {
                 long[] counts = received(outputs.get(i));

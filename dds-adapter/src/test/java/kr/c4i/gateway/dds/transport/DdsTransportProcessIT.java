@@ -21,7 +21,7 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * matching of every topic, RELIABLE delivery and receipts over real RTPS/UDP.
  */
 @Timeout(180)
-class DdsTransportProcessTest {
+class DdsTransportProcessIT {
 
     @Test
     void tenThousandReliableMessagesCrossProcessesLosslesslyAndAreReceipted() throws Exception {
