@@ -2,7 +2,6 @@ package kr.c4i.gateway.bridge;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -67,7 +66,7 @@ class BridgeConfiguration {
 
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
-        return new BridgeMetrics(registry, node.transport().name().toLowerCase(Locale.ROOT));
+        return new BridgeMetrics(registry, node.transport().label());
     }
 
     @Bean

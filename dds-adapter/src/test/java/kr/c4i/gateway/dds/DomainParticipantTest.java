@@ -2,6 +2,7 @@ package kr.c4i.gateway.dds;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -112,7 +113,7 @@ class DomainParticipantTest {
         assertThat(waitSet.await(Duration.ofSeconds(5))).containsExactly(reader);
         assertThat(reader.take(10)).hasSize(1);
         Thread.ofPlatform().start(() -> {
-            sleep(50);
+            sleep(50); // the stimulus, not a wait: the wakeup must come while await blocks
             waitSet.wakeup();
         });
         long start = System.nanoTime();
@@ -185,15 +186,10 @@ class DomainParticipantTest {
                 .satisfies(ex -> assertThat(((DdsException) ex).code()).isEqualTo(3));
     }
 
-    static <T> List<T> takeAtLeast(DataReader<T> reader, int count) throws InterruptedException {
+    static <T> List<T> takeAtLeast(DataReader<T> reader, int count) {
         List<T> received = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (received.size() < count && System.nanoTime() < deadline) {
-            received.addAll(reader.take(256));
-            if (received.size() < count) {
-                Thread.sleep(2);
-            }
-        }
+        await(count + " samples").atMost(Duration.ofSeconds(10)).pollInSameThread().pollInterval(Duration.ofMillis(2))
+                .until(() -> received.addAll(reader.take(256)) && received.size() >= count);
         return received;
     }
 

@@ -11,6 +11,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
@@ -72,8 +73,8 @@ public final class JmsTransport implements Transport {
     }
 
     @Override
-    public String kind() {
-        return "jms";
+    public TransportKind kind() {
+        return TransportKind.JMS;
     }
 
     /**

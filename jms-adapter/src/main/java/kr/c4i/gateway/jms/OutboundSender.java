@@ -126,7 +126,7 @@ final class OutboundSender implements AutoCloseable {
     private void produce(Copy copy) throws JMSException {
         Message message = EnvelopeCodec.toMessage(this.session, copy.envelope, copy.destination);
         this.producer.send(queue(copy.destination), message, DeliveryMode.PERSISTENT,
-                copy.envelope.precedence().jmsPriority(), Message.DEFAULT_TIME_TO_LIVE);
+                JmsPriority.of(copy.envelope.precedence()), Message.DEFAULT_TIME_TO_LIVE);
     }
 
     /** One copy per destination, in batch order; a repeated message and destination is sent once. */

@@ -6,11 +6,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.transport.InboundHandler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Records what a node receives the way an inbox would: deduplicated by message id, while counting
@@ -68,23 +69,7 @@ final class RecordingHandler implements InboundHandler {
     }
 
     void awaitUnique(int expected, Duration timeout) {
-        await(() -> uniqueCount() >= expected, timeout,
-                () -> "expected " + expected + " distinct messages, got " + uniqueCount());
-    }
-
-    static void await(BooleanSupplier condition, Duration timeout, Supplier<String> failure) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + ": " + failure.get());
-            }
-            try {
-                Thread.sleep(20);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", ex);
-            }
-        }
+        await().atMost(timeout).untilAsserted(
+                () -> assertThat(uniqueCount()).as("distinct messages").isGreaterThanOrEqualTo(expected));
     }
 }

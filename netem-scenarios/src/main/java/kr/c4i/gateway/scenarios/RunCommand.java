@@ -40,7 +40,7 @@ import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.scenarios.report.Targets;
 import kr.c4i.gateway.tools.embedded.OptionValues.DdsDomain;
@@ -234,7 +234,7 @@ final class RunCommand implements Callable<Integer> {
     RunPlan plan() {
         try {
             List<ExperimentKind> kinds = experiments.stream().map(ExperimentKind::parse).distinct().toList();
-            List<Transport> chosen = transports.stream().map(Transport::parse).distinct().toList();
+            List<TransportKind> chosen = transports.stream().map(TransportKind::parse).distinct().toList();
             RunPlan base = quick ? RunPlan.quick(kinds, chosen) : RunPlan.full(kinds, chosen);
             return new RunPlan(base.experiments(), base.transports(),
                     repetitions != null ? repetitions : base.repetitions(), base.quick(),

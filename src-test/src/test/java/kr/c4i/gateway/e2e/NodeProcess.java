@@ -1,5 +1,7 @@
 package kr.c4i.gateway.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -62,25 +63,21 @@ final class NodeProcess implements AutoCloseable {
         return this;
     }
 
-    /** Waits until the bridge reports UP on its health endpoint. */
-    NodeProcess awaitUp(Duration timeout) throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Node " + name + " exited with " + process.exitValue() + "; see " + log);
-            }
-            try {
-                HttpResponse<String> health = get("/actuator/health");
-                if (health.statusCode() == 200 && health.body().contains("\"UP\"")) {
-                    return this;
-                }
-            }
-            catch (IOException notYet) {
-                // not listening yet
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
-        throw new IllegalStateException("Node " + name + " not UP within " + timeout + "; see " + log);
+    /** Waits until the bridge reports UP on its health endpoint; fails at once if the process exits. */
+    NodeProcess awaitUp(Duration timeout) {
+        await().alias("node " + name + " UP (see " + log + ")").atMost(timeout).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsInstanceOf(IOException.class) // not listening yet
+                .failFast(() -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("Node " + name + " exited with " + process.exitValue()
+                                + "; see " + log);
+                    }
+                })
+                .until(() -> {
+                    HttpResponse<String> health = get("/actuator/health");
+                    return health.statusCode() == 200 && health.body().contains("\"UP\"");
+                });
+        return this;
     }
 
     /** A management endpoint, asked with the node's credential. */

@@ -18,7 +18,7 @@ public final class TransportHealthIndicator implements HealthIndicator {
     @Override
     public Health health() {
         TransportHealth health = transport.health();
-        return (health.up() ? Health.up() : Health.down()).withDetail("kind", transport.kind())
+        return (health.up() ? Health.up() : Health.down()).withDetail("kind", transport.kind().label())
                 .withDetails(health.details()).build();
     }
 }

@@ -31,11 +31,11 @@ final class DdsTransportMetrics {
 
     DdsTransportMetrics(DdsTransport transport, KmtfCatalogue catalogue, MeterRegistry registry) {
         this.transport = transport;
-        counter(registry, "gateway.dds.samples.written", "Samples written", DdsTransportStats::samplesWritten);
-        counter(registry, "gateway.dds.samples.received", "Samples received", DdsTransportStats::samplesReceived);
-        counter(registry, "gateway.dds.samples.lost", "Samples DDS reported lost", DdsTransportStats::samplesLost);
-        counter(registry, "gateway.dds.samples.rejected", "Samples DDS rejected", DdsTransportStats::samplesRejected);
-        counter(registry, "gateway.dds.samples.invalid", "Received samples that were not valid envelopes",
+        counter(registry, MetricNames.DDS_SAMPLES_WRITTEN, "Samples written", DdsTransportStats::samplesWritten);
+        counter(registry, MetricNames.DDS_SAMPLES_RECEIVED, "Samples received", DdsTransportStats::samplesReceived);
+        counter(registry, MetricNames.DDS_SAMPLES_LOST, "Samples DDS reported lost", DdsTransportStats::samplesLost);
+        counter(registry, MetricNames.DDS_SAMPLES_REJECTED, "Samples DDS rejected", DdsTransportStats::samplesRejected);
+        counter(registry, MetricNames.DDS_SAMPLES_INVALID, "Received samples that were not valid envelopes",
                 DdsTransportStats::samplesInvalid);
         for (String reason : List.of(DdsTransportStats.DROPPED_UNMATCHED, DdsTransportStats.DROPPED_LOST,
                 DdsTransportStats.DROPPED_REJECTED)) {
@@ -43,12 +43,12 @@ final class DdsTransportMetrics {
                     m -> m.stats().dropped().getOrDefault(reason, 0L)).tag(MetricNames.TAG_REASON, reason)
                     .description("BEST_EFFORT samples dropped").register(registry);
         }
-        counter(registry, "gateway.dds.receipts.sent", "Receipts sent", DdsTransportStats::receiptsSent);
-        counter(registry, "gateway.dds.receipts.received", "Receipts received", DdsTransportStats::receiptsReceived);
+        counter(registry, MetricNames.DDS_RECEIPTS_SENT, "Receipts sent", DdsTransportStats::receiptsSent);
+        counter(registry, MetricNames.DDS_RECEIPTS_RECEIVED, "Receipts received", DdsTransportStats::receiptsReceived);
         for (MessageType type : catalogue.types()) {
-            Gauge.builder("gateway.dds.topic.readers.matched", this,
+            Gauge.builder(MetricNames.DDS_TOPIC_READERS_MATCHED, this,
                     m -> m.stats().matchedReaders().getOrDefault(type.topicName(), 0))
-                    .tag("topic", type.topicName()).description("Remote readers matched on the topic")
+                    .tag(MetricNames.TAG_TOPIC, type.topicName()).description("Remote readers matched on the topic")
                     .register(registry);
         }
     }

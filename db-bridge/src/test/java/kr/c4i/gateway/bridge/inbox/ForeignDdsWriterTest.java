@@ -27,6 +27,7 @@ import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
@@ -106,9 +107,9 @@ class ForeignDdsWriterTest {
 
     @Test
     void goodSamplesReachTheInboxAndEveryBadOneIsQuarantinedCountedAndNotReceipted() throws Exception {
-        BridgeMetrics metrics = new BridgeMetrics(registry, DdsTransport.KIND);
+        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.DDS.label());
         ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)), new InboxWriter(db.dataSource(), metrics),
-                new InboundQuarantine(db.dataSource(), DdsTransport.KIND), metrics);
+                new InboundQuarantine(db.dataSource(), TransportKind.DDS.label()), metrics);
         DdsTransport bravo = transport(BRAVO, Set.of(SITREP.id()));
         bravo.open();
         bravo.subscribe(inbox);

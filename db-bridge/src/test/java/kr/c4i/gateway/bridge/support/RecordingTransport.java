@@ -10,6 +10,7 @@ import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 
 /**
@@ -41,8 +42,8 @@ public final class RecordingTransport implements Transport {
     }
 
     @Override
-    public String kind() {
-        return "recording";
+    public TransportKind kind() {
+        return TransportKind.JMS;
     }
 
     @Override

@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransport;
@@ -78,7 +79,7 @@ class TransportConfigurationTests {
     void jmsIsTheTransportByDefault() {
         runner.run(context -> {
             assertThat(context).hasSingleBean(JmsTransport.class).doesNotHaveBean(DdsTransport.class);
-            assertThat(context.getBean(Transport.class).kind()).isEqualTo("jms");
+            assertThat(context.getBean(Transport.class).kind()).isEqualTo(TransportKind.JMS);
         });
     }
 
@@ -86,7 +87,7 @@ class TransportConfigurationTests {
     void ddsIsTheTransportWhenTheNodeSaysSo() {
         runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=7").run(context -> {
             assertThat(context).hasSingleBean(DdsTransport.class).doesNotHaveBean(JmsTransport.class);
-            assertThat(context.getBean(Transport.class).kind()).isEqualTo("dds");
+            assertThat(context.getBean(Transport.class).kind()).isEqualTo(TransportKind.DDS);
         });
     }
 
@@ -168,7 +169,7 @@ class TransportConfigurationTests {
     void aTransportBeanOfTheUsersOwnWins() {
         runner.withUserConfiguration(OwnTransport.class).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(Transport.class).doesNotHaveBean(JmsTransport.class);
-            assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
+            assertThat(context.getBean(Transport.class)).isInstanceOf(RecordingTransport.class);
         });
     }
 
@@ -179,7 +180,7 @@ class TransportConfigurationTests {
                     assertThat(context).hasNotFailed().hasSingleBean(Transport.class)
                             .doesNotHaveBean(DdsTransport.class).doesNotHaveBean(DdsTransportMetrics.class)
                             .doesNotHaveBean(DdsRouteMatching.class);
-                    assertThat(context.getBean(Transport.class).kind()).isEqualTo("recording");
+                    assertThat(context.getBean(Transport.class)).isInstanceOf(RecordingTransport.class);
                 });
     }
 }

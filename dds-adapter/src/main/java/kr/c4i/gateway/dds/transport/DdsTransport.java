@@ -29,6 +29,7 @@ import kr.c4i.gateway.core.transport.ReceiptHandler;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.dds.DataReader;
 import kr.c4i.gateway.dds.DataWriter;
@@ -59,8 +60,6 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * }</pre>
  */
 public final class DdsTransport implements ReceiptingTransport {
-
-    public static final String KIND = "dds";
 
     private static final Logger log = LoggerFactory.getLogger(DdsTransport.class);
 
@@ -113,8 +112,8 @@ public final class DdsTransport implements ReceiptingTransport {
     }
 
     @Override
-    public String kind() {
-        return KIND;
+    public TransportKind kind() {
+        return TransportKind.DDS;
     }
 
     /**

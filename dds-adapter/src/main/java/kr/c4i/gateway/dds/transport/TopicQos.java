@@ -6,6 +6,7 @@ import java.util.List;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.dds.Qos;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
@@ -34,7 +35,17 @@ final class TopicQos {
 
     static Qos writer(MessageType type, Duration writeTimeout) {
         return base(type).withMaxBlockingTime(writeTimeout)
-                .withTransportPriority(type.defaultPrecedence().jmsPriority());
+                .withTransportPriority(transportPriority(type.defaultPrecedence()));
+    }
+
+    /** TRANSPORT_PRIORITY, a hint to the network (e.g. DSCP): the ranks the JMS transport gives the same precedence. */
+    static int transportPriority(Precedence precedence) {
+        return switch (precedence) {
+            case FLASH -> 9;
+            case IMMEDIATE -> 7;
+            case PRIORITY -> 5;
+            case ROUTINE -> 4;
+        };
     }
 
     static Qos reader(MessageType type, int bestEffortBacklog) {

@@ -1,6 +1,7 @@
 package kr.c4i.gateway.dds.cyclone;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,13 +78,18 @@ class CycloneReaderLoanTest {
         write(1, count);
         List<Long> received = new ArrayList<>();
         int[] sizes = {256, 1, 1, 1, 7, 3, 1, 100, 2, 1, 64, 1, 255, 5, 1};
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        int round = 0;
-        while (received.size() < count && System.nanoTime() < deadline) {
-            int max = sizes[round++ % sizes.length];
-            int taken = this.reader.take(max, sample -> received.add(sample.seq()));
-            assertThat(taken).isLessThanOrEqualTo(max);
-        }
+        int[] round = {0};
+        await(count + " samples").atMost(Duration.ofSeconds(20)).pollInSameThread().pollInterval(Duration.ofMillis(1))
+                .until(() -> {
+                    int taken;
+                    do {
+                        int max = sizes[round[0]++ % sizes.length];
+                        taken = this.reader.take(max, sample -> received.add(sample.seq()));
+                        assertThat(taken).isLessThanOrEqualTo(max);
+                    }
+                    while (taken > 0 && received.size() < count);
+                    return received.size() >= count;
+                });
         // Takes that find nothing get the same array.
         for (int max : new int[] {1, 300, 1, 2, 1}) {
             assertThat(this.reader.take(max, sample -> received.add(sample.seq()))).isZero();
@@ -104,13 +110,16 @@ class CycloneReaderLoanTest {
     }
 
     /** Takes with max 256 until {@code total} samples were received. */
-    private void awaitTaken(int total, List<Long> received) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (received.size() < total && System.nanoTime() < deadline) {
-            if (this.reader.take(Math.min(256, total - received.size()), s -> received.add(s.seq())) == 0) {
-                Thread.sleep(2);
-            }
-        }
+    private void awaitTaken(int total, List<Long> received) {
+        await(total + " samples").atMost(Duration.ofSeconds(10)).pollInSameThread().pollInterval(Duration.ofMillis(2))
+                .until(() -> {
+                    int taken;
+                    do {
+                        taken = this.reader.take(Math.min(256, total - received.size()), s -> received.add(s.seq()));
+                    }
+                    while (taken > 0 && received.size() < total);
+                    return received.size() >= total;
+                });
         assertThat(received).hasSize(total);
     }
 }

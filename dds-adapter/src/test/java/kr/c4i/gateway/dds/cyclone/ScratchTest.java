@@ -2,6 +2,7 @@ package kr.c4i.gateway.dds.cyclone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -106,17 +107,17 @@ class ScratchTest {
             }
             Map<Long, Text> received = new ConcurrentHashMap<>();
             List<Text> sideReceived = Collections.synchronizedList(new ArrayList<>());
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (received.size() < threads * perThread && System.nanoTime() < deadline) {
-                // The sink takes from another reader while this take holds the take scratch.
-                int taken = reader.take(64, text -> {
-                    assertThat(received.put(text.seq(), text)).as("duplicate " + text.seq()).isNull();
-                    sideReader.take(3, sideReceived::add);
-                });
-                if (taken == 0) {
-                    Thread.sleep(1);
-                }
-            }
+            await("every sample").atMost(Duration.ofSeconds(60)).pollInSameThread().pollInterval(Duration.ofMillis(1))
+                    .until(() -> {
+                        // The sink takes from another reader while this take holds the take scratch.
+                        while (received.size() < threads * perThread && reader.take(64, text -> {
+                            assertThat(received.put(text.seq(), text)).as("duplicate " + text.seq()).isNull();
+                            sideReader.take(3, sideReceived::add);
+                        }) > 0) {
+                            // take while there is data
+                        }
+                        return received.size() >= threads * perThread;
+                    });
             for (Thread thread : writers) {
                 thread.join();
             }

@@ -1,6 +1,7 @@
 package kr.c4i.gateway.dds.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,22 +100,18 @@ final class InteropExchange {
                 long matched = System.nanoTime();
                 pub.send("GO");
                 List<KmtfMessageSample> received = new ArrayList<>();
-                long deadline = System.nanoTime() + PEER_TIMEOUT.toNanos();
-                long quietSince = Long.MAX_VALUE;
-                while (received.size() < COUNT && System.nanoTime() < deadline) {
-                    int before = received.size();
-                    received.addAll(reader.take(256));
-                    if (!pub.isAlive()) {
-                        // Whatever was on the wire has arrived 500 ms after the writer left.
-                        quietSince = Math.min(quietSince, System.nanoTime());
-                        if (received.size() == before && System.nanoTime() - quietSince > 500_000_000L) {
-                            break;
-                        }
-                    }
-                    if (received.size() == before) {
-                        Thread.sleep(2);
-                    }
-                }
+                long[] exitSeen = {Long.MAX_VALUE};
+                await("the " + peer + "'s samples").atMost(PEER_TIMEOUT).pollInSameThread()
+                        .pollInterval(Duration.ofMillis(2)).until(() -> {
+                            int before = received.size();
+                            received.addAll(reader.take(256));
+                            if (received.size() >= COUNT || pub.isAlive()) {
+                                return received.size() >= COUNT;
+                            }
+                            // Whatever was on the wire has arrived 500 ms after the writer left.
+                            exitSeen[0] = Math.min(exitSeen[0], System.nanoTime());
+                            return received.size() == before && System.nanoTime() - exitSeen[0] > 500_000_000L;
+                        });
                 int exit = pub.awaitExit(PEER_TIMEOUT);
                 report(peer, reliable, "peer -> Java", received.size(), start, matched);
                 assertThat(exit).as("exit code of the %s; %s", peer, pub.report()).isZero();
@@ -158,15 +155,9 @@ final class InteropExchange {
                 missing).isGreaterThanOrEqualTo(BEST_EFFORT_MINIMUM);
     }
 
-    private static void awaitReaderMatched(DataReader<?> reader, InteropPeer peer) throws InterruptedException {
-        long deadline = System.nanoTime() + MATCH_TIMEOUT.toNanos();
-        while (reader.status().matchedWriters() < 1) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("The Java reader did not match the " + peer + "'s writer within "
-                        + MATCH_TIMEOUT);
-            }
-            Thread.sleep(5);
-        }
+    private static void awaitReaderMatched(DataReader<?> reader, InteropPeer peer) {
+        await("the Java reader to match the " + peer + "'s writer").atMost(MATCH_TIMEOUT)
+                .pollInterval(Duration.ofMillis(5)).until(() -> reader.status().matchedWriters() >= 1);
     }
 
     static Qos qos(boolean reliable) {

@@ -1,5 +1,7 @@
 package kr.c4i.gateway.dds.interop;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One running native peer and the lines it printed. Closing it kills the process if it is still running, so a
@@ -130,23 +134,24 @@ final class PeerProcess implements AutoCloseable {
      * @return the exit code, or empty if the peer was stopped
      */
     OptionalInt awaitExitOrQuiet(Duration quiet, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        int count = -1;
-        long lastChange = System.nanoTime();
-        while (this.process.isAlive()) {
-            int now = lines().size();
-            if (now != count) {
-                count = now;
-                lastChange = System.nanoTime();
-            }
-            else if (System.nanoTime() - lastChange > quiet.toNanos()) {
-                close();
-                return OptionalInt.empty();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("The " + this.peer + " did not exit within " + timeout + ": " + report());
-            }
-            Thread.sleep(10);
+        int[] count = {-1};
+        long[] lastChange = {System.nanoTime()};
+        try {
+            await().atMost(timeout).pollInSameThread().pollInterval(Duration.ofMillis(10)).until(() -> {
+                int now = lines().size();
+                if (now != count[0]) {
+                    count[0] = now;
+                    lastChange[0] = System.nanoTime();
+                }
+                return !this.process.isAlive() || System.nanoTime() - lastChange[0] > quiet.toNanos();
+            });
+        }
+        catch (ConditionTimeoutException ex) {
+            throw new AssertionError("The " + this.peer + " did not exit within " + timeout + ": " + report(), ex);
+        }
+        if (this.process.isAlive()) {
+            close();
+            return OptionalInt.empty();
         }
         return OptionalInt.of(awaitExit(Duration.ofSeconds(5)));
     }

@@ -52,6 +52,8 @@ public final class LeakProbeMain {
                 }
                 if ((i + 1) % 20_000 == 0) {
                     long target = i + 1;
+                    // The child's pacing, not a test's wait: it measures at quiescence and reports whatever it has
+                    // after a minute; the parent test judges the numbers.
                     long deadline = System.nanoTime() + 60_000_000_000L;
                     while (receipted.get() < target && System.nanoTime() < deadline) {
                         Thread.sleep(1);

@@ -54,6 +54,7 @@ public final class PeerMain {
                         last = now;
                     }
                     try {
+                        // The child's pacing, not a wait for readiness: a report line at most every 20 ms.
                         Thread.sleep(20);
                     }
                     catch (InterruptedException ex) {

@@ -39,11 +39,28 @@ public final class MetricNames {
      * sample-lost and sample-rejected statuses of this node's readers).
      */
     public static final String DDS_SAMPLES_DROPPED = "gateway.dds.samples.dropped";
+    /** DDS samples this node wrote (messages and receipts). */
+    public static final String DDS_SAMPLES_WRITTEN = "gateway.dds.samples.written";
+    /** DDS samples this node's readers took. */
+    public static final String DDS_SAMPLES_RECEIVED = "gateway.dds.samples.received";
+    /** Samples Cyclone reported lost on this node's readers (its sample-lost status). */
+    public static final String DDS_SAMPLES_LOST = "gateway.dds.samples.lost";
+    /** Samples Cyclone rejected on this node's readers (its sample-rejected status). */
+    public static final String DDS_SAMPLES_REJECTED = "gateway.dds.samples.rejected";
+    /** Received DDS samples that were not valid envelopes. */
+    public static final String DDS_SAMPLES_INVALID = "gateway.dds.samples.invalid";
+    /** Receipts this node sent for RELIABLE messages it received. */
+    public static final String DDS_RECEIPTS_SENT = "gateway.dds.receipts.sent";
+    /** Receipts this node received for RELIABLE messages it sent. */
+    public static final String DDS_RECEIPTS_RECEIVED = "gateway.dds.receipts.received";
+    /** Remote readers matched by this node's writer of a topic; tag {@code topic}. */
+    public static final String DDS_TOPIC_READERS_MATCHED = "gateway.dds.topic.readers.matched";
 
     public static final String TAG_TRANSPORT = "transport";
     public static final String TAG_REASON = "reason";
     public static final String TAG_TYPE = "type";
     public static final String TAG_NODE = "node";
+    public static final String TAG_TOPIC = "topic";
 
     private MetricNames() {
     }

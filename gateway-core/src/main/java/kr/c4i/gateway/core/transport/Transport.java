@@ -12,8 +12,8 @@ import java.util.List;
  */
 public interface Transport extends AutoCloseable {
 
-    /** Short lower-case name used in metrics and logs, e.g. {@code jms} or {@code dds}. */
-    String kind();
+    /** Which transport this is; its {@link TransportKind#label() label} names it in metrics and logs. */
+    TransportKind kind();
 
     /** Connects, creating whatever the transport needs (broker, participant, queues, topics). */
     void open() throws TransportException;

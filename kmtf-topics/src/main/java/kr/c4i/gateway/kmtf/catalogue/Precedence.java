@@ -6,17 +6,15 @@ package kr.c4i.gateway.kmtf.catalogue;
  */
 public enum Precedence {
 
-    FLASH('Z', 9),
-    IMMEDIATE('O', 7),
-    PRIORITY('P', 5),
-    ROUTINE('R', 4);
+    FLASH('Z'),
+    IMMEDIATE('O'),
+    PRIORITY('P'),
+    ROUTINE('R');
 
     private final char prosign;
-    private final int jmsPriority;
 
-    Precedence(char prosign, int jmsPriority) {
+    Precedence(char prosign) {
         this.prosign = prosign;
-        this.jmsPriority = jmsPriority;
     }
 
     /**
@@ -45,14 +43,6 @@ public enum Precedence {
     /** The prosign letter, for headers and compact logs. */
     public char prosign() {
         return this.prosign;
-    }
-
-    /**
-     * The JMS priority (0..9) that carries this precedence through a broker, leaving room below ROUTINE for
-     * administrative traffic.
-     */
-    public int jmsPriority() {
-        return this.jmsPriority;
     }
 
     /** The lower-case name used in the catalogue file. */

@@ -37,7 +37,7 @@ final class FanOutExperiment {
         Instant started = Instant.now();
         String type = types.fanOut().get(subscribers);
         List<Integer> receivers = IntStream.rangeClosed(2, subscribers + 1).boxed().toList();
-        String tag = "fan-" + fanOut.transport().key() + "-" + subscribers + "-" + repetition + "-"
+        String tag = "fan-" + fanOut.transport().label() + "-" + subscribers + "-" + repetition + "-"
                 + Long.toString(System.nanoTime() % 1_000_000, 36);
         List<byte[]> bodies = KmtfBodies.of(type, plan.fanOutSize(), plan.fanOutMessages());
 
@@ -76,7 +76,7 @@ final class FanOutExperiment {
         if (delivered < plan.fanOutMessages()) {
             note = "not every subscriber got every message within " + plan.deliveryTimeout().toSeconds() + " s: " + got;
         }
-        return new RepetitionResult(ExperimentKind.FANOUT.key(), fanOut.transport().key(),
+        return new RepetitionResult(ExperimentKind.FANOUT.key(), fanOut.transport().label(),
                 CellKeys.fanOut(subscribers), repetition, started, plan.fanOutMessages(), delivered, m, note);
     }
 

@@ -70,7 +70,7 @@ final class LossExperiment {
     private RepetitionResult measure(Testbed pair, @Nullable LossCell cell, int repetition) throws Exception {
         Instant started = Instant.now();
         String cellKey = cell == null ? CellKeys.CALIBRATION : CellKeys.loss(cell);
-        String tag = "loss-" + pair.transport().key() + "-" + repetition + "-"
+        String tag = "loss-" + pair.transport().label() + "-" + repetition + "-"
                 + Long.toString(System.nanoTime() % 1_000_000, 36);
         List<byte[]> bodies = KmtfBodies.of(types.loss(), plan.lossSize(), plan.lossMessages());
         Duration timeout = cell == null ? plan.deliveryTimeout() : plan.lossTimeout(cell);
@@ -107,7 +107,7 @@ final class LossExperiment {
                     Instant.now().plus(DRAIN_TIMEOUT)).get(RECEIVER);
             note.append(drained >= plan.lossMessages() ? "; the rest arrived once the link was restored"
                     : "; " + drained + " after " + DRAIN_TIMEOUT.toSeconds() + " s on the restored link");
-            log.accept(pair.transport().key() + " loss " + cellKey + ": " + note);
+            log.accept(pair.transport().label() + " loss " + cellKey + ": " + note);
         }
         if (cell != null) {
             // After a slow, lossy cell TCP keeps a backed-off timer and (BBR) a pacing rate of the slow link: the
@@ -146,7 +146,7 @@ final class LossExperiment {
                 m.put(Metrics.MEASURED_LOSS_BACK, ratio);
             }
         }
-        return new RepetitionResult(ExperimentKind.LOSS.key(), pair.transport().key(), cellKey, repetition, started,
+        return new RepetitionResult(ExperimentKind.LOSS.key(), pair.transport().label(), cellKey, repetition, started,
                 plan.lossMessages(), delivered, m, note.toString());
     }
 }

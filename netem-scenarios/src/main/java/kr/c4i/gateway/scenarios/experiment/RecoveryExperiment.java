@@ -15,7 +15,7 @@ import kr.c4i.gateway.scenarios.node.InterfaceDatabase.OutboxStats;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.NamespaceProbe;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * Table 2: the receiving node (host 2) is stopped in an emergency, the publisher (host 1) prepares the messages
@@ -42,10 +42,11 @@ final class RecoveryExperiment {
 
     RepetitionResult run(Testbed pair, int repetition) throws Exception {
         Instant started = Instant.now();
-        Transport transport = pair.transport();
+        TransportKind transport = pair.transport();
         GatewayNode publisher = pair.node(PUBLISHER);
         GatewayNode receiver = pair.node(RECEIVER);
-        String tag = "rec-" + transport.key() + "-" + repetition + "-" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        String tag = "rec-" + transport.label() + "-" + repetition + "-"
+                + Long.toString(System.nanoTime() % 1_000_000, 36);
         List<byte[]> bodies = KmtfBodies.of(types.recovery(), plan.recoverySize(), plan.recoveryMessages());
         StringBuilder note = new StringBuilder();
 
@@ -61,7 +62,7 @@ final class RecoveryExperiment {
 
         Instant t0;
         NamespaceProbe probe;
-        int jmsPort = transport == Transport.JMS ? NodeSettings.JMS_PORT : 0;
+        int jmsPort = transport == TransportKind.JMS ? NodeSettings.JMS_PORT : 0;
         String publisherAddress = network.topology().hostAddress(PUBLISHER);
         if (plan.recoveryOrder() == RecoveryOrder.RESTART_THEN_LIFT) {
             receiver.start(plan.nodeStartTimeout());
@@ -89,7 +90,7 @@ final class RecoveryExperiment {
         }
 
         Map<String, Double> m = new LinkedHashMap<>();
-        Instant reconnect = transport == Transport.JMS ? jmsReconnect(publisher, probe, t0) : probe.firstFrame();
+        Instant reconnect = transport == TransportKind.JMS ? jmsReconnect(publisher, probe, t0) : probe.firstFrame();
         put(m, Metrics.RESPONSE_MS, t0, inbox.lastReceived(), delivered >= plan.recoveryMessages());
         put(m, Metrics.RECONNECT_MS, t0, reconnect, true);
         put(m, Metrics.FIRST_FRAME_MS, t0, probe.firstFrame(), true);
@@ -97,7 +98,7 @@ final class RecoveryExperiment {
         put(m, Metrics.LAST_MESSAGE_MS, t0, inbox.lastReceived(), true);
         m.put(Metrics.BOOT_MS, (double) receiver.bootTime().toMillis());
         m.put(Metrics.SENT_BEFORE, (double) (prepared.rows() - prepared.unsent()));
-        return new RepetitionResult(ExperimentKind.RECOVERY.key(), transport.key(), CellKeys.RECOVERY, repetition,
+        return new RepetitionResult(ExperimentKind.RECOVERY.key(), transport.label(), CellKeys.RECOVERY, repetition,
                 started, plan.recoveryMessages(), delivered, m, note.toString().strip());
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.scenarios.net.Rate;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * What a run does: experiments, transports, repetitions and every cell's size. {@link #full} is the study's
@@ -32,7 +32,7 @@ import kr.c4i.gateway.scenarios.node.Transport;
  * @param cellTimeout how long a loss repetition may take; null: from the cell's nominal capacity
  * @param warmupMessages messages per type sent (and not measured) after a deployment starts
  */
-public record RunPlan(List<ExperimentKind> experiments, List<Transport> transports, int repetitions, boolean quick,
+public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> transports, int repetitions, boolean quick,
         int recoveryMessages, int recoverySize, int fanOutMessages, int fanOutSize, List<Integer> subscribers,
         int lossMessages, int lossSize, List<LossCell> lossCells, int queuePackets, RecoveryOrder recoveryOrder,
         Duration nodeStartTimeout, Duration deliveryTimeout, @Nullable Duration cellTimeout, int warmupMessages) {
@@ -62,14 +62,14 @@ public record RunPlan(List<ExperimentKind> experiments, List<Transport> transpor
     }
 
     /** The study's set: 15 repetitions, every cell, the study's message counts. */
-    public static RunPlan full(List<ExperimentKind> experiments, List<Transport> transports) {
+    public static RunPlan full(List<ExperimentKind> experiments, List<TransportKind> transports) {
         return new RunPlan(experiments, transports, 15, false, 200, 1024, 1000, 200, List.of(1, 3, 5), 1000, 200,
                 studyLossCells(), 50, RecoveryOrder.RESTART_THEN_LIFT, Duration.ofSeconds(240),
                 Duration.ofSeconds(180), null, 20);
     }
 
     /** The CI set: one repetition, 200 messages per 1:N and loss repetition, two loss cells. */
-    public static RunPlan quick(List<ExperimentKind> experiments, List<Transport> transports) {
+    public static RunPlan quick(List<ExperimentKind> experiments, List<TransportKind> transports) {
         return new RunPlan(experiments, transports, 1, true, 200, 1024, 200, 200, List.of(1, 3, 5), 200, 200,
                 List.of(new LossCell(0.1, Rate.MBIT_2), new LossCell(0.3, Rate.KBIT_256)), 50,
                 RecoveryOrder.RESTART_THEN_LIFT, Duration.ofSeconds(240), Duration.ofSeconds(120), null, 20);

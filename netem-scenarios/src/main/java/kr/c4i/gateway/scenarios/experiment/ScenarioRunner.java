@@ -22,7 +22,7 @@ import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * Runs a plan: builds the network, then per transport a two-node deployment (recovery, loss) and a 1:N
@@ -96,7 +96,7 @@ public final class ScenarioRunner {
                 log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl()
                         + "; ARP retry " + setup.arpRetryMillis() + " ms");
                 network.shape(options.topology().hostIndexes(), new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));
-                for (Transport transport : plan.transports()) {
+                for (TransportKind transport : plan.transports()) {
                     runTransport(network, transport, types);
                 }
             }
@@ -107,7 +107,7 @@ public final class ScenarioRunner {
         return new RunResult(command, started, Instant.now(), plan, setup, results, problems);
     }
 
-    private void runTransport(EmulatedNetwork network, Transport transport, ScenarioTypes types) {
+    private void runTransport(EmulatedNetwork network, TransportKind transport, ScenarioTypes types) {
         List<Integer> hosts = java.util.stream.IntStream.rangeClosed(1, plan.deploymentHosts()).boxed().toList();
         Map<Integer, List<String>> routing = types.routing(plan);
         Testbed testbed = new Testbed("nodes", network, transport, hosts, routing, nodeSettings(),
@@ -120,20 +120,20 @@ public final class ScenarioRunner {
                 RecoveryExperiment recovery = new RecoveryExperiment(network, plan, types);
                 for (int r = 1; r <= plan.repetitions(); r++) {
                     int rep = r;
-                    repeat(testbed, budget, transport.key() + " recovery " + r + "/" + plan.repetitions(),
+                    repeat(testbed, budget, transport.label() + " recovery " + r + "/" + plan.repetitions(),
                             () -> recovery.run(testbed, rep));
                 }
             }
             if (plan.runs(ExperimentKind.LOSS)) {
                 LossExperiment loss = new LossExperiment(network, plan, types, log);
-                RepetitionResult calibration = repeat(testbed, budget, transport.key() + " loss calibration",
+                RepetitionResult calibration = repeat(testbed, budget, transport.label() + " loss calibration",
                         () -> loss.calibrate(testbed));
                 Double perMessage = calibration == null ? null
                         : calibration.metric(Metrics.BYTES_PER_MESSAGE).stream().boxed().findFirst().orElse(null);
                 for (LossCell cell : plan.lossCells()) {
                     for (int r = 1; r <= plan.repetitions(); r++) {
                         int rep = r;
-                        repeat(testbed, budget, transport.key() + " loss " + cell.key() + " " + r + "/"
+                        repeat(testbed, budget, transport.label() + " loss " + cell.key() + " " + r + "/"
                                 + plan.repetitions(), () -> loss.run(testbed, cell, rep, perMessage));
                     }
                 }
@@ -143,7 +143,7 @@ public final class ScenarioRunner {
                 for (int n : plan.subscribers()) {
                     for (int r = 1; r <= plan.repetitions(); r++) {
                         int rep = r;
-                        repeat(testbed, budget, transport.key() + " 1:" + n + " " + r + "/" + plan.repetitions(),
+                        repeat(testbed, budget, transport.label() + " 1:" + n + " " + r + "/" + plan.repetitions(),
                                 () -> experiment.run(testbed, n, rep));
                     }
                 }
@@ -157,7 +157,7 @@ public final class ScenarioRunner {
     /** Starts the deployment and warms every type up; one progress step. */
     private void start(Testbed testbed, Map<String, Integer> sizeByType, Map<Integer, List<String>> routing)
             throws NodeStartException {
-        String what = testbed.transport().key() + " " + testbed.hostCount() + " " + testbed.name();
+        String what = testbed.transport().label() + " " + testbed.hostCount() + " " + testbed.name();
         progress.status(what + ": starting nodes");
         testbed.start(plan.nodeStartTimeout());
         progress.status(what + ": warming up");
@@ -248,12 +248,12 @@ public final class ScenarioRunner {
         }
     }
 
-    private void giveUp(Transport transport, Exception ex, Budget budget) {
-        String message = transport.key() + " given up: " + ex.getMessage();
+    private void giveUp(TransportKind transport, Exception ex, Budget budget) {
+        String message = transport.label() + " given up: " + ex.getMessage();
         problems.add(message);
         log.accept(message);
         while (budget.left-- > 0) {
-            progress.step(transport.key() + ": skipped");
+            progress.step(transport.label() + ": skipped");
         }
     }
 

@@ -25,7 +25,7 @@ import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.NodeSpec;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * The nodes of one deployment (one transport, some hosts, one routing table), started together and stopped
@@ -36,7 +36,7 @@ final class Testbed implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(20);
 
     private final String name;
-    private final Transport transport;
+    private final TransportKind transport;
     private final Map<Integer, GatewayNode> nodes = new LinkedHashMap<>();
     private final Path workDir;
     private final EmulatedNetwork network;
@@ -47,18 +47,18 @@ final class Testbed implements AutoCloseable {
      * @param workRoot where the deployment's work dir is made
      * @param logDir where each node's console log goes
      */
-    Testbed(String name, EmulatedNetwork network, Transport transport, List<Integer> hosts,
+    Testbed(String name, EmulatedNetwork network, TransportKind transport, List<Integer> hosts,
             Map<Integer, List<String>> routing, NodeSettings settings, Path workRoot, Path logDir,
             Consumer<String> log) {
         this.name = name;
         this.transport = transport;
         this.network = network;
         this.log = log;
-        this.workDir = workRoot.resolve(transport.key());
+        this.workDir = workRoot.resolve(transport.label());
         for (NodeSpec spec : DeploymentPlan.nodes(network.topology(), transport, hosts, routing, settings)) {
             Path sockets = workDir.resolve("sockets").resolve(spec.id());
             List<String> command = DeploymentPlan.command(network.topology(), spec, settings, workDir, sockets);
-            Path console = logDir.resolve(transport.key() + "-" + spec.id() + ".log");
+            Path console = logDir.resolve(transport.label() + "-" + spec.id() + ".log");
             nodes.put(spec.host(), new GatewayNode(spec, command, console, sockets,
                     workDir.resolve(spec.id()).resolve("postgres.password"), network));
         }
@@ -72,7 +72,7 @@ final class Testbed implements AutoCloseable {
         return nodes.size();
     }
 
-    Transport transport() {
+    TransportKind transport() {
         return transport;
     }
 
@@ -121,7 +121,7 @@ final class Testbed implements AutoCloseable {
                 }
             }
         }
-        log.accept(transport.key() + " " + name + ": " + nodes.size() + " nodes ready in "
+        log.accept(transport.label() + " " + name + ": " + nodes.size() + " nodes ready in "
                 + Duration.between(begin, Instant.now()).toMillis() + " ms");
     }
 
@@ -137,8 +137,8 @@ final class Testbed implements AutoCloseable {
             node(1).database().insert(tag, e.getKey(), KmtfBodies.of(e.getKey(), size, messages));
             Map<Integer, Long> got = awaitInboxes(tag, e.getValue(), messages, Instant.now().plus(timeout));
             if (got.values().stream().anyMatch(n -> n < messages)) {
-                throw new IllegalStateException("Warm-up of " + e.getKey() + " on " + transport.key() + " did not reach "
-                        + "every subscriber within " + timeout.toSeconds() + " s: " + got + " of " + messages);
+                throw new IllegalStateException("Warm-up of " + e.getKey() + " on " + transport.label()
+                        + " did not reach every subscriber within " + timeout.toSeconds() + " s: " + got + " of " + messages);
             }
         }
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.net.Topology;
 
 /**
@@ -24,7 +25,7 @@ public final class DeploymentPlan {
      * @param hosts hosts that run a node
      * @param subscriptions per host, the KMTF types its node receives (hosts without an entry receive nothing)
      */
-    public static List<NodeSpec> nodes(Topology topology, Transport transport, List<Integer> hosts,
+    public static List<NodeSpec> nodes(Topology topology, TransportKind transport, List<Integer> hosts,
             Map<Integer, List<String>> subscriptions, NodeSettings settings) {
         SortedMap<Integer, List<String>> routing = new TreeMap<>(subscriptions);
         List<NodeSpec> nodes = new ArrayList<>();
@@ -75,7 +76,7 @@ public final class DeploymentPlan {
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", topology.hostNamespace(node.host()),
                 settings.java().toString(), "--sun-misc-unsafe-memory-access=allow",
                 "--enable-native-access=ALL-UNNAMED", "-Xmx" + settings.heap(), "-jar",
-                settings.jar().toString(), "node", "--id", node.id(), "--transport", node.transport().key(),
+                settings.jar().toString(), "node", "--id", node.id(), "--transport", node.transport().label(),
                 "--work-dir", workDir.toString(), "--http-port", Integer.toString(NodeSettings.HTTP_PORT),
                 "--pg-socket-dir", socketDir.toString(), "--"));
         argv.addAll(node.bridgeArguments());

@@ -3,6 +3,8 @@ package kr.c4i.gateway.scenarios.node;
 import java.util.List;
 import java.util.Map;
 
+import kr.c4i.gateway.core.transport.TransportKind;
+
 /**
  * One node of a deployment: where it runs and the bridge properties it gets.
  *
@@ -12,7 +14,7 @@ import java.util.Map;
  * @param transport the node's transport
  * @param properties bridge properties, in order
  */
-public record NodeSpec(String id, int host, String address, Transport transport, Map<String, String> properties) {
+public record NodeSpec(String id, int host, String address, TransportKind transport, Map<String, String> properties) {
 
     public NodeSpec {
         properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));

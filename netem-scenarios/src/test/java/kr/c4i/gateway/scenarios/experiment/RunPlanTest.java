@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.scenarios.net.Rate;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 class RunPlanTest {
 
     private static final List<ExperimentKind> ALL = List.of(ExperimentKind.values());
-    private static final List<Transport> BOTH = List.of(Transport.JMS, Transport.DDS);
+    private static final List<TransportKind> BOTH = List.of(TransportKind.JMS, TransportKind.DDS);
 
     @Test
     void theFullPlanIsTheStudys() {
@@ -64,7 +64,7 @@ class RunPlanTest {
     void nonsenseIsRefusedBeforeAnythingIsBuilt() {
         assertThatIllegalArgumentException().isThrownBy(() -> RunPlan.full(List.of(), BOTH));
         assertThatIllegalArgumentException().isThrownBy(() -> ExperimentKind.parse("latency"));
-        assertThatIllegalArgumentException().isThrownBy(() -> Transport.parse("mqtt"));
+        assertThatIllegalArgumentException().isThrownBy(() -> TransportKind.parse("mqtt"));
         assertThatIllegalArgumentException().isThrownBy(() -> new LossCell(1.0, Rate.MBIT_2));
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.net.Topology;
 
 class DeploymentPlanTest {
@@ -20,7 +21,7 @@ class DeploymentPlanTest {
 
     @Test
     void jmsNodesBindTheirOwnAddressAndKnowOnlyTheDeploymentsPeers() {
-        List<NodeSpec> nodes = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2, 3), routing, settings);
+        List<NodeSpec> nodes = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2, 3), routing, settings);
         assertThat(nodes).extracting(NodeSpec::id).containsExactly("n1", "n2", "n3");
         Map<String, String> n1 = nodes.getFirst().properties();
         assertThat(n1).containsEntry("gateway.jms.embedded.host", "10.77.0.1")
@@ -35,7 +36,7 @@ class DeploymentPlanTest {
 
     @Test
     void everyNodeGetsTheSameRoutingTableLimitedToTheDeployment() {
-        List<NodeSpec> pair = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2), routing, settings);
+        List<NodeSpec> pair = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2), routing, settings);
         for (NodeSpec node : pair) {
             assertThat(node.properties()).containsEntry("gateway.routing.subscriptions.n2", "SITREP,LOGSITREP")
                     .doesNotContainKey("gateway.routing.subscriptions.n3");
@@ -44,7 +45,7 @@ class DeploymentPlanTest {
 
     @Test
     void ddsNodesUseTheHostInterfaceTheMulticastGroupAndThePeersAddresses() {
-        NodeSpec n2 = DeploymentPlan.nodes(topology, Transport.DDS, List.of(1, 2, 3), routing, settings).get(1);
+        NodeSpec n2 = DeploymentPlan.nodes(topology, TransportKind.DDS, List.of(1, 2, 3), routing, settings).get(1);
         assertThat(n2.properties()).containsEntry("gateway.dds.domain-id", "7")
                 .containsEntry("gateway.dds.network-interface", "eth0")
                 .containsEntry("gateway.dds.multicast-address", "239.255.0.1")
@@ -54,7 +55,7 @@ class DeploymentPlanTest {
 
     @Test
     void theNodeRunsInItsHostsNamespaceExactlyAsUsersStartIt() {
-        NodeSpec n2 = DeploymentPlan.nodes(topology, Transport.DDS, List.of(1, 2), routing, settings).get(1);
+        NodeSpec n2 = DeploymentPlan.nodes(topology, TransportKind.DDS, List.of(1, 2), routing, settings).get(1);
         List<String> argv = DeploymentPlan.command(topology, n2, settings, Path.of("/w"), Path.of("/w/sockets/n2"));
         assertThat(argv.subList(0, 10)).containsExactly("ip", "netns", "exec", "c4g-h2", "/jdk/bin/java",
                 "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xmx384m",

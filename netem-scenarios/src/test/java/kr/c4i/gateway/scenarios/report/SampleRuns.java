@@ -14,7 +14,7 @@ import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
-import kr.c4i.gateway.scenarios.node.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /** Synthetic runs for report tests: two repetitions per cell with known numbers. */
 final class SampleRuns {
@@ -36,7 +36,7 @@ final class SampleRuns {
 
     static RunResult run(double ddsResponse, double jmsResponse, double ddsBytes1, double ddsBytes5,
             double ddsEfficiency, boolean ddsComplete) {
-        RunPlan plan = RunPlan.quick(List.of(ExperimentKind.values()), List.of(Transport.JMS, Transport.DDS));
+        RunPlan plan = RunPlan.quick(List.of(ExperimentKind.values()), List.of(TransportKind.JMS, TransportKind.DDS));
         List<RepetitionResult> reps = new ArrayList<>();
         for (int r = 1; r <= 2; r++) {
             double wobble = r == 1 ? 0.9 : 1.1;

@@ -11,7 +11,7 @@ import java.time.format.DateTimeFormatter;
 import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Option;
 
-import kr.c4i.gateway.bridge.config.NodeProperties.TransportKind;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * Options every embedded-default command shares. A run's databases and broker journals (tens of MB) go

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import kr.c4i.gateway.bridge.config.NodeProperties.TransportKind;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.NodeId;
 
 /**

@@ -135,7 +135,7 @@ final class EmbeddedNode implements AutoCloseable {
 
     /** The transport the running bridge actually uses, as it names itself ({@code jms}, {@code dds}). */
     String transportKind() {
-        return context == null ? "none" : context.getBean(Transport.class).kind();
+        return context == null ? "none" : context.getBean(Transport.class).kind().label();
     }
 
     /** BEST_EFFORT samples the running bridge's DDS transport counted as dropped, by reason; empty otherwise. */

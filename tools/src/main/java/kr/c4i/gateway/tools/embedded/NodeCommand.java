@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import kr.c4i.gateway.bridge.config.NodeProperties.TransportKind;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.NodeId;
 
 /**

@@ -1,0 +1,122 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import kr.c4i.gateway.core.NodeId;
+import org.apache.activemq.artemis.core.config.BridgeConfiguration;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
+import org.apache.activemq.artemis.core.server.JournalType;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EmbeddedBrokerConfigurationFactoryTest {
+
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId B = NodeId.of("b");
+
+    private final JmsTransportSettings settings = TestNodes.settings(A, "gateway", "pw")
+            .withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", 61700, Path.of("/var/lib/gw/a")))
+            .withPeers(Map.of(B, new JmsTransportSettings.Peer("tcp://node-b:61616", "gw-b", "pw-b")));
+
+    private final Configuration configuration = new EmbeddedBrokerConfigurationFactory(this.settings)
+            .createConfiguration();
+
+    @Test
+    void brokerIsPersistentUnderTheDataDirectoryWithJmxOff() {
+        assertThat(this.configuration.isPersistenceEnabled()).isTrue();
+        assertThat(this.configuration.getJournalType()).isEqualTo(JournalType.NIO);
+        assertThat(this.configuration.getJournalDirectory()).isEqualTo("/var/lib/gw/a/journal");
+        assertThat(this.configuration.getBindingsDirectory()).isEqualTo("/var/lib/gw/a/bindings");
+        assertThat(this.configuration.getPagingDirectory()).isEqualTo("/var/lib/gw/a/paging");
+        assertThat(this.configuration.getLargeMessagesDirectory()).isEqualTo("/var/lib/gw/a/large-messages");
+        assertThat(this.configuration.isJournalSyncTransactional()).isTrue();
+        assertThat(this.configuration.isJMXManagementEnabled()).isFalse();
+        assertThat(this.configuration.getIDCacheSize()).isEqualTo(20_000);
+        assertThat(this.configuration.isPersistIDCache()).isTrue();
+    }
+
+    @Test
+    void oneCoreAcceptorListensOnTheConfiguredPort() {
+        assertThat(this.configuration.getAcceptorConfigurations()).singleElement().satisfies((acceptor) -> {
+            assertThat(acceptor.getParams()).containsEntry("host", "127.0.0.1").containsEntry("port", "61700")
+                    .containsEntry("protocols", "CORE");
+        });
+    }
+
+    @Test
+    void securityIsOnWithOneRoleAllowedEverything() {
+        assertThat(this.configuration.isSecurityEnabled()).isTrue();
+        assertThat(this.configuration.getSecurityRoles().get("#")).singleElement().satisfies((role) -> {
+            assertThat(role.getName()).isEqualTo("gateway");
+            assertThat(role.isSend() && role.isConsume() && role.isManage() && role.isBrowse()
+                    && role.isCreateDurableQueue() && role.isCreateAddress()).isTrue();
+        });
+        assertThat(new EmbeddedBrokerConfigurationFactory(this.settings).createSecurityManager().getConfiguration()
+                .getDefaultUser()).isNull();
+    }
+
+    @Test
+    void everyNodeHasADurableAnycastQueueNamedAfterIt() {
+        assertThat(this.configuration.getAddressConfigurations()).extracting(CoreAddressConfiguration::getName)
+                .containsExactlyInAnyOrder("kmtf.node.a", "kmtf.node.b", "kmtf.invalid");
+        assertThat(this.configuration.getAddressConfigurations()).allSatisfy((address) -> {
+            assertThat(address.getQueueConfigs()).singleElement().satisfies((queue) -> {
+                assertThat(queue.getName().toString()).isEqualTo(address.getName());
+                assertThat(queue.isDurable()).isTrue();
+                assertThat(queue.getRoutingType().name()).isEqualTo("ANYCAST");
+            });
+        });
+    }
+
+    @Test
+    void queuesNeverDeadLetterAndRedeliverWithBackoff() {
+        AddressSettings addressSettings = this.configuration.getAddressSettings().get("kmtf.node.b");
+        assertThat(addressSettings.getMaxDeliveryAttempts()).isEqualTo(-1);
+        assertThat(addressSettings.getRedeliveryDelay()).isEqualTo(100);
+        assertThat(addressSettings.getRedeliveryMultiplier()).isEqualTo(2.0);
+        assertThat(addressSettings.getMaxRedeliveryDelay()).isEqualTo(5000);
+        assertThat(addressSettings.getDeadLetterAddress().toString()).isEqualTo("kmtf.invalid");
+        assertThat(addressSettings.getExpiryAddress().toString()).isEqualTo("kmtf.invalid");
+        assertThat(this.configuration.getAddressSettings()).containsKeys("kmtf.node.a", "kmtf.invalid");
+    }
+
+    @Test
+    void eachPeerQueueIsBridgedToThePeersBrokerForEver() {
+        assertThat(this.configuration.getConnectorConfigurations().get("kmtf-peer-b").getParams())
+                .containsEntry("host", "node-b").containsEntry("port", "61616");
+        BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
+        assertThat(this.configuration.getBridgeConfigurations()).hasSize(1);
+        assertThat(bridge.getName()).isEqualTo("kmtf-bridge-to-b");
+        assertThat(bridge.getQueueName()).isEqualTo("kmtf.node.b");
+        assertThat(bridge.getForwardingAddress()).isEqualTo("kmtf.node.b");
+        assertThat(bridge.getStaticConnectors()).containsExactly("kmtf-peer-b");
+        assertThat(bridge.getUser()).isEqualTo("gw-b");
+        assertThat(bridge.getPassword()).isEqualTo("pw-b");
+        assertThat(bridge.getReconnectAttempts()).isEqualTo(-1);
+        assertThat(bridge.getInitialConnectAttempts()).isEqualTo(-1);
+        assertThat(bridge.isUseDuplicateDetection()).isTrue();
+        assertThat(bridge.isHA()).isFalse();
+        assertThat(bridge.getConfirmationWindowSize()).isEqualTo(1024 * 1024);
+        assertThat(bridge.getMaxRetryInterval()).isEqualTo(10_000);
+    }
+
+    @Test
+    void aPeerThatIsCutOffIsNoticedAndFoundAgainInSeconds() {
+        assertThat(this.configuration.getConnectorConfigurations().get("kmtf-peer-b").getParams())
+                .containsEntry("connectTimeoutMillis", 2_000);
+        BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
+        assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(1_000);
+        assertThat(bridge.getConnectionTTL()).isEqualTo(5_000);
+    }
+
+    @Test
+    void wildcardBindAddressIsReachedThroughLoopback() {
+        assertThat(EmbeddedBrokerConfigurationFactory.connectHost("0.0.0.0")).isEqualTo("127.0.0.1");
+        assertThat(EmbeddedBrokerConfigurationFactory.connectHost("::")).isEqualTo("[::1]");
+        assertThat(EmbeddedBrokerConfigurationFactory.connectHost("10.1.2.3")).isEqualTo("10.1.2.3");
+    }
+}

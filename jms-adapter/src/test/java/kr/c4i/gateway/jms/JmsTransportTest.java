@@ -1,0 +1,337 @@
+package kr.c4i.gateway.jms;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static kr.c4i.gateway.jms.Fixtures.batch;
+import static kr.c4i.gateway.jms.Fixtures.envelope;
+import static kr.c4i.gateway.jms.Fixtures.outbound;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class JmsTransportTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path tempDir;
+
+    private TestNodes nodes;
+
+    @AfterEach
+    void stopNodes() {
+        if (this.nodes != null) {
+            this.nodes.close();
+        }
+    }
+
+    @Test
+    void messageFromOneNodeReachesTheOtherWithEveryFieldIntact() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        Envelope sent = envelope("a-0001", "a");
+
+        this.nodes.transport("a").send(List.of(outbound(sent, "b")));
+
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(1, TIMEOUT);
+        Envelope received = b.received().get("a-0001");
+        assertThat(received).isEqualTo(sent);
+        assertThat(received.text()).isEqualTo(sent.text()).contains("적 기갑 대대");
+        assertThat(this.nodes.handler("a").uniqueCount()).isZero();
+    }
+
+    @Test
+    void everyMessageToTwoDestinationsArrivesExactlyOnce() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b", "c");
+        int count = 2000;
+
+        for (int from = 0; from < count; from += 100) {
+            this.nodes.transport("a").send(batch("a", "m", from, 100, "b", "c"));
+        }
+
+        for (String destination : List.of("b", "c")) {
+            RecordingHandler handler = this.nodes.handler(destination);
+            handler.awaitUnique(count, TIMEOUT);
+            assertThat(handler.deliveryCount()).as("deliveries at %s", destination).isEqualTo(count);
+        }
+        assertThat(this.nodes.handler("a").uniqueCount()).isZero();
+    }
+
+    @Test
+    void backlogIsDeliveredWhenReceivingNodeReturns() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        JmsTransport a = this.nodes.transport("a");
+        a.send(batch("a", "before", 0, 50, "b"));
+        this.nodes.handler("b").awaitUnique(50, TIMEOUT);
+
+        this.nodes.stop("b");
+        for (int from = 0; from < 500; from += 50) {
+            a.send(batch("a", "during", from, 50, "b"));
+        }
+        awaitPending(a, "b", 500);
+
+        RecordingHandler b = this.nodes.start("b");
+        b.awaitUnique(500, TIMEOUT);
+        assertThat(b.received().keySet()).allMatch((id) -> id.startsWith("during-"));
+        assertThat(b.deliveryCount()).isEqualTo(500);
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(pending(a, "b")).as("pending").isZero());
+    }
+
+    @Test
+    void messagesJournaledBeforeSenderRestartAreForwardedAfterIt() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        JmsTransport a = this.nodes.open("a");
+        a.send(batch("a", "m", 0, 300, "b"));
+        awaitPending(a, "b", 300);
+        this.nodes.stop("a");
+
+        RecordingHandler b = this.nodes.start("b");
+        this.nodes.open("a");
+
+        b.awaitUnique(300, TIMEOUT);
+        assertThat(b.deliveryCount()).isEqualTo(300);
+    }
+
+    @Test
+    void batchIsRedeliveredWhenHandlerFailsAndCommittedWhenItSucceeds() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        RecordingHandler b = this.nodes.start("b", new RecordingHandler(1));
+        JmsTransport a = this.nodes.open("a");
+
+        a.send(batch("a", "m", 0, 20, "b"));
+
+        b.awaitUnique(20, TIMEOUT);
+        assertThat(b.failedBatches()).hasSize(1);
+        assertThat(b.received().keySet()).containsAll(b.failedBatches().getFirst());
+        assertThat(b.batchCount()).isGreaterThan(1);
+        JmsTransport bTransport = this.nodes.transport("b");
+        await().atMost(TIMEOUT).untilAsserted(
+                () -> assertThat(bTransport.health().details()).containsEntry("inboxDepth", 0L));
+        assertThat(b.deliveryCount()).isEqualTo(20);
+    }
+
+    @Test
+    void connectingWithoutCredentialsOrWithWrongPasswordFails() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a");
+        String url = this.nodes.url("a");
+
+        assertThatExceptionOfType(JMSSecurityException.class).isThrownBy(() -> connect(new ActiveMQConnectionFactory(url)));
+        assertThatExceptionOfType(JMSSecurityException.class)
+                .isThrownBy(() -> connect(new ActiveMQConnectionFactory(url, TestNodes.USER, "wrong")));
+        assertThatExceptionOfType(JMSSecurityException.class)
+                .isThrownBy(() -> connect(new ActiveMQConnectionFactory(url, "intruder", TestNodes.PASSWORD)));
+        connect(new ActiveMQConnectionFactory(url, TestNodes.USER, TestNodes.PASSWORD));
+    }
+
+    @Test
+    void sameMessageIdSentTwiceToOneDestinationIsDeliveredOnce() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b", "c");
+        JmsTransport a = this.nodes.transport("a");
+        Envelope first = envelope("dup-1", "a");
+
+        a.send(List.of(outbound(first, "b")));
+        // A resend after a crash: the duplicate comes with a new message in the same batch, and
+        // goes to one destination that has it and one that has not.
+        a.send(List.of(outbound(envelope("dup-1", "a"), "b", "c"), outbound(envelope("new-1", "a"), "b")));
+        a.send(List.of(outbound(first, "b"), outbound(first, "b")));
+
+        RecordingHandler b = this.nodes.handler("b");
+        RecordingHandler c = this.nodes.handler("c");
+        b.awaitUnique(2, TIMEOUT);
+        c.awaitUnique(1, TIMEOUT);
+        a.send(List.of(outbound(envelope("marker", "a"), "b")));
+        b.awaitUnique(3, TIMEOUT);
+        assertThat(b.deliveryCount()).isEqualTo(3);
+        assertThat(b.received().get("dup-1")).isEqualTo(first);
+        assertThat(c.deliveryCount()).isEqualTo(1);
+    }
+
+    @Test
+    void unreadableMessageIsMovedToInvalidQueueWithoutBlockingTheInbox() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        try (Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage stray = session.createBytesMessage();
+            stray.writeBytes("not an envelope".getBytes());
+            stray.setStringProperty(EnvelopeCodec.MESSAGE_ID, "stray-1");
+            session.createProducer(session.createQueue("kmtf.node.b")).send(stray);
+
+            this.nodes.transport("a").send(List.of(outbound(envelope("good-1", "a"), "b")));
+            this.nodes.handler("b").awaitUnique(1, TIMEOUT);
+
+            MessageConsumer invalid = session.createConsumer(session.createQueue("kmtf.invalid"));
+            connection.start();
+            Message moved = invalid.receive(TIMEOUT.toMillis());
+            assertThat(moved).isNotNull();
+            assertThat(moved.getStringProperty(EnvelopeCodec.MESSAGE_ID)).isEqualTo("stray-1");
+            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains(EnvelopeCodec.ORIGIN);
+            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_SOURCE)).isEqualTo("kmtf.node.b");
+            assertThat(moved.getBody(byte[].class)).asString().isEqualTo("not an envelope");
+        }
+        finally {
+            factory.close();
+        }
+        assertThat(this.nodes.handler("b").received()).containsOnlyKeys("good-1");
+    }
+
+    @Test
+    void sendingToANodeThatIsNotAPeerIsRejectedPermanentlyAndSendsNothing() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        List<Outbound> batch = List.of(outbound(envelope("ok-1", "a"), "b"), outbound(envelope("bad-1", "a"), "zulu"));
+
+        assertThatExceptionOfType(MessageRejectedException.class)
+                .isThrownBy(() -> this.nodes.transport("a").send(batch))
+                .satisfies((ex) -> assertThat(ex.messageId()).isEqualTo("bad-1"))
+                .satisfies((ex) -> assertThat(ex.retryable()).isFalse())
+                .withMessageContaining("zulu");
+        assertThat(pending(this.nodes.transport("a"), "b")).isZero();
+    }
+
+    @Test
+    void anInfiniteCreatedAtIsRejectedAloneAndOneBeforeTheGregorianReformArrivesExactly() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        Envelope julian = EnvelopeCodecTest.createdAt("julian-1", Instant.parse("1500-01-01T00:00:00Z"));
+        Envelope infinite = EnvelopeCodecTest.createdAt("inf-1", Instant.MAX);
+
+        assertThatExceptionOfType(MessageRejectedException.class)
+                .isThrownBy(() -> this.nodes.transport("a").send(List.of(outbound(julian, "b"), outbound(infinite, "b"))))
+                .satisfies((ex) -> assertThat(ex.messageId()).isEqualTo("inf-1"));
+        assertThat(pending(this.nodes.transport("a"), "b")).isZero();
+
+        this.nodes.transport("a").send(List.of(outbound(julian, "b")));
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(1, TIMEOUT);
+        assertThat(b.received().get("julian-1").createdAt()).isEqualTo(Instant.parse("1500-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void healthReportsBridgeStateAndMessagesPendingForAPeer() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        JmsTransport a = this.nodes.open("a");
+        a.send(batch("a", "m", 0, 7, "b"));
+        awaitPending(a, "b", 7);
+
+        TransportHealth waiting = a.health();
+        assertThat(waiting.up()).isTrue();
+        assertThat(waiting.details()).containsEntry("mode", "embedded")
+                .containsEntry("brokerUrl", this.nodes.url("a"))
+                .containsEntry("inboxQueue", "kmtf.node.a")
+                .containsEntry("inboxDepth", 0L);
+        assertThat(peer(waiting, "b")).containsEntry("queue", "kmtf.node.b")
+                .containsEntry("bridgeConnected", false)
+                .containsEntry("pending", 7L);
+
+        this.nodes.start("b").awaitUnique(7, TIMEOUT);
+        await().atMost(TIMEOUT).untilAsserted(() -> assertThat(peer(a.health(), "b"))
+                .containsEntry("bridgeConnected", true).containsEntry("pending", 0L));
+
+        a.close();
+        a.close();
+        assertThat(a.health().up()).isFalse();
+    }
+
+    @Test
+    void sendToAnExternalBrokerFailsRetryablyWhileItIsDownAndResumesWhenItReturns() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "b");
+        JmsTransportSettings external = TestNodes.settings(NodeId.of("x"), TestNodes.USER, TestNodes.PASSWORD)
+                .withBrokerUrl(this.nodes.url("b"))
+                .withPeers(Map.of(NodeId.of("b"), new JmsTransportSettings.Peer(null, null, null)));
+        try (JmsTransport x = new JmsTransport(external)) {
+            x.open();
+            assertThat(x.health().details()).containsEntry("mode", "external").doesNotContainKey("inboxDepth");
+            x.send(List.of(outbound(envelope("x-1", "x"), "b")));
+            this.nodes.handler("b").awaitUnique(1, TIMEOUT);
+
+            this.nodes.stop("b");
+            assertThatExceptionOfType(TransportUnavailableException.class)
+                    .isThrownBy(() -> x.send(List.of(outbound(envelope("x-2", "x"), "b"))))
+                    .satisfies((ex) -> assertThat(ex.retryable()).isTrue())
+                    .withMessageStartingWith("Unable to send")
+                    .withMessageContaining("kmtf.node.b")
+                    .withMessageContaining(this.nodes.url("b"));
+            assertThat(x.health().up()).isFalse();
+
+            RecordingHandler b = this.nodes.start("b");
+            x.send(List.of(outbound(envelope("x-2", "x"), "b")));
+            b.awaitUnique(1, TIMEOUT);
+            assertThat(b.received()).containsOnlyKeys("x-2");
+            assertThat(x.health().up()).isTrue();
+        }
+    }
+
+    @Test
+    void customizerChangesTheEmbeddedBrokerAfterTheSettings() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a");
+        AtomicReference<Configuration> seen = new AtomicReference<>();
+        try (JmsTransport a = new JmsTransport(this.nodes.settings("a"), List.of((configuration) -> {
+            seen.set(configuration);
+            configuration.setMaxDiskUsage(-1);
+        }))) {
+            a.open();
+            assertThat(seen.get().getAcceptorConfigurations()).hasSize(1);
+            assertThat(seen.get().getMaxDiskUsage()).isEqualTo(-1);
+            assertThat(a.health().up()).isTrue();
+        }
+    }
+
+    @Test
+    void methodsNeedAnOpenTransport() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        JmsTransport a = new JmsTransport(this.nodes.settings("a"));
+        assertThat(a.kind()).isEqualTo(TransportKind.JMS);
+        assertThatThrownBy(() -> a.send(List.of())).isInstanceOf(IllegalStateException.class).hasMessageContaining("open");
+        a.close();
+        assertThatThrownBy(a::open).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    private static void connect(ActiveMQConnectionFactory factory) throws Exception {
+        try (factory; Connection connection = factory.createConnection()) {
+            connection.createSession(false, Session.AUTO_ACKNOWLEDGE).createQueue("kmtf.node.a");
+        }
+    }
+
+    // The queue's count can trail a committed send (CI once read 203 of 300 just after it returned),
+    // so it is awaited rather than read once.
+    private static void awaitPending(JmsTransport transport, String peer, long expected) {
+        await().atMost(TIMEOUT).untilAsserted(
+                () -> assertThat(pending(transport, peer)).as("pending for %s", peer).isEqualTo(expected));
+    }
+
+    private static long pending(JmsTransport transport, String peer) {
+        Object pending = peer(transport.health(), peer).get("pending");
+        return (pending instanceof Long value) ? value : -1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> peer(TransportHealth health, String peer) {
+        Map<String, Object> peers = (Map<String, Object>) health.details().get("peers");
+        return (Map<String, Object>) peers.get(peer);
+    }
+}
