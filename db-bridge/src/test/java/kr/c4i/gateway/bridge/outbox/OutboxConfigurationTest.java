@@ -29,7 +29,7 @@ import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** How the outbox loop's parts are wired, and which of them the user may replace. No bean connects on creation. */
-class OutboxConfigurationTests {
+class OutboxConfigurationTest {
 
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
 

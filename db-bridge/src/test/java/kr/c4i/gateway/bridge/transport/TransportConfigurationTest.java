@@ -32,7 +32,7 @@ import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** Which transport one property selects; nothing here opens a broker or a participant. */
-class TransportConfigurationTests {
+class TransportConfigurationTest {
 
     private static final AutoConfigurations TRANSPORTS = AutoConfigurations.of(JmsTransportConfiguration.class,
             DdsTransportConfiguration.class);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-class JmsTransportSettingsTests {
+class JmsTransportSettingsTest {
 
     private static final NodeId A = NodeId.of("a");
     private static final NodeId B = NodeId.of("b");

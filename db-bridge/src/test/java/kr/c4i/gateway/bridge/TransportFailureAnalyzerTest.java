@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-class TransportFailureAnalyzerTests {
+class TransportFailureAnalyzerTest {
 
     private final TransportFailureAnalyzer analyzer = new TransportFailureAnalyzer();
 

@@ -29,7 +29,7 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** A bad gateway.* value stops the application with its property, its value as written and where it was set. */
-class PropertiesFailureAnalyzerTests {
+class PropertiesFailureAnalyzerTest {
 
     private final PropertiesFailureAnalyzer analyzer = new PropertiesFailureAnalyzer();
 
