@@ -3,18 +3,13 @@ package kr.c4i.gateway.bridge.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.MapPropertySource;
@@ -22,11 +17,9 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
+import kr.c4i.gateway.bridge.support.NodeContext;
 import kr.c4i.gateway.bridge.transport.DdsTransportConfiguration;
 import kr.c4i.gateway.bridge.transport.JmsTransportConfiguration;
-import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** A bad gateway.* value stops the application with its property, its value as written and where it was set. */
 class PropertiesFailureAnalyzerTest {
@@ -34,29 +27,8 @@ class PropertiesFailureAnalyzerTest {
     private final PropertiesFailureAnalyzer analyzer = new PropertiesFailureAnalyzer();
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({ NodeProperties.class, JmsProperties.class, DdsProperties.class })
-    @Import({ JmsTransportConfiguration.class, DdsTransportConfiguration.class })
+    @Import({ NodeContext.class, JmsTransportConfiguration.class, DdsTransportConfiguration.class })
     static class Node {
-
-        @Bean
-        NodeId nodeId() {
-            return NodeId.of("a");
-        }
-
-        @Bean
-        KmtfCatalogue catalogue() {
-            return KmtfCatalogue.loadDefault();
-        }
-
-        @Bean
-        RoutingTable routingTable(KmtfCatalogue catalogue) {
-            return RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), catalogue);
-        }
-
-        @Bean
-        MeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
     }
 
     @Test

@@ -4,32 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import kr.c4i.gateway.bridge.config.DdsProperties;
-import kr.c4i.gateway.bridge.config.JmsProperties;
-import kr.c4i.gateway.bridge.config.NodeProperties;
+import kr.c4i.gateway.bridge.support.NodeContext;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
-import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
-import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /** Which transport one property selects; nothing here opens a broker or a participant. */
 class TransportConfigurationTest {
@@ -38,33 +30,8 @@ class TransportConfigurationTest {
             DdsTransportConfiguration.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(Node.class).withConfiguration(TRANSPORTS)
+            .withUserConfiguration(NodeContext.class).withConfiguration(TRANSPORTS)
             .withPropertyValues("gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=secret");
-
-    @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({ NodeProperties.class, JmsProperties.class, DdsProperties.class })
-    static class Node {
-
-        @Bean
-        NodeId nodeId() {
-            return NodeId.of("a");
-        }
-
-        @Bean
-        KmtfCatalogue catalogue() {
-            return KmtfCatalogue.loadDefault();
-        }
-
-        @Bean
-        RoutingTable routingTable(KmtfCatalogue catalogue) {
-            return RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), catalogue);
-        }
-
-        @Bean
-        MeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
-    }
 
     @Configuration(proxyBeanMethods = false)
     static class OwnTransport {
@@ -141,7 +108,7 @@ class TransportConfigurationTest {
 
     @Test
     void jmsWithoutAPasswordFailsNamingTheSetting() {
-        new ApplicationContextRunner().withUserConfiguration(Node.class).withConfiguration(TRANSPORTS)
+        new ApplicationContextRunner().withUserConfiguration(NodeContext.class).withConfiguration(TRANSPORTS)
                 .withPropertyValues("gateway.jms.user=gateway")
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
                         .hasMessageContaining("password"));
