@@ -3,13 +3,9 @@ package kr.c4i.gateway.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -25,6 +21,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 
 /**
@@ -147,31 +144,20 @@ final class Cluster implements AutoCloseable {
     }
 
     void insertOutbox(String id, String type, String body) throws SQLException {
-        try (Connection c = node(id).db().getConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (kmtf_type, body) VALUES (?, ?)")) {
-            ps.setString(1, type);
-            ps.setBytes(2, body.getBytes(StandardCharsets.UTF_8));
-            ps.executeUpdate();
-        }
+        client(id).insert(type, body);
     }
 
     long count(String id, String sql) throws SQLException {
-        try (Connection c = node(id).db().getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return client(id).count(sql);
     }
 
     List<String> strings(String id, String sql) throws SQLException {
-        try (Connection c = node(id).db().getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            List<String> values = new ArrayList<>();
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-            return values;
-        }
+        return client(id).strings(sql);
+    }
+
+    /** Node {@code id}'s interface database as its C4I application sees it (its pool changes at a power cut). */
+    InterfaceDatabaseClient client(String id) {
+        return new InterfaceDatabaseClient(node(id).db());
     }
 
     private static int freePort() {

@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 
 /**
@@ -52,7 +54,7 @@ public final class GatewayNode implements AutoCloseable {
     private final List<LogEvent> events = new CopyOnWriteArrayList<>();
     private final Deque<String> tail = new ArrayDeque<>();
     private @Nullable Process process;
-    private @Nullable InterfaceDatabase database;
+    private @Nullable InterfaceDatabaseClient database;
     private volatile @Nullable Matcher ready;
     private @Nullable Instant startedAt;
     private @Nullable Instant readyAt;
@@ -134,10 +136,7 @@ public final class GatewayNode implements AutoCloseable {
             throw new NodeStartException("Interrupted while node " + id() + " started", ex);
         }
         Matcher line = ready;
-        if (database != null) {
-            database.close();
-        }
-        database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)), password());
+        database = InterfaceDatabase.client(socketDir, Integer.parseInt(line.group(3)), password());
     }
 
     /** Written by the node on its first start, so it is there once the node is READY. */
@@ -177,8 +176,8 @@ public final class GatewayNode implements AutoCloseable {
         return readyAt;
     }
 
-    public InterfaceDatabase database() {
-        InterfaceDatabase db = database;
+    public InterfaceDatabaseClient database() {
+        InterfaceDatabaseClient db = database;
         if (db == null) {
             throw new IllegalStateException("node " + id() + " is not ready");
         }
@@ -201,16 +200,10 @@ public final class GatewayNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (database != null) {
-            database.close();
-        }
     }
 
     /** SIGTERM (the node stops its bridge and database), then SIGKILL for whatever is left in the namespace. */
     public synchronized void stop() {
-        if (database != null) {
-            database.close();
-        }
         Process p = process;
         if (p == null) {
             return;
