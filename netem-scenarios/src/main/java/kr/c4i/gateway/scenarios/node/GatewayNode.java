@@ -109,7 +109,10 @@ public final class GatewayNode implements AutoCloseable {
             Files.writeString(consoleLog, "---- start " + Instant.now() + ": " + String.join(" ", command) + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             startedAt = Instant.now();
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            // The secrets in the environment (ip netns exec keeps it), not on the logged command line.
+            builder.environment().putAll(spec.environment());
+            process = builder.start();
         }
         catch (IOException ex) {
             throw new NodeStartException("Unable to start node " + id() + ": " + ex.getMessage(), ex);
