@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
-
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 
 /**
@@ -54,7 +53,7 @@ public final class GatewayNode implements AutoCloseable {
     private final List<LogEvent> events = new CopyOnWriteArrayList<>();
     private final Deque<String> tail = new ArrayDeque<>();
     private @Nullable Process process;
-    private @Nullable InterfaceDatabaseClient database;
+    private @Nullable InterfaceDatabase database;
     private volatile @Nullable Matcher ready;
     private @Nullable Instant startedAt;
     private @Nullable Instant readyAt;
@@ -139,7 +138,10 @@ public final class GatewayNode implements AutoCloseable {
             throw new NodeStartException("Interrupted while node " + id() + " started", ex);
         }
         Matcher line = ready;
-        database = InterfaceDatabase.client(socketDir, Integer.parseInt(line.group(3)), password());
+        if (database != null) {
+            database.close();
+        }
+        database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)), password());
     }
 
     /** Written by the node on its first start, so it is there once the node is READY. */
@@ -180,11 +182,11 @@ public final class GatewayNode implements AutoCloseable {
     }
 
     public InterfaceDatabaseClient database() {
-        InterfaceDatabaseClient db = database;
+        InterfaceDatabase db = database;
         if (db == null) {
             throw new IllegalStateException("node " + id() + " is not ready");
         }
-        return db;
+        return db.client();
     }
 
     /** The first console event at or after {@code after} whose line matches. */
@@ -203,10 +205,16 @@ public final class GatewayNode implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (database != null) {
+            database.close();
+        }
     }
 
     /** SIGTERM (the node stops its bridge and database), then SIGKILL for whatever is left in the namespace. */
     public synchronized void stop() {
+        if (database != null) {
+            database.close();
+        }
         Process p = process;
         if (p == null) {
             return;
