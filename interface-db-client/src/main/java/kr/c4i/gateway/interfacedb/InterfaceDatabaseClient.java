@@ -178,9 +178,12 @@ public final class InterfaceDatabaseClient {
     /** Refused outbox rows per reason kind, most frequent first. */
     public Map<String, Long> quarantineReasons() throws SQLException {
         Map<String, Long> reasons = new LinkedHashMap<>();
-        for (Object[] row : list("SELECT reason_kind, count(*) FROM quarantine GROUP BY reason_kind ORDER BY 2 DESC",
-                rs -> new Object[] { rs.getString(1), rs.getLong(2) })) {
-            reasons.put((String) row[0], (Long) row[1]);
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = prepare(c,
+                "SELECT reason_kind, count(*) FROM quarantine GROUP BY reason_kind ORDER BY 2 DESC");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                reasons.put(rs.getString(1), rs.getLong(2));
+            }
         }
         return reasons;
     }
@@ -273,8 +276,14 @@ public final class InterfaceDatabaseClient {
 
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
-        ps.setQueryTimeout(queryTimeoutSeconds);
-        return ps;
+        try {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+            return ps;
+        }
+        catch (SQLException ex) {
+            ps.close();
+            throw ex;
+        }
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
