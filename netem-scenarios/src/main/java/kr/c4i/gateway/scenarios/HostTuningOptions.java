@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 import kr.c4i.gateway.scenarios.net.HostTuning;
+import kr.c4i.gateway.tools.embedded.OptionValues.PositiveInt;
 
 /** Kernel settings for the hosts, shared by every command that builds or shows the network. */
 final class HostTuningOptions {
@@ -12,7 +13,7 @@ final class HostTuningOptions {
             + "namespace allows). Default: the kernel's.")
     @Nullable String congestionControl;
 
-    @Option(names = "--arp-retry-ms", paramLabel = "MS", converter = OptionValues.Positive.class,
+    @Option(names = "--arp-retry-ms", paramLabel = "MS", converter = PositiveInt.class,
             description = "How soon a host repeats an unanswered ARP request (net.ipv4.neigh.<if>.retrans_time_ms). "
                     + "Default: the kernel's, 1000.")
     @Nullable Integer arpRetryMillis;

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import kr.c4i.gateway.tools.ExitCode;
+
 /** {@code scenarios network}: the emulated network by hand. */
 @Command(name = "network", mixinStandardHelpOptions = true,
         header = "Build, remove or show the emulated network by hand.",
@@ -23,6 +25,6 @@ final class NetworkCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         spec.commandLine().usage(out);
-        return ExitCodes.OK;
+        return ExitCode.OK.code();
     }
 }

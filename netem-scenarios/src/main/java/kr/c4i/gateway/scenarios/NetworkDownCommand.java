@@ -11,6 +11,7 @@ import picocli.CommandLine.Spec;
 
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.net.Shell;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios network down}: removes the namespaces of a prefix and what runs in them. */
 @Command(name = "down", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -34,6 +35,6 @@ final class NetworkDownCommand implements Callable<Integer> {
         List<String> removed = EmulatedNetwork.removeExisting(where.topology(), shell);
         out.println(removed.isEmpty() ? "Nothing to remove: no namespace starts with " + where.prefix
                 : "Removed " + String.join(", ", removed));
-        return ExitCodes.OK;
+        return ExitCode.OK.code();
     }
 }

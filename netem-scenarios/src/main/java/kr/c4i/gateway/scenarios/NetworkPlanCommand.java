@@ -16,6 +16,9 @@ import kr.c4i.gateway.scenarios.net.NetworkPlans;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.ShellCommand;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.tools.embedded.OptionValues.Percent;
+import kr.c4i.gateway.tools.embedded.OptionValues.PositiveInt;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios network plan}: prints the commands that build, impair, cut and remove the network. */
 @Command(name = "plan", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -37,11 +40,11 @@ final class NetworkPlanCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "256kbit", description = "Rate of the impairment shown.")
     String rate;
 
-    @Option(names = "--loss", defaultValue = "30", converter = OptionValues.Percent.class,
+    @Option(names = "--loss", defaultValue = "30", converter = Percent.class,
             description = "Loss (percent) of the impairment shown.")
     double lossPercent;
 
-    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
+    @Option(names = "--queue-packets", defaultValue = "50", converter = PositiveInt.class,
             description = "Full-size frames each shaper queues.")
     int queuePackets;
 
@@ -62,7 +65,7 @@ final class NetworkPlanCommand implements Callable<Integer> {
         section(out, "recovery of host 2 (and restart its node)", List.of(NetworkPlans.uncut(t, 2)));
         section(out, "counters", List.of(NetworkPlans.switchCounters(t), NetworkPlans.lossCounters(t)));
         section(out, "remove (after killing every pid in the namespaces)", NetworkPlans.destroy(t));
-        return ExitCodes.OK;
+        return ExitCode.OK.code();
     }
 
     private static void section(PrintWriter out, String title, List<ShellCommand> commands) {

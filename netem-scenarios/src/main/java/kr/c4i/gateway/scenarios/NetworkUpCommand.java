@@ -16,6 +16,9 @@ import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.tools.embedded.OptionValues.Percent;
+import kr.c4i.gateway.tools.embedded.OptionValues.PositiveInt;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios network up}: builds the network and leaves it. */
 @Command(name = "up", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -37,11 +40,11 @@ final class NetworkUpCommand implements Callable<Integer> {
     @Option(names = "--rate", description = "Impair every host's link to this rate, e.g. 256kbit.")
     @Nullable String rate;
 
-    @Option(names = "--loss", defaultValue = "0", converter = OptionValues.Percent.class,
+    @Option(names = "--loss", defaultValue = "0", converter = Percent.class,
             description = "Random loss (percent) of every frame a host sends.")
     double lossPercent;
 
-    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
+    @Option(names = "--queue-packets", defaultValue = "50", converter = PositiveInt.class,
             description = "Full-size frames each shaper queues.")
     int queuePackets;
 
@@ -72,6 +75,6 @@ final class NetworkUpCommand implements Callable<Integer> {
                 + network.congestionControl() + "; ARP retry " + network.arpRetryMillis() + " ms");
         out.println("Enter a host:  ip netns exec " + topology.hostNamespace(1) + " bash");
         out.println("Remove it:     scenarios network down --prefix " + topology.prefix());
-        return ExitCodes.OK;
+        return ExitCode.OK.code();
     }
 }

@@ -7,7 +7,7 @@ import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
-/** Finds db-bridge's executable jar from a directory inside the project (or the project root). */
+/** Finds gateway-tools' executable jar (whose {@code node} runs a node) from a directory inside the project. */
 final class NodeJar {
 
     private NodeJar() {
@@ -15,10 +15,10 @@ final class NodeJar {
 
     static @Nullable Path find(Path start) throws IOException {
         for (Path dir = start; dir != null; dir = dir.getParent()) {
-            Path target = dir.resolve("db-bridge").resolve("target");
+            Path target = dir.resolve("tools").resolve("target");
             if (Files.isDirectory(target)) {
                 try (Stream<Path> files = Files.list(target)) {
-                    Path jar = files.filter(p -> p.getFileName().toString().matches("db-bridge-.*-exec\\.jar"))
+                    Path jar = files.filter(p -> p.getFileName().toString().matches("gateway-tools-.*-exec\\.jar"))
                             .findFirst().orElse(null);
                     if (jar != null) {
                         return jar;

@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.report.PooledRuns;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios pool}: the repetitions of several runs of one plan, as one results folder. */
 @Command(name = "pool", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -48,6 +49,6 @@ final class PoolCommand implements Callable<Integer> {
         ResultFiles.writeAll(pooled, output);
         out.println("Pooled " + pooled.repetitions().size() + " repetitions of " + runs.size() + " runs: "
                 + output.resolve(ResultFiles.REPORT).toAbsolutePath());
-        return pooled.problems().isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        return pooled.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.INCOMPLETE.code();
     }
 }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.scenarios.report.Targets;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * {@code scenarios report}: renders runs' reports, CSV and charts again from their results.json (no root needed),
@@ -50,7 +51,7 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         List<Publisher.Run> published = new ArrayList<>();
-        int exit = ExitCodes.OK;
+        int exit = ExitCode.OK.code();
         for (Path folder : folders) {
             RunResult run = ResultFiles.read(folder);
             Path dir = folder.toFile().isDirectory() ? folder : folder.toAbsolutePath().getParent();
@@ -59,10 +60,10 @@ final class ReportCommand implements Callable<Integer> {
             checks.forEach(c -> out.printf("%-12s %s: %s%n", c.status(), c.description(), c.measured()));
             out.println("Report: " + dir.resolve(ResultFiles.REPORT).toAbsolutePath());
             if (!run.problems().isEmpty()) {
-                exit = ExitCodes.INCOMPLETE;
+                exit = ExitCode.INCOMPLETE.code();
             }
-            else if (exit == ExitCodes.OK && Targets.anyMissed(checks)) {
-                exit = ExitCodes.TARGET_MISSED;
+            else if (exit == ExitCode.OK.code() && Targets.anyMissed(checks)) {
+                exit = ExitCode.TARGET_MISSED.code();
             }
         }
         if (publish != null) {

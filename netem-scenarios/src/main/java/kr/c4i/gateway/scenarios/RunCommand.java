@@ -14,16 +14,19 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
 import kr.c4i.gateway.scenarios.experiment.LossCell;
@@ -40,6 +43,10 @@ import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.Transport;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.scenarios.report.Targets;
+import kr.c4i.gateway.tools.embedded.OptionValues.DdsDomain;
+import kr.c4i.gateway.tools.embedded.OptionValues.IntIn;
+import kr.c4i.gateway.tools.embedded.OptionValues.PositiveInt;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios run}: the whole set, or a part of it, with a results folder per run. */
 @Command(name = "run", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -70,23 +77,23 @@ final class RunCommand implements Callable<Integer> {
             + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s. Later options override it.")
     boolean quick;
 
-    @Option(names = { "-r", "--repetitions" }, converter = OptionValues.Repetitions.class,
+    @Option(names = { "-r", "--repetitions" }, converter = Repetitions.class,
             description = "Repetitions per cell (default: 15, quick: 1).")
     @Nullable Integer repetitions;
 
-    @Option(names = "--recovery-messages", converter = OptionValues.Messages.class,
+    @Option(names = "--recovery-messages", converter = Messages.class,
             description = "Messages of the recovery experiment (default 200).")
     @Nullable Integer recoveryMessages;
 
-    @Option(names = "--fanout-messages", converter = OptionValues.Messages.class,
+    @Option(names = "--fanout-messages", converter = Messages.class,
             description = "Messages per 1:N repetition (default 1000, quick 200).")
     @Nullable Integer fanOutMessages;
 
-    @Option(names = "--loss-messages", converter = OptionValues.Messages.class,
+    @Option(names = "--loss-messages", converter = Messages.class,
             description = "Messages per loss repetition (default 1000, quick 200).")
     @Nullable Integer lossMessages;
 
-    @Option(names = "--subscribers", split = ",", paramLabel = "N", converter = OptionValues.Subscribers.class,
+    @Option(names = "--subscribers", split = ",", paramLabel = "N", converter = Subscribers.class,
             description = "The N of 1:N, 1 to 5 (default 1,3,5).")
     @Nullable List<Integer> subscribers;
 
@@ -94,22 +101,22 @@ final class RunCommand implements Callable<Integer> {
             description = "Loss cells, e.g. 10%%@128kbit,30%%@2mbit (default: the study's six; quick: two).")
     @Nullable List<String> lossCells;
 
-    @Option(names = "--queue-packets", defaultValue = "50", converter = OptionValues.Positive.class,
+    @Option(names = "--queue-packets", defaultValue = "50", converter = PositiveInt.class,
             description = "Full-size frames each shaper queues before it drops (reported).")
     int queuePackets;
 
     @Option(names = "--recovery-order", defaultValue = "restart-then-lift",
-            converter = OptionValues.RecoveryOrderName.class,
+            converter = RecoveryOrderName.class,
             description = "restart-then-lift: the stopped node restarts behind the cut, t0 = the lift; "
                     + "lift-then-restart: t0 = its READY line.")
     String recoveryOrder;
 
-    @Option(names = "--cell-timeout", converter = OptionValues.Positive.class,
+    @Option(names = "--cell-timeout", converter = PositiveInt.class,
             description = "Deadline of one loss repetition in seconds (default: 6x the cell's nominal time, "
                     + "60-600 s).")
     @Nullable Integer cellTimeout;
 
-    @Option(names = "--node-start-timeout", defaultValue = "240", converter = OptionValues.Positive.class,
+    @Option(names = "--node-start-timeout", defaultValue = "240", converter = PositiveInt.class,
             description = "Seconds all nodes of a deployment may take to report READY.")
     int nodeStartTimeout;
 
@@ -120,7 +127,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = { "-o", "--output" }, description = "Results folder (default: scenario-results/<time>).")
     @Nullable Path outputDir;
 
-    @Option(names = "--node-jar", description = "db-bridge's executable jar (default: found from the working "
+    @Option(names = "--node-jar", description = "gateway-tools' executable jar (default: found from the working "
             + "directory, or the scenarios.node.jar property).")
     @Nullable Path nodeJar;
 
@@ -134,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
             description = "gateway.jms.bridge-max-retry-interval: how soon a JMS node finds a recovered peer.")
     String jmsRetryInterval;
 
-    @Option(names = "--dds-domain", defaultValue = "0", converter = OptionValues.DdsDomain.class,
+    @Option(names = "--dds-domain", defaultValue = "0", converter = DdsDomain.class,
             description = "DDS domain of the nodes (0 to 232).")
     int ddsDomain;
 
@@ -218,9 +225,9 @@ final class RunCommand implements Callable<Integer> {
         out.println("Report: " + dir.resolve(ResultFiles.REPORT).toAbsolutePath());
         out.flush();
         if (!result.problems().isEmpty()) {
-            return ExitCodes.INCOMPLETE;
+            return ExitCode.INCOMPLETE.code();
         }
-        return Targets.anyMissed(checks) ? ExitCodes.TARGET_MISSED : ExitCodes.OK;
+        return Targets.anyMissed(checks) ? ExitCode.TARGET_MISSED.code() : ExitCode.OK.code();
     }
 
     /** The plan the options describe; invalid values fail with a usage error before anything is built. */
@@ -307,10 +314,44 @@ final class RunCommand implements Callable<Integer> {
             jar = NodeJar.find(Path.of("").toAbsolutePath());
         }
         if (jar == null || !Files.isRegularFile(jar)) {
-            throw new IllegalStateException("The node jar (db-bridge's executable jar) was not found"
-                    + (jar == null ? "" : " at " + jar) + ": build it with 'mvn -pl db-bridge -am package -DskipTests' "
+            throw new IllegalStateException("The node jar (gateway-tools' executable jar) was not found"
+                    + (jar == null ? "" : " at " + jar) + ": build it with 'mvn -pl tools -am package -DskipTests' "
                     + "or give --node-jar");
         }
         return jar.toAbsolutePath();
+    }
+
+    static final class Repetitions extends IntIn {
+        Repetitions() {
+            super(1, 1000);
+        }
+    }
+
+    static final class Messages extends IntIn {
+        Messages() {
+            super(1, 1_000_000);
+        }
+    }
+
+    /** The N of 1:N: host 1 publishes, hosts 2 to N+1 of the six subscribe. */
+    static final class Subscribers extends IntIn {
+        Subscribers() {
+            super(1, 5);
+        }
+    }
+
+    /** {@code restart-then-lift} or {@code lift-then-restart}. */
+    static final class RecoveryOrderName implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            try {
+                RecoveryOrder.valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new TypeConversionException("'" + text + "' is not a recovery order; use restart-then-lift or "
+                        + "lift-then-restart");
+            }
+            return text.strip();
+        }
     }
 }

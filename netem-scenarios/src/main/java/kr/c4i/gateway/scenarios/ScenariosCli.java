@@ -1,8 +1,6 @@
 package kr.c4i.gateway.scenarios;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
@@ -12,9 +10,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
+import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.UsageError;
+
 /**
  * {@code scenarios}: the study's experiments on an emulated network, for JMS and DDS in one run. Only
- * {@link #main} exits the JVM; commands return exit codes ({@link ExitCodes}).
+ * {@link #main} exits the JVM; commands return exit codes ({@link ExitCode}).
  */
 @Command(name = "scenarios", mixinStandardHelpOptions = true, version = "scenarios 0.1.0",
         header = "Run the study's experiments (recovery, 1:N bandwidth, loss) for JMS and DDS on an emulated network.",
@@ -37,7 +38,7 @@ public final class ScenariosCli implements Callable<Integer> {
         out.println("Build the network by hand:         scenarios network up | down | plan");
         out.println();
         spec.commandLine().usage(out);
-        return ExitCodes.OK;
+        return ExitCode.OK.code();
     }
 
     public static void main(String[] args) {
@@ -50,35 +51,14 @@ public final class ScenariosCli implements Callable<Integer> {
         CommandLine cli = new CommandLine(new ScenariosCli());
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler(ScenariosCli::handleExecutionException);
-        cli.setParameterExceptionHandler(ScenariosCli::usageError);
+        cli.setParameterExceptionHandler(new UsageError());
         cli.setExitCodeExceptionMapper(ex -> switch (ex) {
-            case EnvironmentUnsupportedException e -> ExitCodes.ENVIRONMENT_UNSUPPORTED;
-            case CommandLine.ParameterException e -> ExitCodes.USAGE;
-            default -> ExitCodes.SOFTWARE;
+            case EnvironmentUnsupportedException e -> ExitCode.ENVIRONMENT_UNSUPPORTED.code();
+            case CommandLine.ParameterException e -> ExitCode.USAGE.code();
+            default -> ExitCode.SOFTWARE.code();
         });
-        Map<String, String> codes = new LinkedHashMap<>();
-        for (String entry : ExitCodes.LIST) {
-            int colon = entry.indexOf(':');
-            codes.put("  " + entry.substring(0, colon), entry.substring(colon + 1));
-        }
-        exitCodes(cli, codes);
+        ExitCode.listIn(cli, ExitCode.values());
         return cli;
-    }
-
-    private static void exitCodes(CommandLine cli, Map<String, String> codes) {
-        cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
-        cli.getSubcommands().values().forEach(sub -> exitCodes(sub, codes));
-    }
-
-    /** What was wrong, a suggestion for a mistyped option, and where the options are: no usage dump. */
-    private static int usageError(CommandLine.ParameterException ex, String[] args) {
-        CommandLine command = ex.getCommandLine();
-        PrintWriter err = command.getErr();
-        err.println(command.getColorScheme().errorText(ex.getMessage()));
-        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-        err.printf("See '%s --help'.%n", command.getCommandSpec().qualifiedName());
-        err.flush();
-        return ExitCodes.USAGE;
     }
 
     private static int handleExecutionException(Exception ex, CommandLine command, ParseResult parseResult)

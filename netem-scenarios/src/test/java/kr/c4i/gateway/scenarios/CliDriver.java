@@ -6,6 +6,8 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
+import kr.c4i.gateway.tools.ExitCode;
+
 /** Runs the CLI in-process; the result's text is the assertion message. */
 final class CliDriver {
 
@@ -45,7 +47,7 @@ final class CliDriver {
             if (last.commandSpec().userObject() instanceof RunCommand run) {
                 run.plan();
             }
-            return ExitCodes.OK;
+            return ExitCode.OK.code();
         });
         return execute(cli, args);
     }

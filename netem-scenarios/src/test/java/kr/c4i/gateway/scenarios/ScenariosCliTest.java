@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import kr.c4i.gateway.scenarios.report.ResultFiles;
+import kr.c4i.gateway.tools.ExitCode;
 
 class ScenariosCliTest {
 
@@ -89,7 +90,7 @@ class ScenariosCliTest {
             """)
     void aBadOptionIsAUsageErrorInOneLine(String commandLine, String message) {
         CliDriver.Result r = CliDriver.validate(commandLine.split(" +"));
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.USAGE.code());
         List<String> lines = r.err().lines().toList();
         assertThat(lines.getFirst()).as(r.toString()).contains(message);
         assertThat(lines.getLast()).as(r.toString()).matches("See 'scenarios [a-z ]+ --help'\\.");
@@ -106,21 +107,21 @@ class ScenariosCliTest {
     @Test
     void anUnknownExperimentIsAUsageError() {
         CliDriver.Result r = CliDriver.run("run", "--experiments", "latency");
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).as(r.toString()).contains("'latency' is not an experiment; use recovery, fanout or loss");
     }
 
     @Test
     void aMalformedLossCellIsAUsageError() {
         CliDriver.Result r = CliDriver.run("run", "--loss-cells", "10@2mbit");
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).as(r.toString()).contains("write e.g. 10%@128kbit");
     }
 
     @Test
     void aMistypedOptionGetsASuggestion() {
         CliDriver.Result r = CliDriver.run("run", "--repetition", "3");
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.USAGE.code());
         assertThat(r.err()).as(r.toString()).contains("--repetitions");
     }
 
@@ -138,7 +139,7 @@ class ScenariosCliTest {
         Files.writeString(dir.resolve(ResultFiles.JSON),
                 ResultFiles.toJson(kr.c4i.gateway.scenarios.report.SampleRunsAccess.ddsLoses()));
         CliDriver.Result r = CliDriver.run("report", dir.toString());
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.TARGET_MISSED);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.TARGET_MISSED.code());
         assertThat(r.out()).as(r.toString()).contains("MISSED", "Recovery: DDS response time under 500 ms");
         assertThat(dir.resolve(ResultFiles.REPORT)).exists();
         assertThat(dir.resolve("figure8-bandwidth.svg")).exists();
@@ -170,7 +171,7 @@ class ScenariosCliTest {
         CliDriver.Result r = CliDriver.run("report", first.toString(), second.toString(), "--publish", docs.toString(),
                 "--publish-figures", dir.resolve("docs/figures").toString());
 
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.TARGET_MISSED);
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.TARGET_MISSED.code());
         String page = Files.readString(docs);
         assertThat(page).startsWith("# The study's experiments on an emulated network: JMS and DDS\n")
                 .contains("from 2 runs", "\n## Run 1 of 2: `recovery-fanout`\n", "\n## Run 2 of 2: `loss`\n",

@@ -14,9 +14,10 @@ import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
- * One quick repetition of each experiment, JMS and DDS, with real nodes (db-bridge's executable jar) in real
+ * One quick repetition of each experiment, JMS and DDS, with real nodes (gateway-tools' executable jar) in real
  * network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
  */
 class ScenariosIT {
@@ -34,7 +35,7 @@ class ScenariosIT {
         System.out.println(report);
 
         // Targets are the transports' business; the harness must have run everything.
-        assertThat(r.exitCode()).as(message).isIn(ExitCodes.OK, ExitCodes.TARGET_MISSED);
+        assertThat(r.exitCode()).as(message).isIn(ExitCode.OK.code(), ExitCode.TARGET_MISSED.code());
         RunResult run = ResultFiles.read(output);
         // Saved after every repetition, then overwritten by the whole run (no "Incomplete" left).
         assertThat(run.problems()).as(message).isEmpty();

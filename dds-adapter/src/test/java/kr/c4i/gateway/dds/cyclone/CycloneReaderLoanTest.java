@@ -12,12 +12,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.Qos;
-import kr.c4i.gateway.dds.SampleCodec;
-import kr.c4i.gateway.dds.SampleDecoder;
-import kr.c4i.gateway.dds.SampleEncoder;
 import kr.c4i.gateway.dds.TestNetwork;
+import kr.c4i.gateway.dds.cyclone.ScratchTest.Text;
 import kr.c4i.gateway.dds.spi.ParticipantDriver;
 import kr.c4i.gateway.dds.spi.TopicDriver;
 import kr.c4i.gateway.dds.spi.WriterDriver;
@@ -31,42 +28,23 @@ import kr.c4i.gateway.dds.spi.WriterDriver;
 @Timeout(60)
 class CycloneReaderLoanTest {
 
-    /** Sequence number, send time and padding, as the DDS benchmark's sample (which lives in the tools module). */
-    record LoanSample(long seq, long sentAtNanos, byte[] payload) {
-    }
-
-    static final DataType<LoanSample> TYPE = DataType.<LoanSample>builder("test::LoanSample").uint64("seq")
-            .int64("sent_at_ns").octets("payload").build(new SampleCodec<>() {
-                @Override
-                public void encode(LoanSample sample, SampleEncoder out) {
-                    out.uint64(sample.seq());
-                    out.int64(sample.sentAtNanos());
-                    out.octets(sample.payload());
-                }
-
-                @Override
-                public LoanSample decode(SampleDecoder in) {
-                    return new LoanSample(in.uint64(), in.int64(), in.octets());
-                }
-            });
-
-    /** 120 bytes serialised: 20 bytes of integers and sequence length, then this. */
+    /** Any sample type will do: ScratchTest's, with a body of this many bytes. */
     private static final byte[] PAYLOAD = new byte[100];
 
     private ParticipantDriver publisher;
     private ParticipantDriver subscriber;
-    private WriterDriver<LoanSample> writer;
-    private CycloneReader<LoanSample> reader;
+    private WriterDriver<Text> writer;
+    private CycloneReader<Text> reader;
 
     @BeforeEach
     void createWriterAndReaderInTwoParticipants() {
         CycloneBinding binding = new CycloneBinding();
         this.publisher = binding.createParticipant(TestNetwork.loopback());
         this.subscriber = binding.createParticipant(TestNetwork.loopback());
-        TopicDriver<LoanSample> out = this.publisher.createTopic("test/loan", TYPE);
-        TopicDriver<LoanSample> in = this.subscriber.createTopic("test/loan", TYPE);
+        TopicDriver<Text> out = this.publisher.createTopic("test/loan", ScratchTest.TEXT);
+        TopicDriver<Text> in = this.subscriber.createTopic("test/loan", ScratchTest.TEXT);
         this.writer = this.publisher.createWriter(out, Qos.reliable());
-        this.reader = (CycloneReader<LoanSample>) this.subscriber.createReader(in, Qos.reliable());
+        this.reader = (CycloneReader<Text>) this.subscriber.createReader(in, Qos.reliable());
     }
 
     @AfterEach
@@ -121,7 +99,7 @@ class CycloneReaderLoanTest {
 
     private void write(long first, long last) {
         for (long seq = first; seq <= last; seq++) {
-            this.writer.write(new LoanSample(seq, System.nanoTime(), PAYLOAD));
+            this.writer.write(new Text(seq, "", PAYLOAD, List.of()));
         }
     }
 

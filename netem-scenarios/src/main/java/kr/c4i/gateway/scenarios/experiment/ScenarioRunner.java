@@ -269,7 +269,7 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Runs every node from a copy of the jar taken now: a rebuild of db-bridge during a long run cannot change
+     * Runs every node from a copy of the jar taken now: a rebuild of the tools during a long run cannot change
      * (or break) the nodes half-way.
      */
     private void snapshotNodeJar() {

@@ -17,9 +17,6 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  */
 public final class DeploymentPlan {
 
-    /** The node's main class inside db-bridge's executable jar. */
-    public static final String NODE_MAIN = "kr.c4i.gateway.tools.embedded.GatewayCli";
-
     private DeploymentPlan() {
     }
 
@@ -60,7 +57,8 @@ public final class DeploymentPlan {
     }
 
     /**
-     * The command that runs a node in its host's namespace, exactly as users start a node.
+     * The command that runs a node in its host's namespace: the tools jar's {@code node}, the service users deploy with
+     * its own embedded PostgreSQL.
      *
      * @param workDir the node's work dir (database, broker journal and log live under {@code <workDir>/<id>})
      * @param socketDir where its PostgreSQL also listens on a Unix socket, reachable from the root namespace
@@ -69,7 +67,7 @@ public final class DeploymentPlan {
             Path socketDir) {
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", topology.hostNamespace(node.host()),
                 settings.java().toString(), "--sun-misc-unsafe-memory-access=allow",
-                "--enable-native-access=ALL-UNNAMED", "-Xmx" + settings.heap(), "-Dloader.main=" + NODE_MAIN, "-jar",
+                "--enable-native-access=ALL-UNNAMED", "-Xmx" + settings.heap(), "-jar",
                 settings.jar().toString(), "node", "--id", node.id(), "--transport", node.transport().key(),
                 "--work-dir", workDir.toString(), "--http-port", Integer.toString(NodeSettings.HTTP_PORT),
                 "--pg-socket-dir", socketDir.toString(), "--"));

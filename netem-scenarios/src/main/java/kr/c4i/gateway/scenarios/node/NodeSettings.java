@@ -7,7 +7,7 @@ import java.util.Map;
  * How the harness starts nodes, the same for every node of a run.
  *
  * @param java the Java 25 launcher
- * @param jar db-bridge's executable jar, the one users deploy
+ * @param jar gateway-tools' executable jar, whose {@code node} runs the service users deploy
  * @param heap the node JVM's -Xmx
  * @param jmsRetryInterval {@code gateway.jms.bridge-max-retry-interval}: how soon a JMS node finds a peer that is back
  * @param ddsDomain DDS domain id of every node

@@ -100,7 +100,7 @@ public final class MarkdownReport {
         row(md, "ARP retry (hosts)", arpRetry == null ? "kernel default (" + kernelArpRetry + ")"
                 : Fmt.whole(arpRetry) + " ms"
                         + (arpRetry == HostTuning.KERNEL_ARP_RETRY_MILLIS ? " (kernel default)" : ""));
-        row(md, "Nodes", "db-bridge executable jar (" + s.nodeJar() + "), -Xmx" + s.nodeHeap() + ", one per host "
+        row(md, "Nodes", "gateway-tools executable jar (" + s.nodeJar() + "), node command, -Xmx" + s.nodeHeap() + ", one per host "
                 + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
                 + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
                 + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties()));

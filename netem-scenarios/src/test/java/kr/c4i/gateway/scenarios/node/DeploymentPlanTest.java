@@ -13,7 +13,7 @@ import kr.c4i.gateway.scenarios.net.Topology;
 class DeploymentPlanTest {
 
     private final Topology topology = new Topology("c4g-", "10.77.0", 6);
-    private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/db-bridge-exec.jar"),
+    private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/gateway-tools-exec.jar"),
             "384m", "1s", 7, "239.255.0.1", Map.of("gateway.outbox.batch-size", "100"));
     private final Map<Integer, List<String>> routing = Map.of(2, List.of("SITREP", "LOGSITREP"), 3,
             List.of("AIRSITREP"));
@@ -56,9 +56,9 @@ class DeploymentPlanTest {
     void theNodeRunsInItsHostsNamespaceExactlyAsUsersStartIt() {
         NodeSpec n2 = DeploymentPlan.nodes(topology, Transport.DDS, List.of(1, 2), routing, settings).get(1);
         List<String> argv = DeploymentPlan.command(topology, n2, settings, Path.of("/w"), Path.of("/w/sockets/n2"));
-        assertThat(argv.subList(0, 11)).containsExactly("ip", "netns", "exec", "c4g-h2", "/jdk/bin/java",
+        assertThat(argv.subList(0, 10)).containsExactly("ip", "netns", "exec", "c4g-h2", "/jdk/bin/java",
                 "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xmx384m",
-                "-Dloader.main=kr.c4i.gateway.tools.embedded.GatewayCli", "-jar", "/x/db-bridge-exec.jar");
+                "-jar", "/x/gateway-tools-exec.jar");
         assertThat(String.join(" ", argv)).contains(
                 "node --id n2 --transport dds --work-dir /w --http-port 8080 --pg-socket-dir /w/sockets/n2 -- ",
                 "--gateway.dds.peers=10.77.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");

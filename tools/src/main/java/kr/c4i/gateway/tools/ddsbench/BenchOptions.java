@@ -1,38 +1,37 @@
 package kr.c4i.gateway.tools.ddsbench;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.UsageError;
+import kr.c4i.gateway.tools.embedded.OptionValues.DdsDomain;
+import kr.c4i.gateway.tools.embedded.OptionValues.IntIn;
 
 /**
- * {@code --key=value} options of {@link DdsBindingBenchmark}; {@link #toArgs} gives them back for a child process.
- *
- * @param mode {@code run} (the benchmark), or a child role: {@code sub}, {@code pong}, {@code readers}
- * @param duration seconds each throughput and latency measurement lasts
- * @param warmup seconds of ping/pong before latencies are recorded
- * @param size serialised sample size in bytes, as ddsperf's {@code size}
- * @param domain the private DDS domain id every participant of the run uses
- * @param ddsperf the ddsperf executable
- * @param load messages sent over the 270 KMTF topics before resident memory is read
- * @param type the child subscriber's type: {@code bench} or {@code kmtf}
- * @param deadline seconds after which a child exits whatever happens
- * @param peerMaxBatch the 270-reader peer's {@link DdsTransportSettings#maxBatch()}
- * @param flushEvery the Java publisher's writes between {@code flush} calls under write batching
- * @param heap the heap options of every benchmark JVM, split at spaces; empty for the JVM's default sizing
- * @param verbose whether to echo the children's output
- * @param phases the measurements to run: {@code topics}, {@code throughput}, {@code rtt}, {@code extra}
- * @param log the file every child's command and output is written to, or null
+ * The command line of {@link DdsBindingBenchmark}, {@code --key=value} options (the last of a repeated option wins,
+ * so {@code bin/dds-bench}'s {@code --log} can be overridden); {@link #toArgs} gives them back for a child process,
+ * whose role is the hidden {@code --mode}.
  */
-record BenchOptions(String mode, int duration, int warmup, int size, int domain, String ddsperf, int load,
-        String type, int deadline, int peerMaxBatch, int flushEvery, List<String> heap, boolean verbose,
-        Set<String> phases, String log) {
+@Command(name = "dds-bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
+        version = "dds-bench 0.1.0",
+        description = "Measures the Cyclone DDS binding against Cyclone's own ddsperf on loopback, in one run: "
+                + "reliable throughput, ping/pong round trip, 270 KMTF topics created and matched, resident memory.")
+final class BenchOptions implements Callable<Integer> {
 
     static final List<String> PHASES = List.of("topics", "throughput", "rtt", "extra");
 
@@ -40,90 +39,255 @@ record BenchOptions(String mode, int duration, int warmup, int size, int domain,
     static final String DEFAULT_HEAP = "-Xms64m -Xmx128m";
     static final int DEFAULT_FLUSH_EVERY = 64;
 
-    static final String USAGE = """
-            Usage: bin/dds-bench [--duration=6] [--warmup=2] [--size=200] [--domain=N] [--ddsperf=ddsperf]
-                                 [--load=27000] [--peer-max-batch=256] [--flush-every=64]
-                                 [--heap="-Xms64m -Xmx128m"] [--phases=...] [--verbose]
-              Measures the Cyclone DDS binding against Cyclone's own ddsperf on loopback, in one run:
-              reliable throughput, ping/pong round trip, 270 KMTF topics created and matched, resident memory.
-              --duration  seconds per throughput and latency measurement (default 6)
-              --warmup    seconds of ping/pong before round trips are recorded (default 2)
-              --size      serialised sample size in bytes, as ddsperf's 'size' (default 200)
-              --domain    private DDS domain id, 0..232 (default 201 + pid % 32)
-              --ddsperf   the ddsperf executable (Debian: apt-get install cyclonedds-tools)
-              --load      KMTF messages sent over the 270 topics before memory is read (default 27000)
-              --peer-max-batch  the 270-reader peer's DdsTransport maxBatch (default 256, the transport's)
-              --flush-every  the Java publisher flushes its batching writer after this many writes (default 64)
-              --heap      heap options of every Java process of the run, this one included (default
-                          "-Xms64m -Xmx128m"; "default" for the JVM's own sizing). Ignored for this JVM and
-                          its children when JAVA_OPTS already sets -Xms, -Xmx or a RAM percentage.
-              --phases    what to run, comma-separated (default all): topics (270 topics, load, memory),
-                          throughput, rtt, extra (ddsperf 'sub waitset'; KMTF envelope type;
-                          throughput without write batching)
-              --verbose   echo the output of every child process
-              --log       write every child's command and output to this file (bin/dds-bench:
-                          dds-adapter/target/dds-bench.log)
-            Exit status: 0 all targets met, 3 a target missed, 1 the run failed, 2 bad arguments.
-            """;
+    @Spec
+    @Nullable CommandSpec spec;
 
-    static BenchOptions parse(String[] args) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String arg : args) {
-            if (arg.equals("-h") || arg.equals("--help")) {
-                values.put("help", "true");
-                continue;
-            }
-            if (!arg.startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument '" + arg + "': options are --key=value");
-            }
-            int eq = arg.indexOf('=');
-            String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-            String value = eq < 0 ? "true" : arg.substring(eq + 1);
-            if (!List.of("mode", "duration", "warmup", "size", "domain", "ddsperf", "load", "type", "deadline",
-                    "peer-max-batch", "flush-every", "heap", "phases", "verbose", "log").contains(key)) {
-                throw new IllegalArgumentException("Unknown option --" + key);
-            }
-            values.put(key, value);
-        }
-        if (values.containsKey("help")) {
-            return null;
-        }
-        int defaultDomain = 201 + (int) (ProcessHandle.current().pid() % 32);
-        BenchOptions options = new BenchOptions(values.getOrDefault("mode", "run"),
-                integer(values, "duration", 6, 1, 600), integer(values, "warmup", 2, 0, 600),
-                integer(values, "size", 200, BenchSample.OVERHEAD, 60_000),
-                integer(values, "domain", defaultDomain, 0, ParticipantSettings.MAX_DOMAIN_ID),
-                values.getOrDefault("ddsperf", "ddsperf"), integer(values, "load", 27_000, 0, 10_000_000),
-                values.getOrDefault("type", "bench"), integer(values, "deadline", 120, 1, 3600),
-                integer(values, "peer-max-batch", DdsTransportSettings.DEFAULT_MAX_BATCH, 1, 1_000_000),
-                integer(values, "flush-every", DEFAULT_FLUSH_EVERY, 1, 1_000_000),
-                heap(values.getOrDefault("heap", DEFAULT_HEAP)),
-                Boolean.parseBoolean(values.getOrDefault("verbose", "false")),
-                new LinkedHashSet<>(Arrays.asList(values.getOrDefault("phases", String.join(",", PHASES)).split(","))), values.get("log"));
-        if (!PHASES.containsAll(options.phases())) {
-            throw new IllegalArgumentException("Unknown --phases=" + values.get("phases") + ": choose from " + PHASES);
-        }
-        if (!List.of("run", "sub", "pong", "readers").contains(options.mode())) {
-            throw new IllegalArgumentException("Unknown --mode=" + options.mode());
-        }
-        if (!List.of("bench", "kmtf").contains(options.type())) {
-            throw new IllegalArgumentException("Unknown --type=" + options.type() + ": bench or kmtf");
-        }
-        return options;
+    @Option(names = "--mode", hidden = true, defaultValue = "run", converter = Mode.class,
+            description = "run (the benchmark), or a child role: sub, pong, readers")
+    String mode = "run";
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "6", converter = MeasureSeconds.class,
+            description = "Seconds per throughput and latency measurement (default ${DEFAULT-VALUE}).")
+    int duration;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "2", converter = Warmup.class,
+            description = "Seconds of ping/pong before round trips are recorded (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "200", converter = Size.class,
+            description = "Serialised sample size in bytes, as ddsperf's 'size' (default ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--domain", paramLabel = "ID", converter = DdsDomain.class,
+            description = "Private DDS domain id, 0..232 (default 201 + pid %% 32).")
+    int domain = 201 + (int) (ProcessHandle.current().pid() % 32);
+
+    @Option(names = "--ddsperf", paramLabel = "PATH", defaultValue = "ddsperf",
+            description = "The ddsperf executable (Debian: apt-get install cyclonedds-tools).")
+    String ddsperf = "ddsperf";
+
+    @Option(names = "--load", paramLabel = "N", defaultValue = "27000", converter = Load.class,
+            description = "KMTF messages sent over the 270 topics before memory is read (default ${DEFAULT-VALUE}).")
+    int load;
+
+    @Option(names = "--type", hidden = true, defaultValue = "bench", converter = SampleType.class,
+            description = "The child subscriber's type: bench or kmtf")
+    String type = "bench";
+
+    @Option(names = "--deadline", hidden = true, defaultValue = "120", converter = Deadline.class,
+            description = "Seconds after which a child exits whatever happens")
+    int deadline;
+
+    @Option(names = "--peer-max-batch", paramLabel = "N", converter = Batch.class,
+            description = "The 270-reader peer's DdsTransport maxBatch (default ${DEFAULT-VALUE}, the transport's).")
+    int peerMaxBatch = DdsTransportSettings.DEFAULT_MAX_BATCH;
+
+    @Option(names = "--flush-every", paramLabel = "N", converter = Batch.class,
+            description = "The Java publisher flushes its batching writer after this many writes (default "
+                    + "${DEFAULT-VALUE}).")
+    int flushEvery = DEFAULT_FLUSH_EVERY;
+
+    @Option(names = "--heap", paramLabel = "OPTIONS", defaultValue = DEFAULT_HEAP, converter = Heap.class,
+            description = { "Heap options of every Java process of the run, this one included (default \"${DEFAULT-VALUE}\"; "
+                    + "\"default\" for the JVM's own sizing). Ignored for this JVM and its children when JAVA_OPTS "
+                    + "already sets -Xms, -Xmx or a RAM percentage." })
+    String heap = DEFAULT_HEAP;
+
+    @Option(names = "--phases", paramLabel = "PHASE", split = ",", converter = Phase.class,
+            description = "What to run, comma-separated (default all): topics (270 topics, load, memory), "
+                    + "throughput, rtt, extra (ddsperf 'sub waitset'; KMTF envelope type; throughput without write "
+                    + "batching).")
+    List<String> phases = PHASES;
+
+    @Option(names = "--verbose", arity = "0..1", description = "Echo the output of every child process.")
+    boolean verbose;
+
+    @Option(names = "--log", paramLabel = "FILE", description = "Write every child's command and output to this file (bin/dds-bench: "
+            + "tools/target/dds-bench.log); empty for none.")
+    @Nullable String log;
+
+    /** The command line: a usage error in one line, a repeated option's last value, the exit codes in the help. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new BenchOptions()).setOverwrittenOptionsAllowed(true)
+                .setParameterExceptionHandler(new UsageError())
+                .setExecutionExceptionHandler((ex, command, parseResult) -> {
+                    System.out.flush();
+                    System.err.println("dds-bench failed: " + ex);
+                    ex.printStackTrace();
+                    return ExitCode.SOFTWARE.code();
+                });
+        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED);
+        return cli;
     }
 
-    private static List<String> heap(String value) {
-        if (value.isBlank() || value.strip().equals("default")) {
-            return List.of();
+    @Override
+    public Integer call() throws Exception {
+        List<String> args = spec == null ? List.of() : spec.commandLine().getParseResult().originalArgs();
+        try {
+            return DdsBindingBenchmark.run(this, args);
         }
-        List<String> options = Arrays.asList(value.strip().split("\\s+"));
-        for (String option : options) {
-            if (!option.startsWith("-X") && !option.startsWith("-XX:")) {
-                throw new IllegalArgumentException("--heap takes JVM options such as -Xms64m -Xmx128m, was '"
-                        + value + "'");
+        finally {
+            System.out.flush();
+        }
+    }
+
+    /** {@code run} (the benchmark), or a child role: {@code sub}, {@code pong}, {@code readers}. */
+    String mode() {
+        return this.mode;
+    }
+
+    /** Seconds each throughput and latency measurement lasts. */
+    int duration() {
+        return this.duration;
+    }
+
+    /** Seconds of ping/pong before latencies are recorded. */
+    int warmup() {
+        return this.warmup;
+    }
+
+    /** Serialised sample size in bytes, as ddsperf's {@code size}. */
+    int size() {
+        return this.size;
+    }
+
+    /** The private DDS domain id every participant of the run uses. */
+    int domain() {
+        return this.domain;
+    }
+
+    /** The ddsperf executable. */
+    String ddsperf() {
+        return this.ddsperf;
+    }
+
+    /** Messages sent over the 270 KMTF topics before resident memory is read. */
+    int load() {
+        return this.load;
+    }
+
+    /** The child subscriber's type: {@code bench} or {@code kmtf}. */
+    String type() {
+        return this.type;
+    }
+
+    /** Seconds after which a child exits whatever happens. */
+    int deadline() {
+        return this.deadline;
+    }
+
+    /** The 270-reader peer's {@link DdsTransportSettings#maxBatch()}. */
+    int peerMaxBatch() {
+        return this.peerMaxBatch;
+    }
+
+    /** The Java publisher's writes between {@code flush} calls under write batching. */
+    int flushEvery() {
+        return this.flushEvery;
+    }
+
+    /** The heap options of every benchmark JVM, split at spaces; empty for the JVM's default sizing. */
+    List<String> heap() {
+        String value = this.heap.strip();
+        return value.isEmpty() || value.equals("default") ? List.of() : List.of(value.split("\\s+"));
+    }
+
+    /** Whether to echo the children's output. */
+    boolean verbose() {
+        return this.verbose;
+    }
+
+    /** The measurements to run: {@code topics}, {@code throughput}, {@code rtt}, {@code extra}. */
+    Set<String> phases() {
+        return new LinkedHashSet<>(this.phases);
+    }
+
+    /** The file every child's command and output is written to, or null. */
+    @Nullable String log() {
+        return this.log == null || this.log.isBlank() ? null : this.log;
+    }
+
+    static final class MeasureSeconds extends IntIn {
+        MeasureSeconds() {
+            super(1, 600);
+        }
+    }
+
+    static final class Warmup extends IntIn {
+        Warmup() {
+            super(0, 600);
+        }
+    }
+
+    static final class Size extends IntIn {
+        Size() {
+            super(BenchSample.OVERHEAD, 60_000);
+        }
+    }
+
+    static final class Load extends IntIn {
+        Load() {
+            super(0, 10_000_000);
+        }
+    }
+
+    static final class Deadline extends IntIn {
+        Deadline() {
+            super(1, 3600);
+        }
+    }
+
+    static final class Batch extends IntIn {
+        Batch() {
+            super(1, 1_000_000);
+        }
+    }
+
+    /** One of {@code choices}, as written. */
+    private static String oneOf(String text, List<String> choices, String what) {
+        if (!choices.contains(text)) {
+            throw new TypeConversionException("'" + text + "' is not " + what + ": choose from "
+                    + String.join(", ", choices));
+        }
+        return text;
+    }
+
+    static final class Mode implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            return oneOf(text, List.of("run", "sub", "pong", "readers"), "a mode");
+        }
+    }
+
+    static final class SampleType implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            return oneOf(text, List.of("bench", "kmtf"), "a sample type");
+        }
+    }
+
+    static final class Phase implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            return oneOf(text, PHASES, "a phase");
+        }
+    }
+
+    /** JVM options such as {@code -Xms64m -Xmx128m}, or {@code default}. */
+    static final class Heap implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            String value = text.strip();
+            if (!value.isEmpty() && !value.equals("default")) {
+                for (String option : value.split("\\s+")) {
+                    if (!option.startsWith("-X")) {
+                        throw new TypeConversionException("'" + text + "' is not a list of JVM options such as "
+                                + "-Xms64m -Xmx128m, nor 'default'");
+                    }
+                }
             }
+            return value;
         }
-        return List.copyOf(options);
     }
 
     /** Whether JVM options already size the heap. */
@@ -131,24 +295,6 @@ record BenchOptions(String mode, int duration, int warmup, int size, int domain,
         return jvmOptions.stream().anyMatch(o -> o.startsWith("-Xmx") || o.startsWith("-Xms")
                 || o.startsWith("-XX:MaxRAM") || o.startsWith("-XX:InitialRAM") || o.startsWith("-XX:MinRAM")
                 || o.startsWith("-XX:MaxHeapSize") || o.startsWith("-XX:InitialHeapSize"));
-    }
-
-    private static int integer(Map<String, String> values, String key, int fallback, int min, int max) {
-        String value = values.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        int parsed;
-        try {
-            parsed = Integer.parseInt(value.strip());
-        }
-        catch (NumberFormatException ex) {
-            throw new IllegalArgumentException("--" + key + " must be a whole number, was '" + value + "'");
-        }
-        if (parsed < min || parsed > max) {
-            throw new IllegalArgumentException("--" + key + " must be " + min + ".." + max + ", was " + parsed);
-        }
-        return parsed;
     }
 
     /** The arguments for a child in {@code childMode}. */

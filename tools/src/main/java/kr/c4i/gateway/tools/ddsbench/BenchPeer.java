@@ -24,6 +24,7 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.dds.transport.KmtfTypes;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * The benchmark's child roles, each in its own JVM so that samples cross loopback as between two nodes. Each prints
@@ -54,7 +55,7 @@ final class BenchPeer {
             }
             System.out.println("DEADLINE passed after " + options.deadline() + " s; exiting");
             System.out.flush();
-            Runtime.getRuntime().halt(4);
+            Runtime.getRuntime().halt(ExitCode.SOFTWARE.code());
         });
         return switch (options.mode()) {
             case "sub" -> options.type().equals("kmtf") ? sub(options, KMTF_THROUGHPUT_TOPIC, KmtfTypes.MESSAGE,
@@ -188,7 +189,7 @@ final class BenchPeer {
             receiver.join(5000);
             reporter.join(2000);
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private static int pong(BenchOptions options) throws Exception {
@@ -235,7 +236,7 @@ final class BenchPeer {
             System.out.println("RESULT echoed=" + echoed.get());
             System.out.flush();
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private static int readers(BenchOptions options) throws Exception {
@@ -272,7 +273,7 @@ final class BenchPeer {
             System.out.println("RESULT received=" + received.get() + " samplesLost=" + transport.stats().samplesLost());
             System.out.flush();
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private static final class Flag {

@@ -38,6 +38,7 @@ import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * The Cyclone DDS binding against Cyclone's own {@code ddsperf} (Debian {@code cyclonedds-tools}), on loopback, in
@@ -65,7 +66,7 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * in {@code JAVA_OPTS} this JVM first starts itself again with {@code --heap}, so that it (the 270-topic node and the
  * publisher) and every child run with that heap. Every child has a deadline and is
  * killed on exit. Prints a Markdown table; exits 0 when every target is met, 3 when one is missed, 1 when the run
- * fails, 2 on bad arguments.
+ * fails, 2 on bad arguments ({@link kr.c4i.gateway.tools.ExitCode}).
  */
 public final class DdsBindingBenchmark {
 
@@ -92,39 +93,17 @@ public final class DdsBindingBenchmark {
     }
 
     public static void main(String[] args) {
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args);
+        System.exit(BenchOptions.commandLine().execute(args));
+    }
+
+    /** The benchmark, or the child role {@code options} name; {@code args} for a relaunch with the heap. */
+    static int run(BenchOptions options, List<String> args) throws Exception {
+        if (options.mode().equals("run") && !options.heap().isEmpty()
+                && !BenchOptions.sizesHeap(ManagementFactory.getRuntimeMXBean().getInputArguments())) {
+            // The benchmark JVM is itself a measured node (the 270 topics, the publisher, the ping side).
+            return relaunch(options.heap(), args);
         }
-        catch (IllegalArgumentException ex) {
-            System.err.println(ex.getMessage());
-            System.err.print(BenchOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        if (options == null) {
-            System.out.print(BenchOptions.USAGE);
-            System.exit(0);
-            return;
-        }
-        int status;
-        try {
-            if (options.mode().equals("run") && !options.heap().isEmpty()
-                    && !BenchOptions.sizesHeap(ManagementFactory.getRuntimeMXBean().getInputArguments())) {
-                // The benchmark JVM is itself a measured node (the 270 topics, the publisher, the ping side).
-                System.exit(relaunch(options.heap(), args));
-                return;
-            }
-            status = options.mode().equals("run") ? new DdsBindingBenchmark(options).run() : BenchPeer.run(options);
-        }
-        catch (Exception | Error ex) {
-            System.out.flush();
-            System.err.println("dds-bench failed: " + ex);
-            ex.printStackTrace();
-            status = 1;
-        }
-        System.out.flush();
-        System.exit(status);
+        return options.mode().equals("run") ? new DdsBindingBenchmark(options).run() : BenchPeer.run(options);
     }
 
     private int run() throws Exception {
@@ -132,7 +111,7 @@ public final class DdsBindingBenchmark {
         if (ddsperf == null) {
             System.err.println("ddsperf not found (--ddsperf=" + this.options.ddsperf()
                     + "): install it with 'apt-get install -y cyclonedds-tools'");
-            return 1;
+            return ExitCode.SOFTWARE.code();
         }
         if (this.options.log() != null) {
             Path log = Path.of(this.options.log());
@@ -204,7 +183,7 @@ public final class DdsBindingBenchmark {
         System.out.println();
         System.out.println(allMet ? "All targets met." : "Target MISSED: "
                 + this.rows.stream().filter(r -> Boolean.FALSE.equals(r.met())).map(Row::figure).toList());
-        return allMet ? 0 : 3;
+        return allMet ? ExitCode.OK.code() : ExitCode.TARGET_MISSED.code();
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -616,7 +595,7 @@ public final class DdsBindingBenchmark {
      * Runs the benchmark again in a JVM with {@code heap} and this JVM's options, with this process's standard
      * streams, and returns its exit status; kills it if this JVM is stopped first.
      */
-    private static int relaunch(List<String> heap, String[] args) throws IOException, InterruptedException {
+    private static int relaunch(List<String> heap, List<String> args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(heap);
@@ -624,7 +603,7 @@ public final class DdsBindingBenchmark {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(DdsBindingBenchmark.class.getName());
-        command.addAll(Arrays.asList(args));
+        command.addAll(args);
         Process process = new ProcessBuilder(command).inheritIO().start();
         Thread reaper = new Thread(() -> {
             process.destroy();

@@ -21,6 +21,7 @@ import kr.c4i.gateway.tools.embedded.InboxProbe.Latency;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * Measures the bridge end to end between two nodes on this machine: sustained throughput with the
@@ -147,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
                     latencyRate, latency.p50Millis(), latency.p99Millis(), latency.maxMillis(), latency.rows(), targetP99,
                     latencyMet ? "met" : "MISSED");
             out.flush();
-            return throughputMet && latencyMet ? 0 : GatewayCli.TARGET_MISSED;
+            return throughputMet && latencyMet ? ExitCode.OK.code() : ExitCode.TARGET_MISSED.code();
         }
     }
 

@@ -36,6 +36,7 @@ import kr.c4i.gateway.tools.embedded.ProgressLine.Status;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
+import kr.c4i.gateway.tools.ExitCode;
 
 /** Shows the gateway at work: node a's application writes KMTF messages, the other nodes' inboxes fill. */
 @Command(name = "demo", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -129,7 +130,7 @@ final class DemoCommand implements Callable<Integer> {
                 out.flush();
                 Thread.currentThread().join();
             }
-            return ok ? 0 : GatewayCli.TARGET_MISSED;
+            return ok ? ExitCode.OK.code() : ExitCode.TARGET_MISSED.code();
         }
     }
 

@@ -1,16 +1,15 @@
 package kr.c4i.gateway.tools.embedded;
 
-import java.io.PrintWriter;
-
 import ch.qos.logback.classic.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine.UnmatchedArgumentException;
+
+import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.UsageError;
 
 /**
  * The embedded default's command line: {@code demo} shows the gateway at work on one machine,
@@ -20,13 +19,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         header = "C4I messaging gateway on embedded defaults.",
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
-        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class },
-        footerHeading = "%nExit codes:%n",
-        footer = { "  0   every RELIABLE message delivered exactly once, every bad row quarantined",
-                "  1   software error", "  2   usage error", "  3   target missed (lost, duplicated or late messages)" })
+        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
-
-    static final int TARGET_MISSED = 3;
 
     @CommandLine.Spec
     CommandSpec spec;
@@ -37,22 +31,16 @@ public final class GatewayCli implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line: enums case-insensitive, a usage error in one line, work data cleaned up. */
+    /**
+     * The configured command line: enums case-insensitive, a usage error in one line, work data cleaned up, the exit
+     * codes in every help.
+     */
     static CommandLine commandLine() {
-        return new CommandLine(new GatewayCli()).setCaseInsensitiveEnumValuesAllowed(true)
-                .setParameterExceptionHandler(GatewayCli::usageError)
+        CommandLine cli = new CommandLine(new GatewayCli()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(new UsageError())
                 .setExecutionStrategy(GatewayCli::runAndCleanUp);
-    }
-
-    /** What was wrong, a suggestion for a mistyped option, and where the options are: no usage dump. */
-    private static int usageError(ParameterException ex, String[] args) {
-        CommandLine command = ex.getCommandLine();
-        PrintWriter err = command.getErr();
-        err.println(command.getColorScheme().errorText(ex.getMessage()));
-        UnmatchedArgumentException.printSuggestions(ex, err);
-        err.printf("See '%s --help'.%n", command.getCommandSpec().qualifiedName());
-        err.flush();
-        return command.getCommandSpec().exitCodeOnInvalidInput();
+        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED);
+        return cli;
     }
 
     /** Runs the command, then removes the work data it asked to have removed (see {@link ClusterOptions}). */
@@ -64,7 +52,7 @@ public final class GatewayCli implements Runnable {
         ClusterOptions cluster = last.commandSpec().mixins().values().stream()
                 .map(CommandSpec::userObject).filter(ClusterOptions.class::isInstance).map(ClusterOptions.class::cast)
                 .findFirst().orElse(null);
-        int exitCode = CommandLine.ExitCode.SOFTWARE;
+        int exitCode = ExitCode.SOFTWARE.code();
         try {
             exitCode = new CommandLine.RunLast().execute(parseResult);
             return exitCode;

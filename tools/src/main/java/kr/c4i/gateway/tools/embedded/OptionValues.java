@@ -7,11 +7,12 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.dds.ParticipantSettings;
 
 /**
  * Picocli converters that check a value while parsing it, so that a bad option is a usage error (exit 2,
- * one line naming the option) before anything starts. The range checks are public for the scenario harness's
- * commands.
+ * one line naming the option) before anything starts. The public ones serve every tool (dds-bench and the scenario
+ * harness too), and {@link IntIn} the ranges of their own.
  */
 public final class OptionValues {
 
@@ -74,8 +75,8 @@ public final class OptionValues {
         }
     }
 
-    static final class PositiveInt extends IntIn {
-        PositiveInt() {
+    public static final class PositiveInt extends IntIn {
+        public PositiveInt() {
             super(1, Integer.MAX_VALUE);
         }
     }
@@ -119,6 +120,25 @@ public final class OptionValues {
         }
         catch (NumberFormatException ex) {
             throw new TypeConversionException("'" + text + "' is not a number");
+        }
+    }
+
+    /** A percentage, 0 to 100. */
+    public static final class Percent implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String text) {
+            double value = number(text);
+            if (!(value >= 0 && value <= 100)) {
+                throw new TypeConversionException(text + " is out of range: use 0 to 100");
+            }
+            return value;
+        }
+    }
+
+    /** A DDS domain id as Cyclone's default port mapping allows it. */
+    public static final class DdsDomain extends IntIn {
+        public DdsDomain() {
+            super(0, ParticipantSettings.MAX_DOMAIN_ID);
         }
     }
 

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.tools.ExitCode;
+
 /** A run's data under runs/ goes away after a successful run unless kept; the user's --work-dir always stays. */
 class ClusterOptionsTest {
 
@@ -47,7 +49,7 @@ class ClusterOptionsTest {
         ClusterOptions options = new ClusterOptions();
         Path work = options.workDir(dir.resolve("runs"), "bench");
 
-        options.cleanUp(GatewayCli.TARGET_MISSED, new PrintWriter(out, true));
+        options.cleanUp(ExitCode.TARGET_MISSED.code(), new PrintWriter(out, true));
 
         assertThat(work).isDirectory();
         assertThat(out.toString()).contains("kept in " + work, "did not succeed");

@@ -11,6 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
+import kr.c4i.gateway.tools.ExitCode;
+
 /** Every command checks its options before it starts anything: a bad one is exit code 2 and one clear line. */
 class GatewayCliTest {
 
@@ -88,6 +90,15 @@ class GatewayCliTest {
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).as(r.toString()).contains("Usage:");
             assertThat(r.warnings() + r.err()).as(r.toString()).isEmpty();
+        }
+    }
+
+    @Test
+    void everyHelpListsTheExitCodesFromTheTable() {
+        for (String command : List.of("demo", "bench", "node")) {
+            CliDriver.Result r = CliDriver.run(command, "--help");
+            assertThat(r.out()).as(r.toString()).contains("Exit codes:", "  0   " + ExitCode.OK.meaning(),
+                    "  2   " + ExitCode.USAGE.meaning(), "  3   " + ExitCode.TARGET_MISSED.meaning());
         }
     }
 }
