@@ -34,8 +34,9 @@ public final class InterfaceDatabase implements AutoCloseable {
         // Kept open: the harness polls every 20 ms, and a backend started per poll would load the measured node.
         pool.setMaximumPoolSize(2);
         pool.setMinimumIdle(0);
-        // A node that is down fails the call at once (as before), and the poller tries again at its next turn.
-        pool.setConnectionTimeout(250);
+        // As long as the driver's connectTimeout: a first connection to a busy node's database takes its time. The
+        // pool starts without one, so a node that is not up yet fails the call, not the constructor.
+        pool.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
         pool.setInitializationFailTimeout(-1);
         client = new InterfaceDatabaseClient(pool, QUERY_TIMEOUT);
     }
