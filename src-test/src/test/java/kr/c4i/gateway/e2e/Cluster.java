@@ -3,19 +3,13 @@ package kr.c4i.gateway.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -25,7 +19,10 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * Nodes a (publisher) and b, c, ... (subscribers to every type) with their own PostgreSQL, run by
@@ -52,13 +49,13 @@ final class Cluster implements AutoCloseable {
 
     private final Path dir;
     private final List<Node> nodes = new ArrayList<>();
-    private final String transport;
+    private final TransportKind transport;
     // Each cluster its own DDS domain, so clusters of successive tests never meet.
     private final int ddsDomain = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet()) % 200);
     // The management endpoints take a credential; each cluster makes its own, as the embedded default does.
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
 
-    Cluster(Path dir, String transport, int size) throws IOException {
+    Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
         this.transport = transport;
         for (int i = 0; i < size; i++) {
@@ -113,65 +110,41 @@ final class Cluster implements AutoCloseable {
 
     NodeProcess start(String id) throws IOException {
         Node node = node(id);
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("gateway.node.id", id);
-        p.put("gateway.node.transport", transport);
-        p.put("spring.datasource.url", node.database()[0].jdbcUrl());
-        p.put("spring.datasource.username", EmbeddedDatabase.USER);
-        p.put("gateway.outbox.enabled", id.equals("a"));
-        p.put("gateway.inbox.enabled", !id.equals("a"));
+        NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
+                .datasource(node.database()[0].jdbcUrl(), EmbeddedDatabase.USER, node.database()[0].password())
+                .roles(id.equals("a"), !id.equals("a"));
         for (Node other : nodes) {
             if (!other.id().equals("a")) {
-                p.put("gateway.routing.subscriptions." + other.id(), "*");
+                launch.subscription(other.id(), "*");
             }
             if (!other.id().equals(id)) {
-                p.put("gateway.jms.peers." + other.id() + ".url", "tcp://127.0.0.1:" + other.brokerPort());
+                launch.jmsPeer(other.id(), "tcp://127.0.0.1:" + other.brokerPort());
             }
         }
-        p.put("gateway.jms.user", "gateway");
-        p.put("gateway.jms.password", "e2e-secret");
-        p.put("spring.security.user.password", managementPassword);
-        p.put("gateway.jms.embedded.host", "127.0.0.1");
-        p.put("gateway.jms.embedded.port", node.brokerPort());
-        p.put("gateway.jms.embedded.data-directory", dir.resolve("artemis").toString());
-        p.put("gateway.jms.bridge-max-retry-interval", "1s");
-        p.put("gateway.dds.domain-id", ddsDomain);
-        p.put("gateway.dds.multicast", false);
-        p.put("gateway.dds.peers", "127.0.0.1");
-        p.put("gateway.outbox.resend-after", "2s");
-        p.put("gateway.outbox.resend-max", "4s");
-        // In the environment, not on a command line every local user can read.
-        Map<String, String> environment = Map.of("SPRING_DATASOURCE_PASSWORD", node.database()[0].password());
-        node.process()[0] = new NodeProcess(id, p, environment, node.httpPort(), dir.resolve(id + ".log")).start();
+        launch.jmsCredentials("gateway", "e2e-secret").managementPassword(managementPassword)
+                .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
+                .bridgeMaxRetryInterval("1s")
+                .ddsDomain(ddsDomain).ddsMulticast(false).ddsPeers(List.of("127.0.0.1"))
+                .resend("2s", "4s").managementPort(node.httpPort());
+        node.process()[0] = new NodeProcess(launch.build(), node.httpPort(), dir.resolve(id + ".log")).start();
         return node.process()[0];
     }
 
     void insertOutbox(String id, String type, String body) throws SQLException {
-        try (Connection c = node(id).db().getConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (kmtf_type, body) VALUES (?, ?)")) {
-            ps.setString(1, type);
-            ps.setBytes(2, body.getBytes(StandardCharsets.UTF_8));
-            ps.executeUpdate();
-        }
+        client(id).insert(type, body);
     }
 
     long count(String id, String sql) throws SQLException {
-        try (Connection c = node(id).db().getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return client(id).count(sql);
     }
 
     List<String> strings(String id, String sql) throws SQLException {
-        try (Connection c = node(id).db().getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            List<String> values = new ArrayList<>();
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-            return values;
-        }
+        return client(id).strings(sql);
+    }
+
+    /** Node {@code id}'s interface database as its C4I application sees it (its pool changes at a power cut). */
+    InterfaceDatabaseClient client(String id) {
+        return new InterfaceDatabaseClient(node(id).db());
     }
 
     private static int freePort() {

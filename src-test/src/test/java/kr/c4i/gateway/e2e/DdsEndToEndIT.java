@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
@@ -17,8 +18,8 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
 class DdsEndToEndIT extends EndToEndContract {
 
     @Override
-    String transport() {
-        return "dds";
+    TransportKind transport() {
+        return TransportKind.DDS;
     }
 
     @Test

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 /**
@@ -34,7 +35,7 @@ abstract class EndToEndContract {
     Cluster cluster;
 
     /** {@code jms} or {@code dds}: the value of gateway.node.transport. */
-    abstract String transport();
+    abstract TransportKind transport();
 
     @BeforeEach
     void createCluster() throws Exception {
@@ -86,7 +87,7 @@ abstract class EndToEndContract {
 
         assertExactlyOnce(2000);
         assertThat(cluster.strings("b", "SELECT DISTINCT origin_node || ' ' || transport FROM inbox"))
-                .containsExactly("a " + transport());
+                .containsExactly("a " + transport().label());
     }
 
     @Test
@@ -174,7 +175,7 @@ abstract class EndToEndContract {
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") == 50);
 
         String health = a.get("/actuator/health").body();
-        assertThat(health).contains("\"db\"").contains("\"transport\"").contains("\"outbox\"").contains("\"kind\":\"" + transport() + "\"");
+        assertThat(health).contains("\"db\"").contains("\"transport\"").contains("\"outbox\"").contains("\"kind\":\"" + transport().label() + "\"");
         String metrics = b.get("/actuator/prometheus").body();
         assertThat(metrics).contains("gateway_inbox_inserted_total").contains("gateway_delivery_latency_seconds_count")
                 .contains("gateway_inbox_delivered_total");

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import kr.c4i.gateway.tools.node.NodeLaunch;
+
 /**
  * One bridge as a separate operating-system process, started from the executable jar users deploy,
  * so a test can kill it with SIGKILL (no shutdown hook, no flush) and start it again.
@@ -33,17 +35,17 @@ final class NodeProcess implements AutoCloseable {
     private final String authorization;
     private Process process;
 
-    NodeProcess(String name, Map<String, Object> properties, Map<String, String> environment, int httpPort, Path log) {
-        this.name = name;
-        this.environment = Map.copyOf(environment);
+    /** The launch's secrets go into the process's environment, not on a command line every local user can read. */
+    NodeProcess(NodeLaunch launch, int httpPort, Path log) {
+        this.name = launch.id();
+        this.environment = launch.environment();
         this.httpPort = httpPort;
         this.log = log;
         authorization = "Basic " + Base64.getEncoder().encodeToString(
-                ("user:" + properties.get("spring.security.user.password")).getBytes(StandardCharsets.UTF_8));
+                ("user:" + launch.managementPassword()).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
                 "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar", bridgeJar().toString()));
-        command.add("--management.server.port=" + httpPort);
-        properties.forEach((key, value) -> command.add("--" + key + "=" + value));
+        command.addAll(launch.arguments());
     }
 
     static Path bridgeJar() {

@@ -3,10 +3,8 @@ package kr.c4i.gateway.bridge.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -19,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
 
 /** V3: the outbox refuses at INSERT what the bridge could never send, without failing on old rows. */
 class OutboxConstraintsTest {
@@ -76,14 +76,7 @@ class OutboxConstraintsTest {
     }
 
     private static void insert(DataSource dataSource, Row row) throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO outbox (message_id, kmtf_type, precedence, body, created_at)
-                VALUES (?, 'SITREP', ?, ?, ?::timestamptz)""")) {
-            ps.setString(1, row.messageId());
-            ps.setString(2, row.precedence());
-            ps.setBytes(3, Kmtf.message("SITREP", 1).getBytes(StandardCharsets.UTF_8));
-            ps.setString(4, row.createdAt());
-            ps.executeUpdate();
-        }
+        new InterfaceDatabaseClient(dataSource).insertRaw(RawOutboxRow.of(row.messageId(), "SITREP", row.precedence(),
+                Kmtf.message("SITREP", 1), row.createdAt()));
     }
 }

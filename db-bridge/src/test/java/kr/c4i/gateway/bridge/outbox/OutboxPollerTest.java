@@ -3,7 +3,6 @@ package kr.c4i.gateway.bridge.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +30,7 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -241,10 +241,7 @@ class OutboxPollerTest {
 
     private void insertRow(String messageId, String createdAt, String precedence, String type, String body)
             throws Exception {
-        db.execute("""
-                INSERT INTO outbox (message_id, kmtf_type, precedence, body, created_at)
-                VALUES (?, ?, ?, ?, ?::timestamptz)""", messageId, type, precedence,
-                body.getBytes(StandardCharsets.UTF_8), createdAt);
+        db.client().insertRaw(RawOutboxRow.of(messageId, type, precedence, body, createdAt));
     }
 
     @Test

@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +46,7 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -163,18 +161,9 @@ class OutboxPropertyTest {
     }
 
     private static Optional<Long> insert(Row row) throws SQLException {
-        try (Connection c = db.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO outbox (message_id, kmtf_type, precedence, body, created_at)
-                VALUES (?, ?, ?, ?, ?::timestamptz) RETURNING id""")) {
-            ps.setString(1, row.messageId());
-            ps.setString(2, row.type());
-            ps.setString(3, row.precedence());
-            ps.setBytes(4, row.body(++serial));
-            ps.setString(5, row.createdAt());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return Optional.of(rs.getLong(1));
-            }
+        try {
+            return Optional.of(db.client().insertRaw(new RawOutboxRow(row.messageId(), row.type(), row.precedence(),
+                    row.body(++serial), row.createdAt())));
         }
         catch (SQLException ex) {
             if ("23505".equals(ex.getSQLState())) {

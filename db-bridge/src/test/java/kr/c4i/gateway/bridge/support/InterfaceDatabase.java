@@ -1,13 +1,10 @@
 package kr.c4i.gateway.bridge.support;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -15,6 +12,8 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
+
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 
 /**
  * A real PostgreSQL with the bridge's schema, for tests. Can be stopped and started again on the
@@ -26,6 +25,7 @@ public final class InterfaceDatabase implements AutoCloseable {
     private EmbeddedPostgres postgres;
     private final int port;
     private final HikariDataSource pool;
+    private final InterfaceDatabaseClient client;
 
     public InterfaceDatabase(Path dataDirectory) throws IOException {
         this.dataDirectory = dataDirectory;
@@ -39,6 +39,7 @@ public final class InterfaceDatabase implements AutoCloseable {
         pool.setUsername("postgres");
         pool.setMaximumPoolSize(8);
         pool.setConnectionTimeout(2000);
+        client = new InterfaceDatabaseClient(pool);
     }
 
     public String jdbcUrl() {
@@ -61,17 +62,17 @@ public final class InterfaceDatabase implements AutoCloseable {
         pool.getHikariPoolMXBean().softEvictConnections();
     }
 
+    /** The database as its C4I application sees it. */
+    public InterfaceDatabaseClient client() {
+        return client;
+    }
+
     public void insertOutbox(String type, String body) throws SQLException {
-        insertOutbox(type, body.getBytes(StandardCharsets.UTF_8));
+        client.insert(type, body);
     }
 
     public void insertOutbox(String type, byte[] body) throws SQLException {
-        try (Connection c = pool.getConnection();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (kmtf_type, body) VALUES (?, ?)")) {
-            ps.setString(1, type);
-            ps.setBytes(2, body);
-            ps.executeUpdate();
-        }
+        client.insert(type, body);
     }
 
     /** Runs one statement with its parameters, e.g. an INSERT of a row as a C4I application writes it. */
@@ -93,22 +94,11 @@ public final class InterfaceDatabase implements AutoCloseable {
     }
 
     public long count(String sql) throws SQLException {
-        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return client.count(sql);
     }
 
     public List<String> strings(String sql) throws SQLException {
-        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            List<String> values = new ArrayList<>();
-            while (rs.next()) {
-                values.add(rs.getString(1));
-            }
-            return values;
-        }
+        return client.strings(sql);
     }
 
     @Override

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.net.PortCounters;
-import kr.c4i.gateway.scenarios.node.InterfaceDatabase.InboxStats;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
 
 /**
@@ -42,7 +42,7 @@ final class FanOutExperiment {
         List<byte[]> bodies = KmtfBodies.of(type, plan.fanOutSize(), plan.fanOutMessages());
 
         PortCounters before = network.port(PUBLISHER);
-        fanOut.node(PUBLISHER).database().insert(tag, type, bodies);
+        fanOut.node(PUBLISHER).database().insertNumbered(tag, type, bodies);
         Map<Integer, Long> got = fanOut.awaitInboxes(tag, receivers, plan.fanOutMessages(),
                 Instant.now().plus(plan.deliveryTimeout()));
         Thread.sleep(SETTLE);
@@ -52,12 +52,12 @@ final class FanOutExperiment {
         Instant firstReceived = null;
         Instant lastReceived = null;
         for (int host : receivers) {
-            InboxStats s = fanOut.node(host).database().inbox(tag);
+            InboxStats s = fanOut.node(host).database().inboxStats(tag);
             firstCreated = earliest(firstCreated, s.firstCreated());
             firstReceived = earliest(firstReceived, s.firstReceived());
             lastReceived = latest(lastReceived, s.lastReceived());
         }
-        Instant lastSent = fanOut.node(PUBLISHER).database().outbox(tag).lastSent();
+        Instant lastSent = fanOut.node(PUBLISHER).database().outboxStats(tag).lastSent();
         long delivered = got.values().stream().mapToLong(Long::longValue).min().orElse(0);
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Metrics.WIRE_BYTES, (double) sent.rxBytes());

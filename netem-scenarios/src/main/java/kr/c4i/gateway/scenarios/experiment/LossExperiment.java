@@ -9,12 +9,12 @@ import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.net.LinkShape;
-import kr.c4i.gateway.scenarios.net.PortCounters;
 import kr.c4i.gateway.scenarios.net.PortCounters.LossCount;
+import kr.c4i.gateway.scenarios.net.PortCounters;
 import kr.c4i.gateway.scenarios.net.Rate;
-import kr.c4i.gateway.scenarios.node.InterfaceDatabase.InboxStats;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
 
 /**
@@ -89,13 +89,13 @@ final class LossExperiment {
         try {
             lossBefore = network.lossCounters();
             PortCounters before = network.port(PUBLISHER);
-            pair.node(PUBLISHER).database().insert(tag, types.loss(), bodies);
+            pair.node(PUBLISHER).database().insertNumbered(tag, types.loss(), bodies);
             deadline = Instant.now().plus(timeout);
             delivered = pair.awaitInboxes(tag, List.of(RECEIVER), plan.lossMessages(), deadline).get(RECEIVER);
             sent = network.port(PUBLISHER).minus(before);
             lossAfter = network.lossCounters();
-            inbox = pair.node(RECEIVER).database().inbox(tag);
-            lastSent = pair.node(PUBLISHER).database().outbox(tag).lastSent();
+            inbox = pair.node(RECEIVER).database().inboxStats(tag);
+            lastSent = pair.node(PUBLISHER).database().outboxStats(tag).lastSent();
         }
         finally {
             network.shape(HOSTS, new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));

@@ -8,10 +8,10 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.OutboxStats;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
-import kr.c4i.gateway.scenarios.node.InterfaceDatabase.InboxStats;
-import kr.c4i.gateway.scenarios.node.InterfaceDatabase.OutboxStats;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.NamespaceProbe;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
@@ -53,7 +53,7 @@ final class RecoveryExperiment {
         network.emergencyStop(RECEIVER);
         receiver.crashed();
 
-        publisher.database().insert(tag, types.recovery(), bodies);
+        publisher.database().insertNumbered(tag, types.recovery(), bodies);
         OutboxStats prepared = awaitSent(publisher, tag);
         if (prepared.unsent() > 0) {
             note.append("the publisher had sent ").append(prepared.rows() - prepared.unsent()).append(" of ")
@@ -81,7 +81,7 @@ final class RecoveryExperiment {
         try (probe) {
             got = pair.awaitInboxes(tag, List.of(RECEIVER), plan.recoveryMessages(),
                     Instant.now().plus(plan.deliveryTimeout()));
-            inbox = receiver.database().inbox(tag);
+            inbox = receiver.database().inboxStats(tag);
         }
         long delivered = got.get(RECEIVER);
         if (delivered < plan.recoveryMessages()) {
@@ -118,12 +118,12 @@ final class RecoveryExperiment {
      */
     private static OutboxStats awaitSent(GatewayNode publisher, String tag) throws Exception {
         Instant deadline = Instant.now().plus(PREPARE_TIMEOUT);
-        OutboxStats stats = publisher.database().outbox(tag);
+        OutboxStats stats = publisher.database().outboxStats(tag);
         Instant progressed = Instant.now();
         while (stats.unsent() > 0 && Instant.now().isBefore(deadline)
                 && Instant.now().isBefore(progressed.plus(STALL))) {
             Thread.sleep(50);
-            OutboxStats next = publisher.database().outbox(tag);
+            OutboxStats next = publisher.database().outboxStats(tag);
             if (next.unsent() < stats.unsent()) {
                 progressed = Instant.now();
             }

@@ -134,7 +134,7 @@ final class Testbed implements AutoCloseable {
         String run = Long.toString(System.nanoTime() % 1_000_000, 36);
         for (Map.Entry<String, List<Integer>> e : subscribersByType.entrySet()) {
             String tag = "warm-" + e.getKey().toLowerCase() + "-" + run;
-            node(1).database().insert(tag, e.getKey(), KmtfBodies.of(e.getKey(), size, messages));
+            node(1).database().insertNumbered(tag, e.getKey(), KmtfBodies.of(e.getKey(), size, messages));
             Map<Integer, Long> got = awaitInboxes(tag, e.getValue(), messages, Instant.now().plus(timeout));
             if (got.values().stream().anyMatch(n -> n < messages)) {
                 throw new IllegalStateException("Warm-up of " + e.getKey() + " on " + transport.label()

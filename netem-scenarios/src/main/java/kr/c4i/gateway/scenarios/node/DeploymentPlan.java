@@ -2,7 +2,6 @@ package kr.c4i.gateway.scenarios.node;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -10,6 +9,7 @@ import java.util.TreeMap;
 
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * Pure functions from "these hosts run nodes, these nodes subscribe to these types" to each node's properties
@@ -30,36 +30,29 @@ public final class DeploymentPlan {
         SortedMap<Integer, List<String>> routing = new TreeMap<>(subscriptions);
         List<NodeSpec> nodes = new ArrayList<>();
         for (int host : hosts) {
-            Map<String, String> p = new LinkedHashMap<>();
+            NodeLaunch.Builder launch = NodeLaunch.builder(NodeSpec.idOf(host), transport);
             routing.forEach((subscriber, types) -> {
                 if (hosts.contains(subscriber) && !types.isEmpty()) {
-                    p.put("gateway.routing.subscriptions." + NodeSpec.idOf(subscriber), String.join(",", types));
+                    launch.subscription(NodeSpec.idOf(subscriber), String.join(",", types));
                 }
             });
             List<Integer> peers = hosts.stream().filter(h -> h != host).toList();
             switch (transport) {
                 case JMS -> {
-                    p.put("gateway.jms.user", NodeSettings.JMS_USER);
-                    p.put("gateway.jms.password", NodeSettings.JMS_PASSWORD);
-                    p.put("gateway.jms.embedded.host", topology.hostAddress(host));
-                    p.put("gateway.jms.embedded.port", Integer.toString(NodeSettings.JMS_PORT));
-                    p.put("gateway.jms.bridge-max-retry-interval", settings.jmsRetryInterval());
+                    launch.jmsCredentials(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD)
+                            .embeddedBroker(topology.hostAddress(host), NodeSettings.JMS_PORT)
+                            .bridgeMaxRetryInterval(settings.jmsRetryInterval());
                     for (int peer : peers) {
-                        p.put("gateway.jms.peers." + NodeSpec.idOf(peer) + ".url",
+                        launch.jmsPeer(NodeSpec.idOf(peer),
                                 "tcp://" + topology.hostAddress(peer) + ":" + NodeSettings.JMS_PORT);
                     }
                 }
-                case DDS -> {
-                    p.put("gateway.dds.domain-id", Integer.toString(settings.ddsDomain()));
-                    p.put("gateway.dds.network-interface", topology.hostInterface());
-                    p.put("gateway.dds.multicast-address", settings.multicastAddress());
-                    if (!peers.isEmpty()) {
-                        p.put("gateway.dds.peers", String.join(",", peers.stream().map(topology::hostAddress).toList()));
-                    }
-                }
+                case DDS -> launch.ddsDomain(settings.ddsDomain()).ddsNetworkInterface(topology.hostInterface())
+                        .ddsMulticastAddress(settings.multicastAddress())
+                        .ddsPeers(peers.stream().map(topology::hostAddress).toList());
             }
-            p.putAll(settings.extraProperties());
-            nodes.add(new NodeSpec(NodeSpec.idOf(host), host, topology.hostAddress(host), transport, p));
+            launch.properties(settings.extraProperties());
+            nodes.add(new NodeSpec(NodeSpec.idOf(host), host, topology.hostAddress(host), transport, launch.build()));
         }
         return nodes;
     }

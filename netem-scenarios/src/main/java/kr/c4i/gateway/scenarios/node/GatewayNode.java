@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 
 /**
@@ -107,7 +108,10 @@ public final class GatewayNode implements AutoCloseable {
             Files.writeString(consoleLog, "---- start " + Instant.now() + ": " + String.join(" ", command) + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             startedAt = Instant.now();
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            // The secrets in the environment (ip netns exec keeps it), not on the logged command line.
+            builder.environment().putAll(spec.environment());
+            process = builder.start();
         }
         catch (IOException ex) {
             throw new NodeStartException("Unable to start node " + id() + ": " + ex.getMessage(), ex);
@@ -177,12 +181,12 @@ public final class GatewayNode implements AutoCloseable {
         return readyAt;
     }
 
-    public InterfaceDatabase database() {
+    public InterfaceDatabaseClient database() {
         InterfaceDatabase db = database;
         if (db == null) {
             throw new IllegalStateException("node " + id() + " is not ready");
         }
-        return db;
+        return db.client();
     }
 
     /** The first console event at or after {@code after} whose line matches. */

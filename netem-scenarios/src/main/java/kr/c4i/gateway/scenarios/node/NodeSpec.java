@@ -4,25 +4,36 @@ import java.util.List;
 import java.util.Map;
 
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
- * One node of a deployment: where it runs and the bridge properties it gets.
+ * One node of a deployment: where it runs and what it is launched with.
  *
  * @param id node id, {@code n<host>}
  * @param host the host namespace it runs in
  * @param address the host's address
  * @param transport the node's transport
- * @param properties bridge properties, in order
+ * @param launch its bridge's properties, secrets included
  */
-public record NodeSpec(String id, int host, String address, TransportKind transport, Map<String, String> properties) {
+public record NodeSpec(String id, int host, String address, TransportKind transport, NodeLaunch launch) {
 
-    public NodeSpec {
-        properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
+    /** The bridge properties that go on the command line (no secrets), in order. */
+    public Map<String, String> properties() {
+        return launch.publicProperties();
     }
 
-    /** The node's properties as the arguments after {@code --}. */
+    /**
+     * The arguments after {@code --}: the command line's properties but the id and transport, which the
+     * {@code node} command takes as its own options.
+     */
     public List<String> bridgeArguments() {
-        return properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
+        return launch.arguments().stream().filter(a -> !a.startsWith("--gateway.node.id=")
+                && !a.startsWith("--gateway.node.transport=")).toList();
+    }
+
+    /** The secrets, for the node process's environment. */
+    public Map<String, String> environment() {
+        return launch.environment();
     }
 
     public static String idOf(int host) {

@@ -63,5 +63,15 @@ class DeploymentPlanTest {
         assertThat(String.join(" ", argv)).contains(
                 "node --id n2 --transport dds --work-dir /w --http-port 8080 --pg-socket-dir /w/sockets/n2 -- ",
                 "--gateway.dds.peers=10.77.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");
+        assertThat(argv).doesNotContain("--gateway.node.id=n2");
+    }
+
+    @Test
+    void theBrokerPasswordGoesInTheNodesEnvironmentNotOnItsLoggedCommandLine() {
+        NodeSpec n1 = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2), routing, settings).getFirst();
+        List<String> argv = DeploymentPlan.command(topology, n1, settings, Path.of("/w"), Path.of("/w/sockets/n1"));
+        assertThat(String.join(" ", argv)).contains("--gateway.jms.user=" + NodeSettings.JMS_USER)
+                .doesNotContain(NodeSettings.JMS_PASSWORD);
+        assertThat(n1.environment()).containsExactly(Map.entry("GATEWAY_JMS_PASSWORD", NodeSettings.JMS_PASSWORD));
     }
 }

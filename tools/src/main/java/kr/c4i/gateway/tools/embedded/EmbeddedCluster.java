@@ -11,6 +11,7 @@ import java.util.Map;
 
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * The embedded default: nodes {@code a, b, ...} on this machine, each with its own PostgreSQL and
@@ -45,34 +46,22 @@ final class EmbeddedCluster implements AutoCloseable {
             int domain = 1 + (int) (ProcessHandle.current().pid() % 200);
             // Receivers first: the publisher's store-and-forward bridges then find them at the first attempt.
             for (EmbeddedNode node : cluster.nodes.reversed()) {
-                Map<String, Object> properties = new LinkedHashMap<>();
-                properties.put("spring.main.banner-mode", "off");
-                properties.put("logging.threshold.console", "OFF");
-                properties.put("logging.file.name", logFile.toString());
-                properties.put("gateway.node.id", node.id().value());
-                properties.put("gateway.node.transport", transport.name().toLowerCase());
-                properties.put("gateway.outbox.enabled", node == cluster.nodes.getFirst());
-                properties.put("gateway.inbox.enabled", node != cluster.nodes.getFirst());
+                NodeLaunch.Builder launch = NodeLaunch.builder(node.id().value(), transport)
+                        .logFile(logFile).quietConsole()
+                        .roles(node == cluster.nodes.getFirst(), node != cluster.nodes.getFirst());
                 for (NodeId subscriber : ids.subList(1, ids.size())) {
-                    properties.put("gateway.routing.subscriptions." + subscriber.value(), "*");
+                    launch.subscription(subscriber.value(), "*");
                 }
-                properties.put("gateway.jms.user", "gateway");
-                properties.put("gateway.jms.password", password);
-                properties.put("gateway.jms.embedded.host", "127.0.0.1");
-                properties.put("gateway.jms.embedded.port", brokerPorts.get(node.id()));
-                properties.put("gateway.jms.embedded.data-directory",
-                        workDir.resolve(node.id().value()).resolve("artemis").toString());
-                // Loopback has no multicast: unicast discovery to 127.0.0.1.
-                properties.put("gateway.dds.domain-id", domain);
-                properties.put("gateway.dds.multicast", false);
-                properties.put("gateway.dds.peers", "127.0.0.1");
+                launch.jmsCredentials("gateway", password).embeddedBroker("127.0.0.1", brokerPorts.get(node.id()))
+                        .brokerDataDirectory(workDir.resolve(node.id().value()).resolve("artemis"))
+                        // Loopback has no multicast: unicast discovery to 127.0.0.1.
+                        .ddsDomain(domain).ddsMulticast(false).ddsPeers(List.of("127.0.0.1"));
                 for (NodeId peer : ids) {
                     if (!peer.equals(node.id())) {
-                        properties.put("gateway.jms.peers." + peer.value() + ".url",
-                                "tcp://127.0.0.1:" + brokerPorts.get(peer));
+                        launch.jmsPeer(peer.value(), "tcp://127.0.0.1:" + brokerPorts.get(peer));
                     }
                 }
-                node.startBridge(properties);
+                node.startBridge(launch);
             }
             return cluster;
         }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +21,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * One node of the embedded default: its own PostgreSQL (the C4I server's interface database) and
@@ -29,7 +29,6 @@ import kr.c4i.gateway.dds.transport.DdsTransport;
  */
 final class EmbeddedNode implements AutoCloseable {
 
-    private static final String MANAGEMENT_PASSWORD = "spring.security.user.password";
 
     private final NodeId id;
     private final EmbeddedDatabase database;
@@ -79,20 +78,18 @@ final class EmbeddedNode implements AutoCloseable {
         return workDir.resolve(id.value()).resolve("postgres.password");
     }
 
-    void startBridge(Map<String, Object> properties) throws IOException {
-        Map<String, Object> all = new LinkedHashMap<>(properties);
-        all.put("spring.datasource.url", jdbcUrl());
-        all.put("spring.datasource.username", EmbeddedDatabase.USER);
-        all.put("spring.datasource.password", database.password());
-        all.put("management.server.port", httpPort);
-        if (!all.containsKey(MANAGEMENT_PASSWORD)) {
+    /** Completes the launch with this node's database and management endpoints and starts the bridge. */
+    void startBridge(NodeLaunch.Builder launch) throws IOException {
+        launch.datasource(jdbcUrl(), EmbeddedDatabase.USER, database.password()).managementPort(httpPort);
+        if (launch.build().managementPassword() == null) {
             String password = Secrets.random();
             managementPasswordFile = writeOwnerOnly(home.resolve("management-password"), password);
-            all.put(MANAGEMENT_PASSWORD, password);
+            launch.managementPassword(password);
         }
-        managementUser = String.valueOf(all.getOrDefault("spring.security.user.name", "user"));
+        Map<String, String> properties = launch.build().properties();
+        managementUser = properties.getOrDefault("spring.security.user.name", "user");
         // As command-line arguments, so they win over application.yaml like an operator's would.
-        String[] arguments = all.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);
         context = new SpringApplicationBuilder(DbBridgeApplication.class).run(arguments);
     }

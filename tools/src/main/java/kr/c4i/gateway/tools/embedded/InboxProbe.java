@@ -7,11 +7,12 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 import javax.sql.DataSource;
+
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 
 /** Reads the interface databases to tell what happened, independent of the bridges' own metrics. */
 final class InboxProbe {
@@ -31,45 +32,32 @@ final class InboxProbe {
     }
 
     static long count(DataSource db, String sql) throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return new InterfaceDatabaseClient(db).count(sql);
     }
 
     static long inbox(DataSource db) throws SQLException {
-        return count(db, "SELECT count(*) FROM inbox");
+        return new InterfaceDatabaseClient(db).inboxCount();
     }
 
     static long sent(DataSource db) throws SQLException {
-        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL");
+        return new InterfaceDatabaseClient(db).sentCount();
     }
 
     static long quarantined(DataSource db) throws SQLException {
-        return count(db, "SELECT count(*) FROM quarantine");
+        return new InterfaceDatabaseClient(db).quarantineCount();
     }
 
     /** RELIABLE deliveries still awaiting a receipt (DDS; always 0 over JMS). */
     static long unreceipted(DataSource db) throws SQLException {
-        return count(db, "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL");
+        return new InterfaceDatabaseClient(db).unreceiptedCount();
     }
 
     static long backlog(DataSource db) throws SQLException {
-        return count(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL");
+        return new InterfaceDatabaseClient(db).unsentCount();
     }
 
     static Map<String, Long> quarantineReasons(DataSource db) throws SQLException {
-        Map<String, Long> reasons = new LinkedHashMap<>();
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT reason_kind, count(*) FROM quarantine GROUP BY reason_kind ORDER BY 2 DESC");
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                reasons.put(rs.getString(1), rs.getLong(2));
-            }
-        }
-        return reasons;
+        return new InterfaceDatabaseClient(db).quarantineReasons();
     }
 
     /** The sent messages of these types. */

@@ -1,8 +1,6 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -12,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
-import javax.sql.DataSource;
-
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.interfacedb.OutboxMessage;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
@@ -31,9 +29,6 @@ final class KmtfLoadGenerator {
     private static final String[] WORDS = { "ENEMY", "ACTIVITY", "OBSERVED", "GRID", "52SCG", "1234", "5678",
             "MOVING", "NORTH", "NO", "CONTACT", "REQUEST", "SUPPORT", "AT", "TIME", "ON", "TARGET", "STATUS", "GREEN",
             "AMBER", "ROUTE", "CLEAR", "BRIDGE", "SECURED", "FUEL", "AMMO", "RESUPPLY", "/", "WEATHER", "FAIR" };
-    private static final String INSERT = """
-            INSERT INTO outbox (kmtf_type, body)
-            SELECT * FROM unnest(?::text[], ?::bytea[])""";
 
     /** Which kind of row to write; everything but GOOD must end in quarantine. */
     enum RowKind { GOOD, MALFORMED, OVERSIZE, UNKNOWN_TYPE }
@@ -41,7 +36,7 @@ final class KmtfLoadGenerator {
     private static final int PREPARED = 2048;
 
     /** A message ready to insert; the outbox gives each insert its own message id. */
-    private record Prepared(MessageType type, byte[] body) {
+    private record Prepared(MessageType type, OutboxMessage message) {
     }
 
     private final List<MessageType> types;
@@ -63,43 +58,24 @@ final class KmtfLoadGenerator {
         // Built up front, so that inserting costs the database's time, not the generator's.
         for (int i = 0; i < PREPARED; i++) {
             MessageType type = types.get(random.nextInt(types.size()));
-            prepared.add(new Prepared(type, message(type, bodySize)));
+            prepared.add(new Prepared(type, new OutboxMessage(type.id(), message(type, bodySize))));
         }
     }
 
     /** Inserts one batch in one transaction; returns the number of rows written. */
-    int insert(DataSource outbox, List<RowKind> kinds) throws SQLException {
-        List<String> typeIds = new ArrayList<>(kinds.size());
-        List<byte[]> bodies = new ArrayList<>(kinds.size());
+    int insert(InterfaceDatabaseClient outbox, List<RowKind> kinds) throws SQLException {
+        List<OutboxMessage> rows = new ArrayList<>(kinds.size());
         for (RowKind kind : kinds) {
             Prepared next = prepared.get(random.nextInt(PREPARED));
             MessageType type = next.type();
-            switch (kind) {
-                case GOOD -> {
-                    typeIds.add(type.id());
-                    bodies.add(next.body());
-                }
-                case MALFORMED -> {
-                    typeIds.add(type.id());
-                    bodies.add(("NARR/NO MSGID SET AT ALL//\nMSGID/" + type.id() + "/X/1//")
-                            .getBytes(StandardCharsets.UTF_8));
-                }
-                case OVERSIZE -> {
-                    typeIds.add(type.id());
-                    bodies.add(message(type, type.maxSize() + 100));
-                }
-                case UNKNOWN_TYPE -> {
-                    typeIds.add("NOSUCHTYPE");
-                    bodies.add(("MSGID/NOSUCHTYPE/" + originator + "/1//").getBytes(StandardCharsets.UTF_8));
-                }
-            }
+            rows.add(switch (kind) {
+                case GOOD -> next.message();
+                case MALFORMED -> OutboxMessage.of(type.id(), "NARR/NO MSGID SET AT ALL//\nMSGID/" + type.id() + "/X/1//");
+                case OVERSIZE -> new OutboxMessage(type.id(), message(type, type.maxSize() + 100));
+                case UNKNOWN_TYPE -> OutboxMessage.of("NOSUCHTYPE", "MSGID/NOSUCHTYPE/" + originator + "/1//");
+            });
         }
-        try (Connection c = outbox.getConnection(); PreparedStatement ps = c.prepareStatement(INSERT)) {
-            ps.setArray(1, c.createArrayOf("text", typeIds.toArray()));
-            ps.setArray(2, c.createArrayOf("bytea", bodies.toArray(byte[][]::new)));
-            ps.executeUpdate();
-        }
-        return kinds.size();
+        return outbox.insertAll(rows);
     }
 
     /** A valid message of the type, padded with free text to {@code size} bytes (0: random realistic size). */

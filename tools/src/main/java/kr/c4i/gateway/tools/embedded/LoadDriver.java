@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.tools.embedded.KmtfLoadGenerator.RowKind;
 
 /**
@@ -20,13 +21,13 @@ final class LoadDriver {
     private static final RowKind[] BAD = { RowKind.MALFORMED, RowKind.OVERSIZE, RowKind.UNKNOWN_TYPE };
 
     private final KmtfLoadGenerator generator;
-    private final DataSource outbox;
+    private final InterfaceDatabaseClient outbox;
     private final AtomicLong good = new AtomicLong();
     private final AtomicLong bad = new AtomicLong();
 
     LoadDriver(KmtfLoadGenerator generator, DataSource outbox) {
         this.generator = generator;
-        this.outbox = outbox;
+        this.outbox = new InterfaceDatabaseClient(outbox);
     }
 
     /**

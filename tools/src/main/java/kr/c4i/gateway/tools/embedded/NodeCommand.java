@@ -4,9 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -20,6 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * One node as its own process: an embedded PostgreSQL that keeps its data across restarts (also
@@ -102,14 +101,10 @@ final class NodeCommand implements Callable<Integer> {
                 stopped.countDown();
             }
         }));
-        Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("logging.file.name", home.resolve(node.value()).resolve("bridge.log").toString());
-        properties.put("gateway.node.id", node.value());
-        properties.put("gateway.node.transport", transport.name().toLowerCase());
-        properties.put("gateway.jms.embedded.data-directory", home.resolve(node.value()).resolve("artemis").toString());
-        properties.putAll(EmbeddedProperties.parse(bridgeArguments));
-        running.startBridge(properties);
+        Path nodeHome = home.resolve(node.value());
+        running.startBridge(NodeLaunch.builder(node.value(), transport)
+                .logFile(nodeHome.resolve("bridge.log")).brokerDataDirectory(nodeHome.resolve("artemis"))
+                .properties(EmbeddedProperties.parse(bridgeArguments)));
         out.printf("Management: port %d, user '%s', password %s%n", httpPort, running.managementUser(),
                 running.managementPasswordFile() == null ? "as given" : "in " + running.managementPasswordFile());
         out.printf("READY node=%s http=%d jdbc=%s%n", node, httpPort, running.jdbcUrl());
