@@ -68,7 +68,7 @@ class DeploymentPlanTest {
 
     @Test
     void theBrokerPasswordGoesInTheNodesEnvironmentNotOnItsLoggedCommandLine() {
-        NodeSpec n1 = DeploymentPlan.nodes(topology, Transport.JMS, List.of(1, 2), routing, settings).getFirst();
+        NodeSpec n1 = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2), routing, settings).getFirst();
         List<String> argv = DeploymentPlan.command(topology, n1, settings, Path.of("/w"), Path.of("/w/sockets/n1"));
         assertThat(String.join(" ", argv)).contains("--gateway.jms.user=" + NodeSettings.JMS_USER)
                 .doesNotContain(NodeSettings.JMS_PASSWORD);
