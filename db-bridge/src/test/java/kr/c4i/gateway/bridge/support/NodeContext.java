@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import kr.c4i.gateway.bridge.config.DdsProperties;
 import kr.c4i.gateway.bridge.config.JmsProperties;
@@ -16,8 +15,11 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
-/** What the transport configurations need of a node: node a, the shipped catalogue, b subscribing to every type. */
-@Configuration(proxyBeanMethods = false)
+/**
+ * What the transport configurations need of a node: node a, the shipped catalogue, b subscribing to every type.
+ * Imported by the tests that need it; not a {@code @Configuration}, which the application's component scan would
+ * pick up in every other test of this package tree.
+ */
 @EnableConfigurationProperties({ NodeProperties.class, JmsProperties.class, DdsProperties.class })
 public class NodeContext {
 
