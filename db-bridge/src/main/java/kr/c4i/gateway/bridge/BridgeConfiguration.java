@@ -66,7 +66,7 @@ class BridgeConfiguration {
 
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
-        return new BridgeMetrics(registry, node.transport().label());
+        return new BridgeMetrics(registry, node.transport());
     }
 
     @Bean
@@ -78,7 +78,7 @@ class BridgeConfiguration {
     ValidatingInbox validatingInbox(DataSource dataSource, KmtfValidator validator, InboxWriter inbox,
             BridgeMetrics metrics) {
         return new ValidatingInbox(new InboundValidator(validator), inbox,
-                new InboundQuarantine(dataSource, metrics.transport()), metrics);
+                new InboundQuarantine(dataSource, metrics.transport().label()), metrics);
     }
 
     @Bean

@@ -55,7 +55,7 @@ final class BridgeLifecycle implements SmartLifecycle {
             }
         }
         catch (TransportException | RuntimeException ex) {
-            throw new TransportStartException(transport.kind().label(), ex);
+            throw new TransportStartException(transport.kind(), ex);
         }
         if (publish) {
             try {
@@ -65,7 +65,7 @@ final class BridgeLifecycle implements SmartLifecycle {
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                throw new TransportStartException(transport.kind().label(), ex);
+                throw new TransportStartException(transport.kind(), ex);
             }
             poller.start();
         }

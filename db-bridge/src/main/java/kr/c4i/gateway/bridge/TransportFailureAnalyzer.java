@@ -3,6 +3,8 @@ package kr.c4i.gateway.bridge;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import kr.c4i.gateway.core.transport.TransportKind;
+
 /**
  * Turns a transport that would not start into a message an operator can act on: for DDS, the
  * missing Cyclone library; for JMS, the broker, its port or its credentials.
@@ -12,7 +14,7 @@ final class TransportFailureAnalyzer extends AbstractFailureAnalyzer<TransportSt
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, TransportStartException cause) {
         String detail = describe(cause.getCause());
-        if (cause.transport().equals("dds")) {
+        if (cause.transport() == TransportKind.DDS) {
             boolean library = detail.contains("libddsc") || detail.contains("library");
             return new FailureAnalysis("The DDS transport (gateway.node.transport=dds) could not start: " + detail,
                     library ? "Install Cyclone DDS 0.10 (apt-get install libddsc0debian) or point gateway.dds.library "

@@ -26,6 +26,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 class BridgeLifecycleTest {
@@ -40,7 +41,7 @@ class BridgeLifecycleTest {
         try (InterfaceDatabase db = new InterfaceDatabase(dir.resolve("pg"))) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", 1));
             RecordingTransport transport = new RecordingTransport();
-            BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), "recording");
+            BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
             OutboxProperties properties = new Binder(new MapConfigurationPropertySource(
                     Map.of("gateway.outbox.idle-poll", "100ms"))).bindOrCreate("gateway.outbox", OutboxProperties.class);
             OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import kr.c4i.gateway.core.transport.TransportKind;
+
 class TransportFailureAnalyzerTest {
 
     private final TransportFailureAnalyzer analyzer = new TransportFailureAnalyzer();
 
     @Test
     void aMissingCycloneLibraryIsExplainedWithThePackageToInstall() {
-        TransportStartException failure = new TransportStartException("dds",
+        TransportStartException failure = new TransportStartException(TransportKind.DDS,
                 new IllegalStateException("Unable to load libddsc.so.0debian"));
 
         FailureAnalysis analysis = analyzer.analyze(failure);
@@ -22,7 +24,7 @@ class TransportFailureAnalyzerTest {
 
     @Test
     void aJmsFailureNamesThePropertiesToCheck() {
-        TransportStartException failure = new TransportStartException("jms",
+        TransportStartException failure = new TransportStartException(TransportKind.JMS,
                 new IllegalStateException("Address already in use"));
 
         FailureAnalysis analysis = analyzer.analyze(failure);

@@ -60,7 +60,7 @@ public final class InboxWriter implements InboundHandler {
             tx.setAutoCommit(false);
             try (Statement durable = tx.createStatement(); PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 durable.execute(DURABLE_COMMIT);
-                ps.setString(1, metrics.transport());
+                ps.setString(1, metrics.transport().label());
                 ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
                 ps.setArray(3, array(tx, "text", batch.stream().map(e -> e.origin().value()).toArray()));
                 ps.setArray(4, array(tx, "text", batch.stream().map(Envelope::kmtfType).toArray()));

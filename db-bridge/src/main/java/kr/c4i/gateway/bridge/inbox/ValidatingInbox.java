@@ -124,7 +124,8 @@ public final class ValidatingInbox implements InboundHandler {
         long suppressed = window == null ? 0 : window.suppressed;
         this.logWindows.put(kept.kind(), new LogWindow(now));
         log.warn("Refused a received message into inbound quarantine ({} from '{}', message '{}', type '{}'): {}: {}"
-                + (suppressed > 0 ? " ({} more of this kind in the last minute)" : ""), this.metrics.transport(),
+                + (suppressed > 0 ? " ({} more of this kind in the last minute)" : ""),
+                this.metrics.transport().label(),
                 InboundQuarantine.text(kept.origin(), 64), InboundQuarantine.text(kept.messageId(), 64),
                 InboundQuarantine.text(kept.kmtfType(), 64), kept.kind(), InboundQuarantine.text(kept.reason(), 500),
                 suppressed);

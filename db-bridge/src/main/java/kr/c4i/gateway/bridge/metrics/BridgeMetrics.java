@@ -9,12 +9,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.TransportKind;
 
 /** The bridge's meters, registered once; names come from {@link MetricNames}. */
 public final class BridgeMetrics {
 
     private final MeterRegistry registry;
-    private final String transport;
+    private final TransportKind transport;
     private final Counter polled;
     private final Counter published;
     private final Counter sendFailures;
@@ -26,24 +27,24 @@ public final class BridgeMetrics {
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong unreceipted = new AtomicLong();
 
-    public BridgeMetrics(MeterRegistry registry, String transport) {
+    public BridgeMetrics(MeterRegistry registry, TransportKind transport) {
         this.registry = registry;
         this.transport = transport;
         polled = Counter.builder(MetricNames.OUTBOX_POLLED).description("Outbox rows claimed").register(registry);
         published = Counter.builder(MetricNames.OUTBOX_PUBLISHED).description("Outbox rows sent and marked sent")
-                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+                .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry);
         sendFailures = Counter.builder(MetricNames.TRANSPORT_SEND_FAILURES)
                 .description("Batches the transport could not take; rows kept and retried")
-                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+                .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry);
         delivered = Counter.builder(MetricNames.INBOX_DELIVERED).description("Messages delivered by the transport")
-                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+                .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry);
         inserted = Counter.builder(MetricNames.INBOX_INSERTED).description("Messages newly written to the inbox")
                 .register(registry);
         duplicates = Counter.builder(MetricNames.INBOX_DUPLICATES)
                 .description("Redelivered messages already in the inbox").register(registry);
         latency = Timer.builder(MetricNames.DELIVERY_LATENCY)
                 .description("Outbox insert at the origin to inbox insert here")
-                .tag(MetricNames.TAG_TRANSPORT, transport)
+                .tag(MetricNames.TAG_TRANSPORT, transport.label())
                 // For in-process snapshots (the demo's p99); Prometheus gets only the histogram's buckets.
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
@@ -53,7 +54,7 @@ public final class BridgeMetrics {
         Gauge.builder(MetricNames.OUTBOX_BACKLOG, backlog, AtomicLong::get).description("Unsent outbox rows")
                 .register(registry);
         resent = Counter.builder(MetricNames.OUTBOX_RESENT).description("Messages sent again for want of a receipt")
-                .tag(MetricNames.TAG_TRANSPORT, transport).register(registry);
+                .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry);
         Gauge.builder(MetricNames.OUTBOX_UNRECEIPTED, unreceipted, AtomicLong::get)
                 .description("RELIABLE messages some destination has not receipted yet").register(registry);
     }
@@ -73,8 +74,8 @@ public final class BridgeMetrics {
 
     public void inboundRejected(String reasonKind) {
         Counter.builder(MetricNames.INBOUND_REJECTED).description("Received messages refused into inbound quarantine")
-                .tag(MetricNames.TAG_REASON, reasonKind).tag(MetricNames.TAG_TRANSPORT, transport).register(registry)
-                .increment();
+                .tag(MetricNames.TAG_REASON, reasonKind).tag(MetricNames.TAG_TRANSPORT, transport.label())
+                .register(registry).increment();
     }
 
     public void sendFailed() {
@@ -106,7 +107,7 @@ public final class BridgeMetrics {
         unreceipted.set(messages);
     }
 
-    public String transport() {
+    public TransportKind transport() {
         return transport;
     }
 }

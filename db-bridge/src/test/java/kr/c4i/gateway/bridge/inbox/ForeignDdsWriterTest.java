@@ -107,7 +107,7 @@ class ForeignDdsWriterTest {
 
     @Test
     void goodSamplesReachTheInboxAndEveryBadOneIsQuarantinedCountedAndNotReceipted() throws Exception {
-        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.DDS.label());
+        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.DDS);
         ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)), new InboxWriter(db.dataSource(), metrics),
                 new InboundQuarantine(db.dataSource(), TransportKind.DDS.label()), metrics);
         DdsTransport bravo = transport(BRAVO, Set.of(SITREP.id()));

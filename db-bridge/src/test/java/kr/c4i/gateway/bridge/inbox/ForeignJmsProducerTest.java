@@ -28,6 +28,7 @@ import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.KmtfRejection;
@@ -71,7 +72,7 @@ class ForeignJmsProducerTest {
         transport = new JmsTransport(JmsTransportSettings.of(NodeId.of("b"), USER, PASSWORD,
                 JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve("broker")),
                 JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(10))));
-        BridgeMetrics metrics = new BridgeMetrics(registry, "jms");
+        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         transport.open();
         transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),
                 new InboundQuarantine(db.dataSource(), "jms"), metrics));

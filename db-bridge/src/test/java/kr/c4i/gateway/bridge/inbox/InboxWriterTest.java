@@ -21,6 +21,7 @@ import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 class InboxWriterTest {
@@ -35,7 +36,7 @@ class InboxWriterTest {
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
-        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, "jms"));
+        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, TransportKind.JMS));
     }
 
     @AfterEach

@@ -8,13 +8,15 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.core.transport.TransportKind;
+
 /** What /actuator/prometheus shows of the bridge's meters is what docs/configuration.md says it shows. */
 class BridgeMetricsTest {
 
     @Test
     void deliveryLatencyIsScrapedAsAHistogramForHistogramQuantile() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        BridgeMetrics metrics = new BridgeMetrics(registry, "jms");
+        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         for (int ms = 1; ms <= 100; ms++) {
             metrics.latency(Duration.ofMillis(ms));
         }

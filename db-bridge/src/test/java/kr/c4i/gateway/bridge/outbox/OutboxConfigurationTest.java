@@ -25,6 +25,7 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -64,7 +65,7 @@ class OutboxConfigurationTest {
 
         @Bean
         BridgeMetrics bridgeMetrics() {
-            return new BridgeMetrics(new SimpleMeterRegistry(), "recording");
+            return new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
         }
     }
 

@@ -22,6 +22,7 @@ import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -36,7 +37,7 @@ class OutboxGaugesTest {
 
     private InterfaceDatabase db;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final BridgeMetrics metrics = new BridgeMetrics(registry, "recording");
+    private final BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
     private final RowFailures failures = new RowFailures(5);
 
     @BeforeEach

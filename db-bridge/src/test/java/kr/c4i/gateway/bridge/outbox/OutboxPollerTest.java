@@ -30,6 +30,7 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -66,7 +67,7 @@ class OutboxPollerTest {
                 Duration.ofMillis(500), policy, Duration.ofSeconds(5), Duration.ofSeconds(30), maxRowAttempts);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
         return OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
-                new BridgeMetrics(registry, "recording"), null, Clock.systemUTC());
+                new BridgeMetrics(registry, TransportKind.JMS), null, Clock.systemUTC());
     }
 
     @Test
@@ -81,7 +82,7 @@ class OutboxPollerTest {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
         }
         try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
-                new BridgeMetrics(registry, "recording"), ledger, clock)) {
+                new BridgeMetrics(registry, TransportKind.JMS), ledger, clock)) {
             poller.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3 && poller.waiting());
             List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
@@ -196,7 +197,7 @@ class OutboxPollerTest {
                                 Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5),
                                 Duration.ofSeconds(30), 5),
                         CATALOGUE, RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, other,
-                        new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null, Clock.systemUTC())) {
+                        new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS), null, Clock.systemUTC())) {
             first.start();
             second.start();
             for (int i = 0; i < rows; i++) {

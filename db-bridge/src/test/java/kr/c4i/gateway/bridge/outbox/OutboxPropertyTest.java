@@ -46,6 +46,7 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -114,7 +115,7 @@ class OutboxPropertyTest {
                 Duration.ofMillis(200), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5), Duration.ofSeconds(30), 3);
         poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,
                 RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, transport,
-                new BridgeMetrics(new SimpleMeterRegistry(), "recording"), null, Clock.systemUTC());
+                new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS), null, Clock.systemUTC());
         poller.start();
     }
 

@@ -23,6 +23,7 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -50,7 +51,7 @@ class OutboxResenderTest {
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         ledger = new DeliveryLedger(db.dataSource(), RESEND_AFTER, Duration.ofMinutes(10), clock);
-        BridgeMetrics metrics = new BridgeMetrics(registry, "recording");
+        BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(CATALOGUE),
                 RoutingTable.of(Map.of(B, List.of("*"), C, List.of("*")), CATALOGUE), A);
         publisher = new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()),
