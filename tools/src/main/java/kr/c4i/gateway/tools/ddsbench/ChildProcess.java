@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A process the benchmark started: its merged output collected line by line, a line to its standard input, and an
  * end that always comes (standard input closed, then SIGTERM, then SIGKILL). A shutdown hook kills whatever is
@@ -32,7 +34,7 @@ final class ChildProcess implements AutoCloseable {
                 "dds-bench-reaper"));
     }
 
-    private static volatile Path log;
+    private static volatile @Nullable Path log;
 
     private final String name;
     private final List<String> command;
@@ -71,7 +73,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** Appends every child's command and output to {@code file} when it is closed; null for none. */
-    static void logTo(Path file) {
+    static void logTo(@Nullable Path file) {
         log = file;
     }
 

@@ -19,6 +19,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -81,11 +83,11 @@ public final class DdsBindingBenchmark {
     private final Map<String, ProcStatus> javaMemory = new LinkedHashMap<>();
     private final List<String> loads = new ArrayList<>();
     private double ddsperfRssMb = Double.NaN;
-    private CpuShare phaseStart;
+    private @Nullable CpuShare phaseStart;
     private String phaseName;
 
     /** One line of the result table; {@code met} is null for figures without a target. */
-    private record Row(String figure, String binding, String ddsperf, String ratio, String target, Boolean met) {
+    private record Row(String figure, String binding, String ddsperf, String ratio, String target, @Nullable Boolean met) {
     }
 
     private DdsBindingBenchmark(BenchOptions options) {
@@ -125,7 +127,7 @@ public final class DdsBindingBenchmark {
         if (phases.contains("topics")) {
             topicsAndMemory();
         }
-        Throughput ddsperfThroughput = null;
+        @Nullable Throughput ddsperfThroughput = null;
         double javaThroughputRate = Double.NaN;
         if (phases.contains("throughput")) {
             ddsperfThroughput = ddsperfThroughput(ddsperf, null);
@@ -316,7 +318,7 @@ public final class DdsBindingBenchmark {
      * @param subMode ddsperf's receive mode, null for its default ({@code listener}: takes in Cyclone's receive
      *        thread); {@code waitset} takes in a thread of its own, as the binding does
      */
-    private Throughput ddsperfThroughput(String ddsperf, String subMode) throws Exception {
+    private Throughput ddsperfThroughput(String ddsperf, @Nullable String subMode) throws Exception {
         int d = this.options.duration();
         List<String> subCommand = new ArrayList<>(List.of(ddsperf, "-i", Integer.toString(this.options.domain()),
                 "-D", Integer.toString(d + 30), "sub"));
@@ -764,7 +766,7 @@ public final class DdsBindingBenchmark {
     }
 
     /** The executable's path: as given if it contains a slash, else looked up in PATH; null if not found. */
-    static String findExecutable(String name) {
+    static @Nullable String findExecutable(String name) {
         if (name.contains("/")) {
             return Files.isExecutable(Path.of(name)) ? name : null;
         }

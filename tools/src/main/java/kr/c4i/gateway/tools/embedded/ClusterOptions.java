@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Option;
 
@@ -26,13 +27,13 @@ final class ClusterOptions {
 
     @Option(names = "--work-dir", description = "Where databases, broker journals and the log go, kept after the run "
             + "(default: runs/<command>-<timestamp>, removed after a successful run).")
-    Path workDir;
+    @Nullable Path workDir;
 
     @Option(names = "--keep-data", description = "Keep the databases, broker journals and log of a successful run.")
     boolean keepData;
 
     /** The folder this run created and removes at the end; null when there is none or it is to be kept. */
-    private Path created;
+    private @Nullable Path created;
 
     Path workDir(String command) throws IOException {
         return workDir(Path.of("runs"), command);

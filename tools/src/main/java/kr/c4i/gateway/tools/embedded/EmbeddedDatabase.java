@@ -24,6 +24,7 @@ import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import io.zonky.test.db.postgres.util.LinuxUtils;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The embedded default's PostgreSQL, set up as an operator would set up an interface database: durable
@@ -174,7 +175,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
         static final File WORKING_DIRECTORY = new File(System.getProperty("ot.epg.working-dir",
                 new File(System.getProperty("java.io.tmpdir"), "embedded-pg").getPath()));
 
-        private volatile String digest;
+        private volatile @Nullable String digest;
 
         @Override
         public InputStream getPgBinary(String system, String machineHardware) throws IOException {

@@ -13,6 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -35,9 +36,9 @@ final class EmbeddedNode implements AutoCloseable {
     private final int httpPort;
     private final Path home;
     private final HikariDataSource pool;
-    private ConfigurableApplicationContext context;
+    private @Nullable ConfigurableApplicationContext context;
     private String managementUser;
-    private Path managementPasswordFile;
+    private @Nullable Path managementPasswordFile;
 
     private EmbeddedNode(NodeId id, EmbeddedDatabase database, int httpPort, Path home) {
         this.id = id;
@@ -110,7 +111,7 @@ final class EmbeddedNode implements AutoCloseable {
      * The file with this run's management password, made per node and per run (the embedded default has no
      * password of its own); null when the caller set {@code spring.security.user.password}.
      */
-    Path managementPasswordFile() {
+    @Nullable Path managementPasswordFile() {
         return managementPasswordFile;
     }
 

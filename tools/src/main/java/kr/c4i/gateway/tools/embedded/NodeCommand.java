@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -59,7 +60,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Option(names = "--pg-socket-dir",
             description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
-    Path pgSocketDir;
+    @Nullable Path pgSocketDir;
 
     List<String> bridgeArguments = new ArrayList<>();
 
