@@ -1,0 +1,66 @@
+package kr.c4i.gateway.core.link;
+
+import java.util.Map;
+import java.util.Set;
+
+import kr.c4i.gateway.core.transport.TransportException;
+
+/**
+ * One way of carrying frames between this site's gateway and its peer sites' gateways over a narrow WAN: {@code dds},
+ * {@code jms}, {@code norm}. A frame is opaque bytes the gateway built (envelopes batched and compressed, or a custody
+ * receipt); the link moves it whole, reliably while both ends live, at the pace the link allows.
+ *
+ * <p><b>Credit.</b> The gateway's scheduler hands the link only about one second of link time at once, so a FLASH
+ * message never waits behind a deep queue inside the link: {@link #unacknowledgedBytes} tells it how much it handed
+ * over that the peer has not yet acknowledged receiving at link level ("acknowledged up to"), and it sends more only
+ * while that stays under its credit. Custody is not the link's business: a message leaves the sender's store only
+ * when the peer's gateway receipts it in a frame of its own, after storing it durably.
+ *
+ * <p>A link is opened once, used from the gateway's scheduler thread for {@link #send} and closed once.
+ */
+public interface WanLink extends AutoCloseable {
+
+    /** Short lower-case name of the link in configuration, metrics and logs: {@code dds}, {@code jms}, {@code norm}. */
+    String kind();
+
+    /** The peer sites this link was configured to reach. */
+    Set<SiteId> peers();
+
+    /** The largest frame, in bytes, {@link #send} takes: what fits one datagram, message or object of this link. */
+    int maxFrameBytes();
+
+    /**
+     * Starts the link: sockets, participants, sessions; from now on received frames and state changes go to the
+     * handler.
+     *
+     * @throws TransportException if the link cannot start at all (library missing, address taken); a peer that is
+     *         only unreachable is not an error, it is {@link LinkState#CONNECTING}
+     */
+    void open(FrameHandler handler) throws TransportException;
+
+    /**
+     * Hands one frame to the link for a peer and returns without waiting for the wire. The frame is sent in order
+     * with this peer's earlier frames, and repaired or resent by the link while both ends stay up.
+     *
+     * @throws IllegalArgumentException if the peer is not one of {@link #peers()} or the frame exceeds
+     *         {@link #maxFrameBytes()}
+     * @throws TransportException if the link cannot take the frame now (peer down, session lost); nothing was sent
+     */
+    void send(SiteId peer, byte[] frame) throws TransportException;
+
+    /**
+     * Bytes of frames handed to {@link #send} for this peer that the peer's link has not acknowledged yet: queued,
+     * on the wire or being repaired. Zero when everything sent has arrived; drops to zero when the link gives up on
+     * a peer (its frames then count as lost, and the gateway resends their messages).
+     */
+    long unacknowledgedBytes(SiteId peer);
+
+    LinkState state(SiteId peer);
+
+    /** What a health endpoint shows about the link: per peer state and counters, the link's settings. */
+    Map<String, Object> details();
+
+    /** Stops sending and receiving and releases everything; never throws, may be called twice. */
+    @Override
+    void close();
+}

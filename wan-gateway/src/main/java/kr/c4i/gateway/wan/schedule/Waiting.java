@@ -1,0 +1,19 @@
+package kr.c4i.gateway.wan.schedule;
+
+import java.time.Instant;
+
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * One stored copy waiting for its route, as the scheduler sees it: enough to choose, not the message itself.
+ *
+ * @param id the store's id of the copy
+ * @param precedence its precedence
+ * @param kmtfType its catalogue type id
+ * @param bytes its size on the link before compression (envelope and relay header)
+ * @param createdAt when its origin's application wrote it (for expiry)
+ * @param storedAt when this gateway stored it
+ */
+public record Waiting(long id, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
+        Instant storedAt) {
+}
