@@ -21,6 +21,7 @@ import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.dds.TestNetwork;
 
@@ -35,6 +36,8 @@ class DdsWanLinkTest {
     static final SiteId BRAVO = SiteId.of("bravo");
     private static final Duration PEER_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** About a second of a fast WAN link. */
+    private static final long CREDIT = 128 * 1024;
 
     /** A WAN domain beside the one the LAN tests of this JVM use. */
     static int wanDomainId() {
@@ -59,8 +62,8 @@ class DdsWanLinkTest {
             List<byte[]> toBravo = frames(new Random(1), 200, 3000);
             List<byte[]> toAlpha = frames(new Random(2), 200, 3000);
             for (int i = 0; i < toBravo.size(); i++) {
-                alpha.send(BRAVO, toBravo.get(i));
-                bravo.send(ALPHA, toAlpha.get(i));
+                sendWithinCredit(alpha, BRAVO, toBravo.get(i));
+                sendWithinCredit(bravo, ALPHA, toAlpha.get(i));
             }
             await().atMost(WAIT).until(() -> atBravo.frames.size() == toBravo.size()
                     && atAlpha.frames.size() == toAlpha.size());
@@ -267,6 +270,12 @@ class DdsWanLinkTest {
 
     static void awaitState(DdsWanLink link, SiteId peer, LinkState state) {
         await().atMost(WAIT).until(() -> link.state(peer) == state);
+    }
+
+    /** Sends as the gateway's scheduler does: only while what the peer has not acknowledged stays under a credit. */
+    static void sendWithinCredit(DdsWanLink link, SiteId peer, byte[] frame) throws TransportException {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> link.unacknowledgedBytes(peer) < CREDIT);
+        link.send(peer, frame);
     }
 
     static List<byte[]> frames(Random random, int count, int maxSize) {
