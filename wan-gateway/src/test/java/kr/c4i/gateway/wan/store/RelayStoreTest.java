@@ -12,9 +12,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -332,6 +337,62 @@ class RelayStoreTest {
         finally {
             db.execute("DROP TRIGGER record_commit_setting ON relay_copy", "DROP FUNCTION record_commit_setting()",
                     "DROP TABLE commit_setting");
+        }
+    }
+
+    @Test
+    void oneTakerAndTwoAddersShareABacklog() throws Exception {
+        int perAdder = 500;
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> adders = new ArrayList<>();
+            for (String adder : List.of("a", "b")) {
+                adders.add(threads.submit(() -> {
+                    for (int batch = 0; batch < perAdder / 25; batch++) {
+                        List<Copy> copies = new ArrayList<>();
+                        for (int i = 0; i < 25; i++) {
+                            int n = batch * 25 + i;
+                            copies.add(Copy.of(TO_BRAVO, relayed(adder + "-" + n, Precedence.values()[n % 4],
+                                    n % 3 == 0 ? "SITREP" : "POSREP")));
+                        }
+                        assertThat(outcomes(store.accept(copies))).containsOnly(Outcome.STORED);
+                    }
+                    return null;
+                }));
+            }
+            Backlog bravo = store.backlog(TO_BRAVO);
+            Future<Set<Long>> taker = threads.submit(() -> {
+                Set<Long> removed = new HashSet<>();
+                while (removed.size() < 2 * perAdder && !Thread.currentThread().isInterrupted()) {
+                    List<Long> taken = new ArrayList<>();
+                    for (Precedence precedence : Precedence.values()) {
+                        for (String type : bravo.types(precedence)) {
+                            Waiting next = bravo.peek(precedence, type);
+                            if (next != null) {
+                                bravo.take(next);
+                                taken.add(next.id());
+                            }
+                        }
+                    }
+                    for (Waiting copy : store.remove(taken)) {
+                        assertThat(removed.add(copy.id())).as("copy %s taken once", copy.id()).isTrue();
+                    }
+                }
+                return removed;
+            });
+            for (Future<?> adder : adders) {
+                adder.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(taker.get(60, TimeUnit.SECONDS)).hasSize(2 * perAdder);
+        }
+        finally {
+            threads.shutdownNow();
+        }
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isZero();
+        assertThat(store.stats().bytes()).isZero();
+        for (Precedence precedence : Precedence.values()) {
+            assertThat(store.backlog(TO_BRAVO).waitingBytes(precedence)).isZero();
+            assertThat(store.stats().level(TO_BRAVO, precedence).copies()).isZero();
         }
     }
 
