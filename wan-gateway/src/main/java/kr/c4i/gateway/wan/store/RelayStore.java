@@ -95,6 +95,8 @@ public final class RelayStore {
     private final StoreLimits limits;
     private final Clock clock;
     private final ConcurrentMap<Route, RouteBacklog> backlogs = new ConcurrentHashMap<>();
+    // One string per type name for the whole backlog, not one per stored copy.
+    private final ConcurrentMap<String, String> typeNames = new ConcurrentHashMap<>();
     // Guards storedBytes and reservedBytes; taken before a backlog's monitor, never after.
     private final Object capacity = new Object();
     private long storedBytes;
@@ -344,7 +346,7 @@ public final class RelayStore {
                     outcomes[i] = Acceptance.DUPLICATE;
                     continue;
                 }
-                Waiting stored = new Waiting(id, precedence(copy), copy.relayed().envelope().kmtfType(),
+                Waiting stored = new Waiting(id, precedence(copy), typeName(copy.relayed().envelope().kmtfType()),
                         copy.bytes(), createdAt(copy), storedAt);
                 if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
                     storedBytes += copy.bytes();
@@ -486,8 +488,8 @@ public final class RelayStore {
                 ps.setFetchSize(10_000);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        Waiting copy = new Waiting(rs.getLong(1), PRECEDENCES[rs.getShort(3)], rs.getString(4),
-                                rs.getInt(5), micros(rs.getLong(6)), micros(rs.getLong(7)));
+                        Waiting copy = new Waiting(rs.getLong(1), PRECEDENCES[rs.getShort(3)],
+                                typeName(rs.getString(4)), rs.getInt(5), micros(rs.getLong(6)), micros(rs.getLong(7)));
                         if (routeBacklog(Route.parse(rs.getString(2))).add(copy, rs.getString(8))) {
                             storedBytes += copy.bytes();
                         }
@@ -517,6 +519,10 @@ public final class RelayStore {
         catch (SQLException ex) {
             cause.addSuppressed(ex);
         }
+    }
+
+    private String typeName(String kmtfType) {
+        return typeNames.computeIfAbsent(kmtfType, t -> t);
     }
 
     private static Precedence precedence(Copy copy) {

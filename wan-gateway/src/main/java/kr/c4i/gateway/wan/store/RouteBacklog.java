@@ -73,12 +73,20 @@ final class RouteBacklog implements Backlog {
         return queue == null ? null : queue.firstEntry().getValue().waiting;
     }
 
+    /**
+     * A copy that is no longer stored (superseded or removed since {@link #peek}) is gone: taking it does nothing,
+     * and {@link RelayStore#load} does not return it.
+     *
+     * @throws IllegalStateException if the copy is taken already
+     */
     @Override
     public synchronized void take(Waiting copy) {
         Entry entry = stored.get(copy.id());
-        if (entry == null || entry.taken) {
-            throw new IllegalStateException("Copy " + copy.id() + " is not waiting for route " + route
-                    + (entry == null ? " (not stored)" : " (taken already)"));
+        if (entry == null) {
+            return;
+        }
+        if (entry.taken) {
+            throw new IllegalStateException("Copy " + copy.id() + " for route " + route + " is taken already");
         }
         dequeue(entry);
         entry.taken = true;

@@ -198,6 +198,22 @@ class RelayStoreTest {
     }
 
     @Test
+    void reportSupersededBetweenPeekAndTakeIsGone() throws Exception {
+        store.accept(List.of(position("p-1", CREATED, TO_BRAVO)));
+        Backlog bravo = store.backlog(TO_BRAVO);
+        Waiting peeked = bravo.peek(Precedence.ROUTINE, "POSREP");
+        Waiting newer = store.accept(List.of(position("p-2", CREATED.plusSeconds(1), TO_BRAVO))).getFirst().stored();
+
+        bravo.take(peeked);
+
+        assertThat(store.load(List.of(peeked.id()))).isEmpty();
+        assertThat(bravo.peek(Precedence.ROUTINE, "POSREP")).isEqualTo(newer);
+        bravo.putBack(List.of(peeked));
+        assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+        assertThat(store.stats().level(TO_BRAVO, Precedence.ROUTINE).copies()).isEqualTo(1);
+    }
+
+    @Test
     void reopenedStoreResumesTheSameBacklogInTheSameOrder() throws Exception {
         List<Copy> copies = new ArrayList<>();
         Precedence[] precedences = Precedence.values();
