@@ -64,4 +64,18 @@ public final class MetricNames {
 
     private MetricNames() {
     }
+
+    // wan-gateway, the relay store (kr.c4i.gateway.wan.store); tags route (a peer site id, or @lan) and precedence.
+    /** Copies stored for a route, waiting or in flight; tags {@code route}, {@code precedence}. */
+    public static final String WAN_STORE_COPIES = "gateway.wan.store.copies";
+    /** Bytes of the copies stored for a route (body and header estimate); tags {@code route}, {@code precedence}. */
+    public static final String WAN_STORE_BYTES = "gateway.wan.store.bytes";
+    /** Age of the oldest copy stored for a route; tags {@code route}, {@code precedence}. */
+    public static final String WAN_STORE_OLDEST_AGE = "gateway.wan.store.oldest.age";
+    /** The store's bound in bytes, all routes together. */
+    public static final String WAN_STORE_BOUND = "gateway.wan.store.bound";
+    /** Copies refused because the store was too full for their precedence (kept by their sender); tag precedence. */
+    public static final String WAN_STORE_REFUSED = "gateway.wan.store.refused";
+    /** Copies offered again that were stored for their route already (absorbed). */
+    public static final String WAN_STORE_DUPLICATES = "gateway.wan.store.duplicates";
 }

@@ -1,0 +1,557 @@
+package kr.c4i.gateway.wan.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.relay.RelayedEnvelope;
+import kr.c4i.gateway.wan.schedule.Backlog;
+import kr.c4i.gateway.wan.schedule.Waiting;
+
+/**
+ * The gateway's durable store of relayed copies (table {@code relay_copy}), one per route and message, and the
+ * in-memory backlog per route that the scheduler takes from without asking the database.
+ * <ul>
+ * <li>{@link #accept} stores a batch in one transaction that is on disk when it returns (custody).</li>
+ * <li>The store is bounded in bytes across all routes, with tiers by precedence ({@link StoreLimits}): a copy that
+ * would fill the store past its precedence's tier is refused, never one already stored evicted.</li>
+ * <li>A copy with a supersede key replaces the waiting copy of its route with the same key, in the same
+ * transaction.</li>
+ * <li>The backlog is read from the table when the store is made, so a restarted gateway resumes where it stopped;
+ * copies that were in flight are waiting again.</li>
+ * </ul>
+ * Times are kept to the microsecond, as PostgreSQL keeps them.
+ */
+public final class RelayStore {
+
+    private static final String INSERT = """
+            INSERT INTO relay_copy (route, message_id, origin_node, kmtf_type, precedence, classification, created_at,
+                                    body, crossed, bound_for, bytes, supersede_key, stored_at)
+            SELECT c.route, c.message_id, c.origin, c.type, c.precedence, c.classification,
+                   timestamptz 'epoch' + c.created_us * interval '1 microsecond', c.body,
+                   string_to_array(c.crossed, ','), string_to_array(c.bound_for, ','), c.bytes, c.supersede_key,
+                   timestamptz 'epoch' + ? * interval '1 microsecond'
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[],
+                          ?::bytea[], ?::text[], ?::text[], ?::integer[], ?::text[]) WITH ORDINALITY
+                   AS c(route, message_id, origin, type, precedence, classification, created_us, body, crossed,
+                        bound_for, bytes, supersede_key, n)
+             ORDER BY c.n
+            ON CONFLICT (route, message_id) DO NOTHING
+            RETURNING id, route, message_id""";
+
+    // Custody: the sender forgets the copies once accept returns, so the commit must be on disk whatever the
+    // server's default; every setting but off flushes locally first, and a stronger one (remote_apply, ...) is kept.
+    private static final String DURABLE_COMMIT = """
+            SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'""";
+
+    private static final String DELETE = "DELETE FROM relay_copy WHERE id = ANY(?) RETURNING id, route";
+
+    private static final String STORED_ALREADY = """
+            SELECT r.route, r.message_id
+              FROM relay_copy r JOIN unnest(?::text[], ?::text[]) AS u(route, message_id)
+                   ON r.route = u.route AND r.message_id = u.message_id""";
+
+    private static final String LOAD = """
+            SELECT id, message_id, origin_node, kmtf_type, precedence, classification,
+                   (extract(epoch FROM created_at) * 1000000)::bigint, body, crossed, bound_for
+              FROM relay_copy WHERE id = ANY(?)""";
+
+    private static final String BACKLOG = """
+            SELECT id, route, precedence, kmtf_type, bytes, (extract(epoch FROM created_at) * 1000000)::bigint,
+                   (extract(epoch FROM stored_at) * 1000000)::bigint, supersede_key
+              FROM relay_copy ORDER BY id""";
+
+    private static final Precedence[] PRECEDENCES = Precedence.values();
+
+    private final DataSource dataSource;
+    private final StoreLimits limits;
+    private final Clock clock;
+    private final ConcurrentMap<Route, RouteBacklog> backlogs = new ConcurrentHashMap<>();
+    // One string per type name for the whole backlog, not one per stored copy.
+    private final ConcurrentMap<String, String> typeNames = new ConcurrentHashMap<>();
+    // Guards storedBytes and reservedBytes; taken before a backlog's monitor, never after.
+    private final Object capacity = new Object();
+    private long storedBytes;
+    // Bytes of copies being stored by accept calls under way, so that concurrent calls cannot overfill the store.
+    private long reservedBytes;
+    private final Map<Precedence, LongAdder> refusals = new EnumMap<>(Precedence.class);
+    private final LongAdder duplicates = new LongAdder();
+    private final LongAdder superseded = new LongAdder();
+
+    /**
+     * Opens the store over a database that has the {@code relay_copy} table (Flyway migration V1), and reads the
+     * backlog of every route from it.
+     *
+     * @throws IllegalStateException if the backlog cannot be read
+     */
+    public RelayStore(DataSource dataSource, StoreLimits limits, Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        for (Precedence precedence : PRECEDENCES) {
+            refusals.put(precedence, new LongAdder());
+        }
+        try {
+            readBacklog();
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException("Unable to read the relay store's backlog from relay_copy", ex);
+        }
+    }
+
+    public StoreLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Stores copies, in one transaction whose commit is on disk when this returns. Each copy is stored for its route,
+     * or absorbed as a duplicate, refused because the store is too full for its precedence, or superseded by a newer
+     * report with the same key. A copy that supersedes a waiting one deletes it in the same transaction.
+     *
+     * @return one outcome per copy, in order
+     * @throws SQLException if the transaction failed: nothing of the batch is stored, nothing was replaced
+     */
+    public List<Acceptance> accept(List<Copy> copies) throws SQLException {
+        int n = copies.size();
+        Acceptance[] outcomes = new Acceptance[n];
+        int[] sameAs = resolveWithinBatch(copies, outcomes);
+        long[] replaces = new long[n];
+        List<Integer> toStore = new ArrayList<>(n);
+        List<Integer> refused = new ArrayList<>();
+        long reserved = 0;
+        synchronized (capacity) {
+            for (int i = 0; i < n; i++) {
+                if (outcomes[i] != null || sameAs[i] >= 0) {
+                    continue;
+                }
+                Copy copy = copies.get(i);
+                if (copy.supersedeKey() != null) {
+                    Waiting waiting = routeBacklog(copy.route()).waitingWithKey(copy.supersedeKey());
+                    if (waiting != null && waiting.createdAt().isAfter(createdAt(copy))) {
+                        outcomes[i] = Acceptance.SUPERSEDED;
+                        continue;
+                    }
+                    replaces[i] = waiting == null ? -1 : waiting.id();
+                }
+                if (storedBytes + reservedBytes + copy.bytes() > limits.limit(precedence(copy))) {
+                    refused.add(i);
+                    continue;
+                }
+                reservedBytes += copy.bytes();
+                reserved += copy.bytes();
+                toStore.add(i);
+            }
+        }
+        Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        Map<RouteMessage, Long> ids = Map.of();
+        Map<Long, Route> deleted = Map.of();
+        Set<RouteMessage> storedAlready = Set.of();
+        boolean committed = false;
+        try {
+            if (!toStore.isEmpty() || !refused.isEmpty()) {
+                try (Connection tx = dataSource.getConnection()) {
+                    tx.setAutoCommit(false);
+                    try {
+                        try (Statement durable = tx.createStatement()) {
+                            durable.execute(DURABLE_COMMIT);
+                        }
+                        ids = insert(tx, copies, toStore, storedAt);
+                        List<Long> replaced = new ArrayList<>();
+                        for (int i : toStore) {
+                            if (replaces[i] > 0 && ids.containsKey(RouteMessage.of(copies.get(i)))) {
+                                replaced.add(replaces[i]);
+                            }
+                        }
+                        deleted = delete(tx, replaced);
+                        storedAlready = storedAlready(tx, refused.stream().map(copies::get).toList());
+                        tx.commit();
+                    }
+                    catch (SQLException | RuntimeException ex) {
+                        rollback(tx, ex);
+                        throw ex;
+                    }
+                }
+            }
+            committed = true;
+        }
+        finally {
+            if (!committed) {
+                synchronized (capacity) {
+                    reservedBytes -= reserved;
+                }
+            }
+        }
+        return settle(copies, outcomes, sameAs, replaces, toStore, refused, reserved, ids, deleted, storedAlready,
+                storedAt);
+    }
+
+    /** The backlog of one route, as the scheduler takes from it (empty until copies are stored for the route). */
+    public Backlog backlog(Route route) {
+        return routeBacklog(route);
+    }
+
+    /** The routes that have had copies since the store was opened. */
+    public Set<Route> routes() {
+        return Set.copyOf(backlogs.keySet());
+    }
+
+    /**
+     * The stored copies with these ids, for building frames, in the order of {@code ids}; a copy no longer stored
+     * (removed or superseded meanwhile) is absent.
+     */
+    public Map<Long, RelayedEnvelope> load(Collection<Long> ids) throws SQLException {
+        Map<Long, RelayedEnvelope> found = new HashMap<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(LOAD)) {
+            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Envelope envelope = new Envelope(rs.getString(2), NodeId.of(rs.getString(3)), rs.getString(4),
+                            PRECEDENCES[rs.getShort(5)], rs.getString(6), micros(rs.getLong(7)), rs.getBytes(8));
+                    found.put(rs.getLong(1), RelayedEnvelope.of(envelope, sites(rs.getArray(9)),
+                            Set.copyOf(sites(rs.getArray(10)))));
+                }
+            }
+        }
+        Map<Long, RelayedEnvelope> ordered = new LinkedHashMap<>();
+        for (Long id : ids) {
+            RelayedEnvelope relayed = found.get(id);
+            if (relayed != null) {
+                ordered.put(id, relayed);
+            }
+        }
+        return ordered;
+    }
+
+    /**
+     * Deletes stored copies (custody passed to the next hop, or dropped), in one statement, and forgets them in
+     * their backlogs. Ids no longer stored are ignored.
+     *
+     * @return the copies deleted
+     */
+    public List<Waiting> remove(Collection<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, Route> deleted;
+        try (Connection c = dataSource.getConnection()) {
+            deleted = delete(c, ids);
+        }
+        List<Waiting> removed = new ArrayList<>(deleted.size());
+        synchronized (capacity) {
+            deleted.forEach((id, route) -> {
+                Waiting copy = forget(id, route);
+                if (copy != null) {
+                    removed.add(copy);
+                }
+            });
+        }
+        return removed;
+    }
+
+    /** What the store holds now, per route and precedence, and in all. */
+    public StoreStats stats() {
+        Map<Route, Map<Precedence, StoreStats.Level>> routes = new HashMap<>();
+        backlogs.forEach((route, backlog) -> routes.put(route, backlog.stats()));
+        synchronized (capacity) {
+            return new StoreStats(storedBytes, limits.maxBytes(), routes);
+        }
+    }
+
+    /** Copies of this precedence refused since start because the store was too full for it. */
+    public long refusals(Precedence precedence) {
+        return refusals.get(precedence).sum();
+    }
+
+    /** Copies absorbed since start because they were stored for their route already. */
+    public long duplicates() {
+        return duplicates.sum();
+    }
+
+    /** Copies dropped since start because a newer report with the same supersede key replaced them. */
+    public long superseded() {
+        return superseded.sum();
+    }
+
+    /**
+     * Marks each copy that repeats an earlier one of the batch (same route and message: {@code sameAs} its index),
+     * and each report that a newer one of the batch with the same route and supersede key makes worthless.
+     */
+    private static int[] resolveWithinBatch(List<Copy> copies, Acceptance[] outcomes) {
+        int[] sameAs = new int[copies.size()];
+        Arrays.fill(sameAs, -1);
+        Map<RouteMessage, Integer> first = new HashMap<>();
+        Map<RouteKey, Integer> newest = new HashMap<>();
+        for (int i = 0; i < copies.size(); i++) {
+            Copy copy = copies.get(i);
+            Integer earlier = first.putIfAbsent(RouteMessage.of(copy), i);
+            if (earlier != null) {
+                sameAs[i] = earlier;
+                continue;
+            }
+            if (copy.supersedeKey() != null) {
+                RouteKey key = new RouteKey(copy.route(), copy.supersedeKey());
+                Integer other = newest.get(key);
+                if (other == null) {
+                    newest.put(key, i);
+                }
+                else if (createdAt(copies.get(other)).isAfter(createdAt(copy))) {
+                    outcomes[i] = Acceptance.SUPERSEDED;
+                }
+                else {
+                    outcomes[other] = Acceptance.SUPERSEDED;
+                    newest.put(key, i);
+                }
+            }
+        }
+        return sameAs;
+    }
+
+    private List<Acceptance> settle(List<Copy> copies, Acceptance[] outcomes, int[] sameAs, long[] replaces,
+            List<Integer> toStore, List<Integer> refused, long reserved, Map<RouteMessage, Long> ids,
+            Map<Long, Route> deleted, Set<RouteMessage> storedAlready, Instant storedAt) {
+        synchronized (capacity) {
+            reservedBytes -= reserved;
+            for (int i : toStore) {
+                Copy copy = copies.get(i);
+                Long id = ids.get(RouteMessage.of(copy));
+                if (id == null) {
+                    outcomes[i] = Acceptance.DUPLICATE;
+                    continue;
+                }
+                Waiting stored = new Waiting(id, precedence(copy), typeName(copy.relayed().envelope().kmtfType()),
+                        copy.bytes(), createdAt(copy), storedAt);
+                if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
+                    storedBytes += copy.bytes();
+                }
+                Route route = deleted.get(replaces[i]);
+                Waiting replaced = route == null ? null : forget(replaces[i], route);
+                outcomes[i] = new Acceptance(Outcome.STORED, stored, replaced);
+            }
+        }
+        for (int i : refused) {
+            outcomes[i] = storedAlready.contains(RouteMessage.of(copies.get(i))) ? Acceptance.DUPLICATE
+                    : Acceptance.REFUSED;
+        }
+        List<Acceptance> result = new ArrayList<>(outcomes.length);
+        for (int i = 0; i < outcomes.length; i++) {
+            Acceptance outcome = sameAs[i] < 0 ? outcomes[i] : repeated(outcomes[sameAs[i]]);
+            count(copies.get(i), outcome);
+            result.add(outcome);
+        }
+        return result;
+    }
+
+    /** A repeat within the batch fares as the copy it repeats, except that only one of them is stored. */
+    private static Acceptance repeated(Acceptance first) {
+        return first.outcome() == Outcome.STORED ? Acceptance.DUPLICATE : first;
+    }
+
+    private void count(Copy copy, Acceptance acceptance) {
+        switch (acceptance.outcome()) {
+            case DUPLICATE -> duplicates.increment();
+            case REFUSED -> refusals.get(precedence(copy)).increment();
+            case SUPERSEDED -> superseded.increment();
+            case STORED -> {
+                if (acceptance.superseded() != null) {
+                    superseded.increment();
+                }
+            }
+        }
+    }
+
+    private static Map<RouteMessage, Long> insert(Connection tx, List<Copy> copies, List<Integer> toStore,
+            Instant storedAt) throws SQLException {
+        if (toStore.isEmpty()) {
+            return Map.of();
+        }
+        int n = toStore.size();
+        String[] routes = new String[n];
+        String[] messageIds = new String[n];
+        String[] origins = new String[n];
+        String[] types = new String[n];
+        Short[] precedences = new Short[n];
+        String[] classifications = new String[n];
+        Long[] created = new Long[n];
+        byte[][] bodies = new byte[n][];
+        String[] crossed = new String[n];
+        String[] boundFor = new String[n];
+        Integer[] bytes = new Integer[n];
+        String[] supersedeKeys = new String[n];
+        for (int j = 0; j < n; j++) {
+            Copy copy = copies.get(toStore.get(j));
+            Envelope e = copy.relayed().envelope();
+            routes[j] = copy.route().key();
+            messageIds[j] = e.messageId();
+            origins[j] = e.origin().value();
+            types[j] = e.kmtfType();
+            precedences[j] = (short) e.precedence().ordinal();
+            classifications[j] = e.classification();
+            created[j] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
+            bodies[j] = e.body();
+            // A site id has no comma (see SiteId), so the list travels as one text and string_to_array splits it.
+            crossed[j] = join(copy.relayed().crossed());
+            boundFor[j] = join(copy.relayed().boundFor());
+            bytes[j] = copy.bytes();
+            supersedeKeys[j] = copy.supersedeKey();
+        }
+        Map<RouteMessage, Long> ids = new HashMap<>();
+        try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+            ps.setLong(1, ChronoUnit.MICROS.between(Instant.EPOCH, storedAt));
+            ps.setArray(2, tx.createArrayOf("text", routes));
+            ps.setArray(3, tx.createArrayOf("text", messageIds));
+            ps.setArray(4, tx.createArrayOf("text", origins));
+            ps.setArray(5, tx.createArrayOf("text", types));
+            ps.setArray(6, tx.createArrayOf("smallint", precedences));
+            ps.setArray(7, tx.createArrayOf("text", classifications));
+            ps.setArray(8, tx.createArrayOf("bigint", created));
+            ps.setArray(9, tx.createArrayOf("bytea", bodies));
+            ps.setArray(10, tx.createArrayOf("text", crossed));
+            ps.setArray(11, tx.createArrayOf("text", boundFor));
+            ps.setArray(12, tx.createArrayOf("integer", bytes));
+            ps.setArray(13, tx.createArrayOf("text", supersedeKeys));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.put(new RouteMessage(rs.getString(2), rs.getString(3)), rs.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static Map<Long, Route> delete(Connection c, Collection<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Route> deleted = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(DELETE)) {
+            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    deleted.put(rs.getLong(1), Route.parse(rs.getString(2)));
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** Which of these copies the table holds already: a refused copy that is stored is a duplicate, not refused. */
+    private static Set<RouteMessage> storedAlready(Connection tx, List<Copy> copies) throws SQLException {
+        if (copies.isEmpty()) {
+            return Set.of();
+        }
+        Set<RouteMessage> stored = new HashSet<>();
+        try (PreparedStatement ps = tx.prepareStatement(STORED_ALREADY)) {
+            ps.setArray(1, tx.createArrayOf("text", copies.stream().map(c -> c.route().key()).toArray()));
+            ps.setArray(2, tx.createArrayOf("text", copies.stream().map(Copy::messageId).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    stored.add(new RouteMessage(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        return stored;
+    }
+
+    private void readBacklog() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            // Without autocommit PostgreSQL's driver reads through a cursor, a fetch at a time, not all rows at once.
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(BACKLOG)) {
+                ps.setFetchSize(10_000);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Waiting copy = new Waiting(rs.getLong(1), PRECEDENCES[rs.getShort(3)],
+                                typeName(rs.getString(4)), rs.getInt(5), micros(rs.getLong(6)), micros(rs.getLong(7)));
+                        if (routeBacklog(Route.parse(rs.getString(2))).add(copy, rs.getString(8))) {
+                            storedBytes += copy.bytes();
+                        }
+                    }
+                }
+            }
+            c.commit();
+        }
+    }
+
+    private @Nullable Waiting forget(long id, Route route) {
+        Waiting copy = routeBacklog(route).forget(id);
+        if (copy != null) {
+            storedBytes -= copy.bytes();
+        }
+        return copy;
+    }
+
+    private RouteBacklog routeBacklog(Route route) {
+        return backlogs.computeIfAbsent(route, RouteBacklog::new);
+    }
+
+    private static void rollback(Connection tx, Exception cause) {
+        try {
+            tx.rollback();
+        }
+        catch (SQLException ex) {
+            cause.addSuppressed(ex);
+        }
+    }
+
+    private String typeName(String kmtfType) {
+        return typeNames.computeIfAbsent(kmtfType, t -> t);
+    }
+
+    private static Precedence precedence(Copy copy) {
+        return copy.relayed().envelope().precedence();
+    }
+
+    private static Instant createdAt(Copy copy) {
+        return copy.relayed().envelope().createdAt().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static Instant micros(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    private static String join(Collection<SiteId> sites) {
+        return sites.stream().map(SiteId::value).collect(Collectors.joining(","));
+    }
+
+    private static List<SiteId> sites(java.sql.Array array) throws SQLException {
+        return Arrays.stream((String[]) array.getArray()).map(SiteId::of).toList();
+    }
+
+    private record RouteMessage(String route, String messageId) {
+
+        static RouteMessage of(Copy copy) {
+            return new RouteMessage(copy.route().key(), copy.messageId());
+        }
+    }
+
+    private record RouteKey(Route route, String supersedeKey) {
+    }
+}

@@ -1,0 +1,495 @@
+package kr.c4i.gateway.wan.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.relay.RelayedEnvelope;
+import kr.c4i.gateway.wan.schedule.Backlog;
+import kr.c4i.gateway.wan.schedule.Waiting;
+
+class RelayStoreTest {
+
+    private static final SiteId ALPHA = SiteId.of("alpha");
+    private static final SiteId BRAVO = SiteId.of("bravo");
+    private static final SiteId CHARLIE = SiteId.of("charlie");
+    private static final Route TO_BRAVO = Route.peer(BRAVO);
+    private static final Route TO_CHARLIE = Route.peer(CHARLIE);
+    private static final Instant CREATED = Instant.parse("2026-11-22T08:00:00.123456Z");
+
+    private static StoreDatabase db;
+
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-22T09:00:00.654321Z"));
+    private RelayStore store;
+
+    @BeforeAll
+    static void startDatabase() throws Exception {
+        db = new StoreDatabase();
+    }
+
+    @AfterAll
+    static void stopDatabase() throws Exception {
+        db.close();
+    }
+
+    @BeforeEach
+    void emptyStore() throws Exception {
+        db.execute("TRUNCATE relay_copy RESTART IDENTITY");
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+    }
+
+    @Test
+    void storedCopyLoadsBackWithEveryField() throws Exception {
+        Envelope envelope = new Envelope("msg-ü-1", NodeId.of("node-a"), "POSREP", Precedence.IMMEDIATE,
+                "SECRET//REL KOR", CREATED, "위치 보고/트랙 7/ÄÖ ✓//".getBytes(StandardCharsets.UTF_8));
+        RelayedEnvelope relayed = RelayedEnvelope.of(envelope, List.of(ALPHA, CHARLIE),
+                Set.of(BRAVO, SiteId.of("delta")));
+        Envelope ancient = new Envelope("msg-2", NodeId.of("node-b"), "SITREP", Precedence.ROUTINE, "UNCLASSIFIED",
+                Envelope.EARLIEST_CREATED_AT, new byte[] { 0, (byte) 0xff, 10 });
+        RelayedEnvelope toLan = RelayedEnvelope.of(ancient, List.of(BRAVO, ALPHA), Set.of(ALPHA));
+
+        List<Acceptance> outcomes = store.accept(List.of(Copy.of(TO_BRAVO, relayed), Copy.of(Route.lan(), toLan)));
+
+        assertThat(outcomes).extracting(Acceptance::outcome).containsExactly(Outcome.STORED, Outcome.STORED);
+        Waiting stored = outcomes.getFirst().stored();
+        assertThat(stored).isEqualTo(new Waiting(stored.id(), Precedence.IMMEDIATE, "POSREP",
+                Copy.estimateBytes(relayed), CREATED, clock.instant()));
+        long lanId = outcomes.get(1).stored().id();
+        Map<Long, RelayedEnvelope> loaded = store.load(List.of(lanId, 999L, stored.id()));
+        assertThat(loaded.keySet()).as("in the order asked, missing ids absent").containsExactly(lanId, stored.id());
+        assertThat(loaded.get(stored.id())).isEqualTo(relayed);
+        assertThat(loaded.get(stored.id()).crossed()).containsExactly(ALPHA, CHARLIE);
+        assertThat(loaded.get(lanId)).isEqualTo(toLan);
+        assertThat(db.strings("SELECT route || ' ' || precedence || ' ' || bytes || ' ' || "
+                + "coalesce(supersede_key, '-') FROM relay_copy ORDER BY id")).containsExactly(
+                        "bravo 1 " + Copy.estimateBytes(relayed) + " -", "@lan 3 " + Copy.estimateBytes(toLan) + " -");
+        assertThat(store.backlog(TO_BRAVO).peek(Precedence.IMMEDIATE, "POSREP")).isEqualTo(stored);
+        assertThat(store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+    }
+
+    @Test
+    void duplicateCopyIsAbsorbed() throws Exception {
+        RelayedEnvelope message = relayed("m-1", Precedence.PRIORITY, "SITREP");
+        store.accept(List.of(Copy.of(TO_BRAVO, message)));
+
+        List<Acceptance> again = store.accept(List.of(Copy.of(TO_BRAVO, message), Copy.of(Route.lan(), message),
+                Copy.of(Route.lan(), message)));
+
+        assertThat(again).extracting(Acceptance::outcome)
+                .containsExactly(Outcome.DUPLICATE, Outcome.STORED, Outcome.DUPLICATE);
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isEqualTo(2);
+        assertThat(store.duplicates()).isEqualTo(2);
+        assertThat(store.backlog(TO_BRAVO).waitingCount(Precedence.PRIORITY)).isEqualTo(1);
+        assertThat(store.stats().bytes()).isEqualTo(2L * Copy.estimateBytes(message));
+    }
+
+    @Test
+    void lowestPrecedenceIsRefusedFirstAndNothingIsEvicted() throws Exception {
+        store = new RelayStore(db.dataSource(), StoreLimits.of(10_000), clock);
+
+        // 100 bytes a copy: ROUTINE fits to 85 copies, PRIORITY to 90, IMMEDIATE to 95, FLASH to 100.
+        assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 90))))
+                .containsExactlyElementsOf(expect(85, 5));
+        assertThat(outcomes(store.accept(sized("p", Precedence.PRIORITY, 10))))
+                .containsExactlyElementsOf(expect(5, 5));
+        assertThat(outcomes(store.accept(sized("i", Precedence.IMMEDIATE, 10))))
+                .containsExactlyElementsOf(expect(5, 5));
+        assertThat(outcomes(store.accept(sized("r2", Precedence.ROUTINE, 1)))).containsExactly(Outcome.REFUSED);
+        assertThat(outcomes(store.accept(sized("f", Precedence.FLASH, 6)))).containsExactlyElementsOf(expect(5, 1));
+
+        assertThat(store.stats().bytes()).isEqualTo(10_000);
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isEqualTo(100);
+        assertThat(db.count("SELECT count(*) FROM relay_copy WHERE message_id LIKE 'r-%'"))
+                .as("no ROUTINE copy evicted to make room").isEqualTo(85);
+        assertThat(store.refusals(Precedence.ROUTINE)).isEqualTo(6);
+        assertThat(store.refusals(Precedence.PRIORITY)).isEqualTo(5);
+        assertThat(store.refusals(Precedence.IMMEDIATE)).isEqualTo(5);
+        assertThat(store.refusals(Precedence.FLASH)).isEqualTo(1);
+
+        // A redelivered copy is stored already: it is a duplicate, however full the store.
+        assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 1)))).containsExactly(Outcome.DUPLICATE);
+
+        // Room made by a removal goes to FLASH; ROUTINE stays refused while the store is above its tier.
+        store.remove(List.of(1L));
+        assertThat(outcomes(store.accept(sized("r3", Precedence.ROUTINE, 1)))).containsExactly(Outcome.REFUSED);
+        assertThat(outcomes(store.accept(sized("f2", Precedence.FLASH, 1)))).containsExactly(Outcome.STORED);
+    }
+
+    @Test
+    void tiersAreASettingThatMustNotFavourALowerPrecedence() throws Exception {
+        store = new RelayStore(db.dataSource(), new StoreLimits(10_000, 50, 60, 70, 100), clock);
+        assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 60))))
+                .containsExactlyElementsOf(expect(50, 10));
+
+        assertThatThrownBy(() -> new StoreLimits(10_000, 95, 90, 95, 100))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("routine 95%");
+        assertThatThrownBy(() -> new StoreLimits(10_000, 85, 90, 95, 101))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flashPercent");
+        assertThatThrownBy(() -> StoreLimits.of(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void newerReportReplacesTheWaitingOneWithItsKey() throws Exception {
+        Waiting first = store.accept(List.of(position("p-1", CREATED, TO_BRAVO))).getFirst().stored();
+        store.accept(List.of(position("q-1", CREATED, TO_CHARLIE)));
+
+        Acceptance second = store.accept(List.of(position("p-2", CREATED.plusSeconds(1), TO_BRAVO))).getFirst();
+
+        assertThat(second.outcome()).isEqualTo(Outcome.STORED);
+        assertThat(second.superseded()).isEqualTo(first);
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("q-1", "p-2");
+        Backlog bravo = store.backlog(TO_BRAVO);
+        assertThat(bravo.peek(Precedence.ROUTINE, "POSREP")).isEqualTo(second.stored());
+        assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+        assertThat(store.stats().bytes()).isEqualTo(2L * second.stored().bytes());
+        assertThat(store.superseded()).isEqualTo(1);
+
+        // An older report than the waiting one is worthless; a redelivery of the waiting one is a duplicate.
+        assertThat(outcomes(store.accept(List.of(position("p-0", CREATED.minusSeconds(1), TO_BRAVO),
+                position("p-2", CREATED.plusSeconds(1), TO_BRAVO)))))
+                .containsExactly(Outcome.SUPERSEDED, Outcome.DUPLICATE);
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("q-1", "p-2");
+
+        // In one batch, the newest report of a key is stored, the others are superseded.
+        assertThat(outcomes(store.accept(List.of(position("p-4", CREATED.plusSeconds(4), TO_BRAVO),
+                position("p-3", CREATED.plusSeconds(3), TO_BRAVO), position("p-5", CREATED.plusSeconds(5), TO_BRAVO)))))
+                .containsExactly(Outcome.SUPERSEDED, Outcome.SUPERSEDED, Outcome.STORED);
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("q-1", "p-5");
+        assertThat(store.superseded()).isEqualTo(5);
+    }
+
+    @Test
+    void reportInFlightIsNotReplaced() throws Exception {
+        Waiting first = store.accept(List.of(position("p-1", CREATED, TO_BRAVO))).getFirst().stored();
+        store.backlog(TO_BRAVO).take(first);
+
+        Acceptance second = store.accept(List.of(position("p-2", CREATED.plusSeconds(1), TO_BRAVO))).getFirst();
+
+        assertThat(second.outcome()).isEqualTo(Outcome.STORED);
+        assertThat(second.superseded()).isNull();
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("p-1", "p-2");
+    }
+
+    @Test
+    void reportSupersededBetweenPeekAndTakeIsGone() throws Exception {
+        store.accept(List.of(position("p-1", CREATED, TO_BRAVO)));
+        Backlog bravo = store.backlog(TO_BRAVO);
+        Waiting peeked = bravo.peek(Precedence.ROUTINE, "POSREP");
+        Waiting newer = store.accept(List.of(position("p-2", CREATED.plusSeconds(1), TO_BRAVO))).getFirst().stored();
+
+        bravo.take(peeked);
+
+        assertThat(store.load(List.of(peeked.id()))).isEmpty();
+        assertThat(bravo.peek(Precedence.ROUTINE, "POSREP")).isEqualTo(newer);
+        bravo.putBack(List.of(peeked));
+        assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+        assertThat(store.stats().level(TO_BRAVO, Precedence.ROUTINE).copies()).isEqualTo(1);
+    }
+
+    @Test
+    void reopenedStoreResumesTheSameBacklogInTheSameOrder() throws Exception {
+        List<Copy> copies = new ArrayList<>();
+        Precedence[] precedences = Precedence.values();
+        String[] types = { "SITREP", "POSREP", "OPORD" };
+        for (int i = 0; i < 60; i++) {
+            Route route = i % 3 == 0 ? Route.lan() : i % 3 == 1 ? TO_BRAVO : TO_CHARLIE;
+            copies.add(Copy.of(route, relayed("m-" + i, precedences[i * 7 % 4], types[i * 5 % 3])));
+        }
+        store.accept(copies.subList(0, 30));
+        clock.advance(Duration.ofSeconds(3));
+        store.accept(copies.subList(30, 60));
+        Backlog bravo = store.backlog(TO_BRAVO);
+        Waiting inFlight = bravo.peek(Precedence.FLASH, bravo.types(Precedence.FLASH).getFirst());
+        bravo.take(inFlight);
+        StoreStats before = store.stats();
+
+        RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+
+        assertThat(reopened.routes()).containsExactlyInAnyOrder(Route.lan(), TO_BRAVO, TO_CHARLIE);
+        assertThat(reopened.stats()).isEqualTo(before);
+        bravo.putBack(List.of(inFlight));
+        for (Route route : reopened.routes()) {
+            for (Precedence precedence : precedences) {
+                assertThat(reopened.backlog(route).types(precedence))
+                        .isEqualTo(store.backlog(route).types(precedence));
+                assertThat(reopened.backlog(route).waitingBytes(precedence))
+                        .isEqualTo(store.backlog(route).waitingBytes(precedence));
+                for (String type : store.backlog(route).types(precedence)) {
+                    assertThat(drain(reopened.backlog(route), precedence, type))
+                            .isEqualTo(drain(store.backlog(route), precedence, type)).isNotEmpty();
+                }
+            }
+        }
+    }
+
+    @Test
+    void removedCopiesLeaveTableBacklogAndBytes() throws Exception {
+        List<Acceptance> stored = store.accept(sized("r", Precedence.ROUTINE, 4));
+        Backlog bravo = store.backlog(TO_BRAVO);
+        Waiting taken = stored.get(0).stored();
+        bravo.take(taken);
+
+        List<Waiting> removed = store.remove(List.of(taken.id(), stored.get(2).stored().id(), 999L));
+
+        assertThat(removed).containsExactlyInAnyOrder(taken, stored.get(2).stored());
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("r-1", "r-3");
+        assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(2);
+        assertThat(bravo.waitingBytes(Precedence.ROUTINE)).isEqualTo(200);
+        assertThat(store.stats().bytes()).isEqualTo(200);
+        assertThat(store.stats().level(TO_BRAVO, Precedence.ROUTINE).copies()).isEqualTo(2);
+        bravo.putBack(List.of(taken));
+        assertThat(drain(bravo, Precedence.ROUTINE, "SITREP")).containsExactly(stored.get(1).stored().id(),
+                stored.get(3).stored().id());
+        assertThat(store.remove(List.of(taken.id()))).isEmpty();
+    }
+
+    @Test
+    void copiesPutBackGoAheadOfLaterArrivals() throws Exception {
+        List<Waiting> stored = store.accept(sized("r", Precedence.ROUTINE, 5)).stream().map(Acceptance::stored)
+                .toList();
+        Backlog bravo = store.backlog(TO_BRAVO);
+        for (int i = 0; i < 3; i++) {
+            Waiting next = bravo.peek(Precedence.ROUTINE, "SITREP");
+            assertThat(next).isEqualTo(stored.get(i));
+            bravo.take(next);
+        }
+        assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(2);
+        Waiting later = store.accept(sized("s", Precedence.ROUTINE, 1)).getFirst().stored();
+
+        bravo.putBack(List.of(stored.get(2), stored.get(0), stored.get(1)));
+
+        List<Long> expected = new ArrayList<>(stored.stream().map(Waiting::id).toList());
+        expected.add(later.id());
+        assertThat(drain(bravo, Precedence.ROUTINE, "SITREP")).isEqualTo(expected);
+        assertThatThrownBy(() -> bravo.take(stored.get(0))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("taken already");
+    }
+
+    @Test
+    void statsGiveCountBytesAndOldestPerRouteAndPrecedence() throws Exception {
+        Instant first = clock.instant();
+        store.accept(sized("a", Precedence.ROUTINE, 3));
+        clock.advance(Duration.ofMinutes(1));
+        store.accept(List.of(Copy.of(Route.lan(), relayed("b-1", Precedence.FLASH, "OPORD")),
+                new Copy(TO_BRAVO, relayed("b-2", Precedence.ROUTINE, "POSREP"), null, 50)));
+        store.backlog(TO_BRAVO).take(store.backlog(TO_BRAVO).peek(Precedence.ROUTINE, "SITREP"));
+
+        StoreStats stats = store.stats();
+
+        assertThat(stats.level(TO_BRAVO, Precedence.ROUTINE))
+                .as("the copy in flight still counts").isEqualTo(new StoreStats.Level(4, 350, first));
+        assertThat(stats.level(Route.lan(), Precedence.FLASH)).isEqualTo(new StoreStats.Level(1,
+                Copy.estimateBytes(relayed("b-1", Precedence.FLASH, "OPORD")), first.plus(Duration.ofMinutes(1))));
+        assertThat(stats.level(TO_BRAVO, Precedence.FLASH)).isEqualTo(new StoreStats.Level(0, 0, null));
+        assertThat(stats.level(TO_CHARLIE, Precedence.FLASH)).isEqualTo(new StoreStats.Level(0, 0, null));
+        assertThat(stats.bytes()).isEqualTo(350 + Copy.estimateBytes(relayed("b-1", Precedence.FLASH, "OPORD")));
+        assertThat(stats.maxBytes()).isEqualTo(1_000_000);
+    }
+
+    @Test
+    void batchIsOneTransaction() throws Exception {
+        store = new RelayStore(db.dataSource(), new StoreLimits(50_000, 100, 100, 100, 100), clock);
+        db.execute("ALTER TABLE relay_copy ADD CONSTRAINT test_no_poison CHECK (message_id <> 'r-250')");
+        List<Copy> batch = sized("r", Precedence.ROUTINE, 500);
+        try {
+            assertThatThrownBy(() -> store.accept(batch)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("test_no_poison");
+
+            assertThat(db.count("SELECT count(*) FROM relay_copy")).isZero();
+            assertThat(store.backlog(TO_BRAVO).waitingCount(Precedence.ROUTINE)).isZero();
+            assertThat(store.stats().bytes()).isZero();
+        }
+        finally {
+            db.execute("ALTER TABLE relay_copy DROP CONSTRAINT test_no_poison");
+        }
+        // The failed call's room is free again: the whole batch fits the bound exactly.
+        assertThat(outcomes(store.accept(batch))).containsOnly(Outcome.STORED).hasSize(500);
+    }
+
+    @Test
+    void commitIsSynchronousEvenWhereTheServerDefaultIsAsynchronous() throws Exception {
+        db.execute("CREATE TABLE commit_setting (setting text)", """
+                CREATE FUNCTION record_commit_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO commit_setting VALUES (current_setting('synchronous_commit'));
+                    RETURN NULL;
+                END $$""", "CREATE TRIGGER record_commit_setting AFTER INSERT ON relay_copy FOR EACH STATEMENT "
+                + "EXECUTE FUNCTION record_commit_setting()");
+        try {
+            assertThat(db.strings("SHOW synchronous_commit")).as("zonky's test server commits asynchronously")
+                    .containsExactly("off");
+
+            store.accept(sized("r", Precedence.ROUTINE, 2));
+
+            assertThat(db.strings("SELECT setting FROM commit_setting")).containsExactly("on");
+        }
+        finally {
+            db.execute("DROP TRIGGER record_commit_setting ON relay_copy", "DROP FUNCTION record_commit_setting()",
+                    "DROP TABLE commit_setting");
+        }
+    }
+
+    @Test
+    void oneTakerAndTwoAddersShareABacklog() throws Exception {
+        int perAdder = 500;
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> adders = new ArrayList<>();
+            for (String adder : List.of("a", "b")) {
+                adders.add(threads.submit(() -> {
+                    for (int batch = 0; batch < perAdder / 25; batch++) {
+                        List<Copy> copies = new ArrayList<>();
+                        for (int i = 0; i < 25; i++) {
+                            int n = batch * 25 + i;
+                            copies.add(Copy.of(TO_BRAVO, relayed(adder + "-" + n, Precedence.values()[n % 4],
+                                    n % 3 == 0 ? "SITREP" : "POSREP")));
+                        }
+                        assertThat(outcomes(store.accept(copies))).containsOnly(Outcome.STORED);
+                    }
+                    return null;
+                }));
+            }
+            Backlog bravo = store.backlog(TO_BRAVO);
+            Future<Set<Long>> taker = threads.submit(() -> {
+                Set<Long> removed = new HashSet<>();
+                while (removed.size() < 2 * perAdder && !Thread.currentThread().isInterrupted()) {
+                    List<Long> taken = new ArrayList<>();
+                    for (Precedence precedence : Precedence.values()) {
+                        for (String type : bravo.types(precedence)) {
+                            Waiting next = bravo.peek(precedence, type);
+                            if (next != null) {
+                                bravo.take(next);
+                                taken.add(next.id());
+                            }
+                        }
+                    }
+                    for (Waiting copy : store.remove(taken)) {
+                        assertThat(removed.add(copy.id())).as("copy %s taken once", copy.id()).isTrue();
+                    }
+                }
+                return removed;
+            });
+            for (Future<?> adder : adders) {
+                adder.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(taker.get(60, TimeUnit.SECONDS)).hasSize(2 * perAdder);
+        }
+        finally {
+            threads.shutdownNow();
+        }
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isZero();
+        assertThat(store.stats().bytes()).isZero();
+        for (Precedence precedence : Precedence.values()) {
+            assertThat(store.backlog(TO_BRAVO).waitingBytes(precedence)).isZero();
+            assertThat(store.stats().level(TO_BRAVO, precedence).copies()).isZero();
+        }
+    }
+
+    @Test
+    void copyNeverGoesBackToASiteItCrossed() {
+        RelayedEnvelope fromBravo = RelayedEnvelope.of(relayed("m-1", Precedence.FLASH, "SITREP").envelope(),
+                List.of(BRAVO, ALPHA), Set.of(CHARLIE));
+
+        assertThatThrownBy(() -> Copy.of(TO_BRAVO, fromBravo)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("crossed site bravo");
+        assertThat(Route.parse(TO_BRAVO.key())).isEqualTo(TO_BRAVO);
+        assertThat(Route.parse(Route.lan().key())).isEqualTo(Route.lan());
+    }
+
+    private static RelayedEnvelope relayed(String id, Precedence precedence, String type) {
+        return relayed(id, precedence, type, CREATED);
+    }
+
+    private static RelayedEnvelope relayed(String id, Precedence precedence, String type, Instant created) {
+        Envelope envelope = new Envelope(id, NodeId.of("node-a"), type, precedence, "UNCLASSIFIED", created,
+                ("MSGID/" + type + "/" + id + "//").getBytes(StandardCharsets.UTF_8));
+        return RelayedEnvelope.of(envelope, List.of(ALPHA), Set.of(BRAVO));
+    }
+
+    /** Copies for bravo of 100 bytes each, ids {@code <prefix>-0 ...}. */
+    private static List<Copy> sized(String prefix, Precedence precedence, int count) {
+        return IntStream.range(0, count)
+                .mapToObj(i -> new Copy(TO_BRAVO, relayed(prefix + "-" + i, precedence, "SITREP"), null, 100))
+                .toList();
+    }
+
+    private static Copy position(String id, Instant created, Route route) {
+        return Copy.superseding(route, relayed(id, Precedence.ROUTINE, "POSREP", created), "POSREP/track-7");
+    }
+
+    private static List<Outcome> outcomes(List<Acceptance> acceptances) {
+        return acceptances.stream().map(Acceptance::outcome).toList();
+    }
+
+    private static List<Outcome> expect(int stored, int refused) {
+        List<Outcome> outcomes = new ArrayList<>();
+        outcomes.addAll(Collections.nCopies(stored, Outcome.STORED));
+        outcomes.addAll(Collections.nCopies(refused, Outcome.REFUSED));
+        return outcomes;
+    }
+
+    /** Takes every waiting copy of one precedence and type, in the order the backlog gives them. */
+    private static List<Long> drain(Backlog backlog, Precedence precedence, String type) {
+        List<Long> ids = new ArrayList<>();
+        for (Waiting next = backlog.peek(precedence, type); next != null; next = backlog.peek(precedence, type)) {
+            backlog.take(next);
+            ids.add(next.id());
+        }
+        return ids;
+    }
+
+    private static final class TestClock extends Clock {
+
+        private Instant now;
+
+        TestClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
