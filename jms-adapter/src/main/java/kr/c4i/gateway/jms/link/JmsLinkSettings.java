@@ -157,10 +157,9 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         if (embedded == null) {
             throw new IllegalStateException("site " + site + " uses the external broker at " + brokerUrl);
         }
-        JmsTransportSettings unused = JmsTransportSettings.of(NodeId.of(site.value()), user, password, embedded,
-                JmsTransportSettings.Receive.of(1), JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)));
-        return new JmsTransportSettings(unused.nodeId(), null, null, user, password, embedded, Map.of(),
-                queuePrefix, invalidQueue, unused.receive(), unused.bridge());
+        return new JmsTransportSettings(NodeId.of(site.value()), null, null, user, password, embedded, Map.of(),
+                queuePrefix, invalidQueue, JmsTransportSettings.Receive.of(1),
+                JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)));
     }
 
     @Override
