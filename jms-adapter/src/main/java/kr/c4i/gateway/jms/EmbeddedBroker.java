@@ -16,8 +16,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The node's own Artemis broker, in this process; reports queue depths and bridge state for health. */
-final class EmbeddedBroker implements AutoCloseable {
+/**
+ * The node's own Artemis broker, in this process; reports queue depths and bridge state for health. Public so that
+ * the WAN link ({@code kr.c4i.gateway.jms.link}) runs its site's broker from the same configuration.
+ */
+public final class EmbeddedBroker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedBroker.class);
 
@@ -25,12 +28,12 @@ final class EmbeddedBroker implements AutoCloseable {
     private final List<EmbeddedBrokerCustomizer> customizers;
     private volatile @Nullable EmbeddedActiveMQ broker;
 
-    EmbeddedBroker(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
+    public EmbeddedBroker(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
         this.settings = settings;
         this.customizers = List.copyOf(customizers);
     }
 
-    void start() throws Exception {
+    public void start() throws Exception {
         EmbeddedBrokerConfigurationFactory factory = new EmbeddedBrokerConfigurationFactory(settings);
         Configuration configuration = factory.createConfiguration();
         this.customizers.forEach((customizer) -> customizer.customize(configuration));
@@ -52,7 +55,7 @@ final class EmbeddedBroker implements AutoCloseable {
      * do that on Java 25 only through {@code sun.misc.Unsafe}, which it no longer uses unless allowed; without
      * it the broker starts on an empty journal but cannot reload it after a restart. So refuse to start at all.
      */
-    static void requireDirectBufferCleaner() {
+    public static void requireDirectBufferCleaner() {
         try {
             PlatformDependent.freeDirectBuffer(ByteBuffer.allocateDirect(1));
         }
@@ -65,13 +68,13 @@ final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    boolean isActive() {
+    public boolean isActive() {
         EmbeddedActiveMQ server = this.broker;
         return server != null && server.getActiveMQServer() != null && server.getActiveMQServer().isActive();
     }
 
     /** Messages in a queue, including those delivered but not yet acknowledged; empty if unknown. */
-    OptionalLong messageCount(String queueName) {
+    public OptionalLong messageCount(String queueName) {
         ActiveMQServer server = activeServer();
         Queue queue = (server != null) ? server.locateQueue(queueName) : null;
         return (queue != null) ? OptionalLong.of(queue.getMessageCount()) : OptionalLong.empty();

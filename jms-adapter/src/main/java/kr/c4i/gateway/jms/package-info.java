@@ -15,7 +15,8 @@
  * rare, but receivers must still deduplicate on the message id.
  *
  * <p>Public: {@link kr.c4i.gateway.jms.JmsTransport}, {@link kr.c4i.gateway.jms.JmsTransportSettings},
- * {@link kr.c4i.gateway.jms.BrokerMode} and {@link kr.c4i.gateway.jms.EmbeddedBrokerCustomizer}.
+ * {@link kr.c4i.gateway.jms.BrokerMode} and {@link kr.c4i.gateway.jms.EmbeddedBrokerCustomizer}; also
+ * {@link kr.c4i.gateway.jms.EmbeddedBroker}, for the WAN link in {@code kr.c4i.gateway.jms.link}.
  */
 @NullMarked
 package kr.c4i.gateway.jms;

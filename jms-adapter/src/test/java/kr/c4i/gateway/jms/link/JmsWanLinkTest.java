@@ -1,0 +1,318 @@
+package kr.c4i.gateway.jms.link;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.core.server.ServerSession;
+import org.apache.activemq.artemis.core.server.plugin.ActiveMQServerMessagePlugin;
+import org.apache.activemq.artemis.core.transaction.Transaction;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class JmsWanLinkTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final SiteId S1 = SiteId.of("s1");
+    private static final SiteId S2 = SiteId.of("s2");
+
+    @TempDir
+    Path tempDir;
+
+    private LinkSites sites;
+
+    @AfterEach
+    void closeSites() {
+        if (this.sites != null) {
+            this.sites.close();
+        }
+    }
+
+    @Test
+    void framesCrossBothWaysInOrderExactlyAsSentAndAreAllConfirmed() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        RecordingFrameHandler h1 = new RecordingFrameHandler();
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        JmsWanLink s1 = this.sites.open("s1", h1);
+        JmsWanLink s2 = this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+        awaitState(s2, S1, LinkState.UP);
+
+        List<byte[]> toS2 = frames("s1>s2", 300);
+        List<byte[]> toS1 = frames("s2>s1", 300);
+        for (int i = 0; i < toS2.size(); i++) {
+            s1.send(S2, toS2.get(i));
+            s2.send(S1, toS1.get(i));
+        }
+
+        await().atMost(TIMEOUT).until(() -> h2.frames().size() >= toS2.size() && h1.frames().size() >= toS1.size());
+        assertThat(h2.bytesFrom("s1")).containsExactlyElementsOf(toS2);
+        assertThat(h1.bytesFrom("s2")).containsExactlyElementsOf(toS1);
+        await().atMost(TIMEOUT).until(() -> s1.unacknowledgedBytes(S2) == 0 && s2.unacknowledgedBytes(S1) == 0);
+        assertThat(h1.statesOf("s2")).containsExactly(LinkState.UP);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> peer = (Map<String, Object>) ((Map<String, Object>) s1.details().get("peers")).get("s2");
+        long bytes = toS2.stream().mapToLong((frame) -> frame.length).sum();
+        assertThat(peer).containsEntry("state", "up").containsEntry("framesSent", 300L)
+                .containsEntry("bytesSent", bytes).containsEntry("framesConfirmed", 300L)
+                .containsEntry("unacknowledgedBytes", 0L).containsEntry("framesReceived", 300L)
+                .containsEntry("lastFrameSeq", 300L);
+        assertThat(s1.details()).containsEntry("windows", Map.of("producerWindowBytes", (int) LinkSites.BUDGET,
+                "confirmationWindowBytes", (int) LinkSites.BUDGET, "consumerWindowBytes", (int) LinkSites.BUDGET));
+        assertThat(s1.details().toString()).doesNotContain(LinkSites.PASSWORD);
+    }
+
+    @Test
+    void sendDoesNotWaitForThePeerBrokerAndUnacknowledgedBytesCountWhatItHasNotConfirmed() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        HeldSends held = new HeldSends();
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        this.sites.open("s2", h2, (configuration) -> configuration.registerBrokerPlugin(held));
+        awaitState(s1, S2, LinkState.UP);
+        byte[] first = bytes("first");
+        byte[] second = bytes("second frame");
+
+        s1.send(S2, first);
+        s1.send(S2, second);
+
+        await().atMost(TIMEOUT).until(() -> held.waiting.get() == 1);
+        assertThat(s1.unacknowledgedBytes(S2)).isEqualTo(first.length + second.length);
+        held.release.countDown();
+        await().atMost(TIMEOUT).until(() -> s1.unacknowledgedBytes(S2) == 0 && h2.frames().size() == 2);
+        assertThat(h2.bytesFrom("s1")).containsExactly(first, second);
+    }
+
+    @Test
+    void lostConnectionDropsUnacknowledgedBytesToZeroAndReconnects() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        RecordingFrameHandler h1 = new RecordingFrameHandler();
+        JmsWanLink s1 = this.sites.open("s1", h1);
+        HeldSends held = new HeldSends();
+        this.sites.open("s2", new RecordingFrameHandler(), (configuration) -> configuration.registerBrokerPlugin(held));
+        awaitState(s1, S2, LinkState.UP);
+        s1.send(S2, bytes("never confirmed"));
+        await().atMost(TIMEOUT).until(() -> held.waiting.get() == 1);
+        assertThat(s1.unacknowledgedBytes(S2)).isPositive();
+
+        // The socket is cut, as a WAN outage would; the broker itself stays up.
+        held.server.getRemotingService().getConnections()
+                .forEach((connection) -> connection.getTransportConnection().forceClose());
+
+        await().atMost(TIMEOUT).until(() -> h1.statesOf("s2").contains(LinkState.DOWN));
+        assertThat(s1.unacknowledgedBytes(S2)).isZero();
+        held.release.countDown();
+        awaitState(s1, S2, LinkState.UP);
+        assertThat(h1.statesOf("s2")).containsExactly(LinkState.UP, LinkState.DOWN, LinkState.UP);
+    }
+
+    @Test
+    void peerBrokerStoppedIsDownAndRefusesFramesThenUpAgainWhenItReturns() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        RecordingFrameHandler h1 = new RecordingFrameHandler();
+        JmsWanLink s1 = this.sites.open("s1", h1);
+        this.sites.open("s2", new RecordingFrameHandler());
+        awaitState(s1, S2, LinkState.UP);
+
+        this.sites.close("s2");
+
+        awaitState(s1, S2, LinkState.DOWN);
+        assertThat(s1.unacknowledgedBytes(S2)).isZero();
+        assertThatThrownBy(() -> s1.send(S2, bytes("while down")))
+                .isInstanceOf(TransportUnavailableException.class).hasMessageContaining("s2");
+
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+        s1.send(S2, bytes("after return"));
+
+        await().atMost(TIMEOUT).until(() -> h2.frames().size() == 1);
+        assertThat(h2.bytesFrom("s1")).containsExactly(bytes("after return"));
+        await().atMost(TIMEOUT).until(() -> h1.statesOf("s2").size() == 3);
+        assertThat(h1.statesOf("s2")).containsExactly(LinkState.UP, LinkState.DOWN, LinkState.UP);
+    }
+
+    @Test
+    void confirmedFrameWaitsInThePeersJournalThroughItsRestart() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        // Its store is down: every delivery is rolled back, so the frame stays on s2's queue.
+        RecordingFrameHandler failing = RecordingFrameHandler.failing();
+        this.sites.open("s2", failing);
+        awaitState(s1, S2, LinkState.UP);
+
+        s1.send(S2, bytes("custody"));
+        await().atMost(TIMEOUT).until(() -> s1.unacknowledgedBytes(S2) == 0 && failing.attempts() >= 2);
+        this.sites.close("s2");
+
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        this.sites.open("s2", h2);
+
+        await().atMost(TIMEOUT).until(() -> !h2.frames().isEmpty());
+        assertThat(h2.bytesFrom("s1")).containsExactly(bytes("custody"));
+        assertThat(failing.frames()).isEmpty();
+    }
+
+    @Test
+    void frameTheHandlerRefusesIsOfferedAgainAndTheFramesBehindItKeepTheirOrder() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        RecordingFrameHandler h2 = RecordingFrameHandler.failingFirst(3);
+        this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+        List<byte[]> sent = frames("s1>s2", 20);
+
+        for (byte[] frame : sent) {
+            s1.send(S2, frame);
+        }
+
+        await().atMost(TIMEOUT).until(() -> h2.frames().size() >= sent.size());
+        assertThat(h2.bytesFrom("s1")).containsExactlyElementsOf(sent);
+        assertThat(h2.attempts()).isEqualTo(sent.size() + 3);
+    }
+
+    @Test
+    void messagesThatAreNotFramesGoToTheInvalidQueueAndTheNextFrameStillArrives() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        JmsWanLink s2 = this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+
+        try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.sites.url("s2"), LinkSites.USER,
+                LinkSites.PASSWORD); Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer producer = session.createProducer(session.createQueue("kmtf.wan.s2"));
+            BytesMessage noSender = session.createBytesMessage();
+            noSender.writeBytes(bytes("no sender"));
+            noSender.setLongProperty(Frames.SEQ, 1);
+            producer.send(noSender);
+            BytesMessage unknownSender = session.createBytesMessage();
+            unknownSender.writeBytes(bytes("unknown sender"));
+            unknownSender.setStringProperty(Frames.FROM, "s9");
+            unknownSender.setLongProperty(Frames.SEQ, 1);
+            producer.send(unknownSender);
+            producer.send(session.createTextMessage("not bytes"));
+
+            s1.send(S2, bytes("valid"));
+
+            await().atMost(TIMEOUT).until(() -> !h2.frames().isEmpty());
+            assertThat(h2.bytesFrom("s1")).containsExactly(bytes("valid"));
+            assertThat(h2.frames()).hasSize(1);
+            assertThat(s2.details()).containsEntry("invalidMessages", 3L);
+
+            MessageConsumer invalid = session.createConsumer(session.createQueue("kmtf.wan-invalid"));
+            connection.start();
+            List<String> reasons = new ArrayList<>();
+            for (Message message = invalid.receive(5_000); message != null; message = invalid.receive(500)) {
+                reasons.add(message.getStringProperty(Frames.INVALID_REASON));
+            }
+            assertThat(reasons).hasSize(3);
+            assertThat(reasons.get(0)).contains("no sender site");
+            assertThat(reasons.get(1)).contains("'s9'", "not a configured peer");
+            assertThat(reasons.get(2)).contains("not a BytesMessage");
+        }
+    }
+
+    @Test
+    void refusesFramesForUnknownPeersAndLargerThanTheLargestFrame() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+
+        assertThat(s1.kind()).isEqualTo("jms");
+        assertThat(s1.peers()).containsExactly(S2);
+        assertThatIllegalArgumentException().isThrownBy(() -> s1.send(SiteId.of("s9"), bytes("x")))
+                .withMessageContaining("s9");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> s1.send(S2, new byte[s1.maxFrameBytes() + 1]))
+                .withMessageContaining(String.valueOf(s1.maxFrameBytes()));
+        assertThat(s1.state(S2)).isEqualTo(LinkState.CONNECTING);
+    }
+
+    @Test
+    void largestFrameCrosses() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+        byte[] largest = new byte[s1.maxFrameBytes()];
+        for (int i = 0; i < largest.length; i++) {
+            largest[i] = (byte) (i * 31);
+        }
+
+        s1.send(S2, largest);
+
+        await().atMost(TIMEOUT).until(() -> !h2.frames().isEmpty());
+        assertThat(h2.bytesFrom("s1").getFirst()).isEqualTo(largest);
+    }
+
+    /** Holds every frame the broker receives until released, as a slow WAN or a busy peer broker would. */
+    private static final class HeldSends implements ActiveMQServerMessagePlugin {
+
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger waiting = new AtomicInteger();
+        volatile ActiveMQServer server;
+
+        @Override
+        public void registered(ActiveMQServer server) {
+            this.server = server;
+        }
+
+        @Override
+        public void beforeSend(ServerSession session, Transaction tx, org.apache.activemq.artemis.api.core.Message message,
+                boolean direct, boolean noAutoCreateQueue) {
+            if (message.getStringProperty(Frames.FROM) == null) {
+                return;
+            }
+            this.waiting.incrementAndGet();
+            try {
+                this.release.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            this.waiting.decrementAndGet();
+        }
+    }
+
+    private static void awaitState(JmsWanLink link, SiteId peer, LinkState state) {
+        await().atMost(TIMEOUT).until(() -> link.state(peer) == state);
+    }
+
+    private static List<byte[]> frames(String prefix, int count) {
+        List<byte[]> frames = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            frames.add(bytes(prefix + " frame " + i + " " + "x".repeat(i % 97)));
+        }
+        return frames;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
