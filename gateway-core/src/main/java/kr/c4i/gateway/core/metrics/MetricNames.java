@@ -64,4 +64,9 @@ public final class MetricNames {
 
     private MetricNames() {
     }
+
+    // wan-gateway: relay policy (wan.policy)
+    /** Relay policy file versions read after start; tag {@code outcome}: {@code applied} or {@code failed}. */
+    public static final String WAN_POLICY_RELOADS = "gateway.wan.policy.reloads";
+    public static final String TAG_OUTCOME = "outcome";
 }
