@@ -4,6 +4,7 @@ import java.io.StringReader;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,7 +38,8 @@ import kr.c4i.gateway.wan.schedule.TokenBucket;
 
 /**
  * Reads the policy file (YAML) into a {@link RelayPolicy}, resolving every pattern against the catalogue. Reads the
- * YAML as nodes, not objects, so each problem names its line; collects every problem and throws once.
+ * YAML as nodes, not objects, so each problem names its line; collects every problem and throws once,
+ * in line order.
  */
 final class PolicyReader {
 
@@ -49,7 +51,7 @@ final class PolicyReader {
     private final KmtfCatalogue catalogue;
     private final NanoClock nanoClock;
     private final InstantSource clock;
-    private final List<String> problems = new ArrayList<>();
+    private final List<Problem> problems = new ArrayList<>();
 
     PolicyReader(String source, KmtfCatalogue catalogue, NanoClock nanoClock, InstantSource clock) {
         this.source = source;
@@ -99,7 +101,10 @@ final class PolicyReader {
             }
         }
         if (!this.problems.isEmpty()) {
-            throw new PolicyException(this.source, this.problems);
+            throw new PolicyException(this.source, this.problems.stream()
+                .sorted(Comparator.comparingInt(Problem::line))
+                .map((p) -> "line " + p.line() + ": " + p.message())
+                .toList());
         }
         return new RelayPolicy(defaultAllow, rules, rateLimits, supersede, maxAgeByType, maxAgeBestEffort,
                 maxAgeReliable, this.catalogue, this.clock);
@@ -344,6 +349,9 @@ final class PolicyReader {
     }
 
     private void problem(Node node, String message) {
-        this.problems.add("line " + (node.getStartMark().getLine() + 1) + ": " + message);
+        this.problems.add(new Problem(node.getStartMark().getLine() + 1, message));
+    }
+
+    private record Problem(int line, String message) {
     }
 }

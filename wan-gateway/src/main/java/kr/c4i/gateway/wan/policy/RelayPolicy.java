@@ -3,7 +3,6 @@ package kr.c4i.gateway.wan.policy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +54,8 @@ public final class RelayPolicy implements ExpiryRule {
         this.rateLimits = Map.copyOf(rateLimits);
         this.supersedeKeys = Map.copyOf(supersedeKeys);
         this.maxAgeByType = Map.copyOf(maxAgeByType);
-        this.maxAgeBestEffort = new EnumMap<>(maxAgeBestEffort);
-        this.maxAgeReliable = new EnumMap<>(maxAgeReliable);
+        this.maxAgeBestEffort = Map.copyOf(maxAgeBestEffort);
+        this.maxAgeReliable = Map.copyOf(maxAgeReliable);
         this.bestEffortTypes = catalogue.types().stream().filter((t) -> t.reliability() == Reliability.BEST_EFFORT)
             .map(MessageType::id).collect(Collectors.toUnmodifiableSet());
         this.clock = clock;
