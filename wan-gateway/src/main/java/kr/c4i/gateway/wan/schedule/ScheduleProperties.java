@@ -1,6 +1,7 @@
 package kr.c4i.gateway.wan.schedule;
 
 import java.time.Duration;
+import java.time.InstantSource;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -42,5 +43,15 @@ public record ScheduleProperties(@DefaultValue("0.05") double floor, @DefaultVal
         if (window.isNegative() || window.isZero()) {
             throw new IllegalArgumentException("gateway.wan.schedule.window must be positive, was " + window);
         }
+    }
+
+    /** The pacer for one peer site, at these settings. */
+    public LinkPacer pacer(NanoClock clock) {
+        return new LinkPacer(this.budgetBitsPerSecond, this.burstBytes, this.window, clock);
+    }
+
+    /** The scheduler for one route, at these settings, judging expiry by the system clock. */
+    public PrecedenceScheduler scheduler(Backlog backlog, ExpiryRule expiry) {
+        return new PrecedenceScheduler(backlog, this.floor, this.quantumBytes, expiry, InstantSource.system());
     }
 }
