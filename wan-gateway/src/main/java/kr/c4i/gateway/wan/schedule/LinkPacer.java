@@ -1,7 +1,6 @@
 package kr.c4i.gateway.wan.schedule;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 

@@ -78,7 +78,8 @@ public final class PrecedenceScheduler {
      * in total, but at least one copy whenever {@code creditBytes > 0} and a copy waits (a copy larger than that
      * goes alone, so it is never stuck). Stops at the first copy that does not fit rather than passing it, so a
      * small lower copy never overtakes a large higher one. Copies found expired on the way are taken and returned
-     * apart. Everything returned has been {@link Backlog#take taken}.
+     * apart (at most {@value #MAX_EXPIRED_PER_CALL} per call; a batch of only expired copies means: call again).
+     * Everything returned has been {@link Backlog#take taken}.
      */
     public Batch next(long creditBytes, int frameTargetBytes) {
         if (creditBytes <= 0) {
@@ -112,7 +113,7 @@ public final class PrecedenceScheduler {
     }
 
     private @Nullable Choice choose() {
-        Waiting[] candidates = new Waiting[LEVELS.length];
+        @Nullable Waiting[] candidates = new Waiting[LEVELS.length];
         int top = -1;
         for (int level = 0; level < LEVELS.length; level++) {
             candidates[level] = this.rotations[level].candidate();
