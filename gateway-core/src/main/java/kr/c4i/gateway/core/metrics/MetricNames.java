@@ -78,4 +78,9 @@ public final class MetricNames {
     public static final String WAN_STORE_REFUSED = "gateway.wan.store.refused";
     /** Copies offered again that were stored for their route already (absorbed). */
     public static final String WAN_STORE_DUPLICATES = "gateway.wan.store.duplicates";
+
+    // wan-gateway: relay policy (wan.policy)
+    /** Relay policy file versions read after start; tag {@code outcome}: {@code applied} or {@code failed}. */
+    public static final String WAN_POLICY_RELOADS = "gateway.wan.policy.reloads";
+    public static final String TAG_OUTCOME = "outcome";
 }
