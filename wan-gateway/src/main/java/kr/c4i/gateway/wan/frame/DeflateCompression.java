@@ -1,0 +1,106 @@
+package kr.c4i.gateway.wan.frame;
+
+import java.util.Arrays;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * Raw Deflate (RFC 1951, no zlib header or checksum: the frame has its own CRC) at the best compression level, with
+ * a preset dictionary both ends hold. Java's zlib.
+ */
+public final class DeflateCompression implements FrameCompression {
+
+    private final int id;
+    private final String name;
+    private final byte[] dictionary;
+
+    /**
+     * @param id the dictionary id frames carry
+     * @param dictionary at most the 32 KiB Deflate can refer back to; the last bytes are the cheapest to refer to
+     */
+    public DeflateCompression(int id, String name, byte[] dictionary) {
+        if (id < 1 || id > 255) {
+            throw new IllegalArgumentException("Dictionary id " + id + " is out of range 1..255");
+        }
+        if (dictionary.length > 32 * 1024) {
+            throw new IllegalArgumentException("A Deflate dictionary is at most 32768 bytes, not " + dictionary.length);
+        }
+        this.id = id;
+        this.name = name;
+        this.dictionary = dictionary.clone();
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] compress(byte[] block, int length) {
+        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        try {
+            if (dictionary.length > 0) {
+                deflater.setDictionary(dictionary);
+            }
+            deflater.setInput(block, 0, length);
+            deflater.finish();
+            byte[] out = new byte[length + length / 1000 + 64];
+            int size = 0;
+            while (!deflater.finished()) {
+                if (size == out.length) {
+                    out = Arrays.copyOf(out, out.length * 2);
+                }
+                size += deflater.deflate(out, size, out.length - size);
+            }
+            return Arrays.copyOf(out, size);
+        }
+        finally {
+            deflater.end();
+        }
+    }
+
+    @Override
+    public byte[] decompress(byte[] frame, int offset, int length, int maxLength) throws FrameFormatException {
+        Inflater inflater = new Inflater(true);
+        try {
+            if (dictionary.length > 0) {
+                inflater.setDictionary(dictionary);
+            }
+            inflater.setInput(frame, offset, length);
+            byte[] out = new byte[Math.min(maxLength, Math.max(256, length * 4))];
+            int size = 0;
+            while (!inflater.finished()) {
+                if (size == out.length) {
+                    if (out.length >= maxLength) {
+                        throw new FrameFormatException("Invalid frame: block restores to more than " + maxLength
+                                + " bytes");
+                    }
+                    out = Arrays.copyOf(out, (int) Math.min(maxLength, out.length * 2L));
+                }
+                int n = inflater.inflate(out, size, out.length - size);
+                if (n == 0 && !inflater.finished() && size < out.length
+                        && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new FrameFormatException("Invalid frame: compressed block is truncated");
+                }
+                size += n;
+            }
+            if (inflater.getRemaining() != 0) {
+                throw new FrameFormatException("Invalid frame: " + inflater.getRemaining()
+                        + " bytes follow the compressed block");
+            }
+            return Arrays.copyOf(out, size);
+        }
+        catch (DataFormatException ex) {
+            throw new FrameFormatException("Invalid frame: compressed block is corrupt (" + ex.getMessage() + ")", ex);
+        }
+        finally {
+            inflater.end();
+        }
+    }
+}
