@@ -219,9 +219,9 @@ public final class JmsTransport implements Transport {
      * Up when the broker is running (embedded) and this node holds a live connection to it. Details: {@code nodeId},
      * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
      * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
-     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer); once
-     * {@link #subscribeRelayed subscribed to relayed queues}, {@code relayedQueues}: per queue its
-     * {@code consumerConnected}, {@code depth} and {@code lastError}.
+     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer); on a
+     * transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
+     * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}.
      */
     @Override
     public TransportHealth health() {
@@ -249,18 +249,22 @@ public final class JmsTransport implements Transport {
             peers.put(peer.value(), Map.copyOf(peerDetails));
         });
         details.put("peers", Map.copyOf(peers));
-        if (!this.relayConsumers.isEmpty()) {
+        if (!this.relayed.isEmpty()) {
             Map<String, Object> relayedQueues = new LinkedHashMap<>();
-            for (InboxConsumer relay : this.relayConsumers) {
+            for (NodeId node : this.relayed) {
+                String queue = settings.queueName(node);
                 Map<String, Object> queueDetails = new LinkedHashMap<>();
-                queueDetails.put("consumerConnected", relay.isConnected());
                 if (this.broker != null) {
-                    this.broker.messageCount(relay.queue()).ifPresent((depth) -> queueDetails.put("depth", depth));
+                    this.broker.messageCount(queue).ifPresent((depth) -> queueDetails.put("depth", depth));
                 }
-                if (relay.lastError() != null) {
-                    queueDetails.put("lastError", relay.lastError());
-                }
-                relayedQueues.put(relay.queue(), Map.copyOf(queueDetails));
+                this.relayConsumers.stream().filter((relay) -> relay.queue().equals(queue)).findFirst()
+                        .ifPresent((relay) -> {
+                            queueDetails.put("consumerConnected", relay.isConnected());
+                            if (relay.lastError() != null) {
+                                queueDetails.put("lastError", relay.lastError());
+                            }
+                        });
+                relayedQueues.put(queue, Map.copyOf(queueDetails));
             }
             details.put("relayedQueues", Map.copyOf(relayedQueues));
         }
