@@ -151,7 +151,14 @@ public final class DdsLanSide implements LanSide {
             throw new IllegalStateException("The DDS LAN side was already opened");
         }
         this.ingest = ingest;
-        this.transport.open();
+        try {
+            this.transport.open();
+        }
+        catch (TransportException | RuntimeException ex) {
+            // The transport can be opened again: so can this.
+            this.ingest = null;
+            throw ex;
+        }
         this.transport.onReceipts(this::receipted);
         this.transport.subscribe(new Taker(ingest));
         long tick = Math.clamp(this.resendAfter.toMillis() / 4, 10, 1_000);

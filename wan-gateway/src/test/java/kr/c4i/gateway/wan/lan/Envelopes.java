@@ -24,8 +24,8 @@ final class Envelopes {
     }
 
     static Envelope sitrep(String messageId, NodeId origin) {
-        byte[] body = ("EXER/ULCHI FREEDOM//\nMSGID/SITREP/1군단/" + messageId + "//\nRMKS/적 기갑 대대 이동 중//")
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] body = ("EXER/ULCHI FREEDOM//\nMSGID/SITREP/1군단/" + messageId
+                + "//\nRMKS/적 기갑 대대 이동 중//").getBytes(StandardCharsets.UTF_8);
         // JMS carries createdAt in microseconds.
         return new Envelope(messageId, origin, SITREP.id(), SITREP.defaultPrecedence(), "SECRET",
                 Instant.now().truncatedTo(ChronoUnit.MICROS), body);
