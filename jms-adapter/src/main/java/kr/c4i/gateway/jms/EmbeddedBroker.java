@@ -3,6 +3,7 @@ package kr.c4i.gateway.jms;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import io.netty.util.Version;
 import io.netty.util.internal.PlatformDependent;
@@ -26,15 +27,22 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private final JmsTransportSettings settings;
     private final List<EmbeddedBrokerCustomizer> customizers;
+    private final Set<NodeId> relayed;
     private volatile @Nullable EmbeddedActiveMQ broker;
 
     public EmbeddedBroker(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
+        this(settings, customizers, Set.of());
+    }
+
+    /** @param relayed nodes whose queues the broker holds, without bridges, for a WAN gateway to consume */
+    EmbeddedBroker(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers, Set<NodeId> relayed) {
         this.settings = settings;
         this.customizers = List.copyOf(customizers);
+        this.relayed = Set.copyOf(relayed);
     }
 
     public void start() throws Exception {
-        EmbeddedBrokerConfigurationFactory factory = new EmbeddedBrokerConfigurationFactory(settings);
+        EmbeddedBrokerConfigurationFactory factory = new EmbeddedBrokerConfigurationFactory(settings, this.relayed);
         Configuration configuration = factory.createConfiguration();
         this.customizers.forEach((customizer) -> customizer.customize(configuration));
         EmbeddedActiveMQ server = new EmbeddedActiveMQ();

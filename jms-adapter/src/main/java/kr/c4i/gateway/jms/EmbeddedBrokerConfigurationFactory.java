@@ -23,7 +23,7 @@ import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
 /**
  * Turns the settings into the embedded broker's Artemis configuration: a persistent NIO journal, one
  * CORE acceptor, security with the node's single user, a queue per known node, and a store-and-forward
- * bridge per peer.
+ * bridge per peer. A site's WAN gateway also gets a queue, without a bridge, per remote node it relays for.
  */
 final class EmbeddedBrokerConfigurationFactory {
 
@@ -32,9 +32,16 @@ final class EmbeddedBrokerConfigurationFactory {
     static final String MATCH_ALL = "#";
 
     private final JmsTransportSettings settings;
+    private final Set<NodeId> relayed;
 
     EmbeddedBrokerConfigurationFactory(JmsTransportSettings settings) {
+        this(settings, Set.of());
+    }
+
+    /** @param relayed nodes whose queues this broker holds for the gateway to consume; neither it nor its peers */
+    EmbeddedBrokerConfigurationFactory(JmsTransportSettings settings, Set<NodeId> relayed) {
         this.settings = settings;
+        this.relayed = Set.copyOf(relayed);
     }
 
     static String bridgeName(NodeId peer) {
@@ -72,6 +79,9 @@ final class EmbeddedBrokerConfigurationFactory {
         addQueue(configuration, settings.queueName(settings.nodeId()));
         addQueue(configuration, settings.invalidQueue());
         settings.peers().forEach((id, peer) -> addPeer(configuration, id, peer));
+        // Created with the broker, before any sender's bridge can forward to it: a bridge's message for an
+        // address without a queue would be dropped.
+        this.relayed.forEach((id) -> addQueue(configuration, settings.queueName(id)));
         return configuration;
     }
 

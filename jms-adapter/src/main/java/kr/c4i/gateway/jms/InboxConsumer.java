@@ -14,6 +14,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads this node's inbox queue on one thread, in transacted batches: the batch is committed only
+ * Reads one node's queue on this node's broker on one thread (its own inbox, or, on a site's WAN gateway, the queue
+ * of a remote node that the site's nodes send to through it), in transacted batches: the batch is committed only
  * after the handler returns, and rolled back (so redelivered) if it throws. Messages that are not
  * envelopes are moved to the invalid queue in the same transaction, so they never block the queue.
  */
@@ -44,13 +46,24 @@ final class InboxConsumer implements Runnable {
 
     InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
             InboundHandler handler) {
+        this(settings, connectionFactory, brokerUrl, handler, settings.nodeId());
+    }
+
+    /** Consumes the queue of {@code queueOf}, which is this node's inbox when it is this node. */
+    InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
+            InboundHandler handler, NodeId queueOf) {
         this.settings = settings;
         this.connectionFactory = connectionFactory;
         this.brokerUrl = brokerUrl;
         this.handler = handler;
-        this.inboxQueue = settings.queueName(settings.nodeId());
+        this.inboxQueue = settings.queueName(queueOf);
         this.backoff = new Backoff(settings.receive().retryBackoff(), settings.receive().maxRetryBackoff());
-        this.thread = Thread.ofPlatform().name("jms-inbox-" + settings.nodeId()).daemon(true).unstarted(this);
+        String name = queueOf.equals(settings.nodeId()) ? "jms-inbox-" + queueOf : "jms-relay-" + queueOf;
+        this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this);
+    }
+
+    String queue() {
+        return this.inboxQueue;
     }
 
     void start() {
@@ -182,7 +195,8 @@ final class InboxConsumer implements Runnable {
             log.debug("Ignored failure closing the inbox connection: {}", ex.toString());
         }
         if (this.thread.isAlive()) {
-            log.warn("Inbox consumer of node {} did not stop within {}", this.settings.nodeId(), grace);
+            log.warn("Consumer of queue {} of node {} did not stop within {}", this.inboxQueue, this.settings.nodeId(),
+                    grace);
         }
     }
 }

@@ -1,11 +1,17 @@
 package kr.c4i.gateway.jms;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
@@ -40,8 +46,10 @@ public final class JmsTransport implements Transport {
     private final ActiveMQConnectionFactory connectionFactory;
     private final @Nullable EmbeddedBroker broker;
     private final OutboundSender sender;
+    private final Set<NodeId> relayed;
     private final Object lifecycle = new Object();
     private @Nullable InboxConsumer consumer;
+    private final List<InboxConsumer> relayConsumers = new CopyOnWriteArrayList<>();
     private volatile boolean opened;
     private volatile boolean closed;
 
@@ -59,8 +67,36 @@ public final class JmsTransport implements Transport {
      * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
      */
     public JmsTransport(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
+        this(settings, customizers, Set.of());
+    }
+
+    /**
+     * The transport of a site's WAN gateway: besides what a node has, its embedded broker holds a queue, without a
+     * bridge, for each of {@code relayed}, the remote nodes the site's nodes send to through the gateway (their peers
+     * setting maps those nodes to this broker); {@link #subscribeRelayed} consumes them.
+     *
+     * @param relayed nodes at other sites; neither this node nor one of its peers
+     * @throws IllegalArgumentException naming each relayed node that is this node or a peer
+     * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
+     */
+    public JmsTransport(JmsTransportSettings settings, List<EmbeddedBrokerCustomizer> customizers,
+            Set<NodeId> relayed) {
         this.settings = Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(customizers, "customizers");
+        this.relayed = Collections.unmodifiableSet(new TreeSet<>(relayed));
+        List<String> problems = new ArrayList<>();
+        for (NodeId node : this.relayed) {
+            if (node.equals(settings.nodeId())) {
+                problems.add(node + " is this node itself");
+            }
+            else if (settings.peers().containsKey(node)) {
+                problems.add(node + " is a peer, whose queue is bridged to its own broker");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("Invalid relayed nodes of node " + settings.nodeId() + ": "
+                    + String.join("; ", problems));
+        }
         this.mode = settings.effectiveMode();
         if (this.mode == BrokerMode.EMBEDDED) {
             EmbeddedBroker.requireDirectBufferCleaner();
@@ -68,7 +104,8 @@ public final class JmsTransport implements Transport {
         JmsConnectionFactoryFactory factory = new JmsConnectionFactoryFactory(settings);
         this.brokerUrl = factory.brokerUrl();
         this.connectionFactory = factory.createConnectionFactory();
-        this.broker = (this.mode == BrokerMode.EMBEDDED) ? new EmbeddedBroker(settings, customizers) : null;
+        this.broker = (this.mode == BrokerMode.EMBEDDED) ? new EmbeddedBroker(settings, customizers, this.relayed)
+                : null;
         this.sender = new OutboundSender(settings, this.connectionFactory, this.brokerUrl);
     }
 
@@ -136,6 +173,34 @@ public final class JmsTransport implements Transport {
     }
 
     /**
+     * Starts a consumer thread on the queue of each relayed node (see
+     * {@link #JmsTransport(JmsTransportSettings, List, Set)}), with the batches and transactions of
+     * {@link #subscribe}: a batch is committed when the handler returns and redelivered when it throws. The handler
+     * is called from one thread per queue, so concurrently. With an external broker, the queues must exist there.
+     *
+     * @throws IllegalStateException if this transport relays for no node, or already consumes their queues
+     */
+    public void subscribeRelayed(InboundHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        synchronized (this.lifecycle) {
+            requireOpen();
+            if (this.relayed.isEmpty()) {
+                throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " relays for no node");
+            }
+            if (!this.relayConsumers.isEmpty()) {
+                throw new IllegalStateException("JMS transport of node " + settings.nodeId()
+                        + " already consumes its relayed queues");
+            }
+            for (NodeId node : this.relayed) {
+                InboxConsumer created = new InboxConsumer(settings, this.connectionFactory, this.brokerUrl, handler,
+                        node);
+                this.relayConsumers.add(created);
+                created.start();
+            }
+        }
+    }
+
+    /**
      * Stores one copy of each message per destination on the local broker and returns once they are committed.
      *
      * @throws kr.c4i.gateway.core.transport.MessageRejectedException if a destination is not a configured peer;
@@ -154,7 +219,9 @@ public final class JmsTransport implements Transport {
      * Up when the broker is running (embedded) and this node holds a live connection to it. Details: {@code nodeId},
      * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
      * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
-     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer).
+     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer); on a
+     * transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
+     * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}.
      */
     @Override
     public TransportHealth health() {
@@ -182,6 +249,25 @@ public final class JmsTransport implements Transport {
             peers.put(peer.value(), Map.copyOf(peerDetails));
         });
         details.put("peers", Map.copyOf(peers));
+        if (!this.relayed.isEmpty()) {
+            Map<String, Object> relayedQueues = new LinkedHashMap<>();
+            for (NodeId node : this.relayed) {
+                String queue = settings.queueName(node);
+                Map<String, Object> queueDetails = new LinkedHashMap<>();
+                if (this.broker != null) {
+                    this.broker.messageCount(queue).ifPresent((depth) -> queueDetails.put("depth", depth));
+                }
+                this.relayConsumers.stream().filter((relay) -> relay.queue().equals(queue)).findFirst()
+                        .ifPresent((relay) -> {
+                            queueDetails.put("consumerConnected", relay.isConnected());
+                            if (relay.lastError() != null) {
+                                queueDetails.put("lastError", relay.lastError());
+                            }
+                        });
+                relayedQueues.put(queue, Map.copyOf(queueDetails));
+            }
+            details.put("relayedQueues", Map.copyOf(relayedQueues));
+        }
         boolean senderConnected = this.sender.isConnected();
         details.put("senderConnected", senderConnected);
         InboxConsumer current = this.consumer;
@@ -210,6 +296,8 @@ public final class JmsTransport implements Transport {
             if (current != null) {
                 run("stop the inbox consumer", () -> current.stop(STOP_GRACE));
             }
+            this.relayConsumers.forEach((relay) -> run("stop the consumer of " + relay.queue(),
+                    () -> relay.stop(STOP_GRACE)));
             run("close the sender", this.sender::close);
             run("close the connection factory", this.connectionFactory::close);
             EmbeddedBroker embedded = this.broker;

@@ -2,6 +2,7 @@ package kr.c4i.gateway.jms;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 import kr.c4i.gateway.core.NodeId;
 import org.apache.activemq.artemis.core.config.BridgeConfiguration;
@@ -70,6 +71,17 @@ class EmbeddedBrokerConfigurationFactoryTest {
                 assertThat(queue.getRoutingType().name()).isEqualTo("ANYCAST");
             });
         });
+    }
+
+    @Test
+    void aGatewayHoldsADurableQueueWithoutABridgeForEachRelayedNode() {
+        Configuration gateway = new EmbeddedBrokerConfigurationFactory(this.settings, Set.of(NodeId.of("remote")))
+                .createConfiguration();
+        assertThat(gateway.getAddressConfigurations()).extracting(CoreAddressConfiguration::getName)
+                .containsExactlyInAnyOrder("kmtf.node.a", "kmtf.node.b", "kmtf.invalid", "kmtf.node.remote");
+        assertThat(gateway.getAddressSettings().get("kmtf.node.remote").getMaxDeliveryAttempts()).isEqualTo(-1);
+        assertThat(gateway.getBridgeConfigurations()).extracting(BridgeConfiguration::getQueueName)
+                .containsExactly("kmtf.node.b");
     }
 
     @Test

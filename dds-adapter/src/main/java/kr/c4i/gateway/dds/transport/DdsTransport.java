@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -67,6 +68,7 @@ public final class DdsTransport implements ReceiptingTransport {
     private final KmtfCatalogue catalogue;
     private final Set<String> subscribedTypes;
     private final DdsTransportSettings settings;
+    private final @Nullable Relaying relaying;
     private final ReceiveLoop.Counters counters = new ReceiveLoop.Counters();
     private final LongAdder written = new LongAdder();
     private final LongAdder unmatched = new LongAdder();
@@ -99,6 +101,21 @@ public final class DdsTransport implements ReceiptingTransport {
      */
     public DdsTransport(NodeId node, KmtfCatalogue catalogue, Set<String> subscribedTypes,
             DdsTransportSettings settings) {
+        this(node, catalogue, subscribedTypes, settings, null);
+    }
+
+    /**
+     * The transport of a site's WAN gateway, which stands in for the nodes at other sites (see {@link Relaying}):
+     * it publishes their messages, reads the receipts for them, and receipts what it delivers as the nodes
+     * {@link Relaying#receiversFor()} names.
+     *
+     * @param node the gateway's own node id
+     * @param relaying for whom it publishes and as whom it receipts; {@code null} for an ordinary node
+     * @throws IllegalArgumentException naming subscribed types the catalogue does not define
+     */
+    public DdsTransport(NodeId node, KmtfCatalogue catalogue, Set<String> subscribedTypes,
+            DdsTransportSettings settings, @Nullable Relaying relaying) {
+        this.relaying = relaying;
         this.node = Objects.requireNonNull(node, "node");
         this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -144,7 +161,7 @@ public final class DdsTransport implements ReceiptingTransport {
             }
             this.receiptTopic = this.participant.createTopic(this.settings.receiptsTopic(), KmtfTypes.RECEIPT);
             this.receiveLoop = new ReceiveLoop(this.node, this.participant, this.receiptTopic, this.settings,
-                    this.counters);
+                    this.counters, this.relaying);
             if (this.receiptHandler != null) {
                 attachReceiptReader();
             }
@@ -179,8 +196,12 @@ public final class DdsTransport implements ReceiptingTransport {
     }
 
     private void attachReceiptReader() {
+        Set<NodeId> origins = new TreeSet<>(Set.of(this.node));
+        if (this.relaying != null) {
+            origins.addAll(this.relaying.origins());
+        }
         DataReader<KmtfReceiptSample> reader = this.participant.createReader(this.receiptTopic,
-                TopicQos.receipts(this.node, this.settings.writeTimeout()));
+                TopicQos.receipts(origins, this.settings.writeTimeout()));
         this.receiveLoop.onReceipts(this.receiptHandler, reader);
         startReceiving();
     }

@@ -2,13 +2,17 @@ package kr.c4i.gateway.dds.transport;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +57,9 @@ final class ReceiveLoop implements Runnable {
     private final Topic<KmtfReceiptSample> receiptTopic;
     private final DdsTransportSettings settings;
     private final Counters counters;
+    // This node's and, on a WAN gateway, the relayed origins' names: their samples are own, their receipts ours.
+    private final Set<String> ownOrigins;
+    private final Function<Envelope, Set<NodeId>> receiversFor;
     private final Map<DataReader<?>, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<NodeId, DataWriter<KmtfReceiptSample>> receiptWriters = new ConcurrentHashMap<>();
     private volatile DataReader<KmtfReceiptSample> receiptReader;
@@ -63,6 +70,19 @@ final class ReceiveLoop implements Runnable {
 
     ReceiveLoop(NodeId node, DomainParticipant participant, Topic<KmtfReceiptSample> receiptTopic,
             DdsTransportSettings settings, Counters counters) {
+        this(node, participant, receiptTopic, settings, counters, null);
+    }
+
+    /** @param relaying how a WAN gateway receipts and what it publishes for others; {@code null} for a node */
+    ReceiveLoop(NodeId node, DomainParticipant participant, Topic<KmtfReceiptSample> receiptTopic,
+            DdsTransportSettings settings, Counters counters, @Nullable Relaying relaying) {
+        Set<String> own = new HashSet<>();
+        own.add(node.value());
+        if (relaying != null) {
+            relaying.origins().forEach(o -> own.add(o.value()));
+        }
+        this.ownOrigins = Set.copyOf(own);
+        this.receiversFor = (relaying != null) ? relaying.receiversFor() : e -> Set.of(node);
         this.node = node;
         this.participant = participant;
         this.receiptTopic = receiptTopic;
@@ -152,7 +172,7 @@ final class ReceiveLoop implements Runnable {
         int[] decoded = new int[1];
         int taken = subscription.reader().take(this.settings.maxBatch() - batch.size() - refused.size(), sample -> {
             decoded[0]++;
-            if (this.node.value().equals(sample.origin())) {
+            if (this.ownOrigins.contains(sample.origin())) {
                 return;
             }
             try {
@@ -213,22 +233,37 @@ final class ReceiveLoop implements Runnable {
     }
 
     private void publishReceipts(List<Envelope> batch) {
-        Map<NodeId, List<String>> byOrigin = new LinkedHashMap<>();
-        batch.forEach(e -> byOrigin.computeIfAbsent(e.origin(), o -> new ArrayList<>()).add(e.messageId()));
-        byOrigin.forEach((origin, ids) -> {
+        Map<NodeId, Map<NodeId, List<String>>> byOrigin = new LinkedHashMap<>();
+        for (Envelope e : batch) {
+            Set<NodeId> receivers;
+            try {
+                receivers = this.receiversFor.apply(e);
+            }
+            catch (RuntimeException ex) {
+                // Not receipted, so the origin resends it; the next round may know its receivers.
+                this.counters.receiptFailures.increment();
+                log.warn("Unable to tell who receipts message {}; not receipting it", e.messageId(), ex);
+                continue;
+            }
+            for (NodeId receiver : receivers) {
+                byOrigin.computeIfAbsent(e.origin(), o -> new LinkedHashMap<>())
+                        .computeIfAbsent(receiver, r -> new ArrayList<>()).add(e.messageId());
+            }
+        }
+        byOrigin.forEach((origin, byReceiver) -> byReceiver.forEach((receiver, ids) -> {
             try {
                 DataWriter<KmtfReceiptSample> writer = receiptWriter(origin);
-                writer.write(new KmtfReceiptSample(this.node.value(), origin.value(), ids));
+                writer.write(new KmtfReceiptSample(receiver.value(), origin.value(), ids));
                 // Under write batching the receipt would otherwise wait for this writer's next receipt.
                 writer.flush();
                 this.counters.receiptsSent.increment();
             }
             catch (RuntimeException ex) {
                 this.counters.receiptFailures.increment();
-                log.warn("Unable to publish a receipt for {} messages to {}; it will resend them", ids.size(),
-                        origin, ex);
+                log.warn("Unable to publish a receipt as {} for {} messages to {}; it will resend them", receiver,
+                        ids.size(), origin, ex);
             }
-        });
+        }));
     }
 
     private DataWriter<KmtfReceiptSample> receiptWriter(NodeId origin) {
@@ -241,7 +276,7 @@ final class ReceiveLoop implements Runnable {
     private void takeReceipts() {
         ReceiptHandler handler = this.receiptHandler;
         this.receiptReader.take(this.settings.maxBatch(), receipt -> {
-            if (!this.node.value().equals(receipt.origin())) {
+            if (!this.ownOrigins.contains(receipt.origin())) {
                 return;
             }
             NodeId receiver;

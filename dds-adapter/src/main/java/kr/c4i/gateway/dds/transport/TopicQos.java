@@ -1,6 +1,7 @@
 package kr.c4i.gateway.dds.transport;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 
 import kr.c4i.gateway.core.NodeId;
@@ -58,9 +59,14 @@ final class TopicQos {
 
     /** Receipts for {@code origin}'s messages: only the origin's receipt reader is in its partition. */
     static Qos receipts(NodeId origin, Duration writeTimeout) {
+        return receipts(List.of(origin), writeTimeout);
+    }
+
+    /** Receipts for the messages of any of {@code origins}: a WAN gateway's reader, which publishes for them. */
+    static Qos receipts(Collection<NodeId> origins, Duration writeTimeout) {
         return Qos.reliable().withMaxBlockingTime(writeTimeout)
                 .withDurability(Qos.Durability.TRANSIENT_LOCAL, Qos.History.keepLast(RECEIPT_HISTORY))
-                .withPartitions(List.of(origin.value()));
+                .withPartitions(origins.stream().map(NodeId::value).sorted().distinct().toList());
     }
 
     private static Qos base(MessageType type) {

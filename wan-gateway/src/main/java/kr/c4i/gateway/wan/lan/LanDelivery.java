@@ -1,0 +1,23 @@
+package kr.c4i.gateway.wan.lan;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What became of a batch handed to {@link LanSide#deliver}, each message id in exactly one of the three.
+ *
+ * @param passed custody passed: every destination node at this site has it durably (or the message has none here);
+ *        the engine deletes it from its store
+ * @param pending handed over, custody not passed yet: the LAN side keeps sending it until it has, then reports it
+ *        through {@link LanIngest#delivered}
+ * @param rejected never deliverable as it is (a type this LAN does not carry, too large for its wire), with the
+ *        reason; the engine keeps it aside for the operator rather than offering it again
+ */
+public record LanDelivery(Set<String> passed, Set<String> pending, Map<String, String> rejected) {
+
+    public LanDelivery {
+        passed = Set.copyOf(passed);
+        pending = Set.copyOf(pending);
+        rejected = Map.copyOf(rejected);
+    }
+}
