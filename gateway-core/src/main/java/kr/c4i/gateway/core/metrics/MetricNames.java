@@ -62,6 +62,36 @@ public final class MetricNames {
     public static final String TAG_NODE = "node";
     public static final String TAG_TOPIC = "topic";
 
+    // The WAN gateway's relay engine (wan-gateway's relay and metrics packages).
+    /**
+     * Messages the WAN gateway moved; tags {@code site} (the peer site, or this site for the LAN), {@code direction}
+     * ({@code lan-in} taken off this site's LAN, {@code wan-out} receipted by the peer, {@code wan-in} received from a
+     * peer and stored, {@code lan-out} delivered to this site's nodes), {@code precedence}, {@code type}.
+     */
+    public static final String WAN_RELAYED = "gateway.wan.relayed";
+    /** Messages the WAN gateway dropped on purpose; tags {@code reason}, {@code precedence}, {@code type}. */
+    public static final String WAN_DROPPED = "gateway.wan.dropped";
+    /** WAN frames; tags {@code site}, {@code direction} ({@code sent}, {@code received}), {@code kind} ({@code data}, {@code receipt}). */
+    public static final String WAN_FRAMES = "gateway.wan.frames";
+    /** Bytes of WAN frames; tags {@code site}, {@code direction} ({@code sent}, {@code received}). */
+    public static final String WAN_BYTES = "gateway.wan.bytes";
+    /** Frames received that could not be read (corrupt, unknown version or dictionary); tag {@code site}. */
+    public static final String WAN_FRAMES_REJECTED = "gateway.wan.frames.rejected";
+    /** DATA frames given up (no receipt in time, link down) whose messages went back to be sent again; tag {@code site}. */
+    public static final String WAN_FRAMES_RESENT = "gateway.wan.frames.resent";
+    /** 1 while the link reaches the peer site, else 0; tag {@code site}. */
+    public static final String WAN_LINK_UP = "gateway.wan.link.up";
+    /** Bytes sent to a peer site and not yet receipted (the scheduler's credit in use); tag {@code site}. */
+    public static final String WAN_LINK_INFLIGHT_BYTES = "gateway.wan.link.inflight.bytes";
+    /** From creation at the origin to custody at this site's nodes; tag {@code precedence}. */
+    public static final String WAN_DELIVERY_LATENCY = "gateway.wan.delivery.latency";
+
+    public static final String TAG_SITE = "site";
+    public static final String TAG_ROUTE = "route";
+    public static final String TAG_DIRECTION = "direction";
+    public static final String TAG_PRECEDENCE = "precedence";
+    public static final String TAG_KIND = "kind";
+
     private MetricNames() {
     }
 

@@ -1,0 +1,232 @@
+package kr.c4i.gateway.wan;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import javax.sql.DataSource;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.Assert;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.link.DdsLinkSettings;
+import kr.c4i.gateway.dds.link.DdsWanLink;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.link.JmsLinkSettings;
+import kr.c4i.gateway.jms.link.JmsWanLink;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.wan.config.DdsLinkProperties;
+import kr.c4i.gateway.wan.config.JmsLinkProperties;
+import kr.c4i.gateway.wan.config.LanProperties;
+import kr.c4i.gateway.wan.config.LinkKind;
+import kr.c4i.gateway.wan.config.SiteRoutingProperties;
+import kr.c4i.gateway.wan.config.WanProperties;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.lan.DdsLanSide;
+import kr.c4i.gateway.wan.lan.JmsLanSide;
+import kr.c4i.gateway.wan.lan.LanSide;
+import kr.c4i.gateway.wan.health.WanHealth;
+import kr.c4i.gateway.wan.metrics.RelayGauges;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.PolicyFile;
+import kr.c4i.gateway.wan.relay.RelayEngine;
+import kr.c4i.gateway.wan.relay.SiteRoutes;
+import kr.c4i.gateway.wan.schedule.ScheduleProperties;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * The gateway of one site: its site map and routing, its store, its WAN link and its LAN side, and the relay engine
+ * between them. Each part is a bean an operator's own bean of the same type replaces.
+ */
+@Configuration(proxyBeanMethods = false)
+class WanGatewayConfiguration {
+
+    @Bean
+    SiteId siteId(WanProperties wan) {
+        Assert.hasText(wan.site(), "gateway.wan.site must be set: this gateway's site, e.g. 's1'");
+        return SiteId.of(wan.site());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KmtfCatalogue kmtfCatalogue(WanProperties wan) {
+        return wan.catalogue() == null ? KmtfCatalogue.loadDefault() : KmtfCatalogue.load(wan.catalogue());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RoutingTable routingTable(SiteRoutingProperties routing, KmtfCatalogue catalogue) {
+        Map<NodeId, List<String>> subscriptions = new LinkedHashMap<>();
+        routing.subscriptions().forEach((node, patterns) -> subscriptions.put(NodeId.of(node), patterns));
+        return RoutingTable.of(subscriptions, catalogue);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SiteMap siteMap(SiteId site, SiteRoutingProperties routing) {
+        Map<SiteId, List<NodeId>> sites = new LinkedHashMap<>();
+        routing.sites().forEach((id, nodes) -> sites.put(SiteId.of(id), nodes.stream().map(NodeId::of).toList()));
+        return SiteMap.of(site, sites);
+    }
+
+    /** The gateway's own node id on its LAN. */
+    @Bean
+    NodeId gatewayNodeId(WanProperties wan, SiteId site) {
+        return NodeId.of(wan.nodeId() != null ? wan.nodeId() : "gw-" + site.value());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SiteRoutes siteRoutes(SiteId site, WanLink link, WanProperties wan) {
+        Map<SiteId, SiteId> via = new LinkedHashMap<>();
+        wan.routes().forEach((destination, hop) -> via.put(SiteId.of(destination), SiteId.of(hop)));
+        return new SiteRoutes(site, link.peers(), via);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
+    RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock) {
+        WanProperties.Store store = wan.store();
+        return new RelayStore(dataSource, new StoreLimits(store.maxSize().toBytes(), store.routinePercent(),
+                store.priorityPercent(), store.immediatePercent(), store.flashPercent()), clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(WanLink.class)
+    WanLink wanLink(WanProperties wan, SiteId site, ScheduleProperties schedule, ObjectProvider<DdsLinkProperties> dds,
+            ObjectProvider<JmsLinkProperties> jms, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+        if (wan.link() == LinkKind.DDS) {
+            DdsLinkProperties p = dds.getObject();
+            Map<SiteId, String> peers = new LinkedHashMap<>();
+            p.peers().forEach((id, address) -> peers.put(SiteId.of(id), address));
+            return new DdsWanLink(DdsLinkSettings.builder(p.domainId(), site).peers(peers)
+                    .maxDatagramSize(Math.toIntExact(p.maxDatagramSize().toBytes())).peerTimeout(p.peerTimeout())
+                    .writeTimeout(p.writeTimeout()).networkInterface(p.networkInterface())
+                    .vendor(new ParticipantSettings.Vendor(null, p.library(), null)).build());
+        }
+        JmsLinkProperties p = jms.getObject();
+        Map<SiteId, JmsLinkSettings.Peer> peers = new LinkedHashMap<>();
+        p.peers().forEach((id, peer) -> peers.put(SiteId.of(id),
+                new JmsLinkSettings.Peer(peer.url(), peer.user(), peer.password())));
+        JmsTransportSettings.Embedded embedded = JmsTransportSettings.Embedded.at(p.embedded().host(),
+                p.embedded().port(), p.embedded().dataDirectory().resolve(site.value()));
+        return new JmsWanLink(new JmsLinkSettings(site, p.url(), p.user(), p.password(), embedded, peers,
+                JmsLinkSettings.DEFAULT_QUEUE_PREFIX, JmsLinkSettings.DEFAULT_INVALID_QUEUE,
+                schedule.budgetBitsPerSecond() / 8, p.reconnectBackoff(), p.maxReconnectBackoff()),
+                customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(LanSide.class)
+    LanSide lanSide(LanProperties lan, NodeId gatewayNodeId, SiteMap sites, RoutingTable routing,
+            KmtfCatalogue catalogue, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+        if (lan.transport() == TransportKind.DDS) {
+            LanProperties.Dds p = lan.dds();
+            ParticipantSettings participant = ParticipantSettings.builder().domainId(p.domainId())
+                    .networkInterface(p.networkInterface()).multicast(p.multicast()).peers(p.peers())
+                    .maxDatagramSize(Math.toIntExact(p.maxDatagramSize().toBytes())).library(p.library()).build();
+            return new DdsLanSide(gatewayNodeId, sites, routing, catalogue,
+                    DdsTransportSettings.builder(p.writeTimeout(), p.bestEffortBacklog()).participant(participant)
+                            .build(),
+                    p.resendAfter(), p.resendMax());
+        }
+        LanProperties.Jms p = lan.jms();
+        Map<NodeId, JmsTransportSettings.Peer> peers = new LinkedHashMap<>();
+        p.peers().forEach((id, peer) -> peers.put(NodeId.of(id),
+                new JmsTransportSettings.Peer(peer.url(), peer.user(), peer.password())));
+        JmsTransportSettings.Embedded embedded = JmsTransportSettings.Embedded.at(p.embedded().host(),
+                p.embedded().port(), p.embedded().dataDirectory().resolve(gatewayNodeId.value()));
+        JmsTransportSettings settings = new JmsTransportSettings(gatewayNodeId, null, p.url(), p.user(), p.password(),
+                embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
+                JmsTransportSettings.Receive.of(p.receiveBatchSize()),
+                JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()));
+        return new JmsLanSide(settings, sites, routing, catalogue, customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FrameCodec frameCodec() {
+        return FrameCodec.standard();
+    }
+
+    @Bean
+    RelayMetrics relayMetrics(MeterRegistry registry) {
+        return new RelayMetrics(registry);
+    }
+
+    @Bean(destroyMethod = "close")
+    RelayEngine relayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
+            RelayStore store, PolicyFile policy, WanLink link, LanSide lan, FrameCodec codec, RelayMetrics metrics,
+            WanProperties wan, ScheduleProperties schedule, Clock clock) {
+        checkSites(sites, routes);
+        RelayEngine.Settings settings = new RelayEngine.Settings(Math.toIntExact(wan.frameTarget().toBytes()),
+                wan.receiptTimeout(), schedule.budgetBitsPerSecond(), schedule.burstBytes(), schedule.window(),
+                schedule.floor(), schedule.quantumBytes(), Math.toIntExact(wan.lanBatch().toBytes()));
+        return new RelayEngine(sites, routes, routing, catalogue, store, policy, policy, link, lan, codec, metrics,
+                settings, clock);
+    }
+
+    /** Every site of the map is this one, a peer of the link, or reached through a route. */
+    private static void checkSites(SiteMap sites, SiteRoutes routes) {
+        List<String> problems = new ArrayList<>();
+        Set<SiteId> unreachable = new TreeSet<>();
+        for (SiteId site : sites.peerSites()) {
+            if (routes.nextHop(site).isEmpty()) {
+                unreachable.add(site);
+            }
+        }
+        if (!unreachable.isEmpty()) {
+            problems.add("sites " + unreachable + " of gateway.routing.sites are neither peers of the link "
+                    + routes.peers() + " nor reached through gateway.wan.routes");
+        }
+        Assert.state(problems.isEmpty(), () -> String.join("; ", problems));
+    }
+
+    @Bean
+    RelayLifecycle relayLifecycle(RelayEngine engine, MeterRegistry registry, Clock clock) {
+        RelayGauges.register(registry, engine, clock);
+        return new RelayLifecycle(engine);
+    }
+
+    @Bean
+    HealthIndicator lanHealthIndicator(RelayEngine engine) {
+        return WanHealth.lan(engine);
+    }
+
+    @Bean
+    HealthIndicator wanLinkHealthIndicator(RelayEngine engine) {
+        return WanHealth.link(engine);
+    }
+
+    @Bean
+    HealthIndicator storeHealthIndicator(RelayEngine engine) {
+        return WanHealth.store(engine);
+    }
+}

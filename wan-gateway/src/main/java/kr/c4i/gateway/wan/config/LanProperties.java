@@ -1,0 +1,85 @@
+package kr.c4i.gateway.wan.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+import kr.c4i.gateway.core.transport.TransportKind;
+
+/**
+ * The gateway on its site's LAN, as one more node there.
+ *
+ * @param transport the transport of the site's LAN, as its nodes run it: {@code jms} or {@code dds}
+ * @param dds the site's DDS domain, when the transport is {@code dds}
+ * @param jms the gateway's LAN broker and the site's nodes' brokers, when the transport is {@code jms}
+ */
+@ConfigurationProperties("gateway.wan.lan")
+public record LanProperties(@DefaultValue("jms") TransportKind transport, @DefaultValue Dds dds,
+        @DefaultValue Jms jms) {
+
+    /**
+     * @param domainId the site's DDS domain, as its nodes have it
+     * @param networkInterface interface (name or address) facing the LAN; Cyclone's choice when unset
+     * @param multicast false for unicast only (then list {@code peers}); Cyclone's default when unset
+     * @param peers addresses to send unicast discovery to
+     * @param maxDatagramSize the largest datagram sent on the LAN
+     * @param writeTimeout how long a send may block on a RELIABLE topic whose readers do not keep up
+     * @param bestEffortBacklog samples a BEST_EFFORT reader holds while the gateway is busy
+     * @param resendAfter first wait before a relayed RELIABLE message a node of this site has not receipted is
+     *        published again, doubled per attempt
+     * @param resendMax the longest wait between such resends
+     * @param library Cyclone's native library; libddsc.so.0debian, then libddsc.so.0 when unset
+     */
+    public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface, @Nullable Boolean multicast,
+            List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
+            @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
+            @DefaultValue("2s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
+            @Nullable String library) {
+
+        public Dds {
+            peers = peers == null ? List.of() : List.copyOf(peers);
+        }
+    }
+
+    /**
+     * @param url the gateway's LAN broker when it runs outside the gateway; embedded when unset
+     * @param user broker user; required
+     * @param password broker password; required
+     * @param embedded the gateway's embedded LAN broker, where the site's nodes forward what is bound for remote
+     *        nodes
+     * @param peers the site's nodes' brokers by node id, which the gateway delivers to
+     * @param receiveBatchSize most messages taken off a remote node's queue in one transaction
+     * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a node that is down
+     */
+    public record Jms(@Nullable String url, @Nullable String user, @Nullable String password,
+            @DefaultValue Embedded embedded, Map<String, Peer> peers, @DefaultValue("500") int receiveBatchSize,
+            @DefaultValue("10s") Duration bridgeMaxRetryInterval) {
+
+        public Jms {
+            peers = peers == null ? Map.of() : Map.copyOf(peers);
+        }
+    }
+
+    /**
+     * @param host address the LAN broker's acceptor binds to
+     * @param port port of the LAN broker's acceptor
+     * @param dataDirectory where the LAN broker keeps its journal
+     */
+    public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61616") int port,
+            @DefaultValue("data/artemis") Path dataDirectory) {
+    }
+
+    /**
+     * @param url the node's broker URL, e.g. {@code tcp://10.0.1.3:61616}
+     * @param user user on that broker; the gateway's user when unset
+     * @param password password on that broker; the gateway's password when unset
+     */
+    public record Peer(String url, @Nullable String user, @Nullable String password) {
+    }
+}

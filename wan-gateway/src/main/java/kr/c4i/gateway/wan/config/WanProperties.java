@@ -1,0 +1,52 @@
+package kr.c4i.gateway.wan.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The site this gateway serves and how it relays.
+ *
+ * @param site this gateway's site, one of {@code gateway.routing.sites}
+ * @param nodeId the gateway's own id on the site's LAN (its DDS participant, its JMS node); {@code gw-<site>} when
+ *        unset; must not be a node of the routing table
+ * @param link the WAN link to the peer sites' gateways: {@code dds} or {@code jms}
+ * @param routes destination site to the peer site that relays towards it, for sites the link does not reach
+ *        directly, e.g. {@code gateway.wan.routes.s3=s2}
+ * @param catalogue an operator's KMTF catalogue file replacing the shipped one; the shipped catalogue when unset
+ * @param frameTarget the size DATA frames are filled to: the payload one datagram of the link carries
+ * @param receiptTimeout how long a DATA frame may go unreceipted by the peer before its messages are sent again
+ * @param lanBatch the most message bytes handed to the site's LAN at once
+ * @param store the gateway's durable store
+ */
+@ConfigurationProperties("gateway.wan")
+public record WanProperties(@Nullable String site, @Nullable String nodeId, @DefaultValue("jms") LinkKind link,
+        Map<String, String> routes, @Nullable Path catalogue,
+        @DefaultValue("1200B") DataSize frameTarget, @DefaultValue("15s") Duration receiptTimeout,
+        @DefaultValue("256KB") DataSize lanBatch, @DefaultValue Store store) {
+
+    public WanProperties {
+        routes = routes == null ? Map.of() : Map.copyOf(routes);
+    }
+
+    /**
+     * The store (the gateway's own PostgreSQL, {@code spring.datasource}), bounded in bytes. At the bound the lowest
+     * precedence is refused first: each precedence may fill the store up to its share of {@code maxSize}; a refused
+     * message stays with its sender, which offers it again.
+     *
+     * @param maxSize what the stored messages may take in all, bodies and headers
+     * @param routinePercent the share of {@code maxSize} ROUTINE messages may fill
+     * @param priorityPercent the share PRIORITY messages may fill
+     * @param immediatePercent the share IMMEDIATE messages may fill
+     * @param flashPercent the share FLASH messages may fill
+     */
+    public record Store(@DefaultValue("256MB") DataSize maxSize, @DefaultValue("85") int routinePercent,
+            @DefaultValue("90") int priorityPercent, @DefaultValue("95") int immediatePercent,
+            @DefaultValue("100") int flashPercent) {
+    }
+}

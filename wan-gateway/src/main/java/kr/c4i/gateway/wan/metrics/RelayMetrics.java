@@ -1,0 +1,124 @@
+package kr.c4i.gateway.wan.metrics;
+
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_DIRECTION;
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_KIND;
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_PRECEDENCE;
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_REASON;
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_SITE;
+import static kr.c4i.gateway.core.metrics.MetricNames.TAG_TYPE;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * The relay engine's counters and timers. Meters are looked up once per tag combination and kept, since the engine
+ * counts every message at tens of thousands a second.
+ */
+public final class RelayMetrics {
+
+    /** Which way a message moved, the {@code direction} tag of {@link MetricNames#WAN_RELAYED}. */
+    public enum Direction {
+        LAN_IN("lan-in"), WAN_OUT("wan-out"), WAN_IN("wan-in"), LAN_OUT("lan-out");
+
+        private final String label;
+
+        Direction(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    private record RelayedKey(SiteId site, Direction direction, Precedence precedence, String type) {
+    }
+
+    private record DroppedKey(String reason, Precedence precedence, String type) {
+    }
+
+    private record FrameKey(SiteId site, boolean sent, boolean data) {
+    }
+
+    private final MeterRegistry registry;
+    private final Map<RelayedKey, Counter> relayed = new ConcurrentHashMap<>();
+    private final Map<DroppedKey, Counter> dropped = new ConcurrentHashMap<>();
+    private final Map<FrameKey, Counter> frames = new ConcurrentHashMap<>();
+    private final Map<FrameKey, Counter> bytes = new ConcurrentHashMap<>();
+    private final Map<SiteId, Counter> rejected = new ConcurrentHashMap<>();
+    private final Map<SiteId, Counter> resent = new ConcurrentHashMap<>();
+    private final Map<Precedence, Timer> latency = new ConcurrentHashMap<>();
+
+    public RelayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public void relayed(SiteId site, Direction direction, Envelope envelope) {
+        relayed(site, direction, envelope.precedence(), envelope.kmtfType());
+    }
+
+    public void relayed(SiteId site, Direction direction, Precedence precedence, String type) {
+        relayed.computeIfAbsent(new RelayedKey(site, direction, precedence, type),
+                k -> Counter.builder(MetricNames.WAN_RELAYED).description("Messages the WAN gateway moved")
+                        .tag(TAG_SITE, k.site().value()).tag(TAG_DIRECTION, k.direction().label())
+                        .tag(TAG_PRECEDENCE, k.precedence().label()).tag(TAG_TYPE, k.type()).register(registry))
+                .increment();
+    }
+
+    public void dropped(String reason, Envelope envelope) {
+        dropped(reason, envelope.precedence(), envelope.kmtfType());
+    }
+
+    public void dropped(String reason, Precedence precedence, String type) {
+        dropped.computeIfAbsent(new DroppedKey(reason, precedence, type),
+                k -> Counter.builder(MetricNames.WAN_DROPPED).description("Messages the WAN gateway dropped on purpose")
+                        .tag(TAG_REASON, k.reason()).tag(TAG_PRECEDENCE, k.precedence().label())
+                        .tag(TAG_TYPE, k.type()).register(registry))
+                .increment();
+    }
+
+    /** A frame went to or came from a peer. */
+    public void frame(SiteId site, boolean sent, boolean data, int frameBytes) {
+        FrameKey key = new FrameKey(site, sent, data);
+        frames.computeIfAbsent(key, k -> Counter.builder(MetricNames.WAN_FRAMES).description("WAN frames")
+                .tag(TAG_SITE, k.site().value()).tag(TAG_DIRECTION, k.sent() ? "sent" : "received")
+                .tag(TAG_KIND, k.data() ? "data" : "receipt").register(registry)).increment();
+        bytes.computeIfAbsent(new FrameKey(site, sent, true), k -> Counter.builder(MetricNames.WAN_BYTES)
+                .description("Bytes of WAN frames").baseUnit("bytes").tag(TAG_SITE, k.site().value())
+                .tag(TAG_DIRECTION, k.sent() ? "sent" : "received").register(registry)).increment(frameBytes);
+    }
+
+    public void frameRejected(SiteId site) {
+        rejected.computeIfAbsent(site, s -> Counter.builder(MetricNames.WAN_FRAMES_REJECTED)
+                .description("WAN frames that could not be read").tag(TAG_SITE, s.value()).register(registry))
+                .increment();
+    }
+
+    public void framesResent(SiteId site, int count) {
+        resent.computeIfAbsent(site, s -> Counter.builder(MetricNames.WAN_FRAMES_RESENT)
+                .description("DATA frames given up whose messages go again").tag(TAG_SITE, s.value())
+                .register(registry)).increment(count);
+    }
+
+    /** A message passed custody to this site's nodes this long after its origin created it. */
+    public void delivered(Precedence precedence, Duration sinceCreated) {
+        latency.computeIfAbsent(precedence, p -> Timer.builder(MetricNames.WAN_DELIVERY_LATENCY)
+                .description("From creation at the origin to custody at this site's nodes")
+                .tag(TAG_PRECEDENCE, p.label()).publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .register(registry)).record(sinceCreated.isNegative() ? Duration.ZERO : sinceCreated);
+    }
+}

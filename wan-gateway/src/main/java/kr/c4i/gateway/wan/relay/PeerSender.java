@@ -1,0 +1,331 @@
+package kr.c4i.gateway.wan.relay;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FramePacker;
+import kr.c4i.gateway.wan.frame.OversizeEnvelopeException;
+import kr.c4i.gateway.wan.frame.PackedFrame;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.relay.InFlightFrames.SentFrame;
+import kr.c4i.gateway.wan.schedule.Backlog;
+import kr.c4i.gateway.wan.schedule.Batch;
+import kr.c4i.gateway.wan.schedule.LinkPacer;
+import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
+import kr.c4i.gateway.wan.schedule.Waiting;
+import kr.c4i.gateway.wan.store.RelayStore;
+
+/**
+ * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
+ * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows and never more than its
+ * credit ahead of the peer's receipts. A frame's copies leave the store only when the peer receipts it; a frame not
+ * receipted within the receipt timeout, or in flight when the link goes down, goes back to the backlog.
+ */
+final class PeerSender implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(PeerSender.class);
+
+    /** How long the thread sleeps at most when nothing wakes it: it then looks for overdue frames. */
+    private static final Duration IDLE = Duration.ofMillis(200);
+
+    private final SiteId peer;
+    private final WanLink link;
+    private final RelayStore store;
+    private final Backlog backlog;
+    private final PrecedenceScheduler scheduler;
+    private final LinkPacer pacer;
+    private final FrameCodec codec;
+    private final FramePacker packer;
+    private final RelayMetrics metrics;
+    private final long epoch;
+    private final Duration receiptTimeout;
+    private final int frameTargetBytes;
+    private final InFlightFrames inFlight = new InFlightFrames();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    // Receipts owed to the peer, by the peer's epoch; guarded by lock.
+    private final Map<Long, SortedSet<Long>> receiptsOwed = new java.util.LinkedHashMap<>();
+    private boolean signalled;
+    private volatile boolean running = true;
+    private long nextSeq = 1;
+    // Bytes of messages per byte of frame, as the last frames came out: how much to ask the scheduler for.
+    private double expansion = 2.0;
+
+    PeerSender(SiteId peer, WanLink link, RelayStore store, Backlog backlog, PrecedenceScheduler scheduler,
+            LinkPacer pacer, FrameCodec codec, RelayMetrics metrics, long epoch, Duration receiptTimeout,
+            int frameTargetBytes) {
+        this.peer = peer;
+        this.link = link;
+        this.store = store;
+        this.backlog = backlog;
+        this.scheduler = scheduler;
+        this.pacer = pacer;
+        this.codec = codec;
+        this.packer = new FramePacker(codec, frameTargetBytes, link.maxFrameBytes());
+        this.metrics = metrics;
+        this.epoch = epoch;
+        this.receiptTimeout = receiptTimeout;
+        this.frameTargetBytes = frameTargetBytes;
+    }
+
+    SiteId peer() {
+        return peer;
+    }
+
+    LinkPacer pacer() {
+        return pacer;
+    }
+
+    long inFlightBytes() {
+        return inFlight.bytes();
+    }
+
+    /** Something changed (copies stored for this peer, the link's state): look again. */
+    void wake() {
+        lock.lock();
+        try {
+            signalled = true;
+            work.signalAll();
+        }
+        finally {
+            lock.unlock();
+        }
+        pacer.wakeUp();
+    }
+
+    /** The peer sent a DATA frame that is now stored here: it is owed a receipt. */
+    void owe(long peerEpoch, long seq) {
+        lock.lock();
+        try {
+            receiptsOwed.computeIfAbsent(peerEpoch, e -> new TreeSet<>()).add(seq);
+        }
+        finally {
+            lock.unlock();
+        }
+        wake();
+    }
+
+    /** The peer stored these frames: their copies leave the store, their bytes free the credit. */
+    void receipted(long receiptEpoch, SortedSet<Long> seqs) {
+        if (receiptEpoch != epoch) {
+            return; // for an earlier run of this gateway: those copies were all offered again since
+        }
+        List<SentFrame> frames = inFlight.receipted(seqs);
+        if (frames.isEmpty()) {
+            return;
+        }
+        List<Long> ids = new ArrayList<>();
+        long bytes = 0;
+        for (SentFrame frame : frames) {
+            frame.copies().forEach(c -> ids.add(c.id()));
+            bytes += frame.frameBytes();
+        }
+        try {
+            store.remove(ids);
+        }
+        catch (SQLException ex) {
+            // Still stored: they go again after the next restart, and the peer absorbs the duplicates.
+            log.warn("Unable to delete {} messages receipted by site {} from the store: {}", ids.size(), peer,
+                    ex.getMessage());
+        }
+        pacer.receipted(bytes);
+        frames.forEach(f -> f.copies().forEach(
+                c -> metrics.relayed(peer, RelayMetrics.Direction.WAN_OUT, c.precedence(), c.kmtfType())));
+        wake();
+    }
+
+    void stop() {
+        running = false;
+        wake();
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                step();
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            catch (RuntimeException | SQLException ex) {
+                log.warn("Sender to site {} failed, trying again: {}", peer, ex.toString(), ex);
+                giveBack(inFlight.drain());
+                await(Duration.ofSeconds(1).toNanos());
+            }
+        }
+    }
+
+    private void step() throws InterruptedException, SQLException {
+        if (link.state(peer) != LinkState.UP) {
+            List<SentFrame> stranded = inFlight.drain();
+            if (!stranded.isEmpty()) {
+                log.info("Link to site {} is {}: {} frames in flight go back to the store's backlog", peer,
+                        link.state(peer).label(), stranded.size());
+                giveBack(stranded);
+            }
+            await(IDLE.toNanos());
+            return;
+        }
+        sendReceipts();
+        List<SentFrame> overdue = inFlight.overdue(System.nanoTime(), receiptTimeout);
+        if (!overdue.isEmpty()) {
+            log.info("{} frames to site {} were not receipted within {}: their messages go again", overdue.size(),
+                    peer, receiptTimeout);
+            giveBack(overdue);
+        }
+        long available = pacer.available();
+        if (available <= 0) {
+            long wait = pacer.nanosUntilAvailable();
+            await(Math.min(wait, IDLE.toNanos()));
+            return;
+        }
+        Batch batch = scheduler.next(scaled(available), scaled(frameTargetBytes));
+        if (!batch.expired().isEmpty()) {
+            store.remove(batch.expired().stream().map(Waiting::id).toList())
+                    .forEach(w -> metrics.dropped("expired", w.precedence(), w.kmtfType()));
+        }
+        if (batch.copies().isEmpty()) {
+            if (batch.expired().isEmpty()) {
+                await(IDLE.toNanos());
+            }
+            return;
+        }
+        sendData(batch.copies());
+    }
+
+    private int scaled(long bytes) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, (long) (bytes * expansion)));
+    }
+
+    private void sendData(List<Waiting> copies) throws SQLException {
+        Map<Long, RelayedEnvelope> loaded = store.load(copies.stream().map(Waiting::id).toList());
+        List<Waiting> present = new ArrayList<>(copies.size());
+        List<RelayedEnvelope> envelopes = new ArrayList<>(copies.size());
+        for (Waiting copy : copies) {
+            RelayedEnvelope relayed = loaded.get(copy.id());
+            if (relayed != null) { // gone meanwhile (receipted by an earlier frame sent again)
+                present.add(copy);
+                envelopes.add(relayed);
+            }
+        }
+        int from = 0;
+        while (from < envelopes.size()) {
+            long seq = nextSeq;
+            PackedFrame packed;
+            try {
+                packed = packer.pack(epoch, seq, envelopes.subList(from, envelopes.size()));
+            }
+            catch (OversizeEnvelopeException ex) {
+                Waiting copy = present.get(from);
+                log.error("Message {} cannot cross the WAN to site {}: {}; dropped", envelopes.get(from).messageId(),
+                        peer, ex.getMessage());
+                store.remove(List.of(copy.id()));
+                metrics.dropped("oversize", copy.precedence(), copy.kmtfType());
+                from++;
+                continue;
+            }
+            List<Waiting> framed = present.subList(from, from + packed.envelopes());
+            if (pacer.available() <= 0 && from > 0) {
+                break; // the rest waits for the pacer with the backlog, where FLASH can still overtake it
+            }
+            try {
+                link.send(peer, packed.frame());
+            }
+            catch (TransportException | IllegalArgumentException ex) {
+                log.info("Link to site {} did not take a frame ({}); its messages wait in the store", peer,
+                        ex.getMessage());
+                break;
+            }
+            nextSeq++;
+            inFlight.sent(new SentFrame(seq, framed, packed.frame().length, System.nanoTime()));
+            pacer.sent(packed.frame().length);
+            metrics.frame(peer, true, true, packed.frame().length);
+            expansion = Math.max(1.0, 0.8 * expansion + 0.2 * ((double) packed.blockBytes() / packed.frame().length));
+            from += packed.envelopes();
+        }
+        if (from < present.size()) {
+            backlog.putBack(present.subList(from, present.size()));
+        }
+    }
+
+    private void sendReceipts() {
+        Map<Long, SortedSet<Long>> owed;
+        lock.lock();
+        try {
+            if (receiptsOwed.isEmpty()) {
+                return;
+            }
+            owed = new java.util.LinkedHashMap<>(receiptsOwed);
+            receiptsOwed.clear();
+        }
+        finally {
+            lock.unlock();
+        }
+        owed.forEach((peerEpoch, seqs) -> {
+            List<Long> all = new ArrayList<>(seqs);
+            for (int i = 0; i < all.size(); i += FrameCodec.MAX_RECEIPT_SEQS) {
+                byte[] frame = codec.receipt(peerEpoch, all.subList(i, Math.min(all.size(), i + FrameCodec.MAX_RECEIPT_SEQS)));
+                try {
+                    link.send(peer, frame);
+                    metrics.frame(peer, true, false, frame.length);
+                }
+                catch (TransportException | IllegalArgumentException ex) {
+                    // Unreceipted, the peer sends those frames again and is receipted then.
+                    log.info("Link to site {} did not take a receipt for {} frames: {}", peer, all.size(),
+                            ex.getMessage());
+                    return;
+                }
+            }
+        });
+    }
+
+    private void giveBack(List<SentFrame> frames) {
+        if (frames.isEmpty()) {
+            return;
+        }
+        long bytes = 0;
+        List<Waiting> copies = new ArrayList<>();
+        for (SentFrame frame : frames) {
+            copies.addAll(frame.copies());
+            bytes += frame.frameBytes();
+        }
+        pacer.lost(bytes);
+        backlog.putBack(copies);
+        metrics.framesResent(peer, frames.size());
+    }
+
+    private void await(long nanos) {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (!signalled && running && left > 0) {
+                left = work.awaitNanos(left);
+            }
+            signalled = false;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+}

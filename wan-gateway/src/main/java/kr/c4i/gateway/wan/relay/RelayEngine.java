@@ -1,0 +1,374 @@
+package kr.c4i.gateway.wan.relay;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.wan.frame.DataFrame;
+import kr.c4i.gateway.wan.frame.Frame;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FrameFormatException;
+import kr.c4i.gateway.wan.frame.ReceiptFrame;
+import kr.c4i.gateway.wan.lan.LanIngest;
+import kr.c4i.gateway.wan.lan.LanSide;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.metrics.RelayMetrics.Direction;
+import kr.c4i.gateway.wan.policy.PolicyDecision;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.schedule.LinkPacer;
+import kr.c4i.gateway.wan.schedule.NanoClock;
+import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.Acceptance;
+import kr.c4i.gateway.wan.store.Copy;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.Route;
+
+/**
+ * The relay between this site's LAN and its peer sites, custody at every step:
+ * <ul>
+ * <li>LAN in: what this site's nodes send to nodes at other sites is checked against the relay policy, split by
+ * next hop and stored durably before the LAN side acknowledges it;</li>
+ * <li>WAN out: one sender per peer site sends the stored copies in DATA frames, precedence first, paced to the WAN
+ * budget; a copy leaves the store when the peer receipts its frame;</li>
+ * <li>WAN in: a DATA frame from a peer is stored (for this site's nodes and for sites further on) before it is
+ * receipted; a message that has crossed this site already is dropped as a loop;</li>
+ * <li>LAN out: what is stored for this site's nodes goes to the LAN side, FLASH first, and leaves the store once the
+ * nodes have it.</li>
+ * </ul>
+ */
+public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RelayEngine.class);
+
+    /**
+     * How the engine paces, batches and waits.
+     *
+     * @param frameTargetBytes the size DATA frames are filled to: what one datagram of the link carries
+     * @param receiptTimeout how long a DATA frame may go unreceipted before its messages are sent again
+     * @param budgetBitsPerSecond the WAN budget per peer site
+     * @param burstBytes how far a sender may run ahead of the budget: about one frame
+     * @param window the credit as link time: bytes in flight to a peer stay under budget × window
+     * @param floor the share each lower precedence gets at least while higher ones keep the link busy
+     * @param quantumBytes the round-robin quantum across types within a precedence
+     * @param lanBatchBytes the most bytes handed to the LAN side at once
+     */
+    public record Settings(int frameTargetBytes, Duration receiptTimeout, long budgetBitsPerSecond, int burstBytes,
+            Duration window, double floor, int quantumBytes, int lanBatchBytes) {
+    }
+
+    private final SiteMap sites;
+    private final SiteRoutes routes;
+    private final RoutingTable routing;
+    private final KmtfCatalogue catalogue;
+    private final RelayStore store;
+    private final Supplier<RelayPolicy> policy;
+    private final WanLink link;
+    private final LanSide lan;
+    private final FrameCodec codec;
+    private final RelayMetrics metrics;
+    private final Settings settings;
+    private final SiteId self;
+    private final long epoch = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    private final Map<SiteId, PeerSender> senders = new LinkedHashMap<>();
+    private final LanDeliverer deliverer;
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean started;
+
+    public RelayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
+            RelayStore store, Supplier<RelayPolicy> policy, ExpiryRule expiry, WanLink link, LanSide lan,
+            FrameCodec codec, RelayMetrics metrics, Settings settings, Clock clock) {
+        this.sites = sites;
+        this.routes = routes;
+        this.routing = routing;
+        this.catalogue = catalogue;
+        this.store = store;
+        this.policy = policy;
+        this.link = link;
+        this.lan = lan;
+        this.codec = codec;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.self = sites.thisSite();
+        NanoClock nanos = System::nanoTime;
+        for (SiteId peer : routes.peers()) {
+            var backlog = store.backlog(Route.peer(peer));
+            senders.put(peer, new PeerSender(peer, link, store, backlog,
+                    new PrecedenceScheduler(backlog, settings.floor(), settings.quantumBytes(), expiry, clock),
+                    new LinkPacer(settings.budgetBitsPerSecond(), settings.burstBytes(), settings.window(), nanos),
+                    codec, metrics, epoch, settings.receiptTimeout(), settings.frameTargetBytes()));
+        }
+        var lanBacklog = store.backlog(Route.lan());
+        this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
+                new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
+                metrics, clock, settings.lanBatchBytes());
+    }
+
+    /** Opens the link and the LAN side and starts the senders and the LAN deliverer. */
+    public synchronized void start() throws TransportException {
+        if (started) {
+            return;
+        }
+        link.open(this);
+        lan.open(this);
+        senders.values().forEach(s -> threads.add(Thread.ofPlatform().name("wan-send-" + s.peer()).start(s)));
+        threads.add(Thread.ofPlatform().name("wan-lan-deliver").start(deliverer));
+        started = true;
+        log.info("WAN gateway of site {} relaying over the {} link to {} (epoch {})", self, link.kind(),
+                routes.peers(), Long.toHexString(epoch));
+    }
+
+    public SiteId site() {
+        return self;
+    }
+
+    public WanLink link() {
+        return link;
+    }
+
+    public LanSide lan() {
+        return lan;
+    }
+
+    public RelayStore store() {
+        return store;
+    }
+
+    /** Bytes sent to the peer and not yet receipted; 0 for a site that is not a peer. */
+    public long inFlightBytes(SiteId peer) {
+        PeerSender sender = senders.get(peer);
+        return sender == null ? 0 : sender.inFlightBytes();
+    }
+
+    // LAN in -------------------------------------------------------------------------------------------------
+
+    @Override
+    public Set<String> ingest(List<Envelope> batch) throws SQLException {
+        Set<String> handled = new HashSet<>();
+        List<Copy> copies = new ArrayList<>();
+        List<Envelope> owners = new ArrayList<>();
+        RelayPolicy current = policy.get();
+        for (Envelope envelope : batch) {
+            Optional<MessageType> type = catalogue.find(envelope.kmtfType());
+            if (type.isEmpty()) {
+                log.warn("Message {} from {} has type {}, which the catalogue does not define: not relayed",
+                        envelope.messageId(), envelope.origin(), envelope.kmtfType());
+                metrics.dropped("unknown-type", envelope);
+                handled.add(envelope.messageId());
+                continue;
+            }
+            PolicyDecision decision = current.decide(envelope, type.get());
+            if (decision instanceof PolicyDecision.Drop drop) {
+                metrics.dropped(drop.reason().label(), envelope);
+                handled.add(envelope.messageId());
+                continue;
+            }
+            String supersedeKey = ((PolicyDecision.Relay) decision).supersedeKey();
+            Set<NodeId> remote = sites.remoteOf(routing.destinations(type.get().id(), envelope.origin()));
+            List<SiteId> crossed = List.of(self);
+            int before = copies.size();
+            split(envelope, crossed, sites.sitesOf(remote), supersedeKey, copies);
+            if (copies.size() == before) {
+                handled.add(envelope.messageId());
+            }
+            while (owners.size() < copies.size()) {
+                owners.add(envelope);
+            }
+        }
+        if (copies.isEmpty()) {
+            return handled;
+        }
+        List<Acceptance> outcomes = store.accept(copies);
+        Map<String, Boolean> taken = new HashMap<>();
+        Set<SiteId> woken = new HashSet<>();
+        for (int i = 0; i < copies.size(); i++) {
+            Envelope envelope = owners.get(i);
+            boolean receipted = outcomes.get(i).outcome().receipted();
+            taken.merge(envelope.messageId(), receipted, Boolean::logicalAnd);
+            count(outcomes.get(i), copies.get(i), envelope, self, Direction.LAN_IN);
+            if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
+                woken.add(peer);
+            }
+        }
+        taken.forEach((id, ok) -> {
+            if (ok) {
+                handled.add(id);
+            }
+        });
+        woken.forEach(p -> senders.get(p).wake());
+        return handled;
+    }
+
+    @Override
+    public void delivered(Set<String> messageIds) {
+        deliverer.delivered(messageIds);
+    }
+
+    // WAN in --------------------------------------------------------------------------------------------------
+
+    @Override
+    public void received(SiteId from, byte[] bytes) {
+        PeerSender peer = senders.get(from);
+        if (peer == null) {
+            log.warn("Frame from site {}, which is not a peer of this gateway {}: ignored", from, routes.peers());
+            metrics.frameRejected(from);
+            return;
+        }
+        Frame frame;
+        try {
+            frame = codec.decode(bytes);
+        }
+        catch (FrameFormatException ex) {
+            log.warn("Unreadable frame of {} bytes from site {}: {}", bytes.length, from, ex.getMessage());
+            metrics.frameRejected(from);
+            return;
+        }
+        switch (frame) {
+            case ReceiptFrame receipt -> {
+                metrics.frame(from, false, false, bytes.length);
+                peer.receipted(receipt.epoch(), receipt.seqs());
+            }
+            case DataFrame data -> {
+                metrics.frame(from, false, true, bytes.length);
+                if (store(from, data)) {
+                    peer.owe(data.epoch(), data.seq());
+                }
+            }
+        }
+    }
+
+    /** Stores a DATA frame's messages; whether all are taken care of (so the frame may be receipted). */
+    private boolean store(SiteId from, DataFrame data) {
+        List<Copy> copies = new ArrayList<>();
+        List<Envelope> owners = new ArrayList<>();
+        for (RelayedEnvelope relayed : data.envelopes()) {
+            Envelope envelope = relayed.envelope();
+            if (relayed.hasCrossed(self)) {
+                metrics.dropped("loop", envelope);
+                continue;
+            }
+            List<SiteId> crossed = new ArrayList<>(relayed.crossed());
+            crossed.add(self);
+            if (relayed.boundFor().contains(self)) {
+                copies.add(Copy.of(Route.lan(), new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
+            }
+            Set<SiteId> further = new TreeSet<>(relayed.boundFor());
+            further.remove(self);
+            split(envelope, crossed, further, null, copies);
+            while (owners.size() < copies.size()) {
+                owners.add(envelope);
+            }
+        }
+        if (copies.isEmpty()) {
+            return true;
+        }
+        List<Acceptance> outcomes;
+        try {
+            outcomes = store.accept(copies);
+        }
+        catch (SQLException ex) {
+            log.warn("Unable to store a frame of {} messages from site {}: {}; it comes again", copies.size(), from,
+                    ex.getMessage());
+            return false;
+        }
+        boolean all = true;
+        boolean lanWork = false;
+        Set<SiteId> woken = new HashSet<>();
+        for (int i = 0; i < copies.size(); i++) {
+            all &= outcomes.get(i).outcome().receipted();
+            count(outcomes.get(i), copies.get(i), owners.get(i), from, Direction.WAN_IN);
+            if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
+                woken.add(peer);
+            }
+            else {
+                lanWork = true;
+            }
+        }
+        woken.forEach(p -> senders.get(p).wake());
+        if (lanWork) {
+            deliverer.wake();
+        }
+        return all;
+    }
+
+    /** Adds a copy per next hop towards {@code destinations}; sites no route reaches are counted and logged. */
+    private void split(Envelope envelope, List<SiteId> crossed, Set<SiteId> destinations,
+            @org.jspecify.annotations.Nullable String supersedeKey, List<Copy> copies) {
+        List<SiteId> unroutable = new ArrayList<>();
+        Map<SiteId, SortedSet<SiteId>> byHop = routes.split(destinations, crossed, unroutable);
+        if (!unroutable.isEmpty()) {
+            log.warn("Message {} ({}) is bound for sites {}, which no route reaches from site {}: not relayed there",
+                    envelope.messageId(), envelope.kmtfType(), unroutable, self);
+            metrics.dropped("unroutable", envelope);
+        }
+        byHop.forEach((hop, bound) -> {
+            RelayedEnvelope relayed = new RelayedEnvelope(envelope, crossed, bound);
+            copies.add(supersedeKey == null ? Copy.of(Route.peer(hop), relayed)
+                    : Copy.superseding(Route.peer(hop), relayed, supersedeKey));
+        });
+    }
+
+    private void count(Acceptance acceptance, Copy copy, Envelope envelope, SiteId site, Direction direction) {
+        switch (acceptance.outcome()) {
+            case STORED -> metrics.relayed(site, direction, envelope);
+            case SUPERSEDED -> metrics.dropped("superseded", envelope);
+            case DUPLICATE, REFUSED -> {
+            }
+        }
+        if (acceptance.superseded() != null) {
+            metrics.dropped("superseded", acceptance.superseded().precedence(), acceptance.superseded().kmtfType());
+        }
+    }
+
+    @Override
+    public void stateChanged(SiteId peer, LinkState state) {
+        log.info("Link to site {} is {}", peer, state.label());
+        PeerSender sender = senders.get(peer);
+        if (sender != null) {
+            sender.wake();
+        }
+    }
+
+    /** Stops the threads, then the LAN side and the link; the store keeps what was not passed on. */
+    @Override
+    public synchronized void close() {
+        senders.values().forEach(PeerSender::stop);
+        deliverer.stop();
+        for (Thread thread : threads) {
+            try {
+                thread.join(Duration.ofSeconds(10));
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        lan.close();
+        link.close();
+    }
+}
