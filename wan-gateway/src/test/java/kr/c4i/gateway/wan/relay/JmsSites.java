@@ -1,0 +1,242 @@
+package kr.c4i.gateway.wan.relay;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.jms.JmsTransport;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.link.JmsLinkSettings;
+import kr.c4i.gateway.jms.link.JmsWanLink;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.lan.JmsLanSide;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * Sites on one machine, each with one node (a real JMS transport with its own embedded broker, standing in for a
+ * db-bridge node) and one WAN gateway (the real engine: its own database, JMS LAN side with its LAN broker, jms link
+ * with its WAN broker), every gateway peered with every other. One PostgreSQL server holds each gateway's database.
+ */
+final class JmsSites implements AutoCloseable {
+
+    static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+
+    /** One site: its node, its gateway's ports and database, and the running gateway (null while stopped). */
+    final class Site {
+
+        final SiteId id;
+        final NodeId node;
+        final int nodePort = freePort();
+        final int lanPort = freePort();
+        final int wanPort = freePort();
+        final HikariDataSource database;
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        /** Message id to every copy the node's inbox handler was given, in arrival order. */
+        final Map<String, List<Envelope>> inbox = new ConcurrentHashMap<>();
+        final List<String> arrivals = new CopyOnWriteArrayList<>();
+        JmsTransport transport;
+        RelayEngine engine;
+
+        Site(SiteId id, NodeId node) throws SQLException {
+            this.id = id;
+            this.node = node;
+            this.database = database("gw_" + id.value());
+        }
+
+        long received() {
+            return inbox.size();
+        }
+
+        long duplicates() {
+            return inbox.values().stream().mapToLong(copies -> copies.size() - 1).sum();
+        }
+    }
+
+    private final Path dir;
+    private final EmbeddedPostgres postgres;
+    private final Map<SiteId, Site> sites = new LinkedHashMap<>();
+    private final RoutingTable routing;
+    private final long budgetBitsPerSecond;
+    private final Duration receiptTimeout;
+
+    /**
+     * @param nodesBySite site to its one node, e.g. s1 to a
+     * @param subscriptions the routing table
+     */
+    JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
+            long budgetBitsPerSecond, Duration receiptTimeout) throws Exception {
+        this.dir = dir;
+        this.postgres = EmbeddedPostgres.builder().start();
+        this.routing = RoutingTable.of(subscriptions, CATALOGUE);
+        this.budgetBitsPerSecond = budgetBitsPerSecond;
+        this.receiptTimeout = receiptTimeout;
+        for (Map.Entry<SiteId, NodeId> entry : nodesBySite.entrySet()) {
+            sites.put(entry.getKey(), new Site(entry.getKey(), entry.getValue()));
+        }
+        for (Site site : sites.values()) {
+            startNode(site);
+        }
+        for (Site site : sites.values()) {
+            startGateway(site.id);
+        }
+    }
+
+    Site site(SiteId id) {
+        return sites.get(id);
+    }
+
+    Site siteOf(NodeId node) {
+        return sites.values().stream().filter(s -> s.node.equals(node)).findFirst().orElseThrow();
+    }
+
+    /** The node sends as a db-bridge node would: one copy per destination node its routing table names. */
+    void send(List<Envelope> envelopes) throws Exception {
+        Map<NodeId, List<Outbound>> byOrigin = new TreeMap<>();
+        for (Envelope envelope : envelopes) {
+            var type = CATALOGUE.find(envelope.kmtfType()).orElseThrow();
+            byOrigin.computeIfAbsent(envelope.origin(), o -> new ArrayList<>())
+                    .add(new Outbound(envelope, type, routing.destinations(type.id(), envelope.origin())));
+        }
+        for (var entry : byOrigin.entrySet()) {
+            siteOf(entry.getKey()).transport.send(entry.getValue());
+        }
+    }
+
+    private void startNode(Site site) throws Exception {
+        Map<NodeId, JmsTransportSettings.Peer> peers = new TreeMap<>();
+        for (Site other : sites.values()) {
+            if (other != site) {
+                // A remote node's copies go to this site's gateway, exactly as to a local node.
+                peers.put(other.node, JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + site.lanPort));
+            }
+        }
+        JmsTransport transport = new JmsTransport(settings(site.node, site.nodePort, peers));
+        transport.open();
+        transport.subscribe(batch -> batch.forEach(e -> {
+            site.inbox.computeIfAbsent(e.messageId(), k -> new CopyOnWriteArrayList<>()).add(e);
+            site.arrivals.add(e.messageId());
+        }));
+        site.transport = transport;
+    }
+
+    /** Starts (or starts again) a site's gateway on its database and broker journals. */
+    void startGateway(SiteId id) throws Exception {
+        Site site = sites.get(id);
+        Map<SiteId, List<NodeId>> map = new TreeMap<>();
+        sites.values().forEach(s -> map.put(s.id, List.of(s.node)));
+        SiteMap siteMap = SiteMap.of(id, map);
+        NodeId gatewayNode = NodeId.of("gw-" + id.value());
+        JmsLanSide lan = new JmsLanSide(settings(gatewayNode, site.lanPort,
+                Map.of(site.node, JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + site.nodePort))), siteMap,
+                routing, CATALOGUE);
+        Map<SiteId, JmsLinkSettings.Peer> linkPeers = new TreeMap<>();
+        sites.values().stream().filter(s -> s != site)
+                .forEach(s -> linkPeers.put(s.id, JmsLinkSettings.Peer.at("tcp://127.0.0.1:" + s.wanPort)));
+        JmsWanLink link = new JmsWanLink(JmsLinkSettings.of(id, "gateway", "s3cret-pw",
+                JmsTransportSettings.Embedded.at("127.0.0.1", site.wanPort, dir.resolve("wan-" + id.value())),
+                budgetBitsPerSecond / 8).withPeers(linkPeers).withReconnectBackoff(Duration.ofMillis(100),
+                        Duration.ofSeconds(1)));
+        RelayStore store = new RelayStore(site.database, StoreLimits.of(256L * 1024 * 1024), Clock.systemUTC());
+        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
+        Supplier<RelayPolicy> policies = () -> policy;
+        RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,
+                store, policies, ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(site.registry),
+                new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), 0.05,
+                        1500, 256 * 1024),
+                Clock.systemUTC());
+        engine.start();
+        site.engine = engine;
+    }
+
+    void stopGateway(SiteId id) {
+        Site site = sites.get(id);
+        if (site.engine != null) {
+            site.engine.close();
+            site.engine = null;
+        }
+    }
+
+    /** Copies stored at every gateway, all routes. */
+    long stored() {
+        return sites.values().stream().filter(s -> s.engine != null).mapToLong(s -> s.engine.store().stats()
+                .routes().values().stream().flatMap(m -> m.values().stream()).mapToLong(l -> l.copies()).sum())
+                .sum();
+    }
+
+    private HikariDataSource database(String name) throws SQLException {
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        DataSource raw = postgres.getDatabase("postgres", name);
+        Flyway.configure().dataSource(raw).locations("classpath:db/migration").load().migrate();
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));
+        pool.setMaximumPoolSize(4);
+        return pool;
+    }
+
+    /** Fast retries, so a returning broker is found within a second. */
+    private JmsTransportSettings settings(NodeId id, int port, Map<NodeId, JmsTransportSettings.Peer> peers) {
+        return JmsTransportSettings.of(id, "gateway", "s3cret-pw",
+                JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve(id.value())),
+                new JmsTransportSettings.Receive(200, Duration.ofMillis(100), Duration.ofMillis(100),
+                        Duration.ofSeconds(1)),
+                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
+                .withPeers(peers);
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Site site : sites.values()) {
+            stopGateway(site.id);
+        }
+        for (Site site : sites.values()) {
+            if (site.transport != null) {
+                site.transport.close();
+            }
+            site.database.close();
+        }
+        postgres.close();
+    }
+}

@@ -1,0 +1,177 @@
+package kr.c4i.gateway.wan.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * The relay engine end to end in one JVM, over real parts: nodes on real JMS transports, gateways with their own
+ * PostgreSQL databases, JMS LAN sides and the jms link, each with its own embedded Artemis broker on loopback.
+ */
+@Timeout(300)
+class RelayEngineJmsTest {
+
+    static final SiteId S1 = SiteId.of("s1");
+    static final SiteId S2 = SiteId.of("s2");
+    static final SiteId S3 = SiteId.of("s3");
+    static final NodeId A = NodeId.of("a");
+    static final NodeId B = NodeId.of("b");
+    static final NodeId C = NodeId.of("c");
+    static final List<String> TYPES = List.of("SITREP", "EXORD", "OPLAN", "INTREP", "PERINTREP");
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void messagesCrossBothWaysExactlyOnceAndLeaveEveryStore() throws Exception {
+        try (JmsSites sites = new JmsSites(dir, Map.of(S1, A, S2, C), Map.of(A, List.of("*"), C, List.of("*")),
+                100_000_000L, Duration.ofSeconds(10))) {
+            List<Envelope> fromA = messages(A, 300, null, 200);
+            List<Envelope> fromC = messages(C, 300, null, 200);
+
+            sites.send(fromA);
+            sites.send(fromC);
+
+            await().atMost(WAIT).until(() -> sites.site(S2).received() == 300 && sites.site(S1).received() == 300);
+            assertThat(sites.site(S2).inbox.keySet()).isEqualTo(ids(fromA));
+            assertThat(sites.site(S1).inbox.keySet()).isEqualTo(ids(fromC));
+            await().atMost(WAIT).until(() -> sites.stored() == 0);
+            assertThat(sites.site(S1).duplicates() + sites.site(S2).duplicates()).isZero();
+            assertThat(sites.site(S2).inbox.get(fromA.getFirst().messageId()).getFirst()).isEqualTo(fromA.getFirst());
+            assertThat(counted(sites.site(S1), MetricNames.WAN_DROPPED)).isZero();
+        }
+    }
+
+    @Test
+    void threeSitesInARingDeliverEveryMessageOnceToEverySubscriber() throws Exception {
+        try (JmsSites sites = new JmsSites(dir, Map.of(S1, A, S2, B, S3, C),
+                Map.of(A, List.of("*"), B, List.of("*"), C, List.of("*")), 100_000_000L, Duration.ofSeconds(10))) {
+            List<Envelope> fromA = messages(A, 100, null, 200);
+            List<Envelope> fromB = messages(B, 100, null, 200);
+            List<Envelope> fromC = messages(C, 100, null, 200);
+
+            sites.send(fromA);
+            sites.send(fromB);
+            sites.send(fromC);
+
+            await().atMost(WAIT).until(() -> sites.site(S1).received() == 200 && sites.site(S2).received() == 200
+                    && sites.site(S3).received() == 200);
+            await().atMost(WAIT).until(() -> sites.stored() == 0);
+            assertThat(sites.site(S1).inbox.keySet()).isEqualTo(union(ids(fromB), ids(fromC)));
+            assertThat(sites.site(S2).inbox.keySet()).isEqualTo(union(ids(fromA), ids(fromC)));
+            assertThat(sites.site(S3).inbox.keySet()).isEqualTo(union(ids(fromA), ids(fromB)));
+            assertThat(sites.site(S1).duplicates() + sites.site(S2).duplicates() + sites.site(S3).duplicates())
+                    .isZero();
+        }
+    }
+
+    @Test
+    void aFlashMessageOvertakesTenMegabytesOfRoutineAtTwoHundredFiftySixKilobits() throws Exception {
+        try (JmsSites sites = new JmsSites(dir, Map.of(S1, A, S2, C), Map.of(C, List.of("*")), 256_000L,
+                Duration.ofSeconds(10))) {
+            List<Envelope> routine = messages(A, 50_000, Precedence.ROUTINE, 200);
+            for (int i = 0; i < routine.size(); i += 2_000) {
+                sites.send(routine.subList(i, Math.min(routine.size(), i + 2_000)));
+            }
+            // The whole backlog is in gateway 1's store before the FLASH message is written.
+            await().atMost(WAIT).until(() -> sites.stored() >= routine.size() - sites.site(S2).received());
+            Envelope flash = messages(A, 1, Precedence.FLASH, 200).getFirst();
+            Instant sent = Instant.now();
+
+            sites.send(List.of(flash));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> sites.site(S2).inbox.containsKey(flash.messageId()));
+            Duration took = Duration.between(sent, Instant.now());
+            long routineArrived = sites.site(S2).received() - 1;
+            assertThat(took).as("FLASH behind 10 MB of ROUTINE").isLessThan(Duration.ofMillis(2_500));
+            assertThat(routineArrived).as("ROUTINE delivered by then").isLessThan(routine.size() / 4);
+        }
+    }
+
+    @Test
+    void aBacklogStoredWhileThePeerIsAwayArrivesInPrecedenceOrderOnce() throws Exception {
+        try (JmsSites sites = new JmsSites(dir, Map.of(S1, A, S2, C), Map.of(C, List.of("*")), 512_000L,
+                Duration.ofSeconds(5))) {
+            sites.stopGateway(S2);
+            List<Envelope> all = new ArrayList<>();
+            for (Precedence precedence : List.of(Precedence.ROUTINE, Precedence.PRIORITY, Precedence.IMMEDIATE,
+                    Precedence.FLASH)) {
+                all.addAll(messages(A, 150, precedence, 200));
+            }
+            sites.send(all);
+            await().atMost(WAIT).until(() -> sites.site(S1).engine.store().stats().bytes() > 0
+                    && sites.stored() == all.size());
+
+            sites.startGateway(S2);
+
+            await().atMost(WAIT).until(() -> sites.site(S2).received() == all.size());
+            assertThat(sites.site(S2).duplicates()).isZero();
+            Map<String, Precedence> precedence = all.stream()
+                    .collect(Collectors.toMap(Envelope::messageId, Envelope::precedence));
+            List<Precedence> order = sites.site(S2).arrivals.stream().map(precedence::get).toList();
+            // Each precedence's last arrival comes before the next lower one's first.
+            for (int p = 0; p < Precedence.values().length - 1; p++) {
+                Precedence higher = Precedence.values()[p];
+                Precedence lower = Precedence.values()[p + 1];
+                assertThat(order.lastIndexOf(higher)).as(higher + " before " + lower)
+                        .isLessThan(order.indexOf(lower));
+            }
+        }
+    }
+
+    private static double counted(JmsSites.Site site, String name) {
+        return site.registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private static Set<String> ids(List<Envelope> envelopes) {
+        return envelopes.stream().map(Envelope::messageId).collect(Collectors.toSet());
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static int sequence;
+
+    /** {@code count} messages of about {@code bytes} bytes, of several types, precedence given or mixed. */
+    static List<Envelope> messages(NodeId origin, int count, Precedence precedence, int bytes) {
+        List<Envelope> envelopes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String id = origin + "-" + (++sequence);
+            String type = TYPES.get(i % TYPES.size());
+            Precedence p = precedence != null ? precedence : Precedence.values()[i % 4];
+            StringBuilder text = new StringBuilder("EXER/ULCHI FREEDOM//\nMSGID/" + type + "/1군단/" + id
+                    + "//\nRMKS/");
+            while (text.toString().getBytes(StandardCharsets.UTF_8).length < bytes - 2) {
+                text.append("적 기갑 대대 이동 중 ");
+            }
+            text.append("//");
+            envelopes.add(new Envelope(id, origin, type, p, "SECRET", Instant.now().truncatedTo(ChronoUnit.MICROS),
+                    text.toString().getBytes(StandardCharsets.UTF_8)));
+        }
+        return envelopes;
+    }
+}
