@@ -1,5 +1,5 @@
 /** The management endpoints' credential. */
 @NullMarked
-package kr.c4i.gateway.bridge.management;
+package kr.c4i.gateway.management;
 
 import org.jspecify.annotations.NullMarked;
