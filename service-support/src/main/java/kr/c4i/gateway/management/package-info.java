@@ -1,4 +1,4 @@
-/** The management endpoints' credential. */
+/** The management endpoints of every gateway service: their credential and their shared defaults. */
 @NullMarked
 package kr.c4i.gateway.management;
 
