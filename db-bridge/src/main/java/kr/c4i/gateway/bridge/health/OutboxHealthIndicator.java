@@ -17,7 +17,7 @@ public final class OutboxHealthIndicator implements HealthIndicator {
 
     /**
      * Working, but not everything: HTTP 200 like UP, ranked between DOWN and UP by
-     * {@code management.endpoint.health.status.order} in the bridge's application.yaml.
+     * {@code management.endpoint.health.status.order} in service-support's management defaults.
      */
     public static final Status DEGRADED = new Status("DEGRADED", "a row is failing and being retried");
 

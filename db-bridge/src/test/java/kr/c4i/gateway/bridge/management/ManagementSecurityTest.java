@@ -132,6 +132,8 @@ class ManagementSecurityTest {
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("gateway_outbox_polled_total{").contains("node=\"a\"");
         assertThat(get("/actuator/health/db", PASSWORD).statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics", PASSWORD).statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/info", PASSWORD).statusCode()).isEqualTo(200);
     }
 
     private HttpResponse<String> get(String path, String password) throws IOException, InterruptedException {

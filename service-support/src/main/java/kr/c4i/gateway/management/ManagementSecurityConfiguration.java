@@ -1,4 +1,4 @@
-package kr.c4i.gateway.bridge.management;
+package kr.c4i.gateway.management;
 
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -60,7 +60,7 @@ public final class ManagementSecurityConfiguration {
                 .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
                 .requestMatchers(openHealth(endpoints)).permitAll()
                 .requestMatchers(EndpointRequest.toAnyEndpoint()).authenticated()
-                // The bridge serves nothing else over HTTP.
+                // The services serve nothing else over HTTP.
                 .anyRequest().denyAll());
         http.httpBasic(Customizer.withDefaults());
         // A scraper or a curl is no browser: no session, nothing for CSRF to protect.

@@ -1,4 +1,4 @@
-package kr.c4i.gateway.bridge.management;
+package kr.c4i.gateway.management;
 
 /** No {@code spring.security.user.password}: {@link ManagementFailureAnalyzer} tells the operator what to set. */
 public final class ManagementPasswordMissingException extends RuntimeException {

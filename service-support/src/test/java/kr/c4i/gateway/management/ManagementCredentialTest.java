@@ -1,4 +1,4 @@
-package kr.c4i.gateway.bridge.management;
+package kr.c4i.gateway.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
