@@ -90,13 +90,16 @@ final class JmsSites implements AutoCloseable {
     private final RoutingTable routing;
     private final long budgetBitsPerSecond;
     private final Duration receiptTimeout;
+    private final double floor;
 
     /**
      * @param nodesBySite site to its one node, e.g. s1 to a
      * @param subscriptions the routing table
+     * @param floor the share each lower precedence gets at least (0: strict precedence)
      */
     JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
-            long budgetBitsPerSecond, Duration receiptTimeout) throws Exception {
+            long budgetBitsPerSecond, Duration receiptTimeout, double floor) throws Exception {
+        this.floor = floor;
         this.dir = dir;
         this.postgres = EmbeddedPostgres.builder().start();
         this.routing = RoutingTable.of(subscriptions, CATALOGUE);
@@ -173,7 +176,7 @@ final class JmsSites implements AutoCloseable {
         Supplier<RelayPolicy> policies = () -> policy;
         RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,
                 store, policies, ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(site.registry),
-                new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), 0.05,
+                new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), floor,
                         1500, 256 * 1024),
                 Clock.systemUTC());
         engine.start();
