@@ -1,0 +1,178 @@
+package kr.c4i.gateway.wan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.jayway.jsonpath.JsonPath;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.jms.JmsTransport;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.MessageType;
+
+/**
+ * Two WAN gateway applications as an operator configures them (JMS LAN, jms link), between two real JMS nodes: the
+ * message crosses, and each gateway shows its sides' health and its metrics on its management port.
+ */
+@Timeout(180)
+class WanGatewayApplicationTest {
+
+    private static final String PASSWORD = "mgmt-pw";
+    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : opened.reversed()) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void twoGatewaysRelayBetweenTheirSitesAndReportTheirSides() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        int aPort = freePort();
+        int cPort = freePort();
+        int lan1 = freePort();
+        int lan2 = freePort();
+        int wan1 = freePort();
+        int wan2 = freePort();
+        Map<String, Envelope> inbox = new ConcurrentHashMap<>();
+        JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
+        JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
+        c.subscribe(batch -> batch.forEach(e -> inbox.put(e.messageId(), e)));
+
+        ConfigurableApplicationContext gw1 = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
+                Map.of("s2", wan2));
+        ConfigurableApplicationContext gw2 = gateway(postgres, "s2", lan2, wan2, Map.of("c", cPort),
+                Map.of("s1", wan1));
+        MessageType sitrep = CATALOGUE.find("SITREP").orElseThrow();
+        Envelope sent = new Envelope("a-1", NodeId.of("a"), "SITREP", sitrep.defaultPrecedence(), "SECRET",
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                "EXER/ULCHI FREEDOM//\nMSGID/SITREP/1군단/a-1//".getBytes(StandardCharsets.UTF_8));
+
+        a.send(List.of(new Outbound(sent, sitrep, List.of(NodeId.of("c")))));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> inbox.containsKey("a-1"));
+        assertThat(inbox.get("a-1")).isEqualTo(sent);
+        String health = get(gw2, "/actuator/health");
+        for (String side : List.of("lan", "wanLink", "store")) {
+            assertThat((String) JsonPath.read(health, "$.components." + side + ".status")).as(side).isEqualTo("UP");
+        }
+        assertThat((String) JsonPath.read(health, "$.components.wanLink.details.peers.s1.state")).isEqualTo("up");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(gw1, "/actuator/prometheus"))
+                .contains("gateway_wan_relayed_total{", "direction=\"wan-out\"", "gateway_wan_link_up{",
+                        "gateway_wan_store_copies{", "gateway=\"s1\""));
+        assertThat(get(gw2, "/actuator/prometheus")).contains("direction=\"lan-out\"",
+                "gateway_wan_delivery_latency_seconds");
+    }
+
+    @Test
+    void aGatewayWithoutItsSiteDoesNotStartAndSaysWhy() {
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class)
+                .run("--spring.datasource.url=jdbc:postgresql://127.0.0.1:1/none", "--management.server.port=0",
+                        "--spring.security.user.password=" + PASSWORD)).hasStackTraceContaining("gateway.wan.site must be set");
+    }
+
+    private ConfigurableApplicationContext gateway(EmbeddedPostgres postgres, String site, int lanPort, int wanPort,
+            Map<String, Integer> localNodes, Map<String, Integer> peers) throws Exception {
+        try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
+            s.execute("CREATE DATABASE gw_" + site);
+        }
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("spring.datasource.url", postgres.getJdbcUrl("postgres", "gw_" + site));
+        properties.put("spring.datasource.username", "postgres");
+        properties.put("management.server.port", "0");
+        properties.put("spring.security.user.password", PASSWORD);
+        properties.put("gateway.wan.site", site);
+        properties.put("gateway.routing.sites.s1", "a");
+        properties.put("gateway.routing.sites.s2", "c");
+        properties.put("gateway.routing.subscriptions.a", "*");
+        properties.put("gateway.routing.subscriptions.c", "*");
+        properties.put("gateway.wan.schedule.budget-bits-per-second", "2000000");
+        properties.put("gateway.wan.lan.jms.user", "gateway");
+        properties.put("gateway.wan.lan.jms.password", "s3cret-pw");
+        properties.put("gateway.wan.lan.jms.embedded.host", "127.0.0.1");
+        properties.put("gateway.wan.lan.jms.embedded.port", lanPort);
+        properties.put("gateway.wan.lan.jms.embedded.data-directory", dir.resolve("lan-" + site).toString());
+        localNodes.forEach((node, port) -> properties.put("gateway.wan.lan.jms.peers." + node + ".url",
+                "tcp://127.0.0.1:" + port));
+        properties.put("gateway.wan.jms.user", "gateway");
+        properties.put("gateway.wan.jms.password", "s3cret-pw");
+        properties.put("gateway.wan.jms.embedded.host", "127.0.0.1");
+        properties.put("gateway.wan.jms.embedded.port", wanPort);
+        properties.put("gateway.wan.jms.embedded.data-directory", dir.resolve("wan-" + site).toString());
+        peers.forEach((peer, port) -> properties.put("gateway.wan.jms.peers." + peer + ".url",
+                "tcp://127.0.0.1:" + port));
+        // As arguments: builder properties are mere defaults, below the application's own yaml.
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(WanGatewayApplication.class)
+                .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                        .toArray(String[]::new));
+        opened.add(context);
+        return context;
+    }
+
+    private static String get(ConfigurableApplicationContext context, String path) throws Exception {
+        String port = context.getEnvironment().getProperty("local.management.port");
+        String credential = Base64.getEncoder().encodeToString(("user:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + path)).header("Authorization", "Basic " + credential).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(path).isEqualTo(200);
+            return response.body();
+        }
+    }
+
+    private JmsTransport node(String id, int port, Map<NodeId, Integer> peers) throws Exception {
+        Map<NodeId, JmsTransportSettings.Peer> urls = new java.util.TreeMap<>();
+        peers.forEach((peer, p) -> urls.put(peer, JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + p)));
+        JmsTransport transport = new JmsTransport(JmsTransportSettings.of(NodeId.of(id), "gateway", "s3cret-pw",
+                JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve(id)),
+                JmsTransportSettings.Receive.of(100), JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)))
+                .withPeers(urls));
+        opened.add(transport);
+        transport.open();
+        return transport;
+    }
+
+    private static int freePort() throws Exception {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
