@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -223,6 +224,29 @@ class ComposeFileTest {
                 .forEach(line -> defined.add(line.split("=", 2)[0]));
         assertThat(used).as("variables docker-compose.yml uses").isNotEmpty();
         assertThat(defined).as(".env.example").containsExactlyInAnyOrderElementsOf(used);
+    }
+
+    @Test
+    void theScenarioScriptKnowsTheProjectTheNetworkAndEachNodesAddress() {
+        String script = Repository.read(Repository.file("deploy/scenarios/scenario.sh"));
+        Map<String, String> scripted = new TreeMap<>();
+        Matcher address = Pattern.compile("(node-[a-z0-9]+)\\) echo ([0-9.]+)").matcher(script);
+        while (address.find()) {
+            scripted.put(address.group(1), address.group(2));
+        }
+        Map<String, String> composed = new TreeMap<>();
+        services.forEach((name, definition) -> {
+            Map<String, Object> service = map(definition);
+            if (service.containsKey("build")) {
+                map(service.get("networks")).forEach((network, settings) ->
+                        composed.put(name, String.valueOf(map(settings).get("ipv4_address"))));
+            }
+        });
+        assertThat(scripted).as("addresses in scenario.sh").isEqualTo(composed);
+        assertThat(script).contains("COMPOSE_PROJECT_NAME:-" + compose.get("name") + "}");
+        Matcher network = Pattern.compile("network=\"\\$\\{project}_([a-z0-9_-]+)\"").matcher(script);
+        assertThat(network.find()).as("the network in scenario.sh").isTrue();
+        assertThat(map(compose.get("networks"))).containsKey(network.group(1));
     }
 
     static Path buildContext(Map<String, Object> service) {
