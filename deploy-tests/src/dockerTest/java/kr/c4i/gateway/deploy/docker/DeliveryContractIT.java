@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -87,17 +88,19 @@ class DeliveryContractIT {
         return new GenericContainer<>(GATEWAY)
                 .withNetwork(network)
                 .withNetworkAliases("node-" + id)
-                .withEnv(Map.of(
-                        "GATEWAY_NODE_ID", id,
-                        "GATEWAY_NODE_TRANSPORT", transport,
-                        "GATEWAY_ROUTING_SUBSCRIPTIONS_" + peer.toUpperCase(), "*",
-                        "GATEWAY_JMS_USER", "gateway",
-                        "GATEWAY_JMS_PASSWORD", SECRET,
-                        "GATEWAY_JMS_PEERS_" + peer.toUpperCase() + "_URL", "tcp://node-" + peer + ":61616",
-                        "SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres-" + id + ":5432/ifdb",
-                        "SPRING_DATASOURCE_USERNAME", "gateway",
-                        "SPRING_DATASOURCE_PASSWORD", SECRET,
-                        "SPRING_SECURITY_USER_PASSWORD", SECRET))
+                .withEnv(Map.ofEntries(
+                        Map.entry("GATEWAY_NODE_ID", id),
+                        Map.entry("GATEWAY_NODE_TRANSPORT", transport),
+                        // Every node has the same routing table.
+                        Map.entry("GATEWAY_ROUTING_SUBSCRIPTIONS_A", "*"),
+                        Map.entry("GATEWAY_ROUTING_SUBSCRIPTIONS_B", "*"),
+                        Map.entry("GATEWAY_JMS_USER", "gateway"),
+                        Map.entry("GATEWAY_JMS_PASSWORD", SECRET),
+                        Map.entry("GATEWAY_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL", "tcp://node-" + peer + ":61616"),
+                        Map.entry("SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres-" + id + ":5432/ifdb"),
+                        Map.entry("SPRING_DATASOURCE_USERNAME", "gateway"),
+                        Map.entry("SPRING_DATASOURCE_PASSWORD", SECRET),
+                        Map.entry("SPRING_SECURITY_USER_PASSWORD", SECRET)))
                 .withExposedPorts(8081)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("node-" + id)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8081)
