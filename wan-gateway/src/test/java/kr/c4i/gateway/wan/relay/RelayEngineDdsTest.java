@@ -1,0 +1,159 @@
+package kr.c4i.gateway.wan.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.link.DdsLinkSettings;
+import kr.c4i.gateway.dds.link.DdsWanLink;
+import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.lan.DdsLanSide;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * The relay engine over DDS in one JVM: each site's LAN its own Cyclone domain with a real DDS node, the gateways
+ * joined by the dds link on a WAN domain of its own, unicast on loopback. Node a learns from its receipts that c has
+ * the messages: the gateway receipted as c once it had stored them.
+ */
+@Timeout(240)
+class RelayEngineDdsTest {
+
+    static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    static final SiteId S1 = SiteId.of("s1");
+    static final SiteId S2 = SiteId.of("s2");
+    static final NodeId A = NodeId.of("a");
+    static final NodeId C = NodeId.of("c");
+    static final Map<SiteId, List<NodeId>> SITES = Map.of(S1, List.of(A), S2, List.of(C));
+    static final RoutingTable ROUTING = RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE);
+    // A domain per site and one for the WAN, from the process id, so concurrent builds on one host rarely meet.
+    static final int BASE = 1 + (int) (ProcessHandle.current().pid() % 70);
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : opened.reversed()) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void reliableMessagesCrossBothWaysOnceAndTheOriginsSeeTheRemoteNodesReceipts() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        Map<String, List<Envelope>> inboxA = new ConcurrentHashMap<>();
+        Map<String, List<Envelope>> inboxC = new ConcurrentHashMap<>();
+        Set<String> receiptsAtA = ConcurrentHashMap.newKeySet();
+        DdsTransport a = node(A, BASE, inboxA, receiptsAtA, C);
+        DdsTransport c = node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
+        gateway(postgres, S1, BASE, S2);
+        gateway(postgres, S2, BASE + 70, S1);
+        List<Envelope> fromA = RelayEngineJmsTest.messages(A, 200, null, 200);
+        List<Envelope> fromC = RelayEngineJmsTest.messages(C, 200, null, 200);
+
+        send(a, fromA);
+        send(c, fromC);
+
+        await().atMost(Duration.ofSeconds(90)).until(() -> inboxC.size() == 200 && inboxA.size() == 200);
+        assertThat(inboxC.keySet()).isEqualTo(ids(fromA));
+        assertThat(inboxA.keySet()).isEqualTo(ids(fromC));
+        assertThat(inboxC.values()).allMatch(copies -> copies.size() == 1);
+        assertThat(inboxA.values()).allMatch(copies -> copies.size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiptsAtA.containsAll(ids(fromA)));
+    }
+
+    private void send(DdsTransport node, List<Envelope> envelopes) throws Exception {
+        List<Outbound> batch = new ArrayList<>();
+        for (Envelope e : envelopes) {
+            var type = CATALOGUE.find(e.kmtfType()).orElseThrow();
+            batch.add(new Outbound(e, type, ROUTING.destinations(type.id(), e.origin())));
+        }
+        node.send(batch);
+    }
+
+    private DdsTransport node(NodeId id, int domain, Map<String, List<Envelope>> inbox, Set<String> receipts,
+            NodeId receiptsFrom) throws Exception {
+        DdsTransport transport = new DdsTransport(id, CATALOGUE, ROUTING.subscriptions(id), lan(domain));
+        opened.add(transport);
+        transport.onReceipts((receiver, ids) -> {
+            if (receiver.equals(receiptsFrom)) {
+                receipts.addAll(ids);
+            }
+        });
+        transport.open();
+        transport.subscribe(batch -> batch.forEach(
+                e -> inbox.computeIfAbsent(e.messageId(), k -> new CopyOnWriteArrayList<>()).add(e)));
+        return transport;
+    }
+
+    private void gateway(EmbeddedPostgres postgres, SiteId site, int lanDomain, SiteId peer) throws Exception {
+        String name = "gw_" + site.value();
+        try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        Flyway.configure().dataSource(postgres.getDatabase("postgres", name)).locations("classpath:db/migration")
+                .load().migrate();
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));
+        pool.setMaximumPoolSize(4);
+        opened.add(pool);
+        SiteMap sites = SiteMap.of(site, SITES);
+        DdsLanSide lan = new DdsLanSide(NodeId.of("gw-" + site.value()), sites, ROUTING, CATALOGUE, lan(lanDomain),
+                Duration.ofMillis(500), Duration.ofSeconds(2));
+        DdsWanLink link = new DdsWanLink(DdsLinkSettings.builder(BASE + 140, site).peer(peer, "127.0.0.1")
+                .networkInterface("127.0.0.1").peerTimeout(Duration.ofSeconds(10)).build());
+        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
+        RelayEngine engine = new RelayEngine(sites, new SiteRoutes(site, link.peers(), Map.of()), ROUTING, CATALOGUE,
+                new RelayStore(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC()), () -> policy,
+                ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(new SimpleMeterRegistry()),
+                new RelayEngine.Settings(1200, Duration.ofSeconds(10), 20_000_000L, 1400, Duration.ofSeconds(1), 0.05,
+                        1500, 256 * 1024),
+                Clock.systemUTC());
+        opened.add(engine);
+        engine.start();
+    }
+
+    private static DdsTransportSettings lan(int domain) {
+        return DdsTransportSettings.builder(Duration.ofSeconds(10), 4096)
+                .participant(ParticipantSettings.builder().domainId(domain).networkInterface("127.0.0.1")
+                        .multicast(false).peers(List.of("127.0.0.1")).build())
+                .build();
+    }
+
+    private static Set<String> ids(List<Envelope> envelopes) {
+        return envelopes.stream().map(Envelope::messageId).collect(Collectors.toSet());
+    }
+}
