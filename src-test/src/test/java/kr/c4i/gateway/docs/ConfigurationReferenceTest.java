@@ -1,11 +1,13 @@
-package kr.c4i.gateway.bridge.config;
+package kr.c4i.gateway.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,15 +16,16 @@ import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * docs/configuration.md is the reference operators read; the code's defaults are the {@code @DefaultValue}s of the
- * properties records, which spring-boot-configuration-processor writes into the metadata. The two must agree.
+ * Each service's configuration reference in docs/ is what operators read; the code's defaults are the
+ * {@code @DefaultValue}s of its properties records, which spring-boot-configuration-processor writes into the
+ * service's metadata. The two must agree: every {@code gateway.*} property the service binds is documented with the
+ * code's default, and nothing else is.
  */
 class ConfigurationReferenceTest {
-
-    private static final Path REFERENCE = Path.of("../docs/configuration.md");
 
     // | <a id="gateway.x.y"></a>`gateway.x.y...` | default | meaning |
     private static final Pattern ROW = Pattern.compile("^\\| <a id=\"(gateway\\.[^\"]+)\"></a>.*? \\| (.*?) \\| .* \\|$");
@@ -30,13 +33,18 @@ class ConfigurationReferenceTest {
     // One literal in backticks, which a reader takes for the default itself.
     private static final Pattern LITERAL = Pattern.compile("`[^`]*`");
 
-    @Test
-    void everyGatewayPropertyIsDocumentedWithTheCodesDefaultAndNothingElseIs() throws IOException {
-        Map<String, Object> code = codeDefaults();
-        Map<String, String> documented = documentedDefaults();
+    @ParameterizedTest(name = "{0} in {1}")
+    @CsvSource({ "db-bridge, configuration.md, gateway.node.id gateway.dds.domain-id gateway.outbox.batch-size",
+            "wan-gateway, wan-gateway.md, gateway.wan.site gateway.wan.lan.transport gateway.wan.schedule.floor" })
+    void everyGatewayPropertyIsDocumentedWithTheCodesDefaultAndNothingElseIs(String service, String document,
+            String someProperties) throws IOException {
+        Path reference = Path.of("../docs", document);
+        Map<String, Object> code = codeDefaults(service);
+        assertThat(code).containsKeys(someProperties.split(" "));
+        Map<String, String> documented = documentedDefaults(reference);
 
         SoftAssertions softly = new SoftAssertions();
-        softly.assertThat(documented.keySet()).as("gateway.* properties in %s", REFERENCE)
+        softly.assertThat(documented.keySet()).as("gateway.* properties in %s", reference)
                 .containsExactlyInAnyOrderElementsOf(code.keySet());
         code.forEach((property, value) -> {
             String cell = documented.get(property);
@@ -44,36 +52,37 @@ class ConfigurationReferenceTest {
                 return;
             }
             if (value != null) {
-                softly.assertThat(cell).as("default of %s in %s", property, REFERENCE).isEqualTo("`" + value + "`");
+                softly.assertThat(cell).as("default of %s in %s", property, reference).isEqualTo("`" + value + "`");
             }
             else {
                 softly.assertThat(LITERAL.matcher(cell).matches())
                         .as("%s has no default in the code, so %s must describe what happens when it is unset "
-                                + "rather than give a value: %s", property, REFERENCE, cell)
+                                + "rather than give a value: %s", property, reference, cell)
                         .isFalse();
             }
         });
         softly.assertAll();
     }
 
-    /** Every gateway.* property the application binds, with its default or {@code null}. */
-    private static Map<String, Object> codeDefaults() throws IOException {
-        try (InputStream metadata = ConfigurationReferenceTest.class
-                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-            assertThat(metadata).as("metadata from spring-boot-configuration-processor").isNotNull();
+    /** Every gateway.* property the service binds, with its default or {@code null}, from the service's own jar. */
+    private static Map<String, Object> codeDefaults(String service) throws IOException {
+        List<URL> all = Collections.list(ConfigurationReferenceTest.class.getClassLoader()
+                .getResources("META-INF/spring-configuration-metadata.json"));
+        URL own = all.stream().filter(url -> url.toString().contains("/" + service + "/")
+                || url.toString().contains("/" + service + "-")).findFirst()
+                .orElseThrow(() -> new AssertionError("no metadata of " + service + " among " + all));
+        try (InputStream metadata = own.openStream()) {
             List<Map<String, Object>> properties = JsonPath.read(metadata, "$.properties[*]");
             Map<String, Object> defaults = new TreeMap<>();
             properties.stream().filter(property -> ((String) property.get("name")).startsWith("gateway."))
                     .forEach(property -> defaults.put((String) property.get("name"), property.get("defaultValue")));
-            assertThat(defaults).containsKeys("gateway.node.id", "gateway.dds.domain-id", "gateway.jms.user",
-                    "gateway.outbox.batch-size", "gateway.inbox.enabled", "gateway.routing.subscriptions");
             return defaults;
         }
     }
 
-    private static Map<String, String> documentedDefaults() throws IOException {
+    private static Map<String, String> documentedDefaults(Path reference) throws IOException {
         Map<String, String> defaults = new TreeMap<>();
-        for (String line : Files.readAllLines(REFERENCE)) {
+        for (String line : Files.readAllLines(reference)) {
             Matcher row = ROW.matcher(line);
             if (row.matches()) {
                 assertThat(defaults.put(row.group(1), row.group(2).strip())).as("%s documented twice", row.group(1))
