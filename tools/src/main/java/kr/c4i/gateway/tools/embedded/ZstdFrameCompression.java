@@ -21,15 +21,19 @@ final class ZstdFrameCompression implements FrameCompression {
 
     private final int id;
     private final String name;
-    private final ZstdCompressCtx compressor = new ZstdCompressCtx();
-    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    /** A context per thread, each with the dictionary digested once for all. */
+    private final ThreadLocal<ZstdCompressCtx> compressor;
+    private final ThreadLocal<ZstdDecompressCtx> decompressor;
 
     ZstdFrameCompression(int id, String name, byte[] dictionary, int level) {
         this.id = id;
         this.name = name;
-        compressor.setLevel(level).setMagicless(true).setDictID(false).setChecksum(false).setContentSize(true)
-                .loadDict(new ZstdDictCompress(dictionary, level));
-        decompressor.setMagicless(true).loadDict(new ZstdDictDecompress(dictionary));
+        ZstdDictCompress compressDictionary = new ZstdDictCompress(dictionary, level);
+        ZstdDictDecompress decompressDictionary = new ZstdDictDecompress(dictionary);
+        this.compressor = ThreadLocal.withInitial(() -> new ZstdCompressCtx().setLevel(level).setMagicless(true)
+                .setDictID(false).setChecksum(false).setContentSize(true).loadDict(compressDictionary));
+        this.decompressor = ThreadLocal.withInitial(
+                () -> new ZstdDecompressCtx().setMagicless(true).loadDict(decompressDictionary));
     }
 
     @Override
@@ -43,14 +47,14 @@ final class ZstdFrameCompression implements FrameCompression {
     }
 
     @Override
-    public synchronized byte[] compress(byte[] block, int length) {
+    public byte[] compress(byte[] block, int length) {
         byte[] out = new byte[(int) Zstd.compressBound(length)];
-        int size = compressor.compressByteArray(out, 0, out.length, block, 0, length);
+        int size = compressor.get().compressByteArray(out, 0, out.length, block, 0, length);
         return Arrays.copyOf(out, size);
     }
 
     @Override
-    public synchronized byte[] decompress(byte[] frame, int offset, int length, int maxLength)
+    public byte[] decompress(byte[] frame, int offset, int length, int maxLength)
             throws FrameFormatException {
         long size = Zstd.getFrameContentSize(frame, offset, length, true);
         if (size < 0 || size > maxLength) {
@@ -58,7 +62,7 @@ final class ZstdFrameCompression implements FrameCompression {
         }
         byte[] out = new byte[(int) size];
         try {
-            int restored = decompressor.decompressByteArray(out, 0, out.length, frame, offset, length);
+            int restored = decompressor.get().decompressByteArray(out, 0, out.length, frame, offset, length);
             if (restored != size) {
                 throw new FrameFormatException("Invalid frame: zstd block restored to " + restored + " bytes, not "
                         + size);
