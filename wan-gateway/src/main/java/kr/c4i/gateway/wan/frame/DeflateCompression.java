@@ -1,25 +1,35 @@
 package kr.c4i.gateway.wan.frame;
 
 import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * Raw Deflate (RFC 1951, no zlib header or checksum: the frame has its own CRC) at the best compression level, with
- * a preset dictionary both ends hold. Java's zlib.
+ * Raw Deflate (RFC 1951, no zlib header or checksum: the frame has its own CRC) with a preset dictionary both ends
+ * hold. Java's zlib. Deflaters and inflaters are reused (reset, not reallocated): allocating zlib's state for every
+ * frame costs more than compressing a frame.
  */
 public final class DeflateCompression implements FrameCompression {
 
     private final int id;
     private final String name;
     private final byte[] dictionary;
+    private final int level;
+    private final Queue<Deflater> deflaters = new ConcurrentLinkedQueue<>();
+    private final Queue<Inflater> inflaters = new ConcurrentLinkedQueue<>();
 
     /**
      * @param id the dictionary id frames carry
      * @param dictionary at most the 32 KiB Deflate can refer back to; the last bytes are the cheapest to refer to
+     * @param level the Deflate level, 1 (fastest) to 9 (smallest)
      */
-    public DeflateCompression(int id, String name, byte[] dictionary) {
+    public DeflateCompression(int id, String name, byte[] dictionary, int level) {
+        if (level < 1 || level > 9) {
+            throw new IllegalArgumentException("Deflate level " + level + " is out of range 1..9");
+        }
         if (id < 1 || id > 255) {
             throw new IllegalArgumentException("Dictionary id " + id + " is out of range 1..255");
         }
@@ -29,6 +39,7 @@ public final class DeflateCompression implements FrameCompression {
         this.id = id;
         this.name = name;
         this.dictionary = dictionary.clone();
+        this.level = level;
     }
 
     @Override
@@ -43,7 +54,10 @@ public final class DeflateCompression implements FrameCompression {
 
     @Override
     public byte[] compress(byte[] block, int length) {
-        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        Deflater deflater = deflaters.poll();
+        if (deflater == null) {
+            deflater = new Deflater(level, true);
+        }
         try {
             if (dictionary.length > 0) {
                 deflater.setDictionary(dictionary);
@@ -61,13 +75,17 @@ public final class DeflateCompression implements FrameCompression {
             return Arrays.copyOf(out, size);
         }
         finally {
-            deflater.end();
+            deflater.reset();
+            deflaters.offer(deflater);
         }
     }
 
     @Override
     public byte[] decompress(byte[] frame, int offset, int length, int maxLength) throws FrameFormatException {
-        Inflater inflater = new Inflater(true);
+        Inflater inflater = inflaters.poll();
+        if (inflater == null) {
+            inflater = new Inflater(true);
+        }
         try {
             if (dictionary.length > 0) {
                 inflater.setDictionary(dictionary);
@@ -100,7 +118,8 @@ public final class DeflateCompression implements FrameCompression {
             throw new FrameFormatException("Invalid frame: compressed block is corrupt (" + ex.getMessage() + ")", ex);
         }
         finally {
-            inflater.end();
+            inflater.reset();
+            inflaters.offer(inflater);
         }
     }
 }

@@ -122,8 +122,8 @@ public final class FrameCodec {
             throw new IllegalArgumentException("Sequence number " + sorted.first() + " is negative");
         }
         if (sorted.size() > MAX_RECEIPT_SEQS) {
-            throw new IllegalArgumentException("A receipt carries at most " + MAX_RECEIPT_SEQS + " sequence numbers, not "
-                    + sorted.size());
+            throw new IllegalArgumentException("A receipt carries at most " + MAX_RECEIPT_SEQS
+                    + " sequence numbers, not " + sorted.size());
         }
         List<long[]> ranges = new ArrayList<>();
         for (long seq : sorted) {

@@ -5,8 +5,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -14,9 +17,9 @@ import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 /**
  * The preset dictionary of KMTF text that DATA frames are compressed with, dictionary id {@value #ID}. It is the
- * checked-in resource {@code kmtf.dict}, made by {@link #generate} from the default catalogue's message shapes: a
- * skeleton message per type (MSGID with the type, a DTG, the title as narrative), then the classification lines and
- * set names every message has, last, where Deflate refers to them most cheaply. A new catalogue or a new recipe gets
+ * checked-in resource {@code kmtf.dict}, made by {@link #generate} from the default catalogue's message shapes: the
+ * words of the types' titles, each type's MSGID opening, then the classification lines and a skeleton message (MSGID,
+ * DTG, NARR), last, where Deflate refers to them most cheaply. A new catalogue or a new recipe gets
  * a new id, never new bytes under this one: both ends must hold the same bytes for an id.
  */
 public final class KmtfDictionary {
@@ -29,10 +32,14 @@ public final class KmtfDictionary {
             "UNCLASSIFIED");
 
     private static final String RESOURCE = "kmtf.dict";
-    private static final int MAX_BYTES = 32 * 1024;
+    /**
+     * Deflate hashes the whole dictionary into every frame's compressor, so its size costs speed on every frame: a
+     * small dictionary that holds what every message has beats a large one (measured in docs/benchmarks.md).
+     */
+    private static final int MAX_BYTES = 8 * 1024;
 
     /** Deflate with the checked-in dictionary: what gateways send with. */
-    public static final DeflateCompression DEFLATE = new DeflateCompression(ID, "deflate+kmtf.dict", load());
+    public static final DeflateCompression DEFLATE = new DeflateCompression(ID, "deflate-6+kmtf.dict", load(), 6);
 
     private KmtfDictionary() {
     }
@@ -72,17 +79,24 @@ public final class KmtfDictionary {
     /** The dictionary's bytes for a catalogue, the same every time; {@code kmtf.dict} is this of the default one. */
     public static byte[] generate(KmtfCatalogue catalogue) {
         StringBuilder text = new StringBuilder();
+        // Rarest first: the titles' words, once each in catalogue order; then each type's MSGID opening.
+        Set<String> words = new LinkedHashSet<>();
         for (MessageType type : catalogue.types()) {
-            String skeleton = skeleton(type, "");
-            text.append(skeleton, skeleton.indexOf("MSGID/"), skeleton.length());
+            words.addAll(Arrays.asList(type.title().toUpperCase(Locale.ROOT).split("[^A-Z0-9]+")));
         }
+        words.remove("");
+        text.append(String.join(" ", words)).append('\n');
+        for (MessageType type : catalogue.types()) {
+            text.append("MSGID/").append(type.id()).append('/');
+        }
+        text.append('\n');
+        // Commonest last: classification lines and a whole skeleton message.
         for (String classification : CLASSIFICATIONS) {
             text.append(classification).append('\n');
         }
         text.append(skeleton(catalogue.types().getFirst(), CLASSIFICATIONS.getLast()));
         byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-        return bytes.length <= MAX_BYTES ? bytes
-                : java.util.Arrays.copyOfRange(bytes, bytes.length - MAX_BYTES, bytes.length);
+        return bytes.length <= MAX_BYTES ? bytes : Arrays.copyOfRange(bytes, bytes.length - MAX_BYTES, bytes.length);
     }
 
     private static String skeleton(MessageType type, String classification) {

@@ -110,7 +110,8 @@ class FrameCodecTest {
 
     @Test
     void unknownDictionaryIdIsRefused() {
-        FrameCodec other = new FrameCodec(new DeflateCompression(7, "other", "MSGID/".getBytes(StandardCharsets.UTF_8)));
+        FrameCodec other = new FrameCodec(
+                new DeflateCompression(7, "other", "MSGID/".getBytes(StandardCharsets.UTF_8), 6));
         byte[] frame = other.data(1, 1, List.of(relayed("id", "MSGID/SITREP//", Instant.EPOCH)));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(FrameFormatException.class)
@@ -120,7 +121,7 @@ class FrameCodecTest {
     @Test
     void sameIdWithOtherDictionaryBytesIsRefused() {
         FrameCodec other = new FrameCodec(new DeflateCompression(KmtfDictionary.ID, "other",
-                "NARR/NOTHING LIKE THE CATALOGUE//\n".repeat(100).getBytes(StandardCharsets.UTF_8)));
+                "NARR/NOTHING LIKE THE CATALOGUE//\n".repeat(100).getBytes(StandardCharsets.UTF_8), 9));
         byte[] frame = other.data(1, 1, new TestEnvelopes(3).list(3, 300, 600));
 
         assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(FrameFormatException.class);

@@ -42,10 +42,12 @@ final class TestEnvelopes {
     RelayedEnvelope next(int bodyBytes) {
         MessageType type = CATALOGUE.types().get(random.nextInt(CATALOGUE.size()));
         String messageId = new UUID(random.nextLong(), random.nextLong()).toString();
-        Instant createdAt = Instant.ofEpochSecond(1_790_000_000L + random.nextInt(1_000_000), random.nextInt(1_000_000_000));
+        Instant createdAt = Instant.ofEpochSecond(1_790_000_000L + random.nextInt(1_000_000),
+                random.nextInt(1_000_000_000));
         Envelope envelope = new Envelope(messageId, NodeId.of("node-" + (char) ('a' + random.nextInt(4))), type.id(),
                 Precedence.values()[random.nextInt(4)], "UNCLASSIFIED", createdAt, body(type, bodyBytes));
-        return RelayedEnvelope.of(envelope, List.of(SiteId.of("seoul"), SiteId.of("daejeon")), Set.of(SiteId.of("busan")));
+        return RelayedEnvelope.of(envelope, List.of(SiteId.of("seoul"), SiteId.of("daejeon")),
+                Set.of(SiteId.of("busan")));
     }
 
     private byte[] body(MessageType type, int size) {
@@ -54,7 +56,8 @@ final class TestEnvelopes {
             narrative.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
         }
         String text = new KmtfMessageBuilder().classification("UNCLASSIFIED").msgid(type.id(), "2DIV", "17")
-                .set("DTG", "211430ZNOV2026").freeText("NARR", "X " + narrative.toString().strip() + " X").build().render();
+                .set("DTG", "211430ZNOV2026").freeText("NARR", "X " + narrative.toString().strip() + " X").build()
+                .render();
         return text.getBytes(StandardCharsets.UTF_8);
     }
 }
