@@ -21,7 +21,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -80,7 +79,7 @@ public final class WanBenchCommand implements Callable<Integer> {
             description = "Body size in bytes of the throughput, latency and flash messages.")
     int size;
 
-    @Option(names = "--unshaped-budget", defaultValue = "1000000000", converter = PositiveLong.class,
+    @Option(names = "--unshaped-budget", defaultValue = "1000000000", converter = OptionValues.PositiveLong.class,
             description = "WAN budget in bits per second of the unshaped pair (throughput, latency, bytes).")
     long unshapedBudget;
 
@@ -105,11 +104,11 @@ public final class WanBenchCommand implements Callable<Integer> {
     int latencySeconds;
 
     @Option(names = "--flash", split = ",", defaultValue = "256000=1500,128000=2500",
-            converter = { PositiveLong.class, PositiveDouble.class },
+            converter = { OptionValues.PositiveLong.class, OptionValues.PositiveDouble.class },
             description = "WAN budgets of the flash phase, bits per second, each with its FLASH p99 target in ms.")
     Map<Long, Double> flash;
 
-    @Option(names = "--backlog", defaultValue = "10000000", converter = PositiveLong.class,
+    @Option(names = "--backlog", defaultValue = "10000000", converter = OptionValues.PositiveLong.class,
             description = "Bytes of ROUTINE message bodies loaded before the FLASH messages.")
     long backlog;
 
@@ -125,11 +124,11 @@ public final class WanBenchCommand implements Callable<Integer> {
             description = "Messages of the demo's mix in the bytes phase, per compression.")
     int mixMessages;
 
-    @Option(names = "--target-throughput", defaultValue = "20000", converter = PositiveDouble.class,
+    @Option(names = "--target-throughput", defaultValue = "20000", converter = OptionValues.PositiveDouble.class,
             description = "Messages per second to reach.")
     double targetThroughput;
 
-    @Option(names = "--target-p99", defaultValue = "20", converter = PositiveDouble.class,
+    @Option(names = "--target-p99", defaultValue = "20", converter = OptionValues.PositiveDouble.class,
             description = "p99 latency in ms at --latency-rate to stay under.")
     double targetP99;
 
@@ -147,7 +146,18 @@ public final class WanBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // The gateways' expected warnings (a peer not up yet, brokers without dead-letter addresses) would bury the
         // figures; errors still show.
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
+        var root = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        Level level = root.getLevel();
+        root.setLevel(Level.ERROR);
+        try {
+            return measure();
+        }
+        finally {
+            root.setLevel(level);
+        }
+    }
+
+    private int measure() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("wan-bench");
         out.printf("command: gateway %s%n", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
@@ -391,29 +401,5 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static void progress(PrintWriter out, String format, Object... args) {
         out.printf("  " + format + " ...%n", args);
         out.flush();
-    }
-
-    /** A whole number of at least 1. */
-    static final class PositiveLong implements ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            long parsed = Long.parseLong(value.strip());
-            if (parsed < 1) {
-                throw new IllegalArgumentException(value + " is not positive");
-            }
-            return parsed;
-        }
-    }
-
-    /** A number greater than 0. */
-    static final class PositiveDouble implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            double parsed = Double.parseDouble(value.strip());
-            if (!(parsed > 0) || Double.isInfinite(parsed)) {
-                throw new IllegalArgumentException(value + " is not a positive number");
-            }
-            return parsed;
-        }
     }
 }
