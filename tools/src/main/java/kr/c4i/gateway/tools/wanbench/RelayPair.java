@@ -66,9 +66,9 @@ final class RelayPair implements AutoCloseable {
 
     /**
      * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
-     * frames, and the size DATA frames are filled to.
+     * frames, the size DATA frames are filled to, and how far a sender may run ahead of the budget.
      */
-    record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes) {
+    record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes) {
     }
 
     private final KmtfCatalogue catalogue;
@@ -166,6 +166,16 @@ final class RelayPair implements AutoCloseable {
                 RelayMetrics.Direction.LAN_IN.label());
     }
 
+    /** Messages gateway 1 passed to gateway 2 (receipted) and gateway 2 passed to its LAN: where a backlog sits. */
+    String stages() {
+        return String.format(java.util.Locale.ROOT, "stored at gateway 1 %.0f, receipted by gateway 2 %.0f, "
+                + "delivered by gateway 2 %.0f", storedFromLan1(),
+                sum(gateway1.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
+                        RelayMetrics.Direction.WAN_OUT.label()),
+                sum(gateway2.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
+                        RelayMetrics.Direction.LAN_OUT.label()));
+    }
+
     private static double sum(SimpleMeterRegistry registry, String name, String tag, String value) {
         return registry.find(name).tag(tag, value).counters().stream().mapToDouble(Counter::count).sum();
     }
@@ -258,9 +268,9 @@ final class RelayPair implements AutoCloseable {
                         nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
                         catalogue);
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
-                // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget and frame size.
+                // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size and burst.
                 RelayEngine.Settings settings = new RelayEngine.Settings(shape.frameTargetBytes(),
-                        Duration.ofSeconds(15), shape.budgetBitsPerSecond(), 1400, Duration.ofSeconds(1), 0.05, 1500,
+                        Duration.ofSeconds(15), shape.budgetBitsPerSecond(), shape.burstBytes(), Duration.ofSeconds(1), 0.05, 1500,
                         256 * 1024);
                 FrameCodec codec = new FrameCodec(shape.compression());
                 engine = new RelayEngine(sites, new SiteRoutes(self, link.peers(), Map.of()), routing, catalogue,
