@@ -409,7 +409,7 @@ public final class WanBenchCommand implements Callable<Integer> {
     }
 
     private static void figure(PrintWriter out, String name, String value) {
-        out.printf("%-36s: %s [load %s]%n", name, value, load());
+        out.printf("%-42s: %s [load %s]%n", name, value, load());
         out.flush();
     }
 

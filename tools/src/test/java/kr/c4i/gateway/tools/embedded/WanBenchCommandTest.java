@@ -37,7 +37,7 @@ class WanBenchCommandTest {
         CliDriver.Result r = CliDriver.run("wan-bench", "--help");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).as(r.toString()).contains("--phases", "--flash", "--backlog", "--mix-messages",
-                "THROUGHPUT, LATENCY, FLASH, BYTES", "Exit codes:", "target missed");
+                "THROUGHPUT", "BYTES", "Exit codes:", "target missed");
         assertThat(r.warnings()).as(r.toString()).isEmpty();
     }
 
@@ -60,8 +60,8 @@ class WanBenchCommandTest {
                         + "200 messages")
                 .containsPattern("FLASH latency at 8000 bit/s +: p50 \\d+ ms, p99 \\d+ ms, max \\d+ ms over 2 of 2 FLASH "
                         + "messages; ROUTINE backlog at gateway 1 when the last arrived: [1-9]\\d* of \\d+ bytes")
-                .containsPattern("WAN bytes per message, deflate\\S* +: [\\d.]+ bytes of DATA frames")
-                .containsPattern("WAN bytes per message, none +: [\\d.]+ bytes of DATA frames")
+                .containsPattern("WAN bytes per message, deflate\\S* *: [\\d.]+ bytes of DATA frames")
+                .containsPattern("WAN bytes per message, none *: [\\d.]+ bytes of DATA frames")
                 .contains("every target met");
     }
 }
