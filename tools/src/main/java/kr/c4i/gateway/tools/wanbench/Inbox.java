@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.HdrHistogram.Histogram;
 
@@ -66,6 +67,7 @@ final class Inbox implements InboundHandler {
     }
 
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final AtomicLong arrived = new AtomicLong();
     private volatile Phase phase = new Phase("\0");
 
     /** Starts counting the messages whose ids start with {@code prefix}; earlier phases' stragglers are ignored. */
@@ -75,14 +77,22 @@ final class Inbox implements InboundHandler {
         return next;
     }
 
+    /** Messages that arrived, every phase, once each. */
+    long arrived() {
+        return arrived.get();
+    }
+
     @Override
     public void deliver(List<Envelope> batch) {
         Instant now = Instant.now();
         long nanos = System.nanoTime();
         Phase current = phase;
         for (Envelope envelope : batch) {
-            if (seen.add(envelope.messageId()) && envelope.messageId().startsWith(current.prefix)) {
-                current.record(envelope, now, nanos);
+            if (seen.add(envelope.messageId())) {
+                arrived.incrementAndGet();
+                if (envelope.messageId().startsWith(current.prefix)) {
+                    current.record(envelope, now, nanos);
+                }
             }
         }
     }

@@ -318,6 +318,8 @@ public final class WanBenchCommand implements Callable<Integer> {
             }
             boolean all = await(() -> phase.flashArrived() >= flashCount, DRAIN);
             long left = pair.routineBacklogBytes();
+            progress(out, "flash at %d bit/s: last FLASH arrived; %s; arrived at node c %d", budget, pair.stages(),
+                    inbox.arrived());
             Histogram latencies = phase.flashLatencies();
             boolean met = all && left > 0 && millis(latencies, 99) < targetMillis;
             figure(out, "FLASH latency at " + budget + " bit/s", String.format(Locale.ROOT,
