@@ -10,6 +10,7 @@ import picocli.CommandLine.ParseResult;
 
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.UsageError;
+import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
 
 /**
  * The embedded default's command line: {@code demo} shows the gateway at work on one machine,
@@ -19,8 +20,8 @@ import kr.c4i.gateway.tools.UsageError;
         header = "C4I messaging gateway on embedded defaults.",
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
-        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, WanBytesCommand.class,
-                CommandLine.HelpCommand.class })
+        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, WanBenchCommand.class,
+                WanBytesCommand.class, CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
     @CommandLine.Spec

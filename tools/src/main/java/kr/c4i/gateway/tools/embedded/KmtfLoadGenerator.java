@@ -22,7 +22,7 @@ import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
  * application would: plain INSERTs, the bridge is not involved. Optionally mixes in rows the
  * bridge must refuse (malformed text, oversize body, unknown type) to show quarantine at work.
  */
-final class KmtfLoadGenerator {
+public final class KmtfLoadGenerator {
 
     private static final DateTimeFormatter DTG = DateTimeFormatter.ofPattern("ddHHmm'Z'MMMyyyy", Locale.ENGLISH);
     private static final String[] UNITS = { "1CORPS", "2DIV", "3BDE", "7BN", "ROKAF11", "ROKN3FLT", "JCS", "CFC" };
@@ -50,7 +50,7 @@ final class KmtfLoadGenerator {
      *        few kilobytes)
      * @param reliableOnly draw only RELIABLE types (for measurements whose contract is every message)
      */
-    KmtfLoadGenerator(KmtfCatalogue catalogue, String originator, int bodySize, boolean reliableOnly, long seed) {
+    public KmtfLoadGenerator(KmtfCatalogue catalogue, String originator, int bodySize, boolean reliableOnly, long seed) {
         this.types = catalogue.types().stream().filter(t -> t.maxSize() >= Math.max(bodySize, 1024))
                 .filter(t -> !reliableOnly || t.reliability() == Reliability.RELIABLE).toList();
         this.originator = originator;
@@ -60,6 +60,11 @@ final class KmtfLoadGenerator {
             MessageType type = types.get(random.nextInt(types.size()));
             prepared.add(new Prepared(type, new OutboxMessage(type.id(), message(type, bodySize))));
         }
+    }
+
+    /** The next valid message of the mix, as {@link #insert} writes it: its type and KMTF text. */
+    public OutboxMessage next() {
+        return prepared.get(random.nextInt(PREPARED)).message();
     }
 
     /** Inserts one batch in one transaction; returns the number of rows written. */

@@ -10,12 +10,12 @@ import java.util.Optional;
  * The machine's load average (1, 5 and 15 minutes, from {@code /proc/loadavg}): a benchmark's figures
  * mean little without how busy the machine was.
  */
-record LoadAverage(double oneMinute, double fiveMinutes, double fifteenMinutes) {
+public record LoadAverage(double oneMinute, double fiveMinutes, double fifteenMinutes) {
 
     static final Path PROC_LOADAVG = Path.of("/proc/loadavg");
 
     /** The current load average, or empty where the file is missing or unreadable (not Linux). */
-    static Optional<LoadAverage> read() {
+    public static Optional<LoadAverage> read() {
         return read(PROC_LOADAVG);
     }
 

@@ -87,8 +87,8 @@ public final class OptionValues {
         }
     }
 
-    static final class PositiveLong extends LongIn {
-        PositiveLong() {
+    public static final class PositiveLong extends LongIn {
+        public PositiveLong() {
             super(1, Long.MAX_VALUE);
         }
     }
@@ -143,7 +143,7 @@ public final class OptionValues {
     }
 
     /** A number above 0. */
-    static final class PositiveDouble implements ITypeConverter<Double> {
+    public static final class PositiveDouble implements ITypeConverter<Double> {
         @Override
         public Double convert(String text) {
             double value = number(text);

@@ -15,6 +15,11 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * (custody has not passed) and count against the link's credit. A receipt frees them; a frame left unreceipted past
  * the timeout, or a link that goes down, hands its copies back to the backlog to be sent again (the peer absorbs a
  * duplicate by message id). Used by one peer's sender thread and the link's receive thread: synchronized.
+ *
+ * <p>A frame is late only if the peer stopped receipting, or receipted a later frame without it (the link delivers in
+ * order, so the peer lost it). While the peer keeps receipting earlier frames it is working through a queue of them:
+ * sending those again would only lengthen the queue, and on a link faster than the peer's store it made every frame
+ * late in turn.
  */
 final class InFlightFrames {
 
@@ -28,6 +33,9 @@ final class InFlightFrames {
 
     private final Map<Long, SentFrame> frames = new LinkedHashMap<>();
     private long bytes;
+    private long highestReceipted = Long.MIN_VALUE;
+    private long lastReceiptNanos;
+    private boolean receiptSeen;
 
     synchronized void sent(SentFrame frame) {
         if (frames.putIfAbsent(frame.seq(), frame) != null) {
@@ -36,26 +44,38 @@ final class InFlightFrames {
         bytes += frame.frameBytes();
     }
 
-    /** The frames these sequence numbers name that were still in flight; unknown or repeated ones are ignored. */
-    synchronized List<SentFrame> receipted(Collection<Long> seqs) {
+    /**
+     * The frames these sequence numbers name that were still in flight; unknown or repeated ones are ignored.
+     *
+     * @param nowNanos when the receipt came, on the clock of {@link SentFrame#sentAtNanos}
+     */
+    synchronized List<SentFrame> receipted(Collection<Long> seqs, long nowNanos) {
         List<SentFrame> done = new ArrayList<>(seqs.size());
         for (long seq : seqs) {
             SentFrame frame = frames.remove(seq);
             if (frame != null) {
                 bytes -= frame.frameBytes();
                 done.add(frame);
+                highestReceipted = Math.max(highestReceipted, seq);
+                lastReceiptNanos = nowNanos;
+                receiptSeen = true;
             }
         }
         return done;
     }
 
-    /** Removes and returns the frames sent longer than {@code timeout} before {@code nowNanos}, oldest first. */
+    /**
+     * Removes and returns, oldest first, the frames sent longer than {@code timeout} before {@code nowNanos} that the
+     * peer has not receipted although it receipted a later frame or nothing at all within {@code timeout}.
+     */
     synchronized List<SentFrame> overdue(long nowNanos, Duration timeout) {
         List<SentFrame> late = new ArrayList<>();
+        boolean progressing = receiptSeen && nowNanos - lastReceiptNanos < timeout.toNanos();
         Iterator<SentFrame> it = frames.values().iterator();
         while (it.hasNext()) {
             SentFrame frame = it.next();
-            if (nowNanos - frame.sentAtNanos() < timeout.toNanos()) {
+            if (nowNanos - frame.sentAtNanos() < timeout.toNanos()
+                    || (progressing && frame.seq() > highestReceipted)) {
                 break;
             }
             it.remove();

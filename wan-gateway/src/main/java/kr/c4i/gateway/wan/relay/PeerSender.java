@@ -125,7 +125,7 @@ final class PeerSender implements Runnable {
         if (receiptEpoch != epoch) {
             return; // for an earlier run of this gateway: those copies were all offered again since
         }
-        List<SentFrame> frames = inFlight.receipted(seqs);
+        List<SentFrame> frames = inFlight.receipted(seqs, System.nanoTime());
         if (frames.isEmpty()) {
             return;
         }

@@ -71,7 +71,8 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      * How the engine paces, batches and waits.
      *
      * @param frameTargetBytes the size DATA frames are filled to: what one datagram of the link carries
-     * @param receiptTimeout how long a DATA frame may go unreceipted before its messages are sent again
+     * @param receiptTimeout how long a DATA frame may go unreceipted before its messages are sent again, once the
+     *        peer receipted a later frame or has receipted none for as long
      * @param budgetBitsPerSecond the WAN budget per peer site
      * @param burstBytes how far a sender may run ahead of the budget: about one frame
      * @param window the credit as link time: bytes in flight to a peer stay under budget × window

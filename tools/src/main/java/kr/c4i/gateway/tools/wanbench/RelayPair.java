@@ -1,0 +1,303 @@
+package kr.c4i.gateway.tools.wanbench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.jms.JmsTransport;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.link.JmsLinkSettings;
+import kr.c4i.gateway.jms.link.JmsWanLink;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FrameCompression;
+import kr.c4i.gateway.wan.lan.JmsLanSide;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.relay.RelayEngine;
+import kr.c4i.gateway.wan.relay.SiteRoutes;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.Route;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * Two sites, each with one node and one WAN gateway, in this JVM: node {@code a} at site {@code s1} sends to node
+ * {@code c} at site {@code s2}. Everything on the path is real, as deployed with the gateway's defaults: each node
+ * and each gateway's LAN side has its own embedded Artemis broker, each gateway its own durable PostgreSQL (the
+ * embedded default's, {@code fsync} on) and its own relay engine, and the gateways' {@code jms} link runs between
+ * two more brokers on loopback. A message goes a's broker, gateway 1's LAN broker, gateway 1's store, the link,
+ * gateway 2's store, gateway 2's LAN broker, c's broker, c's inbox handler.
+ */
+final class RelayPair implements AutoCloseable {
+
+    static final SiteId S1 = SiteId.of("s1");
+    static final SiteId S2 = SiteId.of("s2");
+    static final NodeId A = NodeId.of("a");
+    static final NodeId C = NodeId.of("c");
+
+    private static final String USER = "gateway";
+    private static final Duration READY = Duration.ofSeconds(60);
+
+    /**
+     * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
+     * frames, the size DATA frames are filled to, and how far a sender may run ahead of the budget.
+     */
+    record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes) {
+    }
+
+    private final KmtfCatalogue catalogue;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final String password = "wan-bench-" + Long.toHexString(System.nanoTime());
+    private Gateway gateway1;
+    private Gateway gateway2;
+    private JmsTransport nodeA;
+
+    private RelayPair(KmtfCatalogue catalogue) {
+        this.catalogue = catalogue;
+    }
+
+    /** Starts both sites in {@code workDir} and waits until the link is up both ways. */
+    static RelayPair start(Path workDir, KmtfCatalogue catalogue, Shape shape, InboundHandler inbox)
+            throws Exception {
+        RelayPair pair = new RelayPair(catalogue);
+        try {
+            pair.open(workDir, shape, inbox);
+            return pair;
+        }
+        catch (Exception | Error ex) {
+            pair.close();
+            throw ex;
+        }
+    }
+
+    private void open(Path workDir, Shape shape, InboundHandler inbox) throws Exception {
+        int wan1 = freePort();
+        int wan2 = freePort();
+        int lan1 = freePort();
+        int lan2 = freePort();
+        int portC = freePort();
+        RoutingTable routing = RoutingTable.of(Map.of(A, List.of(), C, List.of(RoutingTable.ALL)), catalogue);
+        Map<SiteId, List<NodeId>> sites = Map.of(S1, List.of(A), S2, List.of(C));
+
+        JmsTransport nodeC = remember(new JmsTransport(nodeSettings(C, portC, workDir, Map.of())));
+        nodeC.open();
+        nodeC.subscribe(inbox);
+        gateway2 = remember(new Gateway(S2, S1, wan2, wan1, lan2, Map.of(C, portC), workDir, shape, routing,
+                SiteMap.of(S2, sites)));
+        gateway1 = remember(new Gateway(S1, S2, wan1, wan2, lan1, Map.of(), workDir, shape, routing,
+                SiteMap.of(S1, sites)));
+        nodeA = remember(new JmsTransport(nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
+        nodeA.open();
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (gateway1.engine.link().state(S2) != LinkState.UP || gateway2.engine.link().state(S1) != LinkState.UP) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The link between the gateways of s1 and s2 did not come up within "
+                        + READY.toSeconds() + " s");
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    /** Node a sends, as a node's bridge does: returns once a's broker holds the batch durably. */
+    void send(List<Outbound> batch) throws TransportException {
+        nodeA.send(batch);
+    }
+
+    /** Bytes of ROUTINE copies gateway 1 holds for site s2: the backlog not yet receipted by gateway 2. */
+    long routineBacklogBytes() {
+        return gateway1.store.stats().level(Route.peer(S2), Precedence.ROUTINE).bytes();
+    }
+
+    /** Copies gateway 1 holds for site s2, every precedence. */
+    long backlogCopies() {
+        var stats = gateway1.store.stats();
+        long copies = 0;
+        for (Precedence precedence : Precedence.values()) {
+            copies += stats.level(Route.peer(S2), precedence).copies();
+        }
+        return copies;
+    }
+
+    /** Bytes of frames (DATA, and RECEIPT for what the peer sent) gateway 1 sent: {@code gateway.wan.bytes}. */
+    double wanBytesSent1() {
+        return sum(gateway1.registry, MetricNames.WAN_BYTES, MetricNames.TAG_DIRECTION, "sent");
+    }
+
+    /** Bytes of frames gateway 2 sent: here only RECEIPT frames for gateway 1's DATA frames. */
+    double wanBytesSent2() {
+        return sum(gateway2.registry, MetricNames.WAN_BYTES, MetricNames.TAG_DIRECTION, "sent");
+    }
+
+    /** DATA frames gateway 1 sent ({@code gateway.wan.frames}, direction sent, kind data). */
+    double dataFramesSent1() {
+        return gateway1.registry.find(MetricNames.WAN_FRAMES).tag(MetricNames.TAG_DIRECTION, "sent")
+                .tag(MetricNames.TAG_KIND, "data").counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /** Messages gateway 1 stored from its LAN ({@code gateway.wan.relayed}, direction lan-in). */
+    double storedFromLan1() {
+        return sum(gateway1.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
+                RelayMetrics.Direction.LAN_IN.label());
+    }
+
+    /** Messages gateway 1 passed to gateway 2 (receipted) and gateway 2 passed to its LAN: where a backlog sits. */
+    String stages() {
+        return String.format(java.util.Locale.ROOT, "stored at gateway 1 %.0f, receipted by gateway 2 %.0f, "
+                + "delivered by gateway 2 %.0f", storedFromLan1(),
+                sum(gateway1.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
+                        RelayMetrics.Direction.WAN_OUT.label()),
+                sum(gateway2.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
+                        RelayMetrics.Direction.LAN_OUT.label()));
+    }
+
+    private static double sum(SimpleMeterRegistry registry, String name, String tag, String value) {
+        return registry.find(name).tag(tag, value).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    private <T extends AutoCloseable> T remember(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable closeable : opened.reversed()) {
+            try {
+                closeable.close();
+            }
+            catch (Exception ex) {
+                // Closing the rest matters more; the benchmark's figures are taken already.
+            }
+        }
+        opened.clear();
+    }
+
+    /** A node's or a gateway's LAN broker and its peers, with the gateway's default batch and bridge retry. */
+    private JmsTransportSettings nodeSettings(NodeId id, int port, Path workDir, Map<NodeId, Integer> peers) {
+        Map<NodeId, JmsTransportSettings.Peer> urls = new java.util.TreeMap<>();
+        peers.forEach((peer, peerPort) -> urls.put(peer, JmsTransportSettings.Peer.at(url(peerPort))));
+        return JmsTransportSettings.of(id, USER, password,
+                JmsTransportSettings.Embedded.at("127.0.0.1", port, workDir.resolve("broker-" + id.value())),
+                JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(2)))
+                .withPeers(urls);
+    }
+
+    private static String url(int port) {
+        return "tcp://127.0.0.1:" + port;
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Applies the WAN gateway's Flyway migrations, and only them: the classpath also holds db-bridge's, under the
+     * same location.
+     */
+    private static void migrate(javax.sql.DataSource dataSource) {
+        URL wanGateway = RelayStore.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader migrations = new URLClassLoader(new URL[] { wanGateway }, null)) {
+            Flyway.configure(migrations).dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** One site's gateway: its database, store, link, LAN side and engine, built as the Spring wiring builds them. */
+    private final class Gateway implements AutoCloseable {
+
+        final EmbeddedDatabase database;
+        final HikariDataSource pool;
+        final RelayStore store;
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        final RelayEngine engine;
+
+        Gateway(SiteId self, SiteId peer, int wanPort, int peerWanPort, int lanPort, Map<NodeId, Integer> localNodes,
+                Path workDir, Shape shape, RoutingTable routing, SiteMap sites) throws Exception {
+            Path dir = workDir.resolve("gw-" + self.value());
+            database = EmbeddedDatabase.start(dir.resolve("pgdata"), dir.resolve("pg.password"),
+                    EmbeddedPostgres.builder().setCleanDataDirectory(true));
+            try {
+                pool = new HikariDataSource();
+                pool.setJdbcUrl(database.jdbcUrl());
+                pool.setUsername(EmbeddedDatabase.USER);
+                pool.setPassword(database.password());
+                pool.setMaximumPoolSize(8);
+                pool.setPoolName("wan-bench-" + self.value());
+                migrate(pool);
+                store = new RelayStore(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
+                JmsWanLink link = new JmsWanLink(JmsLinkSettings.of(self, USER, password,
+                        JmsTransportSettings.Embedded.at("127.0.0.1", wanPort, dir.resolve("wan-broker")),
+                        Math.max(1, shape.budgetBitsPerSecond() / 8))
+                        .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
+                        // The peer's broker starts a few seconds later: find it soon after, not after 8 s of backoff.
+                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
+                JmsLanSide lan = new JmsLanSide(
+                        nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
+                        catalogue);
+                RelayPolicy policy = RelayPolicy.allowAll(catalogue);
+                // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size and burst.
+                RelayEngine.Settings settings = new RelayEngine.Settings(shape.frameTargetBytes(),
+                        Duration.ofSeconds(15), shape.budgetBitsPerSecond(), shape.burstBytes(), Duration.ofSeconds(1), 0.05, 1500,
+                        256 * 1024);
+                FrameCodec codec = new FrameCodec(shape.compression());
+                engine = new RelayEngine(sites, new SiteRoutes(self, link.peers(), Map.of()), routing, catalogue,
+                        store, () -> policy, policy, link, lan, codec, new RelayMetrics(registry), settings,
+                        Clock.systemUTC());
+                engine.start();
+            }
+            catch (Exception | Error ex) {
+                close();
+                throw ex;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (engine != null) {
+                engine.close();
+            }
+            if (pool != null) {
+                pool.close();
+            }
+            try {
+                database.close();
+            }
+            catch (IOException ex) {
+                // the data directory goes with the work directory
+            }
+        }
+    }
+}
