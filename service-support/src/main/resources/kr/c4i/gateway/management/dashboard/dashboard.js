@@ -25,7 +25,10 @@
     const canvas = document.createElement('canvas');
     canvas.id = 'chart-' + id;
     canvas.dataset.title = chart.title;
-    figure.append(caption, canvas);
+    const plot = document.createElement('div');
+    plot.className = 'plot';
+    plot.append(canvas);
+    figure.append(caption, plot);
     document.getElementById('charts').append(figure);
     return new Chart(canvas, {
       type: 'line',
