@@ -3,6 +3,7 @@ package kr.c4i.gateway.bridge.transport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -54,5 +55,11 @@ public final class JmsTransportConfiguration {
     @ConditionalOnMissingBean(Transport.class)
     JmsTransport jmsTransport(JmsTransportSettings settings, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
         return new JmsTransport(settings, customizers.orderedStream().toList());
+    }
+
+    /** Artemis's own meters (queue depths among them) beside the node's, for the JMS dashboard. */
+    @Bean
+    EmbeddedBrokerCustomizer artemisMeters(MeterRegistry registry) {
+        return new ArtemisMeters(registry);
     }
 }

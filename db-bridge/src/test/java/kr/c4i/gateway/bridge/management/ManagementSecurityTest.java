@@ -91,7 +91,7 @@ class ManagementSecurityTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "/actuator/prometheus", "/actuator/metrics", "/actuator/info", "/actuator",
-            "/actuator/health/db", "/actuator/health/transport" })
+            "/actuator/health/db", "/actuator/health/transport", "/actuator/dashboard", "/actuator/dashboard/figures" })
     void anonymousCallersGet401(String path) throws Exception {
         HttpResponse<String> response = get(path, null);
         assertThat(response.statusCode()).isEqualTo(401);
@@ -134,6 +134,9 @@ class ManagementSecurityTest {
         assertThat(get("/actuator/health/db", PASSWORD).statusCode()).isEqualTo(200);
         assertThat(get("/actuator/metrics", PASSWORD).statusCode()).isEqualTo(200);
         assertThat(get("/actuator/info", PASSWORD).statusCode()).isEqualTo(200);
+        HttpResponse<String> figures = get("/actuator/dashboard/figures", PASSWORD);
+        assertThat(figures.statusCode()).isEqualTo(200);
+        assertThat(figures.body()).contains("\"service\":\"db-bridge\"").contains("\"title\":\"Outbox backlog\"");
     }
 
     private HttpResponse<String> get(String path, String password) throws IOException, InterruptedException {

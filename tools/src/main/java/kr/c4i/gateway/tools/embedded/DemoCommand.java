@@ -44,7 +44,9 @@ import kr.c4i.gateway.tools.ExitCode;
         description = { "Starts N nodes (a, b, ...), each with its own PostgreSQL and bridge, writes synthetic KMTF "
                 + "messages of many catalogue types into node a's outbox, shows live progress and ends with a summary.",
                 "Every node's management URL (127.0.0.1: /actuator/health, /actuator/prometheus) is listed at "
-                        + "start, with the file that holds its password for this run (HTTP Basic, user 'user')." })
+                        + "start, with the file that holds its password for this run (HTTP Basic, user 'user'), and "
+                        + "its dashboard page (/actuator/dashboard, same credential): live charts while the demo runs, "
+                        + "and after it with --keep-running." })
 final class DemoCommand implements Callable<Integer> {
 
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
@@ -110,6 +112,7 @@ final class DemoCommand implements Callable<Integer> {
                         + "password in %s%n",
                         node.id(), node == running.publisher() ? "publishes" : "receives ", node.transportKind(),
                         node.httpPort(), node.managementUser(), node.managementPasswordFile());
+                out.printf("          dashboard %s (live while the demo runs)%n", dashboardUrl(node));
             }
             out.flush();
             Instant start = Instant.now();
@@ -176,6 +179,11 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
         return false;
+    }
+
+    /** The node's built-in dashboard page (service-support's DashboardEndpoint). */
+    static String dashboardUrl(EmbeddedNode node) {
+        return "http://127.0.0.1:" + node.httpPort() + "/actuator/dashboard";
     }
 
     private static String p99(EmbeddedNode receiver) {

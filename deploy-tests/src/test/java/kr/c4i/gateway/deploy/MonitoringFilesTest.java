@@ -1,0 +1,109 @@
+package kr.c4i.gateway.deploy;
+
+import static kr.c4i.gateway.deploy.Repository.list;
+import static kr.c4i.gateway.deploy.Repository.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The dashboards and alert rules as Grafana and Prometheus get them from docker-compose.yml, checked without either:
+ * each file is mounted where the configuration looks for it, parses, and names the provisioned datasource.
+ * (That every metric they query exists is tools' DashboardMetricsTest, against running nodes.)
+ */
+class MonitoringFilesTest {
+
+    private static final Map<String, Object> SERVICES = map(Repository.yaml("docker-compose.yml").get("services"));
+
+    @Test
+    void prometheusLoadsTheAlertRulesFromTheRepository() {
+        List<Object> ruleFiles = list(Repository.yaml("deploy/prometheus/prometheus.yml").get("rule_files"));
+        assertThat(ruleFiles).as("prometheus.yml's rule_files").isNotEmpty();
+        for (Object ruleFile : ruleFiles) {
+            String source = mountedFrom(map(SERVICES.get("prometheus")), ruleFile.toString());
+            assertThat(source).as("%s mounted into the prometheus service", ruleFile).isNotNull();
+            Map<String, Object> rules = Repository.yaml(source);
+            List<Object> groups = list(rules.get("groups"));
+            assertThat(groups).as(source + "'s groups").isNotEmpty();
+            Set<String> names = new HashSet<>();
+            for (Object group : groups) {
+                for (Object definition : list(map(group).get("rules"))) {
+                    Map<String, Object> rule = map(definition);
+                    assertThat(rule.get("alert")).as("an alert's name in " + source).isNotNull();
+                    assertThat(names.add(rule.get("alert").toString())).as("alert %s named once", rule.get("alert"))
+                            .isTrue();
+                    assertThat(rule.get("expr")).as("%s's expr", rule.get("alert")).isNotNull();
+                    assertThat(map(rule.get("labels")).get("severity")).as("%s's severity", rule.get("alert"))
+                            .isIn("critical", "warning", "info");
+                    assertThat(map(rule.get("annotations")).get("summary")).as("%s's summary", rule.get("alert"))
+                            .isNotNull();
+                }
+            }
+        }
+    }
+
+    @Test
+    void grafanaProvisionsEveryDashboardOnThePrometheusDatasource() throws IOException {
+        Map<String, Object> grafana = map(SERVICES.get("grafana"));
+        String dashboardsPath = map(map(list(Repository.yaml("deploy/grafana/provisioning/dashboards/c4i-gateway.yml")
+                .get("providers")).getFirst()).get("options")).get("path").toString();
+        String source = mountedFrom(grafana, dashboardsPath);
+        assertThat(source).as("the provider's path %s mounted into the grafana service", dashboardsPath)
+                .isEqualTo("./deploy/grafana/dashboards");
+        String datasource = map(list(Repository.yaml("deploy/grafana/provisioning/datasources/prometheus.yml")
+                .get("datasources")).getFirst()).get("uid").toString();
+
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(Repository.file(source))) {
+            files = listing.filter(file -> file.toString().endsWith(".json")).sorted().toList();
+        }
+        assertThat(files).extracting(file -> file.getFileName().toString()).contains("bridge.json", "jms.json",
+                "dds.json", "wan-gateway.json", "jvm.json");
+        JsonMapper json = JsonMapper.builder().build();
+        Set<String> uids = new HashSet<>();
+        List<String> problems = new ArrayList<>();
+        for (Path file : files) {
+            JsonNode dashboard = json.readTree(file.toFile());
+            if (!uids.add(dashboard.path("uid").asString())) {
+                problems.add(file.getFileName() + ": uid " + dashboard.path("uid").asString() + " used twice");
+            }
+            for (JsonNode panel : dashboard.path("panels")) {
+                if (panel.path("type").asString().equals("row")) {
+                    continue;
+                }
+                String uid = panel.path("datasource").path("uid").asString();
+                if (!datasource.equals(uid)) {
+                    problems.add(file.getFileName() + ": panel '" + panel.path("title").asString()
+                            + "' uses datasource " + uid);
+                }
+                if (panel.path("targets").isEmpty()) {
+                    problems.add(file.getFileName() + ": panel '" + panel.path("title").asString() + "' has no query");
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    private static @Nullable String mountedFrom(Map<String, Object> service, String target) {
+        for (Object volume : list(service.get("volumes"))) {
+            String[] parts = volume.toString().split(":");
+            if (parts.length >= 2 && parts[1].equals(target)) {
+                return parts[0];
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,173 @@
+package kr.c4i.gateway.tools.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/**
+ * Every metric every Grafana panel and every alert rule queries exists on a running node's
+ * {@code /actuator/prometheus}, so no panel is empty and no alert silently never fires because a name changed.
+ * The nodes run on the embedded defaults (JMS, then DDS), with a load that has bad rows, so the meters made at
+ * the first event (quarantine reasons, latency) exist too. The WAN gateway's names are made here from
+ * {@link MetricNames} by Micrometer's own Prometheus naming, with the meter types and units of wan-gateway's
+ * RelayMetrics and RelayGauges.
+ */
+class DashboardMetricsTest {
+
+    static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath()
+            .normalize();
+    static final Path DASHBOARDS = ROOT.resolve("deploy/grafana/dashboards");
+    static final Path ALERTS = ROOT.resolve("deploy/prometheus/alerts.yml");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void everyPanelAndAlertQueriesAMetricTheServicesExpose() throws Exception {
+        Set<String> exposed = new TreeSet<>();
+        for (TransportKind transport : TransportKind.values()) {
+            exposed.addAll(exposedUnderLoad(transport));
+        }
+        exposed.addAll(wanGatewayNames());
+        // Prometheus' own series of every scrape target, not a service's.
+        exposed.add("up");
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target/exposed-metric-names.txt"), exposed);
+
+        Map<String, Set<String>> queried = queried();
+        assertThat(queried).as("metrics the dashboards and alerts query").hasSizeGreaterThan(20);
+
+        Map<String, Set<String>> missing = new TreeMap<>(queried);
+        missing.keySet().removeAll(exposed);
+        assertThat(missing).as("metrics queried (and where) that no service exposes; see "
+                + "target/exposed-metric-names.txt").isEmpty();
+    }
+
+    /** Metric name to the panels and rules that query it. */
+    static Map<String, Set<String>> queried() throws IOException {
+        Map<String, Set<String>> queried = new TreeMap<>();
+        JsonMapper json = JsonMapper.builder().build();
+        List<Path> dashboards;
+        try (Stream<Path> files = Files.list(DASHBOARDS)) {
+            dashboards = files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+        assertThat(dashboards).as("dashboards in " + DASHBOARDS).hasSizeGreaterThanOrEqualTo(5);
+        for (Path file : dashboards) {
+            JsonNode dashboard = json.readTree(file.toFile());
+            int expressions = 0;
+            for (JsonNode panel : panels(dashboard)) {
+                for (JsonNode target : panel.path("targets")) {
+                    String where = file.getFileName() + ": " + panel.path("title").asString();
+                    expressions += add(queried, target.path("expr").asString(), where);
+                }
+            }
+            for (JsonNode variable : dashboard.path("templating").path("list")) {
+                JsonNode query = variable.path("query");
+                String expression = query.isObject() ? query.path("query").asString() : query.asString();
+                add(queried, expression, file.getFileName() + ": variable " + variable.path("name").asString());
+            }
+            assertThat(expressions).as(file + " panels' queries").isPositive();
+        }
+        Map<String, Object> rules = new Yaml().load(Files.readString(ALERTS));
+        int alerts = 0;
+        for (Object group : (List<?>) rules.get("groups")) {
+            for (Object rule : (List<?>) ((Map<?, ?>) group).get("rules")) {
+                Map<?, ?> r = (Map<?, ?>) rule;
+                alerts += add(queried, String.valueOf(r.get("expr")), "alerts.yml: " + r.get("alert"));
+            }
+        }
+        assertThat(alerts).as("alert rules").isGreaterThanOrEqualTo(4);
+        return queried;
+    }
+
+    private static List<JsonNode> panels(JsonNode dashboard) {
+        List<JsonNode> panels = new ArrayList<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            panels.add(panel);
+            // A collapsed row keeps its panels inside it.
+            panel.path("panels").forEach(panels::add);
+        }
+        return panels;
+    }
+
+    private static int add(Map<String, Set<String>> queried, String expression, String where) {
+        if (expression == null || expression.isBlank()) {
+            return 0;
+        }
+        for (String name : PromQl.metricNames(expression)) {
+            queried.computeIfAbsent(name, n -> new TreeSet<>()).add(where);
+        }
+        return 1;
+    }
+
+    /** Two nodes on the embedded defaults, a load with bad rows through them, every node's names once it is in. */
+    private Set<String> exposedUnderLoad(TransportKind transport) throws Exception {
+        Path dir = work.resolve(transport.name().toLowerCase());
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(transport, 2, dir, dir.resolve("gateway.log"))) {
+            LoadDriver load = new LoadDriver(new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", 0, false, 7),
+                    cluster.publisher().database());
+            load.drive(300, 0, 30);
+            EmbeddedNode receiver = cluster.receivers().getFirst();
+            // Quarantine reasons and the latency histogram exist from their first event on.
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertThat(Scrape.prometheus(cluster.publisher())).contains("gateway_outbox_quarantined_total{");
+                assertThat(InboxProbe.inbox(receiver.database())).isPositive();
+                assertThat(Scrape.prometheus(receiver)).contains("gateway_delivery_latency_seconds_bucket{");
+            });
+            Set<String> names = new TreeSet<>();
+            for (EmbeddedNode node : cluster.nodes()) {
+                names.addAll(Scrape.names(Scrape.prometheus(node)));
+            }
+            return names;
+        }
+    }
+
+    /** The WAN gateway's meters as RelayMetrics and RelayGauges register them, named by Micrometer for Prometheus. */
+    static Set<String> wanGatewayNames() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        for (String name : List.of(MetricNames.WAN_RELAYED, MetricNames.WAN_DROPPED, MetricNames.WAN_FRAMES,
+                MetricNames.WAN_FRAMES_REJECTED, MetricNames.WAN_FRAMES_RESENT, MetricNames.WAN_POLICY_RELOADS)) {
+            Counter.builder(name).register(registry).increment();
+        }
+        Counter.builder(MetricNames.WAN_BYTES).baseUnit("bytes").register(registry).increment();
+        for (String name : List.of(MetricNames.WAN_STORE_REFUSED, MetricNames.WAN_STORE_DUPLICATES)) {
+            FunctionCounter.builder(name, registry, r -> 1).register(registry);
+        }
+        Gauge.builder(MetricNames.WAN_STORE_COPIES, () -> 1).baseUnit("copies").register(registry);
+        Gauge.builder(MetricNames.WAN_STORE_BYTES, () -> 1).baseUnit("bytes").register(registry);
+        Gauge.builder(MetricNames.WAN_STORE_OLDEST_AGE, () -> 1).baseUnit("seconds").register(registry);
+        Gauge.builder(MetricNames.WAN_STORE_BOUND, () -> 1).baseUnit("bytes").register(registry);
+        Gauge.builder(MetricNames.WAN_LINK_UP, () -> 1).register(registry);
+        Gauge.builder(MetricNames.WAN_LINK_INFLIGHT_BYTES, () -> 1).baseUnit("bytes").register(registry);
+        Timer.builder(MetricNames.WAN_DELIVERY_LATENCY).publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .register(registry).record(Duration.ofMillis(5));
+        return Scrape.names(registry.scrape());
+    }
+}
