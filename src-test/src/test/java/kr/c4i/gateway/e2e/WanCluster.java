@@ -178,7 +178,7 @@ final class WanCluster implements AutoCloseable {
             gateways.keySet().stream().filter(other -> !other.equals(site))
                     .forEach(other -> launch.ddsLinkPeer(other, "127.0.0.1"));
         }
-        return launch.budgetBitsPerSecond(2_000_000)
+        return launch.budgetBitsPerSecond(256_000)
                 .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER, gateway.database().password())
                 .managementPort(gateway.httpPort()).managementPassword(managementPassword)
                 .properties(gatewayProperties).build();

@@ -3,6 +3,8 @@ package kr.c4i.gateway.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.Reader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,13 +14,16 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +35,7 @@ import kr.c4i.gateway.interfacedb.InboxRow;
 import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
+import kr.c4i.gateway.tools.node.GatewayLaunch;
 
 /**
  * The WAN gateway end to end, as deployed: node bridges and site gateways as processes from their executable jars,
@@ -40,6 +46,8 @@ class WanEndToEndIT {
 
     private static final String TYPE = "SITREP";
     private static final Duration DELIVERY = Duration.ofSeconds(120);
+    // Each writer its own thread: the common pool may have a single worker, and a load runs until stopped.
+    private static final Executor WRITERS = task -> Thread.ofVirtual().name("writer").start(task);
 
     // Kept when a test fails: the processes' logs are in it.
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -68,6 +76,10 @@ class WanEndToEndIT {
     private void bothWays(Variant variant) throws Exception {
         try (WanCluster wan = new WanCluster(dir, variant, sites("s1", List.of("a", "b"), "s2", List.of("c")),
                 Map.of())) {
+            for (String site : List.of("s1", "s2")) {
+                assertRunsTheExample(wan.gatewayLaunch(site),
+                        Path.of("../docs/examples/wan-gateway-" + site + "-" + variant.link() + ".properties"));
+            }
             wan.startAll();
             CompletableFuture<List<String>> fromA = produce(wan, "a", 300, i -> null);
             CompletableFuture<List<String>> fromC = produce(wan, "c", 300, i -> null);
@@ -145,9 +157,9 @@ class WanEndToEndIT {
      */
     @Test
     void aWanOutageWithBothGatewaysKilledLosesNothingAndDrainsByPrecedence() throws Exception {
-        // Strict precedence (no floor share for ROUTINE) and a narrow link, so the drain order is the scheduler's.
+        // Strict precedence (no floor share for ROUTINE), so the drain order is the scheduler's.
         try (WanCluster wan = new WanCluster(dir, Variant.JMS, sites("s1", List.of("a"), "s2", List.of("c")),
-                Map.of("gateway.wan.schedule.floor", "0", "gateway.wan.schedule.budget-bits-per-second", "256000"))) {
+                Map.of("gateway.wan.schedule.floor", "0"))) {
             wan.startAll();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<String> phase = new AtomicReference<>("before");
@@ -202,10 +214,33 @@ class WanEndToEndIT {
                     .contains("FLASH", "IMMEDIATE", "ROUTINE");
             assertThat(lastUrgent).as("last FLASH/IMMEDIATE before first ROUTINE in %s", order)
                     .isLessThan(firstRoutine);
+            assertThat(order.lastIndexOf("FLASH")).as("last FLASH before first IMMEDIATE in %s", order)
+                    .isLessThan(order.indexOf("IMMEDIATE"));
         }
     }
 
-    /** Keeps writing ROUTINE messages, about 20 a second, named by the phase they were written in, until stopped. */
+    /**
+     * The gateway runs the documented example: the same properties, and the same values but for addresses, ports,
+     * directories and domains, which are this machine's; the test's own settings for loopback are named here.
+     */
+    private static void assertRunsTheExample(GatewayLaunch launch, Path example) throws Exception {
+        Properties documented = new Properties();
+        try (Reader in = Files.newBufferedReader(example)) {
+            documented.load(in);
+        }
+        Map<String, String> run = new LinkedHashMap<>(launch.publicProperties());
+        run.keySet().removeAll(Set.of("gateway.wan.jms.max-reconnect-backoff"));
+        assertThat(run.keySet()).as("the properties of %s", example)
+                .containsExactlyInAnyOrderElementsOf(documented.stringPropertyNames());
+        Pattern machineSpecific = Pattern.compile(".*(url|host|port|data-directory|domain-id|peers(\\..*)?)");
+        run.forEach((key, value) -> {
+            if (!machineSpecific.matcher(key).matches()) {
+                assertThat(value).as("%s in %s", key, example).isEqualTo(documented.getProperty(key));
+            }
+        });
+    }
+
+    /** Keeps writing ROUTINE messages, about 10 a second, named by the phase they were written in, until stopped. */
     private static CompletableFuture<List<String>> load(WanCluster wan, String node, AtomicBoolean stop,
             AtomicReference<String> phase) {
         return CompletableFuture.supplyAsync(() -> {
@@ -218,14 +253,14 @@ class WanEndToEndIT {
                             EndToEndContract.message(TYPE, serial.get()), null));
                     ids.add(id);
                     // The stimulus, not a wait: a steady load.
-                    TimeUnit.MILLISECONDS.sleep(50);
+                    TimeUnit.MILLISECONDS.sleep(100);
                 }
                 return ids;
             }
             catch (Exception ex) {
                 throw new IllegalStateException(ex);
             }
-        });
+        }, WRITERS);
     }
 
     /** Writes {@code count} messages in the background, a few at a time, like an application at work. */
@@ -244,7 +279,7 @@ class WanEndToEndIT {
             catch (Exception ex) {
                 throw new IllegalStateException(ex);
             }
-        });
+        }, WRITERS);
     }
 
     private static List<String> insert(WanCluster wan, String node, String prefix, int count,
