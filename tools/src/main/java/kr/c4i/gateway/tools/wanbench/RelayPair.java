@@ -3,8 +3,6 @@ package kr.c4i.gateway.tools.wanbench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -221,18 +219,9 @@ final class RelayPair implements AutoCloseable {
         }
     }
 
-    /**
-     * Applies the WAN gateway's Flyway migrations, and only them: the classpath also holds db-bridge's, under the
-     * same location.
-     */
+    /** Applies the WAN gateway's Flyway migrations (their own location, apart from db-bridge's). */
     private static void migrate(javax.sql.DataSource dataSource) {
-        URL wanGateway = RelayStore.class.getProtectionDomain().getCodeSource().getLocation();
-        try (URLClassLoader migrations = new URLClassLoader(new URL[] { wanGateway }, null)) {
-            Flyway.configure(migrations).dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        Flyway.configure().dataSource(dataSource).locations(RelayStore.MIGRATIONS).load().migrate();
     }
 
     /** One site's gateway: its database, store, link, LAN side and engine, built as the Spring wiring builds them. */

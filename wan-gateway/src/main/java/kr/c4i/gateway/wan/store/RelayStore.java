@@ -52,6 +52,12 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  */
 public final class RelayStore {
 
+    /**
+     * Where the store's Flyway migrations are, as {@code spring.flyway.locations} names them: not db-bridge's
+     * {@code db/migration}, since the tools' jar carries both services.
+     */
+    public static final String MIGRATIONS = "classpath:db/wan-store";
+
     private static final String INSERT = """
             INSERT INTO relay_copy (route, message_id, origin_node, kmtf_type, precedence, classification, created_at,
                                     body, crossed, bound_for, bytes, supersede_key, stored_at)

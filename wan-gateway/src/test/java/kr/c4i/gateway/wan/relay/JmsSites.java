@@ -203,7 +203,7 @@ final class JmsSites implements AutoCloseable {
             s.execute("CREATE DATABASE " + name);
         }
         DataSource raw = postgres.getDatabase("postgres", name);
-        Flyway.configure().dataSource(raw).locations("classpath:db/migration").load().migrate();
+        Flyway.configure().dataSource(raw).locations(RelayStore.MIGRATIONS).load().migrate();
         HikariDataSource pool = new HikariDataSource();
         pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));
         pool.setMaximumPoolSize(4);

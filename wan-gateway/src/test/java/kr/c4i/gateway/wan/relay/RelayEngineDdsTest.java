@@ -124,7 +124,7 @@ class RelayEngineDdsTest {
         try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
             s.execute("CREATE DATABASE " + name);
         }
-        Flyway.configure().dataSource(postgres.getDatabase("postgres", name)).locations("classpath:db/migration")
+        Flyway.configure().dataSource(postgres.getDatabase("postgres", name)).locations(RelayStore.MIGRATIONS)
                 .load().migrate();
         HikariDataSource pool = new HikariDataSource();
         pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));

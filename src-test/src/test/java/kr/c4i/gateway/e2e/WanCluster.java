@@ -1,0 +1,274 @@
+package kr.c4i.gateway.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
+import kr.c4i.gateway.tools.node.GatewayLaunch;
+import kr.c4i.gateway.tools.node.NodeLaunch;
+
+/**
+ * Sites joined by their WAN gateways, all on this machine: each node a bridge process with its own PostgreSQL, each
+ * site's gateway a wan-gateway process (the executable jar users deploy) with its own PostgreSQL. The test JVM runs
+ * every database, so a test can kill -9 a bridge or a gateway and find its data as a real server would keep them.
+ * <p>
+ * {@link Variant#JMS}: the site LANs are the nodes' brokers plus the gateway's LAN broker, and the gateways talk over
+ * the {@code jms} link, each peer's WAN broker reached through a {@link TcpProxy} the test can cut. {@link Variant#DDS}:
+ * each site its own DDS domain, and the gateways on a WAN domain of their own over the {@code dds} link, unicast to
+ * 127.0.0.1 (loopback has no multicast).
+ */
+final class WanCluster implements AutoCloseable {
+
+    /** The sites' LAN transport and the WAN link between their gateways. */
+    enum Variant {
+        JMS, DDS;
+
+        TransportKind transport() {
+            return this == JMS ? TransportKind.JMS : TransportKind.DDS;
+        }
+
+        String link() {
+            return this == JMS ? "jms" : "dds";
+        }
+    }
+
+    // Five or six JVMs starting at once on a shared machine: minutes, not seconds, when it is busy.
+    static final Duration STARTUP = Duration.ofMinutes(5);
+    // The client compiler only: these JVMs start far sooner and the test's load needs no peak throughput.
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
+    static final String LAN_USER = "gateway";
+    static final String WAN_USER = "wan";
+
+    /** Database, pool and process are cells: a restart replaces them. */
+    record Node(String id, String site, int pgPort, EmbeddedDatabase[] database, HikariDataSource[] pool,
+            int httpPort, int brokerPort, NodeProcess[] process) {
+    }
+
+    record Gateway(String site, Path home, int siteDomain, EmbeddedDatabase database, int httpPort, int lanPort,
+            int wanPort, TcpProxy[] proxy, NodeProcess[] process) {
+    }
+
+    private static final AtomicInteger CLUSTERS = new AtomicInteger();
+
+    private final Path dir;
+    private final Variant variant;
+    private final Map<String, List<String>> sites;
+    private final Map<String, String> gatewayProperties;
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<String, Gateway> gateways = new LinkedHashMap<>();
+    private final int wanDomain;
+    private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private final String lanPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private final String wanPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+
+    /**
+     * @param sites site id to its nodes, e.g. {@code s1 -> [a, b]}; every node subscribes to every type
+     * @param gatewayProperties more properties for every gateway (over the cluster's)
+     */
+    WanCluster(Path dir, Variant variant, Map<String, List<String>> sites, Map<String, String> gatewayProperties)
+            throws IOException {
+        this.dir = dir;
+        this.variant = variant;
+        this.sites = sites;
+        this.gatewayProperties = gatewayProperties;
+        // Each cluster its own DDS domains (one per site, one for the WAN), so successive tests never meet.
+        int base = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet() * 5) % 200);
+        wanDomain = base + sites.size();
+        int index = 0;
+        for (Map.Entry<String, List<String>> site : sites.entrySet()) {
+            for (String id : site.getValue()) {
+                Node node = new Node(id, site.getKey(), freePort(), new EmbeddedDatabase[1], new HikariDataSource[1],
+                        freePort(), freePort(), new NodeProcess[1]);
+                startDatabase(node);
+                nodes.put(id, node);
+            }
+            Path home = dir.resolve(site.getKey() + "-gw");
+            EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
+                    home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
+            gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database, freePort(),
+                    freePort(), freePort(), new TcpProxy[1], new NodeProcess[1]));
+        }
+        if (variant == Variant.JMS) {
+            for (Gateway gateway : gateways.values()) {
+                gateway.proxy()[0] = new TcpProxy(freePort(), gateway.wanPort());
+            }
+        }
+    }
+
+    private void startDatabase(Node node) throws IOException {
+        Path data = dir.resolve(node.id() + "-pg");
+        EmbeddedDatabase database = EmbeddedDatabase.start(data, data.resolveSibling(node.id() + "-pg.password"),
+                EmbeddedPostgres.builder().setCleanDataDirectory(false).setPort(node.pgPort()));
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(database.jdbcUrl());
+        pool.setUsername(EmbeddedDatabase.USER);
+        pool.setPassword(database.password());
+        pool.setMaximumPoolSize(4);
+        node.database()[0] = database;
+        node.pool()[0] = pool;
+    }
+
+    /** Starts every gateway and every node, and waits until each answers. */
+    void startAll() throws IOException {
+        for (String site : sites.keySet()) {
+            startGateway(site);
+        }
+        for (String id : nodes.keySet()) {
+            startNode(id);
+        }
+        for (Gateway gateway : gateways.values()) {
+            gateway.process()[0].awaitAnswering(STARTUP);
+        }
+        for (Node node : nodes.values()) {
+            node.process()[0].awaitUp(STARTUP);
+        }
+    }
+
+    /** Node {@code id}'s launch: its local peers at their brokers, every remote node at its site gateway's broker. */
+    NodeLaunch nodeLaunch(String id) {
+        Node node = nodes.get(id);
+        Gateway gateway = gateways.get(node.site());
+        NodeLaunch.Builder launch = NodeLaunch.builder(id, variant.transport()).roles(true, true)
+                .datasource(node.database()[0].jdbcUrl(), EmbeddedDatabase.USER, node.database()[0].password());
+        for (Node other : nodes.values()) {
+            launch.subscription(other.id(), "*");
+            if (!other.id().equals(id)) {
+                launch.jmsPeer(other.id(), "tcp://127.0.0.1:"
+                        + (other.site().equals(node.site()) ? other.brokerPort() : gateway.lanPort()));
+            }
+        }
+        return launch.jmsCredentials(LAN_USER, lanPassword).managementPassword(managementPassword)
+                .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
+                .bridgeMaxRetryInterval("1s").ddsDomain(gateway.siteDomain()).ddsMulticast(false)
+                .ddsPeers(List.of("127.0.0.1")).resend("2s", "4s").managementPort(node.httpPort()).build();
+    }
+
+    /** Site {@code site}'s gateway's launch: every site and subscription, its LAN, its link to every other site. */
+    GatewayLaunch gatewayLaunch(String site) {
+        Gateway gateway = gateways.get(site);
+        GatewayLaunch.Builder launch = GatewayLaunch.builder(site);
+        sites.forEach(launch::site);
+        nodes.keySet().forEach(id -> launch.subscription(id, "*"));
+        if (variant == Variant.JMS) {
+            launch.jmsLan(LAN_USER, lanPassword, "127.0.0.1", gateway.lanPort(), gateway.home().resolve("artemis-lan"));
+            sites.get(site).forEach(id -> launch.jmsLanNode(id, "tcp://127.0.0.1:" + nodes.get(id).brokerPort()));
+            launch.jmsLink(WAN_USER, wanPassword, "127.0.0.1", gateway.wanPort(), gateway.home().resolve("artemis-wan"));
+            gateways.values().stream().filter(other -> !other.site().equals(site))
+                    .forEach(other -> launch.jmsLinkPeer(other.site(), "tcp://127.0.0.1:" + other.proxy()[0].port()));
+            launch.property("gateway.wan.jms.max-reconnect-backoff", "2s");
+        }
+        else {
+            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).ddsLink(wanDomain);
+            gateways.keySet().stream().filter(other -> !other.equals(site))
+                    .forEach(other -> launch.ddsLinkPeer(other, "127.0.0.1"));
+        }
+        return launch.budgetBitsPerSecond(256_000)
+                .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER, gateway.database().password())
+                .managementPort(gateway.httpPort()).managementPassword(managementPassword)
+                .properties(gatewayProperties).build();
+    }
+
+    NodeProcess startNode(String id) throws IOException {
+        Node node = nodes.get(id);
+        node.process()[0] = new NodeProcess(nodeLaunch(id), node.httpPort(), dir.resolve(id + ".log"), JVM_OPTIONS)
+                .start();
+        return node.process()[0];
+    }
+
+    /** Starts site {@code site}'s gateway (again: its log goes on), without waiting for it. */
+    NodeProcess startGateway(String site) throws IOException {
+        Gateway gateway = gateways.get(site);
+        gateway.process()[0] = NodeProcess.gateway(gatewayLaunch(site), gateway.httpPort(),
+                dir.resolve(site + "-gw.log"), JVM_OPTIONS).start();
+        return gateway.process()[0];
+    }
+
+    NodeProcess gateway(String site) {
+        return gateways.get(site).process()[0];
+    }
+
+    NodeProcess node(String id) {
+        return nodes.get(id).process()[0];
+    }
+
+    /** The WAN is down: every gateway's WAN broker unreachable, every connection to one reset. */
+    void cutWan() throws IOException {
+        for (Gateway gateway : gateways.values()) {
+            gateway.proxy()[0].sever();
+        }
+    }
+
+    void restoreWan() throws IOException {
+        for (Gateway gateway : gateways.values()) {
+            gateway.proxy()[0].restore();
+        }
+    }
+
+    /** Node {@code id}'s interface database as its C4I application sees it. */
+    InterfaceDatabaseClient client(String id) {
+        return new InterfaceDatabaseClient(nodes.get(id).pool()[0]);
+    }
+
+    List<String> inboxIds(String id) throws SQLException {
+        return client(id).strings("SELECT message_id FROM inbox ORDER BY 1");
+    }
+
+    List<String> nodeIds() {
+        return new ArrayList<>(nodes.keySet());
+    }
+
+    /** A counter or gauge of a process's Prometheus page, summed over the lines that start with {@code prefix}. */
+    static double metric(NodeProcess process, String prefix) throws Exception {
+        return process.get("/actuator/prometheus").body().lines().filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Node node : nodes.values()) {
+            if (node.process()[0] != null) {
+                node.process()[0].close();
+            }
+        }
+        for (Gateway gateway : gateways.values()) {
+            if (gateway.process()[0] != null) {
+                gateway.process()[0].close();
+            }
+            if (gateway.proxy()[0] != null) {
+                gateway.proxy()[0].close();
+            }
+        }
+        for (Node node : nodes.values()) {
+            node.pool()[0].close();
+            node.database()[0].close();
+        }
+        for (Gateway gateway : gateways.values()) {
+            gateway.database().close();
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package kr.c4i.gateway.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.e2e.WanCluster.Variant;
+import kr.c4i.gateway.interfacedb.InboxRow;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Reliability;
+import kr.c4i.gateway.tools.node.GatewayLaunch;
+
+/**
+ * The WAN gateway end to end, as deployed: node bridges and site gateways as processes from their executable jars,
+ * each with its own PostgreSQL, sites joined only through their gateways. Messages are compared by id, as sets,
+ * between the senders' outboxes and the receivers' inboxes.
+ */
+class WanEndToEndIT {
+
+    private static final String TYPE = "SITREP";
+    private static final Duration DELIVERY = Duration.ofSeconds(120);
+    // Each writer its own thread: the common pool may have a single worker, and a load runs until stopped.
+    private static final Executor WRITERS = task -> Thread.ofVirtual().name("writer").start(task);
+
+    // Kept when a test fails: the processes' logs are in it.
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @BeforeAll
+    static void theTypeIsReliable() {
+        assertThat(KmtfCatalogue.loadDefault().require(TYPE).reliability()).isEqualTo(Reliability.RELIABLE);
+    }
+
+    @Test
+    void jmsLanAndLinkCarryEveryMessageOnceBothWaysAndNothingLoopsBack() throws Exception {
+        bothWays(Variant.JMS);
+    }
+
+    @Test
+    void ddsLanAndLinkCarryEveryMessageOnceBothWaysAndNothingLoopsBack() throws Exception {
+        bothWays(Variant.DDS);
+    }
+
+    /**
+     * Site s1 has nodes a and b, site s2 node c; a and c write at once, everyone subscribes to everything. b gets a's
+     * messages on its own LAN and c's through both gateways; a loop would bring a message back to its origin's site a
+     * second time (b's duplicates) or to its origin itself.
+     */
+    private void bothWays(Variant variant) throws Exception {
+        try (WanCluster wan = new WanCluster(dir, variant, sites("s1", List.of("a", "b"), "s2", List.of("c")),
+                Map.of())) {
+            for (String site : List.of("s1", "s2")) {
+                assertRunsTheExample(wan.gatewayLaunch(site),
+                        Path.of("../docs/examples/wan-gateway-" + site + "-" + variant.link() + ".properties"));
+            }
+            wan.startAll();
+            CompletableFuture<List<String>> fromA = produce(wan, "a", 300, i -> null);
+            CompletableFuture<List<String>> fromC = produce(wan, "c", 300, i -> null);
+            List<String> sentByA = fromA.get(60, TimeUnit.SECONDS);
+            List<String> sentByC = fromC.get(60, TimeUnit.SECONDS);
+
+            await().alias("every message in every inbox").atMost(DELIVERY).pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> {
+                        assertThat(wan.inboxIds("c")).as("c's inbox").hasSameElementsAs(sentByA);
+                        assertThat(wan.inboxIds("a")).as("a's inbox").hasSameElementsAs(sentByC);
+                        assertThat(wan.inboxIds("b")).as("b's inbox").hasSameElementsAs(union(sentByA, sentByC));
+                    });
+            assertThat(wan.inboxIds("c")).hasSize(300);
+            assertThat(wan.inboxIds("b")).hasSize(600);
+            assertThat(wan.client("c").strings("SELECT DISTINCT origin_node FROM inbox")).containsExactly("a");
+            assertThat(wan.client("a").strings("SELECT DISTINCT origin_node FROM inbox")).containsExactly("c");
+            if (variant == Variant.JMS) {
+                // Over JMS without faults every copy is sent once; a relayed copy coming back would count here.
+                for (String node : wan.nodeIds()) {
+                    assertThat(WanCluster.metric(wan.node(node), "gateway_inbox_duplicates_total{"))
+                            .as("duplicates at %s", node).isZero();
+                }
+            }
+            // Nothing is left in custody anywhere.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                for (String site : List.of("s1", "s2")) {
+                    assertThat(WanCluster.metric(wan.gateway(site), "gateway_wan_store_copies{"))
+                            .as("copies in the store of %s", site).isZero();
+                }
+            });
+        }
+    }
+
+    /**
+     * Three sites in a ring, each gateway peered with the two others; every node writes, everyone subscribes to
+     * everything: each message reaches each other node once.
+     */
+    @Test
+    void threeGatewaysInARingDeliverEveryMessageOnceToEverySubscriber() throws Exception {
+        try (WanCluster wan = new WanCluster(dir, Variant.JMS,
+                sites("s1", List.of("a"), "s2", List.of("c"), "s3", List.of("d")), Map.of())) {
+            wan.startAll();
+            Map<String, CompletableFuture<List<String>>> producing = new LinkedHashMap<>();
+            for (String node : wan.nodeIds()) {
+                producing.put(node, produce(wan, node, 150, i -> null));
+            }
+            Map<String, List<String>> sent = new LinkedHashMap<>();
+            for (Map.Entry<String, CompletableFuture<List<String>>> p : producing.entrySet()) {
+                sent.put(p.getKey(), p.getValue().get(60, TimeUnit.SECONDS));
+            }
+            await().alias("every message at every other node").atMost(DELIVERY).pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> {
+                        for (String node : wan.nodeIds()) {
+                            List<String> expected = new ArrayList<>();
+                            sent.forEach((origin, ids) -> {
+                                if (!origin.equals(node)) {
+                                    expected.addAll(ids);
+                                }
+                            });
+                            assertThat(wan.inboxIds(node)).as("%s's inbox", node).hasSameElementsAs(expected);
+                        }
+                    });
+            for (String node : wan.nodeIds()) {
+                assertThat(wan.inboxIds(node)).hasSize(300);
+                assertThat(WanCluster.metric(wan.node(node), "gateway_inbox_duplicates_total{"))
+                        .as("duplicates at %s", node).isZero();
+            }
+        }
+    }
+
+    /**
+     * Under load, the WAN is cut for 60 s; meanwhile both gateways are killed with SIGKILL and started again. After
+     * the WAN is back every message arrives exactly once, and what piled up during the outage drains FLASH and
+     * IMMEDIATE before ROUTINE.
+     */
+    @Test
+    void aWanOutageWithBothGatewaysKilledLosesNothingAndDrainsByPrecedence() throws Exception {
+        // Strict precedence (no floor share for ROUTINE), so the drain order is the scheduler's.
+        try (WanCluster wan = new WanCluster(dir, Variant.JMS, sites("s1", List.of("a"), "s2", List.of("c")),
+                Map.of("gateway.wan.schedule.floor", "0"))) {
+            wan.startAll();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<String> phase = new AtomicReference<>("before");
+            CompletableFuture<List<String>> loadA = load(wan, "a", stop, phase);
+            CompletableFuture<List<String>> loadC = load(wan, "c", stop, phase);
+            await().atMost(DELIVERY).until(() -> wan.inboxIds("c").size() > 50 && wan.inboxIds("a").size() > 50);
+
+            wan.cutWan();
+            Instant cut = Instant.now();
+            phase.set("outage");
+            // FLASH and IMMEDIATE among the ROUTINE load, while the WAN is down and across both gateways' restarts.
+            List<String> urgent = new ArrayList<>();
+            urgent.addAll(insert(wan, "a", "outage-flash-1", 20, i -> "FLASH"));
+            wan.gateway("s1").kill();
+            urgent.addAll(insert(wan, "a", "outage-immediate-1", 20, i -> "IMMEDIATE"));
+            wan.startGateway("s1");
+            wan.gateway("s2").kill();
+            wan.startGateway("s2");
+            wan.gateway("s1").awaitAnswering(WanCluster.STARTUP);
+            wan.gateway("s2").awaitAnswering(WanCluster.STARTUP);
+            urgent.addAll(insert(wan, "a", "outage-flash-2", 20, i -> "FLASH"));
+            urgent.addAll(insert(wan, "a", "outage-immediate-2", 20, i -> "IMMEDIATE"));
+            // The stimulus: the outage lasts 60 s (longer if the gateways took longer to start again).
+            Duration left = Duration.between(Instant.now(), cut.plusSeconds(60));
+            if (left.isPositive()) {
+                TimeUnit.MILLISECONDS.sleep(left.toMillis());
+            }
+            assertThat(wan.inboxIds("c")).as("nothing written during the outage crossed the cut WAN")
+                    .noneMatch(id -> id.contains("outage"));
+            phase.set("after");
+            wan.restoreWan();
+            TimeUnit.SECONDS.sleep(5); // the stimulus: a little load after the restore too
+            stop.set(true);
+            List<String> sentByA = new ArrayList<>(loadA.get(30, TimeUnit.SECONDS));
+            sentByA.addAll(urgent);
+            List<String> sentByC = loadC.get(30, TimeUnit.SECONDS);
+
+            await().alias("every message after the outage").atMost(DELIVERY).pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> {
+                        assertThat(wan.inboxIds("c")).as("c's inbox").hasSameElementsAs(sentByA);
+                        assertThat(wan.inboxIds("a")).as("a's inbox").hasSameElementsAs(sentByC);
+                    });
+            assertThat(wan.inboxIds("c")).hasSize(sentByA.size());
+
+            // Of what was written during the outage, every FLASH and IMMEDIATE arrived before any ROUTINE.
+            List<InboxRow> arrived = wan.client("c").inbox().stream()
+                    .filter(row -> row.messageId().contains("outage")).toList();
+            List<String> order = arrived.stream().map(InboxRow::precedence).toList();
+            int lastUrgent = Math.max(order.lastIndexOf("FLASH"), order.lastIndexOf("IMMEDIATE"));
+            int firstRoutine = order.indexOf("ROUTINE");
+            assertThat(order).as("precedences written during the outage, in c's arrival order")
+                    .contains("FLASH", "IMMEDIATE", "ROUTINE");
+            assertThat(lastUrgent).as("last FLASH/IMMEDIATE before first ROUTINE in %s", order)
+                    .isLessThan(firstRoutine);
+            assertThat(order.lastIndexOf("FLASH")).as("last FLASH before first IMMEDIATE in %s", order)
+                    .isLessThan(order.indexOf("IMMEDIATE"));
+        }
+    }
+
+    /**
+     * The gateway runs the documented example: the same properties, and the same values but for addresses, ports,
+     * directories and domains, which are this machine's; the test's own settings for loopback are named here.
+     */
+    private static void assertRunsTheExample(GatewayLaunch launch, Path example) throws Exception {
+        Properties documented = new Properties();
+        try (Reader in = Files.newBufferedReader(example)) {
+            documented.load(in);
+        }
+        Map<String, String> run = new LinkedHashMap<>(launch.publicProperties());
+        run.keySet().removeAll(Set.of("gateway.wan.jms.max-reconnect-backoff"));
+        assertThat(run.keySet()).as("the properties of %s", example)
+                .containsExactlyInAnyOrderElementsOf(documented.stringPropertyNames());
+        Pattern machineSpecific = Pattern.compile(".*(url|host|port|data-directory|domain-id|peers(\\..*)?)");
+        run.forEach((key, value) -> {
+            if (!machineSpecific.matcher(key).matches()) {
+                assertThat(value).as("%s in %s", key, example).isEqualTo(documented.getProperty(key));
+            }
+        });
+    }
+
+    /** Keeps writing ROUTINE messages, about 10 a second, named by the phase they were written in, until stopped. */
+    private static CompletableFuture<List<String>> load(WanCluster wan, String node, AtomicBoolean stop,
+            AtomicReference<String> phase) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<String> ids = new ArrayList<>();
+            AtomicInteger serial = new AtomicInteger();
+            try {
+                while (!stop.get()) {
+                    String id = node + "-" + phase.get() + "-routine-" + serial.incrementAndGet();
+                    wan.client(node).insertRaw(RawOutboxRow.of(id, TYPE, "ROUTINE",
+                            EndToEndContract.message(TYPE, serial.get()), null));
+                    ids.add(id);
+                    // The stimulus, not a wait: a steady load.
+                    TimeUnit.MILLISECONDS.sleep(100);
+                }
+                return ids;
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        }, WRITERS);
+    }
+
+    /** Writes {@code count} messages in the background, a few at a time, like an application at work. */
+    private static CompletableFuture<List<String>> produce(WanCluster wan, String node, int count,
+            IntFunction<String> precedence) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                List<String> ids = new ArrayList<>();
+                for (int i = 0; i < count; i += 20) {
+                    ids.addAll(insert(wan, node, Integer.toString(i), Math.min(20, count - i), precedence));
+                    // The stimulus, not a wait: pacing keeps the stream going.
+                    TimeUnit.MILLISECONDS.sleep(20);
+                }
+                return ids;
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        }, WRITERS);
+    }
+
+    private static List<String> insert(WanCluster wan, String node, String prefix, int count,
+            IntFunction<String> precedence) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = node + "-" + prefix + "-" + i;
+            wan.client(node).insertRaw(RawOutboxRow.of(id, TYPE, precedence.apply(i), EndToEndContract.message(TYPE, i),
+                    null));
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private static Set<String> union(List<String> first, List<String> second) {
+        Set<String> all = new HashSet<>(first);
+        all.addAll(second);
+        return Collections.unmodifiableSet(all);
+    }
+
+    private static Map<String, List<String>> sites(Object... siteAndNodes) {
+        Map<String, List<String>> sites = new LinkedHashMap<>();
+        for (int i = 0; i < siteAndNodes.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            List<String> nodes = (List<String>) siteAndNodes[i + 1];
+            sites.put((String) siteAndNodes[i], nodes);
+        }
+        return sites;
+    }
+}
