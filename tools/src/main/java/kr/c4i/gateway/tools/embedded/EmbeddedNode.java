@@ -96,7 +96,7 @@ final class EmbeddedNode implements AutoCloseable {
     }
 
     // No newline: curl -u user:"$(cat file)" and Prometheus' password_file read the password as it is.
-    private static Path writeOwnerOnly(Path file, String secret) throws IOException {
+    static Path writeOwnerOnly(Path file, String secret) throws IOException {
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         return Files.writeString(file, secret);

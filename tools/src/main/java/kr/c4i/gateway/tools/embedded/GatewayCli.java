@@ -19,7 +19,8 @@ import kr.c4i.gateway.tools.UsageError;
         header = "C4I messaging gateway on embedded defaults.",
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
-        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, CommandLine.HelpCommand.class })
+        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, WanCommand.class,
+                CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
     @CommandLine.Spec

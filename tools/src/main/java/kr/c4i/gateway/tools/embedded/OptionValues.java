@@ -7,6 +7,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.dds.ParticipantSettings;
 
 /**
@@ -178,6 +179,19 @@ public final class OptionValues {
         public String convert(String text) {
             try {
                 return NodeId.of(text).value();
+            }
+            catch (IllegalArgumentException ex) {
+                throw new TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+
+    /** A site id ({@link SiteId}'s charset). */
+    static final class SiteName implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            try {
+                return SiteId.of(text).value();
             }
             catch (IllegalArgumentException ex) {
                 throw new TypeConversionException(ex.getMessage());

@@ -39,6 +39,11 @@ class GatewayCliTest {
             node --id a --work-dir w --pg-port 70000   | Invalid value for option '--pg-port': 70000 is out of range: use 0 to 65535
             node --id a --work-dir w -- gateway.x=1    | Bridge property 'gateway.x=1' must look like --key=value
             node --work-dir w                  | Missing required option: '--id=<id>'
+            wan --site S1 --work-dir w         | Invalid value for option '--site': Invalid site id 'S1'
+            wan --site s1 --work-dir w --http-port 0   | Invalid value for option '--http-port': 0 is out of range: use 1 to 65535
+            wan --site s1 --work-dir w --pg-port -1    | Invalid value for option '--pg-port': -1 is out of range: use 0 to 65535
+            wan --site s1 --work-dir w -- gateway.x=1  | Gateway property 'gateway.x=1' must look like --key=value
+            wan --work-dir w                   | Missing required option: '--site=<site>'
             demo --node 3                      | Unknown options: '--node'
             """)
     void aBadOptionIsAUsageErrorInOneLine(String commandLine, String message) {
@@ -46,7 +51,7 @@ class GatewayCliTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(CommandLine.ExitCode.USAGE);
         List<String> lines = r.err().lines().toList();
         assertThat(lines.getFirst()).as(r.toString()).contains(message);
-        assertThat(lines.getLast()).as(r.toString()).matches("See 'gateway (demo|bench|node) --help'\\.");
+        assertThat(lines.getLast()).as(r.toString()).matches("See 'gateway (demo|bench|node|wan) --help'\\.");
         assertThat(r.err()).as(r.toString()).doesNotContain("Exception", "\tat ", "Usage:");
         assertThat(r.out()).as(r.toString()).isEmpty();
     }
@@ -75,6 +80,12 @@ class GatewayCliTest {
         NodeCommand node = cli.getSubcommands().get("node").getCommand();
         assertThat(node.id).isEqualTo("h1");
         assertThat(node.bridgeArguments).containsExactly("--gateway.x=1", "--gateway.y=a=b");
+        cli = GatewayCli.commandLine();
+        cli.parseArgs("wan", "--site", "s2", "--work-dir", "w", "--", "--gateway.wan.link=dds");
+        WanCommand wan = cli.getSubcommands().get("wan").getCommand();
+        assertThat(wan.site).isEqualTo("s2");
+        assertThat(wan.httpPort).isEqualTo(8091);
+        assertThat(wan.gatewayArguments).containsExactly("--gateway.wan.link=dds");
     }
 
     @Test
@@ -95,7 +106,7 @@ class GatewayCliTest {
 
     @Test
     void everyHelpListsTheExitCodesFromTheTable() {
-        for (String command : List.of("demo", "bench", "node")) {
+        for (String command : List.of("demo", "bench", "node", "wan")) {
             CliDriver.Result r = CliDriver.run(command, "--help");
             assertThat(r.out()).as(r.toString()).contains("Exit codes:", "  0   " + ExitCode.OK.meaning(),
                     "  2   " + ExitCode.USAGE.meaning(), "  3   " + ExitCode.TARGET_MISSED.meaning());

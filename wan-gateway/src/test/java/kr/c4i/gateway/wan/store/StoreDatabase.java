@@ -23,7 +23,7 @@ final class StoreDatabase implements AutoCloseable {
 
     StoreDatabase() throws IOException {
         postgres = EmbeddedPostgres.builder().start();
-        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations("classpath:db/migration").load()
+        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations("classpath:db/wan-store").load()
                 .migrate();
         pool = new HikariDataSource();
         pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));

@@ -1,0 +1,161 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.io.PrintWriter;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import kr.c4i.gateway.bridge.management.ManagementSecurityConfiguration;
+import kr.c4i.gateway.bridge.transport.DdsTransportConfiguration;
+import kr.c4i.gateway.bridge.transport.JmsTransportConfiguration;
+import kr.c4i.gateway.tools.node.GatewayLaunch;
+import kr.c4i.gateway.wan.WanGatewayApplication;
+
+/**
+ * One site's WAN gateway as its own process: an embedded PostgreSQL for its store that keeps its data across
+ * restarts (also after a kill -9) and the wan-gateway service. Everything after {@code --} is handed to the gateway
+ * as Spring properties.
+ */
+@Command(name = "wan", mixinStandardHelpOptions = true, showDefaultValues = true,
+        header = "Run one site's WAN gateway (embedded PostgreSQL and wan-gateway) until stopped.",
+        description = { "Starts the gateway's PostgreSQL (data kept under <work-dir>/<site>-gw/postgres, its postgres "
+                + "user's password in <work-dir>/<site>-gw/postgres.password) and the gateway, prints "
+                + "'READY wan=<site> http=<port> jdbc=<url>' when both are up and runs until SIGTERM or SIGINT.",
+                "The management endpoints (--http-port, on 127.0.0.1) take user 'user' and a password made for this "
+                        + "run, kept in <work-dir>/<site>-gw/management-password, unless spring.security.user.password "
+                        + "is given. The brokers' journals default to <work-dir>/<site>-gw/artemis-lan and artemis-wan.",
+                "Gateway properties follow '--', e.g. -- --gateway.routing.sites.s1=a --gateway.wan.link=dds" })
+final class WanCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--site", required = true, converter = OptionValues.SiteName.class,
+            description = "This gateway's site (gateway.wan.site).")
+    String site;
+
+    @Option(names = "--work-dir", required = true, description = "Where the database, broker journals and log live.")
+    Path workDir;
+
+    @Option(names = "--http-port", defaultValue = "8091", converter = OptionValues.ListenPort.class,
+            description = "Port of the management endpoints (actuator), on 127.0.0.1 unless "
+                    + "management.server.address is given.")
+    int httpPort;
+
+    @Option(names = "--pg-port", defaultValue = "0", converter = OptionValues.Port.class,
+            description = "PostgreSQL port (0: any free port).")
+    int pgPort;
+
+    @Option(names = "--pg-socket-dir",
+            description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
+    @Nullable Path pgSocketDir;
+
+    List<String> gatewayArguments = new ArrayList<>();
+
+    @Parameters(paramLabel = "--key=value", description = "Gateway properties, e.g. --gateway.routing.sites.s2=c")
+    void gatewayArguments(List<String> arguments) {
+        try {
+            EmbeddedProperties.parse(arguments);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new ParameterException(spec.commandLine(), ex.getMessage().replace("Bridge property", "Gateway property"));
+        }
+        gatewayArguments = arguments;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path home = workDir.toAbsolutePath().resolve(site + "-gw");
+        Path dataDir = home.resolve("postgres");
+        Files.createDirectories(dataDir);
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(false)
+                .setServerConfig("max_connections", "60");
+        if (pgPort > 0) {
+            builder.setPort(pgPort);
+        }
+        if (pgSocketDir != null) {
+            Files.createDirectories(pgSocketDir);
+            builder.setServerConfig("unix_socket_directories", pgSocketDir.toAbsolutePath().toString());
+        }
+        EmbeddedDatabase database = EmbeddedDatabase.start(dataDir, home.resolve("postgres.password"), builder);
+        AtomicReference<@Nullable ConfigurableApplicationContext> context = new AtomicReference<>();
+        CountDownLatch stopped = new CountDownLatch(1);
+        // The JVM halts once its shutdown hooks finish, so the hook itself stops gateway and database.
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            try {
+                ConfigurableApplicationContext running = context.getAndSet(null);
+                if (running != null) {
+                    running.close();
+                }
+                database.close();
+            }
+            catch (Exception ex) {
+                System.err.println("Unable to stop the gateway of site " + site + " cleanly: " + ex);
+            }
+            finally {
+                stopped.countDown();
+            }
+        }));
+        GatewayLaunch.Builder launch = GatewayLaunch.builder(site).logFile(home.resolve("gateway.log"))
+                .property("gateway.wan.lan.jms.embedded.data-directory", home.resolve("artemis-lan").toString())
+                .property("gateway.wan.jms.embedded.data-directory", home.resolve("artemis-wan").toString())
+                .properties(EmbeddedProperties.parse(gatewayArguments))
+                .datasource(database.jdbcUrl(), EmbeddedDatabase.USER, database.password()).managementPort(httpPort);
+        Path passwordFile = null;
+        if (launch.build().managementPassword() == null) {
+            String password = Secrets.random();
+            passwordFile = EmbeddedNode.writeOwnerOnly(home.resolve("management-password"), password);
+            launch.managementPassword(password);
+        }
+        Map<String, String> properties = launch.build().properties();
+        context.set(new SpringApplicationBuilder(WanGatewayApplication.class).run(arguments(properties)));
+        out.printf("Management: port %d, user '%s', password %s%n", httpPort,
+                properties.getOrDefault("spring.security.user.name", "user"),
+                passwordFile == null ? "as given" : "in " + passwordFile);
+        out.printf("READY wan=%s http=%d jdbc=%s%n", site, httpPort, database.jdbcUrl());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * The properties as command-line arguments (they win over application.yaml like an operator's would), and what
+     * keeps the gateway in this JVM as it is in its own jar: db-bridge shares the classpath, so its application.yaml
+     * and its auto-configurations (a node's transport, its management security) must not apply.
+     */
+    static String[] arguments(Map<String, String> properties) {
+        List<String> arguments = new ArrayList<>();
+        arguments.add("--spring.config.location=" + configLocation(WanGatewayApplication.class));
+        arguments.add("--spring.autoconfigure.exclude=" + String.join(",", JmsTransportConfiguration.class.getName(),
+                DdsTransportConfiguration.class.getName(), ManagementSecurityConfiguration.class.getName()));
+        properties.forEach((key, value) -> arguments.add("--" + key + "=" + value));
+        return arguments.toArray(String[]::new);
+    }
+
+    /** The {@code application.yaml} in the same classpath root (jar or directory) as {@code application}. */
+    static String configLocation(Class<?> application) {
+        String classFile = application.getName().replace('.', '/') + ".class";
+        URL url = Objects.requireNonNull(application.getClassLoader().getResource(classFile), classFile);
+        String text = url.toString();
+        return text.substring(0, text.length() - classFile.length()) + "application.yaml";
+    }
+}
