@@ -76,15 +76,14 @@ final class WanTestbed implements AutoCloseable {
         WanTopology t = network.topology();
         for (int site = 1; site <= 2; site++) {
             String id = WanDeploymentPlan.siteId(site);
-            Path dir = workDir.resolve("gateway-" + id);
             WanDeploymentPlan.Gateway gateway = WanDeploymentPlan.gateway(t, site, link, nodesPerSite, subscriptions,
-                    budgetBitsPerSecond, settings, dir, Map.of());
+                    budgetBitsPerSecond, settings, workDir, Map.of());
             Path sockets = workDir.resolve("sockets").resolve("gw-" + id);
-            List<String> command = WanDeploymentPlan.gatewayCommand(t, gateway, settings, dir, sockets);
+            List<String> command = WanDeploymentPlan.gatewayCommand(t, gateway, settings, workDir, sockets);
             // The harness's process handle wants a NodeSpec: the gateway's id and host, no bridge properties.
             NodeSpec spec = new NodeSpec("gw-" + id, WanTopology.GATEWAY_HOST, t.gatewayLanAddress(site),
                     link.lanTransport(), NodeLaunch.builder("gw-" + id, link.lanTransport()).build());
-            gateways.add(GatewayNode.withoutInterfaceDatabase(spec, command, gateway.environment(),
+            gateways.add(GatewayNode.withoutInterfaceDatabase(spec, command, gateway.launch().environment(),
                     logDir.resolve("wan-" + link.label() + "-gateway-" + id + ".log"), sockets, network.site(site)));
         }
     }

@@ -2,12 +2,12 @@ package kr.c4i.gateway.scenarios.node;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.net.WanTopology;
+import kr.c4i.gateway.tools.node.GatewayLaunch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -38,11 +38,14 @@ public final class WanDeploymentPlan {
      * A site's WAN gateway.
      *
      * @param site 1 or 2
-     * @param id the site id ({@code s1}, {@code s2}), also the process's name in logs
-     * @param properties its properties, without secrets, for the command line
-     * @param environment its secrets, as Spring Boot's relaxed binding reads them
+     * @param launch its properties, secrets apart
      */
-    public record Gateway(int site, String id, Map<String, String> properties, Map<String, String> environment) {
+    public record Gateway(int site, GatewayLaunch launch) {
+
+        /** The site id ({@code s1}, {@code s2}). */
+        public String id() {
+            return launch.site();
+        }
     }
 
     public static String siteId(int site) {
@@ -117,69 +120,59 @@ public final class WanDeploymentPlan {
      * A site's gateway.
      *
      * @param budgetBitsPerSecond {@code gateway.wan.schedule.budget-bits-per-second}
-     * @param workDir the gateway's work dir; its brokers' journals live under it
+     * @param workDir the {@code wan} command's work dir; the gateway keeps its database and journals under
+     *        {@code <workDir>/<site>-gw}
      * @param extraProperties more gateway properties (tuning), applied last
      */
     public static Gateway gateway(WanTopology t, int site, WanLinkKind link, int nodesPerSite,
             Map<String, List<String>> subscriptions, long budgetBitsPerSecond, NodeSettings settings, Path workDir,
             Map<String, String> extraProperties) {
         int peer = 3 - site;
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("gateway.wan.site", siteId(site));
-        p.put("gateway.wan.link", link.label());
-        p.put("gateway.wan.lan.transport", link.lanTransport().label());
+        String id = siteId(site);
+        Path home = workDir.resolve(id + "-gw");
+        GatewayLaunch.Builder launch = GatewayLaunch.builder(id);
         for (int s = 1; s <= 2; s++) {
             List<String> ids = new ArrayList<>();
             for (int host = 1; host <= nodesPerSite; host++) {
                 ids.add(nodeId(s, host));
             }
-            p.put("gateway.routing.sites." + siteId(s), String.join(",", ids));
+            launch.site(siteId(s), ids);
         }
-        subscriptions.forEach((node, types) -> p.put("gateway.routing.subscriptions." + node, String.join(",", types)));
-        p.put("gateway.wan.schedule.budget-bits-per-second", Long.toString(budgetBitsPerSecond));
-        Map<String, String> env = new LinkedHashMap<>();
+        subscriptions.forEach((node, types) -> launch.subscription(node, String.join(",", types)));
+        launch.budgetBitsPerSecond(budgetBitsPerSecond);
         Topology lan = t.site(site);
         switch (link.lanTransport()) {
             case JMS -> {
-                p.put("gateway.wan.lan.jms.user", NodeSettings.JMS_USER);
-                p.put("gateway.wan.lan.jms.embedded.host", t.gatewayLanAddress(site));
-                p.put("gateway.wan.lan.jms.embedded.port", Integer.toString(NodeSettings.JMS_PORT));
-                p.put("gateway.wan.lan.jms.embedded.data-directory", workDir.resolve("artemis-lan").toString());
-                p.put("gateway.wan.lan.jms.bridge-max-retry-interval", settings.jmsRetryInterval());
+                launch.jmsLan(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayLanAddress(site),
+                        NodeSettings.JMS_PORT, home.resolve("artemis-lan"));
+                launch.property("gateway.wan.lan.jms.bridge-max-retry-interval", settings.jmsRetryInterval());
                 for (int host = 1; host <= nodesPerSite; host++) {
-                    p.put("gateway.wan.lan.jms.peers." + nodeId(site, host) + ".url",
-                            "tcp://" + lan.hostAddress(host) + ":" + NodeSettings.JMS_PORT);
+                    launch.jmsLanNode(nodeId(site, host), "tcp://" + lan.hostAddress(host) + ":" + NodeSettings.JMS_PORT);
                 }
-                env.put("GATEWAY_WAN_LAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD);
             }
             case DDS -> {
                 List<String> peers = new ArrayList<>();
                 for (int host = 1; host <= nodesPerSite; host++) {
                     peers.add(lan.hostAddress(host));
                 }
-                p.put("gateway.wan.lan.dds.domain-id", Integer.toString(ddsDomain(settings, site)));
-                p.put("gateway.wan.lan.dds.network-interface", lan.hostInterface());
-                p.put("gateway.wan.lan.dds.peers", String.join(",", peers));
+                launch.ddsLan(ddsDomain(settings, site), true, peers);
+                launch.property("gateway.wan.lan.dds.network-interface", lan.hostInterface());
             }
         }
         switch (link) {
             case JMS -> {
-                p.put("gateway.wan.jms.user", NodeSettings.JMS_USER);
-                p.put("gateway.wan.jms.embedded.host", t.gatewayWanAddress(site));
-                p.put("gateway.wan.jms.embedded.port", Integer.toString(WAN_JMS_PORT));
-                p.put("gateway.wan.jms.embedded.data-directory", workDir.resolve("artemis-wan").toString());
-                p.put("gateway.wan.jms.peers." + siteId(peer) + ".url",
-                        "tcp://" + t.gatewayWanAddress(peer) + ":" + WAN_JMS_PORT);
-                env.put("GATEWAY_WAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD);
+                launch.jmsLink(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayWanAddress(site), WAN_JMS_PORT,
+                        home.resolve("artemis-wan"));
+                launch.jmsLinkPeer(siteId(peer), "tcp://" + t.gatewayWanAddress(peer) + ":" + WAN_JMS_PORT);
             }
             case DDS -> {
-                p.put("gateway.wan.dds.domain-id", Integer.toString(ddsDomain(settings, 0)));
-                p.put("gateway.wan.dds.network-interface", WanTopology.WAN_INTERFACE);
-                p.put("gateway.wan.dds.peers." + siteId(peer), t.gatewayWanAddress(peer));
+                launch.ddsLink(ddsDomain(settings, 0));
+                launch.property("gateway.wan.dds.network-interface", WanTopology.WAN_INTERFACE);
+                launch.ddsLinkPeer(siteId(peer), t.gatewayWanAddress(peer));
             }
         }
-        p.putAll(extraProperties);
-        return new Gateway(site, siteId(site), p, env);
+        launch.properties(extraProperties);
+        return new Gateway(site, launch.build());
     }
 
     /**
@@ -193,7 +186,7 @@ public final class WanDeploymentPlan {
                 "--enable-native-access=ALL-UNNAMED", "-Xmx" + settings.heap(), "-jar", settings.jar().toString(),
                 "wan", "--site", gateway.id(), "--work-dir", workDir.toString(), "--http-port",
                 Integer.toString(NodeSettings.HTTP_PORT), "--pg-socket-dir", socketDir.toString(), "--"));
-        gateway.properties().forEach((k, v) -> argv.add("--" + k + "=" + v));
+        argv.addAll(gateway.launch().arguments());
         return argv;
     }
 
