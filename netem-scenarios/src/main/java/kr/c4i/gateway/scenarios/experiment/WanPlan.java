@@ -50,10 +50,13 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
                 Duration.ofSeconds(60), Rate.KBIT_256, 250);
     }
 
-    /** CI: the jms link, the fastest cell (10% at 2 Mbit/s) and a 10 s outage. */
+    /**
+     * CI: the jms link, the fastest cell (10% at 2 Mbit/s) and a 10 s outage at the same rate (the gateways read
+     * their budget at start: one rate, no restart).
+     */
     public static WanPlan quick() {
         return new WanPlan(List.of(WanLinkKind.JMS), 1, 200, 200, 10, List.of(new LossCell(0.1, Rate.MBIT_2)),
-                Duration.ofSeconds(10), Rate.KBIT_256, 25);
+                Duration.ofSeconds(10), Rate.MBIT_2, 25);
     }
 
     /** Key of the outage cell in result files, e.g. {@code outage 60 s 256 kbit/s}. */
