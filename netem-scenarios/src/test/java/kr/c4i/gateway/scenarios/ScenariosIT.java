@@ -18,8 +18,8 @@ import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.tools.ExitCode;
 
 /**
- * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms link), with real nodes (gateway-tools' executable jar) in real
- * network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
+ * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms link), with real nodes
+ * (gateway-tools' executable jar) in real network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
  */
 class ScenariosIT {
 

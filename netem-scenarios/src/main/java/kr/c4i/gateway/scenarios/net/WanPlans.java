@@ -32,8 +32,8 @@ public final class WanPlans {
         for (int site = 1; site <= 2; site++) {
             String ns = t.gatewayNamespace(site);
             String port = t.wanPort(site);
-            plan.add(ShellCommand.of("ip", "link", "add", WanTopology.WAN_INTERFACE, "netns", ns, "type", "veth", "peer",
-                    "name", port, "netns", sw));
+            plan.add(ShellCommand.of("ip", "link", "add", WanTopology.WAN_INTERFACE, "netns", ns, "type", "veth",
+                    "peer", "name", port, "netns", sw));
             plan.add(ShellCommand.of("ip", "-n", sw, "link", "set", port, "master", wan.bridge()));
             plan.add(NetworkPlans.ethtool(sw, port));
             plan.add(NetworkPlans.ethtool(ns, WanTopology.WAN_INTERFACE));

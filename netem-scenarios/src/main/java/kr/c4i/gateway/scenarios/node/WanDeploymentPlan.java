@@ -52,7 +52,7 @@ public final class WanDeploymentPlan {
         return "s" + site;
     }
 
-    /** The id of the node on host {@code host} of a site: {@code n<global host>}, the sites numbered one after the other. */
+    /** The id of the node on a site's host: {@code n<global host>}, the sites' hosts numbered one after the other. */
     public static String nodeId(int site, int host) {
         return NodeSpec.idOf((site - 1) * WanTopology.SITE_HOSTS + host);
     }
@@ -147,7 +147,8 @@ public final class WanDeploymentPlan {
                         NodeSettings.JMS_PORT, home.resolve("artemis-lan"));
                 launch.property("gateway.wan.lan.jms.bridge-max-retry-interval", settings.jmsRetryInterval());
                 for (int host = 1; host <= nodesPerSite; host++) {
-                    launch.jmsLanNode(nodeId(site, host), "tcp://" + lan.hostAddress(host) + ":" + NodeSettings.JMS_PORT);
+                    launch.jmsLanNode(nodeId(site, host),
+                            "tcp://" + lan.hostAddress(host) + ":" + NodeSettings.JMS_PORT);
                 }
             }
             case DDS -> {
@@ -161,8 +162,8 @@ public final class WanDeploymentPlan {
         }
         switch (link) {
             case JMS -> {
-                launch.jmsLink(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayWanAddress(site), WAN_JMS_PORT,
-                        home.resolve("artemis-wan"));
+                launch.jmsLink(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayWanAddress(site),
+                        WAN_JMS_PORT, home.resolve("artemis-wan"));
                 launch.jmsLinkPeer(siteId(peer), "tcp://" + t.gatewayWanAddress(peer) + ":" + WAN_JMS_PORT);
             }
             case DDS -> {

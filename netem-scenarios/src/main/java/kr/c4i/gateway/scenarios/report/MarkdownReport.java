@@ -277,12 +277,13 @@ public final class MarkdownReport {
                         + "delivered / (last delivery - first insert), or / (deadline - first insert). Meanwhile ")
                 .append(wan.flashMessages()).append(" FLASH messages, one by one: their latency, outbox to inbox. "
                         + "Gateway budget: the link rate less the header allowance of full frames (x 1448/1514). WAN "
-                        + "bytes: what site 1's gateway put on the WAN (its WAN switch port), per message. Node to "
+                        + "bytes: what site 1's gateway put on the WAN (its WAN switch port), per message. Node sent: "
+                        + "first insert to site 1's node having sent the last of the load onto its LAN. Node to "
                         + "node: the loss experiment's msg/s for the same cell, the two nodes on one impaired link "
                         + "and no gateway.\n\n");
-        md.append("| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | FLASH p50 ms | FLASH p99 ms "
-                + "| FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |\n");
-        md.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
+                + "| FLASH p99 ms | FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |\n");
+        md.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (LossCell cell : wan.cells()) {
             for (var link : wan.links()) {
                 String key = cell.key();
@@ -292,6 +293,7 @@ public final class MarkdownReport {
                         .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS))).append(" | ")
                         .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
                         .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
+                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS))).append(" | ")
                         .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS))).append(" | ")
                         .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS))).append(" | ")
                         .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))

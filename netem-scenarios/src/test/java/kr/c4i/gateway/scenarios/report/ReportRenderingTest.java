@@ -35,10 +35,11 @@ class ReportRenderingTest {
     void theWanTableStandsBesideTheLossExperimentsNodeToNodeFigures() {
         String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of());
         assertThat(md).contains("## WAN gateway: two sites over one impaired link",
-                "| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | FLASH p50 ms | FLASH p99 ms "
+                "| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
+                        + "| FLASH p99 ms "
                         + "| FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |");
         // node to node for 10% x 2 Mbit/s: JMS 0.2 and DDS 0.9 of the sample's capacity, 562.5 msg/s
-        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 | 85.0 | 240 | 10/10 | 120 | 113 (0.0) "
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 | 250 | 85.0 | 240 | 10/10 | 120 | 113 (0.0) "
                 + "| 506 (0.0) |");
         assertThat(md).contains("| jms | 100/100 | 4,200 | 0.97 | ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, "
                 + "ROUTINE x22 |");

@@ -70,7 +70,7 @@ final class SampleRuns {
         for (LossCell cell : plan.wan().cells()) {
             reps.add(rep(ExperimentKind.WAN, "jms", cell.key(), 1, 200, 200, Map.of(Metrics.MSG_PER_S, 640.0,
                     Metrics.BUDGET_BPS, 1_912_814.0, Metrics.FLASH_P50_MS, 85.0, Metrics.FLASH_P99_MS, 240.0,
-                    Metrics.FLASH_DELIVERED, 10.0, Metrics.BYTES_PER_MESSAGE, 120.0)));
+                    Metrics.FLASH_DELIVERED, 10.0, Metrics.BYTES_PER_MESSAGE, 120.0, Metrics.SENT_MS, 250.0)));
         }
         reps.add(new RepetitionResult(ExperimentKind.WAN.key(), "jms", plan.wan().outageKey(), 1, T, 100, 100,
                 new LinkedHashMap<>(Map.of(Metrics.DRAIN_MS, 4200.0, Metrics.DRAIN_IN_ORDER, 0.97)),
