@@ -264,6 +264,9 @@ public final class MarkdownReport {
         md.append('\n');
     }
 
+    /** Runs of a drain order the report shows. */
+    private static final int ORDER_RUNS = 12;
+
     private static void wan(StringBuilder md, RunResult run) {
         RunPlan plan = run.plan();
         WanPlan wan = plan.wan();
@@ -319,7 +322,7 @@ public final class MarkdownReport {
             for (var link : wan.links()) {
                 String l = link.label();
                 var reps = Cells.of(run, ExperimentKind.WAN, l, key);
-                String order = reps.isEmpty() ? Fmt.NONE : reps.getFirst().note().replace("drain order: ", "");
+                String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
                 md.append("| ").append(l).append(" | ").append(delivered(run, ExperimentKind.WAN, l, key))
                         .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
                                 Metrics.DRAIN_MS)))
@@ -328,6 +331,14 @@ public final class MarkdownReport {
             }
             md.append('\n');
         }
+    }
+
+    /** The first runs of a drain order, the rest counted: the whole order is in results.json. */
+    static String shortOrder(String note) {
+        List<String> runs = List.of(note.replace("drain order: ", "").split(", "));
+        return runs.size() <= ORDER_RUNS ? String.join(", ", runs)
+                : String.join(", ", runs.subList(0, ORDER_RUNS)) + ", ... (" + (runs.size() - ORDER_RUNS)
+                        + " more runs, ending " + runs.getLast() + ")";
     }
 
     private static void notes(StringBuilder md, RunResult run) {

@@ -46,6 +46,14 @@ class ReportRenderingTest {
     }
 
     @Test
+    void aLongDrainOrderShowsItsFirstRunsAndHowItEnds() {
+        String note = "drain order: " + String.join(", ", java.util.Collections.nCopies(20, "FLASH x1, ROUTINE x1"));
+        assertThat(MarkdownReport.shortOrder(note)).startsWith("FLASH x1, ROUTINE x1, FLASH x1")
+                .endsWith(", ... (28 more runs, ending ROUTINE x1)");
+        assertThat(MarkdownReport.shortOrder("drain order: FLASH x25, ROUTINE x25")).isEqualTo("FLASH x25, ROUTINE x25");
+    }
+
+    @Test
     void aRunSavedBeforeTheWanExperimentReadsBackWithItsDefaultSet(@TempDir Path dir) throws Exception {
         ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
         Path json = dir.resolve(ResultFiles.JSON);
