@@ -35,10 +35,12 @@ import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.ScenarioRunner;
+import kr.c4i.gateway.scenarios.experiment.WanPlan;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
@@ -66,15 +68,28 @@ final class RunCommand implements Callable<Integer> {
     HostTuningOptions hostTuning;
 
     @Option(names = "--experiments", split = ",", paramLabel = "EXPERIMENT",
-            description = "Experiments to run: recovery, fanout, loss (default: all).")
-    List<String> experiments = new ArrayList<>(List.of("recovery", "fanout", "loss"));
+            description = "Experiments to run: recovery, fanout, loss, wan (default: all).")
+    List<String> experiments = new ArrayList<>(List.of("recovery", "fanout", "loss", "wan"));
+
+    @Option(names = "--wan-links", split = ",", paramLabel = "LINK",
+            description = "WAN links of the wan experiment: jms, dds (default: both; quick: jms).")
+    @Nullable List<String> wanLinks;
+
+    @Option(names = "--wan-messages", converter = Messages.class,
+            description = "ROUTINE messages per wan cell (default 1000, quick 200).")
+    @Nullable Integer wanMessages;
+
+    @Option(names = "--wan-cells", split = ",", paramLabel = "LOSS@RATE",
+            description = "Loss cells of the WAN link, e.g. 10%%@128kbit (default: the study's six; quick: 10%%@2mbit).")
+    @Nullable List<String> wanCells;
 
     @Option(names = { "-t", "--transports" }, split = ",", paramLabel = "TRANSPORT",
             description = "Transports to run: jms, dds (default: both).")
     List<String> transports = new ArrayList<>(List.of("jms", "dds"));
 
     @Option(names = "--quick", description = "The CI set: 1 repetition, 200 messages per 1:N and loss repetition, "
-            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s. Later options override it.")
+            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s; wan: the jms link, 10%% x 2 Mbit/s and a 10 s "
+            + "outage. Later options override it.")
     boolean quick;
 
     @Option(names = { "-r", "--repetitions" }, converter = Repetitions.class,
@@ -245,11 +260,20 @@ final class RunCommand implements Callable<Integer> {
                     lossCells != null ? lossCells.stream().map(RunCommand::lossCell).toList() : base.lossCells(),
                     queuePackets, RecoveryOrder.valueOf(recoveryOrder.toUpperCase().replace('-', '_')),
                     Duration.ofSeconds(nodeStartTimeout), base.deliveryTimeout(),
-                    cellTimeout != null ? Duration.ofSeconds(cellTimeout) : null, base.warmupMessages());
+                    cellTimeout != null ? Duration.ofSeconds(cellTimeout) : null, base.warmupMessages(), wanPlan(base));
         }
         catch (IllegalArgumentException ex) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), ex.getMessage(), ex);
         }
+    }
+
+    private WanPlan wanPlan(RunPlan base) {
+        WanPlan wan = base.wan();
+        if (wanLinks != null) {
+            wan = wan.withLinks(wanLinks.stream().map(WanLinkKind::parse).distinct().toList());
+        }
+        return wan.withLoad(wanCells != null ? wanCells.stream().map(RunCommand::lossCell).toList() : wan.cells(),
+                wanMessages != null ? wanMessages : wan.messages());
     }
 
     /** {@code 10%@128kbit}. */

@@ -108,7 +108,7 @@ class ScenariosCliTest {
     void anUnknownExperimentIsAUsageError() {
         CliDriver.Result r = CliDriver.run("run", "--experiments", "latency");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.USAGE.code());
-        assertThat(r.err()).as(r.toString()).contains("'latency' is not an experiment; use recovery, fanout or loss");
+        assertThat(r.err()).as(r.toString()).contains("'latency' is not an experiment; use recovery, fanout, loss or wan");
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.net.EnvironmentCheck;
@@ -17,8 +18,8 @@ import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.tools.ExitCode;
 
 /**
- * One quick repetition of each experiment, JMS and DDS, with real nodes (gateway-tools' executable jar) in real
- * network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
+ * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms link), with real nodes
+ * (gateway-tools' executable jar) in real network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
  */
 class ScenariosIT {
 
@@ -42,11 +43,25 @@ class ScenariosIT {
         assertThat(Files.readString(output.resolve("run.log"))).as(message)
                 .contains("Saved the run so far (" + run.repetitions().size() + " repetitions) to results.json");
         for (String transport : List.of("jms", "dds")) {
-            for (ExperimentKind kind : ExperimentKind.values()) {
+            for (ExperimentKind kind : List.of(ExperimentKind.RECOVERY, ExperimentKind.FANOUT, ExperimentKind.LOSS)) {
                 assertThat(run.repetitions()).as(message)
                         .anyMatch(rep -> rep.experiment().equals(kind.key()) && rep.transport().equals(transport));
             }
         }
+        // The wan experiment's quick set: its loss cell and its outage over the jms link, two sites' gateways
+        // relaying with custody, so every message arrives, FLASH ones too.
+        List<RepetitionResult> wan = run.repetitions().stream()
+                .filter(rep -> rep.experiment().equals(ExperimentKind.WAN.key())).toList();
+        assertThat(wan).as(message).extracting(RepetitionResult::cell)
+                .containsExactlyInAnyOrder("10% 2 Mbit/s", run.plan().wan().outageKey());
+        assertThat(wan).as(message).allMatch(rep -> rep.transport().equals("jms"))
+                .allMatch(RepetitionResult::complete);
+        assertThat(wan).as(message).filteredOn(rep -> rep.cell().equals("10% 2 Mbit/s"))
+                .allMatch(rep -> rep.metric(Metrics.FLASH_DELIVERED).orElse(0) == run.plan().wan().flashMessages()
+                        && rep.metric(Metrics.FLASH_P99_MS).isPresent());
+        assertThat(wan).as(message).filteredOn(rep -> rep.cell().startsWith("outage"))
+                .allMatch(rep -> rep.metric(Metrics.DRAIN_IN_ORDER).isPresent()
+                        && rep.note().startsWith("drain order: "));
         // JMS is store-and-forward: everything arrives, also across the emergency stop and under loss.
         assertThat(run.repetitions()).as(message).filteredOn(rep -> rep.transport().equals("jms"))
                 .allMatch(RepetitionResult::complete);
@@ -55,6 +70,7 @@ class ScenariosIT {
             assertThat(output.resolve(chart + ".svg")).as(message).exists();
         }
         assertThat(output.resolve(ResultFiles.CSV)).as(message).exists();
-        assertThat(report).as(message).contains("## Table 2", "## Table 3", "## Tables 4 and 5", "Quick run");
+        assertThat(report).as(message).contains("## Table 2", "## Table 3", "## Tables 4 and 5",
+                "## WAN gateway: two sites over one impaired link", "Quick run");
     }
 }

@@ -1,6 +1,6 @@
 package kr.c4i.gateway.scenarios.experiment;
 
-/** The study's three experiments. */
+/** The study's three experiments, and the WAN gateway's. */
 public enum ExperimentKind {
 
     /** Response time when a node recovers after an emergency stop (Table 2, Figure 7). */
@@ -10,7 +10,10 @@ public enum ExperimentKind {
     FANOUT("fanout", "Table 3 / Figure 8"),
 
     /** Messages per second under packet loss on slow links (Tables 4-5, Figure 9). */
-    LOSS("loss", "Tables 4-5 / Figure 9");
+    LOSS("loss", "Tables 4-5 / Figure 9"),
+
+    /** Two sites joined by their WAN gateways over one impaired link (issue 10; not in the study). */
+    WAN("wan", "beyond the study: the WAN gateway");
 
     private final String key;
     private final String study;
@@ -35,6 +38,6 @@ public enum ExperimentKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("'" + text + "' is not an experiment; use recovery, fanout or loss");
+        throw new IllegalArgumentException("'" + text + "' is not an experiment; use recovery, fanout, loss or wan");
     }
 }

@@ -47,10 +47,27 @@ public final class Metrics {
     /** Loss: share of the subscriber's frames (acknowledgements) the loss rule dropped. */
     public static final String MEASURED_LOSS_BACK = "measured_loss_back";
 
+    /** WAN: FLASH messages delivered of those sent while the ROUTINE load crossed the WAN. */
+    public static final String FLASH_DELIVERED = "flash_delivered";
+    /** WAN: median FLASH latency (outbox at site 1 to inbox at site 2) under the ROUTINE load. */
+    public static final String FLASH_P50_MS = "flash_p50_ms";
+    /** WAN: 99th percentile (nearest rank) of the FLASH latency under the ROUTINE load. */
+    public static final String FLASH_P99_MS = "flash_p99_ms";
+    /** WAN: the gateways' budget, the link rate less the header allowance. */
+    public static final String BUDGET_BPS = "budget_bps";
+    /** WAN outage: from lifting the cut to the last message stored during it arriving. */
+    public static final String DRAIN_MS = "drain_ms";
+    /**
+     * WAN outage: of the pairs of messages of different precedence stored during the cut, the share delivered
+     * higher precedence first (1: strictly in precedence order).
+     */
+    public static final String DRAIN_IN_ORDER = "drain_in_order";
+
     /** Every metric in the order result files list them. */
     public static final java.util.List<String> ORDER = java.util.List.of(RESPONSE_MS, RECONNECT_MS, FIRST_FRAME_MS,
             FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, WIRE_BYTES, WIRE_PACKETS, BYTES_PER_MESSAGE,
-            INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK);
+            INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK,
+            FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER);
 
     private Metrics() {
     }

@@ -31,11 +31,13 @@ import kr.c4i.gateway.core.transport.TransportKind;
  * @param deliveryTimeout how long recovery and 1:N repetitions may take to deliver everything
  * @param cellTimeout how long a loss repetition may take; null: from the cell's nominal capacity
  * @param warmupMessages messages per type sent (and not measured) after a deployment starts
+ * @param wan the {@code wan} experiment's links and cells; absent in runs made before it existed
  */
 public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> transports, int repetitions, boolean quick,
         int recoveryMessages, int recoverySize, int fanOutMessages, int fanOutSize, List<Integer> subscribers,
         int lossMessages, int lossSize, List<LossCell> lossCells, int queuePackets, RecoveryOrder recoveryOrder,
-        Duration nodeStartTimeout, Duration deliveryTimeout, @Nullable Duration cellTimeout, int warmupMessages) {
+        Duration nodeStartTimeout, Duration deliveryTimeout, @Nullable Duration cellTimeout, int warmupMessages,
+        WanPlan wan) {
 
     /** Rough wire size of a 200-byte message, only for deadlines. */
     private static final int DEADLINE_WIRE_BYTES = 400;
@@ -59,6 +61,19 @@ public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> tran
             }
         }
         positive("messages", recoveryMessages, fanOutMessages, lossMessages, warmupMessages);
+        if (wan == null) {
+            wan = quick ? WanPlan.quick() : WanPlan.full();
+        }
+    }
+
+    /** A plan with the {@code wan} experiment's default set (quick or full). */
+    public RunPlan(List<ExperimentKind> experiments, List<TransportKind> transports, int repetitions, boolean quick,
+            int recoveryMessages, int recoverySize, int fanOutMessages, int fanOutSize, List<Integer> subscribers,
+            int lossMessages, int lossSize, List<LossCell> lossCells, int queuePackets, RecoveryOrder recoveryOrder,
+            Duration nodeStartTimeout, Duration deliveryTimeout, @Nullable Duration cellTimeout, int warmupMessages) {
+        this(experiments, transports, repetitions, quick, recoveryMessages, recoverySize, fanOutMessages, fanOutSize,
+                subscribers, lossMessages, lossSize, lossCells, queuePackets, recoveryOrder, nodeStartTimeout,
+                deliveryTimeout, cellTimeout, warmupMessages, null);
     }
 
     /** The study's set: 15 repetitions, every cell, the study's message counts. */
@@ -89,7 +104,14 @@ public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> tran
     public RunPlan withRepetitions(int count) {
         return new RunPlan(experiments, transports, count, quick, recoveryMessages, recoverySize, fanOutMessages,
                 fanOutSize, subscribers, lossMessages, lossSize, lossCells, queuePackets, recoveryOrder,
-                nodeStartTimeout, deliveryTimeout, cellTimeout, warmupMessages);
+                nodeStartTimeout, deliveryTimeout, cellTimeout, warmupMessages, wan);
+    }
+
+    /** The same plan with another {@code wan} set. */
+    public RunPlan withWan(WanPlan chosen) {
+        return new RunPlan(experiments, transports, repetitions, quick, recoveryMessages, recoverySize, fanOutMessages,
+                fanOutSize, subscribers, lossMessages, lossSize, lossCells, queuePackets, recoveryOrder,
+                nodeStartTimeout, deliveryTimeout, cellTimeout, warmupMessages, chosen);
     }
 
     public boolean runs(ExperimentKind kind) {
@@ -138,7 +160,17 @@ public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> tran
 
     /** Progress steps of the whole run. */
     public int steps() {
-        return stepsPerTransport() * transports.size();
+        return (transportExperiments() ? stepsPerTransport() * transports.size() : 0) + wanSteps();
+    }
+
+    /** Whether an experiment runs that has one deployment per transport (all but {@code wan}). */
+    public boolean transportExperiments() {
+        return runs(ExperimentKind.RECOVERY) || runs(ExperimentKind.LOSS) || runs(ExperimentKind.FANOUT);
+    }
+
+    /** Progress steps of the {@code wan} experiment: per link its deployment's start and every repetition. */
+    public int wanSteps() {
+        return runs(ExperimentKind.WAN) ? wan.links().size() * (1 + wan.cellCount() * repetitions) : 0;
     }
 
     private static void positive(String what, int... values) {

@@ -19,9 +19,12 @@ import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.net.WanNetwork;
+import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
@@ -96,8 +99,13 @@ public final class ScenarioRunner {
                 log.accept("Network up: " + setup.backend() + "; TCP congestion control " + setup.congestionControl()
                         + "; ARP retry " + setup.arpRetryMillis() + " ms");
                 network.shape(options.topology().hostIndexes(), new LinkShape(Rate.GBIT_1, 0, plan.queuePackets()));
-                for (TransportKind transport : plan.transports()) {
-                    runTransport(network, transport, types);
+                if (plan.transportExperiments()) {
+                    for (TransportKind transport : plan.transports()) {
+                        runTransport(network, transport, types);
+                    }
+                }
+                if (plan.runs(ExperimentKind.WAN)) {
+                    runWan(network.backend(), types);
                 }
             }
         }
@@ -151,6 +159,107 @@ public final class ScenarioRunner {
         }
         catch (NodeStartException | RuntimeException ex) {
             giveUp(transport, ex, budget);
+        }
+    }
+
+    /** The {@code wan} experiment on its own network (two sites and the WAN between them), link after link. */
+    private void runWan(ImpairmentBackend backend, ScenarioTypes types) {
+        WanPlan wan = plan.wan();
+        Budget budget = new Budget(plan.wanSteps());
+        try (WanNetwork network = WanNetwork.create(WanTopology.of(options.topology()), shell, backend,
+                options.hostTuning(), log)) {
+            log.accept("WAN network up: sites " + network.topology().site1().subnet() + ".0/24 and "
+                    + network.topology().site2().subnet() + ".0/24, WAN " + network.topology().wan().subnet() + ".0/24");
+            for (WanLinkKind link : wan.links()) {
+                runWanLink(network, link, types, budget);
+            }
+        }
+        catch (RuntimeException ex) {
+            String message = "wan given up: " + ex.getMessage();
+            problems.add(message);
+            log.accept(message);
+        }
+        while (budget.left-- > 0) {
+            progress.step("wan: skipped");
+        }
+    }
+
+    /** One link's deployment: cells grouped by rate, so the gateways restart only when the budget changes. */
+    private void runWanLink(WanNetwork network, WanLinkKind link, ScenarioTypes types, Budget budget) {
+        WanPlan wan = plan.wan();
+        WanExperiment experiment = new WanExperiment(network, plan, types.loss(), log);
+        List<WanStep> steps = WanStep.ordered(wan);
+        String what = "wan " + link.label();
+        int left = 1 + wan.cellCount() * plan.repetitions();
+        try (WanTestbed bed = new WanTestbed(network, link, wan.nodesPerSite(),
+                WanExperiment.subscriptions(types.loss()), WanExperiment.budget(steps.getFirst().rate()),
+                nodeSettings(), options.workRoot(), options.logDir(), log)) {
+            progress.status(what + ": starting nodes and gateways");
+            bed.start(plan.nodeStartTimeout());
+            progress.status(what + ": warming up");
+            experiment.warmUp(bed, plan.deliveryTimeout());
+            budget.left--;
+            left--;
+            progress.step(what + " ready");
+            int failures = 0;
+            for (WanStep step : steps) {
+                if (bed.useBudget(WanExperiment.budget(step.rate()), plan.nodeStartTimeout())) {
+                    experiment.warmUp(bed, plan.deliveryTimeout());
+                }
+                for (int r = 1; r <= plan.repetitions(); r++) {
+                    int rep = r;
+                    String label = what + " " + step.key(wan) + " " + r + "/" + plan.repetitions();
+                    progress.status(label);
+                    budget.left--;
+                    left--;
+                    try {
+                        RepetitionResult result = step.cell() == null ? experiment.outage(bed, rep)
+                                : experiment.run(bed, step.cell(), rep);
+                        results.add(result);
+                        saveCheckpoint();
+                        failures = 0;
+                        progress.step(label + ": " + summary(result));
+                        log.accept(label + ": " + result.metrics()
+                                + (result.note().isEmpty() ? "" : " (" + result.note() + ")"));
+                    }
+                    catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("Interrupted during " + label, ex);
+                    }
+                    catch (Exception ex) {
+                        problems.add(label + " failed: " + ex.getMessage());
+                        log.accept(label + " failed: " + ex);
+                        saveCheckpoint();
+                        progress.step(label + ": FAILED");
+                        network.restoreWan();
+                        network.unshapeWan();
+                        if (++failures >= MAX_FAILURES) {
+                            throw new IllegalStateException(MAX_FAILURES + " repetitions in a row failed", ex);
+                        }
+                    }
+                }
+            }
+        }
+        catch (NodeStartException | RuntimeException ex) {
+            String message = what + " given up: " + ex.getMessage();
+            problems.add(message);
+            log.accept(message);
+            while (left-- > 0) {
+                budget.left--;
+                progress.step(what + ": skipped");
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted during " + what, ex);
+        }
+        catch (Exception ex) {
+            problems.add(what + " failed: " + ex.getMessage());
+            log.accept(what + " failed: " + ex);
+            while (left-- > 0) {
+                budget.left--;
+                progress.step(what + ": skipped");
+            }
         }
     }
 
@@ -300,6 +409,12 @@ public final class ScenarioRunner {
         rates.add(Rate.GBIT_1);
         if (plan.runs(ExperimentKind.LOSS)) {
             plan.lossCells().forEach(c -> rates.add(c.rate()));
+        }
+        if (plan.runs(ExperimentKind.WAN)) {
+            plan.wan().cells().forEach(c -> rates.add(c.rate()));
+            if (plan.wan().outage() != null) {
+                rates.add(plan.wan().outageRate());
+            }
         }
         List<RunSetup.Queue> queues = new ArrayList<>();
         for (Rate rate : rates) {

@@ -13,6 +13,9 @@ public record LinkShape(Rate rate, double loss, int queuePackets) {
     /** Bytes of a full Ethernet frame without FCS: what one queued packet may take. */
     public static final int FRAME_BYTES = 1514;
 
+    /** TCP payload of a full frame (1,514 bytes less Ethernet, IP and TCP headers with timestamps). */
+    public static final int TCP_PAYLOAD_BYTES = 1448;
+
     /** The shaper's smallest bucket: one full frame plus headroom. */
     static final int MIN_BURST_BYTES = 1600;
 
@@ -31,6 +34,14 @@ public record LinkShape(Rate rate, double loss, int queuePackets) {
     /** TBF bucket: {@code max(1600, rate x 4 ms)} bytes, measured here to reach 97-99% of the ceiling. */
     public long burstBytes() {
         return Math.max(MIN_BURST_BYTES, Math.round(rate.bytesPerSecond() * 0.004));
+    }
+
+    /**
+     * The link's rate less the header allowance of full frames ({@code rate x 1448 / 1514}): the payload ceiling a
+     * sender can fill, measured here at 97-99%, and the WAN gateway's budget on this link.
+     */
+    public long payloadBitsPerSecond() {
+        return Math.round(rate.bitsPerSecond() * (double) TCP_PAYLOAD_BYTES / FRAME_BYTES);
     }
 
     /** TBF queue limit in bytes. */

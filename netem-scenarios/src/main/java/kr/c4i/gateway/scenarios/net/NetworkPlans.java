@@ -246,7 +246,7 @@ public final class NetworkPlans {
         return t.prefix() + "probe";
     }
 
-    private static ShellCommand dropLossTable(Topology t) {
+    static ShellCommand dropLossTable(Topology t) {
         return ShellCommand.of("ip", "netns", "exec", t.switchNamespace(), "nft", "delete", "table", "netdev",
                 lossTable(t)).tolerant();
     }
@@ -255,24 +255,24 @@ public final class NetworkPlans {
      * IPv6 off (no ND/MLD noise in the byte counts) and no cached TCP metrics: every connection starts from the
      * kernel's defaults, not from what an earlier cell's slow link taught it.
      */
-    private static ShellCommand ipv6Off(String ns) {
+    static ShellCommand ipv6Off(String ns) {
         return ShellCommand.of("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
                 "net.ipv6.conf.default.disable_ipv6=1", "net.ipv4.tcp_no_metrics_save=1");
     }
 
-    private static ShellCommand ethtool(String ns, String dev) {
+    static ShellCommand ethtool(String ns, String dev) {
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", ns, "ethtool", "-K", dev));
         argv.addAll(OFFLOADS_OFF);
         return new ShellCommand(argv, null, false);
     }
 
-    private static ShellCommand tbf(String ns, String dev, LinkShape shape) {
+    static ShellCommand tbf(String ns, String dev, LinkShape shape) {
         return ShellCommand.of("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev, "root", "tbf", "rate",
                 shape.rate().tc(), "burst", Long.toString(shape.burstBytes()), "limit",
                 Long.toString(shape.limitBytes()));
     }
 
-    private static ShellCommand netem(String ns, String dev, LinkShape shape, boolean withLoss) {
+    static ShellCommand netem(String ns, String dev, LinkShape shape, boolean withLoss) {
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", ns, "tc", "qdisc", "replace", "dev", dev,
                 "root", "netem", "rate", shape.rate().tc()));
         if (withLoss && shape.lossPerMille() > 0) {

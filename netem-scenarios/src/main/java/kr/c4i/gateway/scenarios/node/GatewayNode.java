@@ -35,7 +35,9 @@ import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
  */
 public final class GatewayNode implements AutoCloseable {
 
-    static final Pattern READY = Pattern.compile("READY node=(\\S+) http=(\\d+) jdbc=jdbc:postgresql://[^:/]+:(\\d+)/.*");
+    /** The tools jar's READY line, of a {@code node} or a {@code wan} gateway. */
+    static final Pattern READY = Pattern.compile(
+            "READY (?:node|wan)=(\\S+) http=(\\d+) jdbc=jdbc:postgresql://[^:/]+:(\\d+)/.*");
 
     /** Lines worth a timestamp: Artemis bridges (re)connecting, DDS discovery. */
     private static final Pattern EVENT = Pattern.compile("AMQ221027|AMQ224091|[Mm]atched|[Dd]iscover");
@@ -48,7 +50,8 @@ public final class GatewayNode implements AutoCloseable {
     private final List<String> command;
     private final Path consoleLog;
     private final Path socketDir;
-    private final Path passwordFile;
+    private final @Nullable Path passwordFile;
+    private final java.util.Map<String, String> environment;
     private final EmulatedNetwork network;
     private final List<LogEvent> events = new CopyOnWriteArrayList<>();
     private final Deque<String> tail = new ArrayDeque<>();
@@ -70,8 +73,25 @@ public final class GatewayNode implements AutoCloseable {
     /** @param passwordFile where the node keeps its PostgreSQL password ({@code <work-dir>/<id>/postgres.password}) */
     public GatewayNode(NodeSpec spec, List<String> command, Path consoleLog, Path socketDir, Path passwordFile,
             EmulatedNetwork network) {
+        this(spec, command, spec.environment(), consoleLog, socketDir, passwordFile, network);
+    }
+
+    /**
+     * A process that has no interface database of its own (a WAN gateway): the harness only waits for its READY
+     * line and stops it.
+     *
+     * @param environment its secrets
+     */
+    public static GatewayNode withoutInterfaceDatabase(NodeSpec spec, List<String> command,
+            java.util.Map<String, String> environment, Path consoleLog, Path socketDir, EmulatedNetwork network) {
+        return new GatewayNode(spec, command, environment, consoleLog, socketDir, null, network);
+    }
+
+    private GatewayNode(NodeSpec spec, List<String> command, java.util.Map<String, String> environment,
+            Path consoleLog, Path socketDir, @Nullable Path passwordFile, EmulatedNetwork network) {
         this.spec = spec;
         this.command = List.copyOf(command);
+        this.environment = java.util.Map.copyOf(environment);
         this.consoleLog = consoleLog;
         this.socketDir = socketDir;
         this.passwordFile = passwordFile;
@@ -110,7 +130,7 @@ public final class GatewayNode implements AutoCloseable {
             startedAt = Instant.now();
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             // The secrets in the environment (ip netns exec keeps it), not on the logged command line.
-            builder.environment().putAll(spec.environment());
+            builder.environment().putAll(environment);
             process = builder.start();
         }
         catch (IOException ex) {
@@ -141,11 +161,13 @@ public final class GatewayNode implements AutoCloseable {
         if (database != null) {
             database.close();
         }
-        database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)), password());
+        if (passwordFile != null) {
+            database = new InterfaceDatabase(socketDir, Integer.parseInt(line.group(3)), password(passwordFile));
+        }
     }
 
     /** Written by the node on its first start, so it is there once the node is READY. */
-    private String password() throws NodeStartException {
+    private String password(Path passwordFile) throws NodeStartException {
         try {
             return Files.readString(passwordFile).strip();
         }

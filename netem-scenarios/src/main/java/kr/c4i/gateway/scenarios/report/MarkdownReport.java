@@ -13,6 +13,8 @@ import kr.c4i.gateway.scenarios.experiment.LossCell;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
+import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
 import kr.c4i.gateway.scenarios.net.HostTuning;
@@ -64,6 +66,9 @@ public final class MarkdownReport {
         }
         if (plan.runs(ExperimentKind.LOSS)) {
             loss(md, run);
+        }
+        if (plan.runs(ExperimentKind.WAN)) {
+            wan(md, run);
         }
         if (!figures.isEmpty()) {
             md.append("## Figures\n\n");
@@ -257,6 +262,83 @@ public final class MarkdownReport {
                     .append(Fmt.percent(measuredLoss)).append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** Runs of a drain order the report shows. */
+    private static final int ORDER_RUNS = 12;
+
+    private static void wan(StringBuilder md, RunResult run) {
+        RunPlan plan = run.plan();
+        WanPlan wan = plan.wan();
+        md.append("## WAN gateway: two sites over one impaired link\n\n");
+        md.append("Two sites of ").append(WanTopology.SITE_HOSTS).append(" hosts, each on its own switch (LAN "
+                + "unimpaired), their gateway hosts joined by one WAN link with the cell's rate and loss (loss on "
+                + "every frame either gateway sends). Per site ").append(wan.nodesPerSite())
+                .append(wan.nodesPerSite() == 1 ? " node" : " nodes").append(" and a WAN gateway (`wan`), the sites' "
+                        + "LANs running the link's transport. ").append(Fmt.whole(wan.messages())).append(" ROUTINE x ")
+                .append(wan.size()).append("-byte messages from site 1's first node to site 2's first node; msg/s = "
+                        + "delivered / (last delivery - first insert), or / (deadline - first insert). Meanwhile ")
+                .append(wan.flashMessages()).append(" FLASH messages, one by one: their latency, outbox to inbox. "
+                        + "Gateway budget: the link rate less the header allowance of full frames (x 1448/1514). WAN "
+                        + "bytes: what site 1's gateway put on the WAN (its WAN switch port), per message. Node sent: "
+                        + "first insert to site 1's node having sent the last of the load onto its LAN. Node to "
+                        + "node: the loss experiment's msg/s for the same cell, the two nodes on one impaired link "
+                        + "and no gateway.\n\n");
+        md.append("| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
+                + "| FLASH p99 ms | FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |\n");
+        md.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (LossCell cell : wan.cells()) {
+            for (var link : wan.links()) {
+                String key = cell.key();
+                String l = link.label();
+                md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
+                        .append(" | ").append(l).append(" | ")
+                        .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS))).append(" | ")
+                        .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
+                        .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
+                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS))).append(" | ")
+                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS))).append(" | ")
+                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS))).append(" | ")
+                        .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))
+                        .append("/").append(wan.flashMessages()).append(" | ")
+                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.BYTES_PER_MESSAGE)))
+                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, key,
+                                Metrics.MSG_PER_S)))
+                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, key,
+                                Metrics.MSG_PER_S)))
+                        .append(" |\n");
+            }
+        }
+        md.append('\n');
+        if (wan.outage() != null) {
+            String key = wan.outageKey();
+            md.append("Outage: the WAN link at ").append(wan.outageRate().label()).append(", cut for ")
+                    .append(wan.outage().toSeconds()).append(" s; during the cut site 1's first node writes ")
+                    .append(wan.outageMessages()).append(" messages of each precedence, ROUTINE first and FLASH "
+                            + "last. Drain: from lifting the cut to the last of them at site 2. In order: of the pairs "
+                            + "of different precedence, the share delivered higher precedence first (1 = strict "
+                            + "precedence order). Order: precedences as they arrived (first repetition).\n\n");
+            md.append("| WAN link | delivered | drain ms | in order | order |\n|---|---:|---:|---:|---|\n");
+            for (var link : wan.links()) {
+                String l = link.label();
+                var reps = Cells.of(run, ExperimentKind.WAN, l, key);
+                String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
+                md.append("| ").append(l).append(" | ").append(delivered(run, ExperimentKind.WAN, l, key))
+                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
+                                Metrics.DRAIN_MS)))
+                        .append(" | ").append(Fmt.ratio(mean(run, ExperimentKind.WAN, l, key, Metrics.DRAIN_IN_ORDER)))
+                        .append(" | ").append(order.replace("|", "\\|")).append(" |\n");
+            }
+            md.append('\n');
+        }
+    }
+
+    /** The first runs of a drain order, the rest counted: the whole order is in results.json. */
+    static String shortOrder(String note) {
+        List<String> runs = List.of(note.replace("drain order: ", "").split(", "));
+        return runs.size() <= ORDER_RUNS ? String.join(", ", runs)
+                : String.join(", ", runs.subList(0, ORDER_RUNS)) + ", ... (" + (runs.size() - ORDER_RUNS)
+                        + " more runs, ending " + runs.getLast() + ")";
     }
 
     private static void notes(StringBuilder md, RunResult run) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.core.transport.TransportKind;
 
 class RunPlanTest {
@@ -46,9 +47,39 @@ class RunPlanTest {
         assertThat(RunPlan.quick(ALL, BOTH).deploymentHosts()).isEqualTo(6);
         assertThat(RunPlan.quick(List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS), BOTH).deploymentHosts())
                 .isEqualTo(2);
-        // start + recovery + calibration + 2 loss cells + 3 N, per transport
-        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3));
-        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15));
+        // start + recovery + calibration + 2 loss cells + 3 N, per transport; wan: per link start + cells
+        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3) + (1 + 2));
+        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15) + 2 * (1 + 7 * 15));
+    }
+
+    @Test
+    void theWanExperimentAloneStartsNoTransportDeployment() {
+        RunPlan wanOnly = RunPlan.quick(List.of(ExperimentKind.WAN), BOTH);
+        assertThat(wanOnly.transportExperiments()).isFalse();
+        // the jms link: its start, the 10% x 2 Mbit/s cell and the outage
+        assertThat(wanOnly.steps()).isEqualTo(1 + 2);
+        assertThat(wanOnly.wan().links()).containsExactly(WanLinkKind.JMS);
+        // one rate: the gateways, which read their budget at start, are not restarted in CI
+        assertThat(WanStep.ordered(wanOnly.wan()).stream().map(WanStep::rate).distinct()).hasSize(1);
+        assertThat(RunPlan.full(List.of(ExperimentKind.WAN), BOTH).wan().cells()).isEqualTo(RunPlan.studyLossCells());
+    }
+
+    @Test
+    void wanCellsRunGroupedByRateSoTheGatewaysRestartOncePerBudget() {
+        List<WanStep> steps = WanStep.ordered(WanPlan.full());
+        assertThat(steps).extracting(s -> s.key(WanPlan.full())).containsExactly("10% 128 kbit/s", "30% 128 kbit/s",
+                "10% 256 kbit/s", "30% 256 kbit/s", "outage 60 s 256 kbit/s", "10% 2 Mbit/s", "30% 2 Mbit/s");
+        assertThat(steps.stream().map(WanStep::rate).distinct()).hasSize(3);
+    }
+
+    @Test
+    void wanDeadlinesFollowTheCellsCapacityWithinBounds() {
+        WanPlan wan = WanPlan.full();
+        assertThat(wan.timeout(Rate.MBIT_2, 0.1, 1000)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(wan.timeout(Rate.KBIT_128, 0.3, 5000)).isEqualTo(Duration.ofSeconds(600));
+        assertThat(wan.timeout(Rate.KBIT_256, 0.1, 1000)).isBetween(Duration.ofSeconds(60), Duration.ofSeconds(600));
+        // the gateways' budget: the rate less the header allowance of full frames
+        assertThat(WanExperiment.budget(Rate.KBIT_256)).isEqualTo(244_840);
     }
 
     @Test

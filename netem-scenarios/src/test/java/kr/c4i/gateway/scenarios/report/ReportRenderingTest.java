@@ -32,6 +32,41 @@ class ReportRenderingTest {
     }
 
     @Test
+    void theWanTableStandsBesideTheLossExperimentsNodeToNodeFigures() {
+        String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of());
+        assertThat(md).contains("## WAN gateway: two sites over one impaired link",
+                "| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
+                        + "| FLASH p99 ms "
+                        + "| FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |");
+        // node to node for 10% x 2 Mbit/s: JMS 0.2 and DDS 0.9 of the sample's capacity, 562.5 msg/s
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 | 250 | 85.0 | 240 | 10/10 | 120 | 113 (0.0) "
+                + "| 506 (0.0) |");
+        assertThat(md).contains("| jms | 100/100 | 4,200 | 0.97 | ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, "
+                + "ROUTINE x22 |");
+    }
+
+    @Test
+    void aLongDrainOrderShowsItsFirstRunsAndHowItEnds() {
+        String note = "drain order: " + String.join(", ", java.util.Collections.nCopies(20, "FLASH x1, ROUTINE x1"));
+        assertThat(MarkdownReport.shortOrder(note)).startsWith("FLASH x1, ROUTINE x1, FLASH x1")
+                .endsWith(", ... (28 more runs, ending ROUTINE x1)");
+        assertThat(MarkdownReport.shortOrder("drain order: FLASH x25, ROUTINE x25")).isEqualTo("FLASH x25, ROUTINE x25");
+    }
+
+    @Test
+    void aRunSavedBeforeTheWanExperimentReadsBackWithItsDefaultSet(@TempDir Path dir) throws Exception {
+        ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
+        Path json = dir.resolve(ResultFiles.JSON);
+        tools.jackson.databind.json.JsonMapper mapper = tools.jackson.databind.json.JsonMapper.builder().build();
+        tools.jackson.databind.node.ObjectNode saved = (tools.jackson.databind.node.ObjectNode) mapper
+                .readTree(Files.readString(json));
+        assertThat(((tools.jackson.databind.node.ObjectNode) saved.get("plan")).remove("wan")).isNotNull();
+        Files.writeString(json, mapper.writeValueAsString(saved));
+        RunResult old = ResultFiles.read(dir);
+        assertThat(old.plan().wan()).isEqualTo(kr.c4i.gateway.scenarios.experiment.WanPlan.quick());
+    }
+
+    @Test
     void aRunSavedBeforeTheArpRetryWasRecordedReadsBackAsTheKernelDefault(@TempDir Path dir) throws Exception {
         ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
         Path json = dir.resolve(ResultFiles.JSON);

@@ -67,6 +67,14 @@ final class SampleRuns {
                                 Metrics.MEASURED_LOSS, cell.loss())));
             }
         }
+        for (LossCell cell : plan.wan().cells()) {
+            reps.add(rep(ExperimentKind.WAN, "jms", cell.key(), 1, 200, 200, Map.of(Metrics.MSG_PER_S, 640.0,
+                    Metrics.BUDGET_BPS, 1_912_814.0, Metrics.FLASH_P50_MS, 85.0, Metrics.FLASH_P99_MS, 240.0,
+                    Metrics.FLASH_DELIVERED, 10.0, Metrics.BYTES_PER_MESSAGE, 120.0, Metrics.SENT_MS, 250.0)));
+        }
+        reps.add(new RepetitionResult(ExperimentKind.WAN.key(), "jms", plan.wan().outageKey(), 1, T, 100, 100,
+                new LinkedHashMap<>(Map.of(Metrics.DRAIN_MS, 4200.0, Metrics.DRAIN_IN_ORDER, 0.97)),
+                "drain order: ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, ROUTINE x22"));
         RunSetup setup = new RunSetup("tc tbf + nftables", "bbr", 100, 6, "10.77.0.0/24",
                 List.of(new RunSetup.Queue("2 Mbit/s", 50, 75_700, 1600, 302.8)), "6.18", 2, "25", "/x/node.jar",
                 "384m", "recovery SITREP", List.of());

@@ -1,0 +1,240 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
+import kr.c4i.gateway.scenarios.net.LinkShape;
+import kr.c4i.gateway.scenarios.net.PortCounters;
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.net.WanNetwork;
+import kr.c4i.gateway.scenarios.node.KmtfBodies;
+import kr.c4i.gateway.scenarios.node.WanDeploymentPlan;
+
+/**
+ * Two sites joined by their WAN gateways over one impaired link, LANs unimpaired. Per loss cell: ROUTINE messages
+ * from site 1's first node to site 2's first node (messages per second across the WAN, delivered of sent), with
+ * FLASH messages written one by one while that load crosses (their latency, outbox to inbox). The outage cell: the
+ * WAN cut, messages of every precedence written during the cut (ROUTINE first, FLASH last), the cut lifted after
+ * the outage: every one delivered, and in which order of precedence.
+ */
+final class WanExperiment {
+
+    static final String SENDER = WanDeploymentPlan.nodeId(1, 1);
+    static final String RECEIVER = WanDeploymentPlan.nodeId(2, 1);
+    private static final String ROUTINE = "ROUTINE";
+    private static final String FLASH = "FLASH";
+    private static final Duration MIN_FLASH_SPACING = Duration.ofMillis(20);
+    private static final String INSERT = """
+            INSERT INTO outbox (message_id, kmtf_type, precedence, body)
+            SELECT ? || '-' || (n + ?), ?, ?, b FROM unnest(?::bytea[]) WITH ORDINALITY AS t(b, n)""";
+
+    private final WanNetwork network;
+    private final RunPlan plan;
+    private final String type;
+    private final Consumer<String> log;
+
+    /** @param type the RELIABLE KMTF type every message is written as (its precedence set per message) */
+    WanExperiment(WanNetwork network, RunPlan plan, String type, Consumer<String> log) {
+        this.network = network;
+        this.plan = plan;
+        this.type = type;
+        this.log = log;
+    }
+
+    /** The routing table: site 2's first node receives the type. */
+    static Map<String, List<String>> subscriptions(String type) {
+        return Map.of(RECEIVER, List.of(type));
+    }
+
+    /** Messages from site 1 to site 2 on the unimpaired WAN until they all arrive: JIT, connections, discovery. */
+    void warmUp(WanTestbed bed, Duration timeout) throws Exception {
+        String tag = tag("warm", 0);
+        write(bed, tag, ROUTINE, plan.warmupMessages());
+        long got = bed.awaitInbox(RECEIVER, tag, plan.warmupMessages(), Instant.now().plus(timeout));
+        if (got < plan.warmupMessages()) {
+            throw new IllegalStateException("Warm-up of the wan " + bed.link().label() + " deployment: " + got + " of "
+                    + plan.warmupMessages() + " crossed the WAN within " + timeout.toSeconds() + " s");
+        }
+    }
+
+    /** One repetition of a loss cell: ROUTINE load and FLASH probes. */
+    RepetitionResult run(WanTestbed bed, LossCell cell, int repetition) throws Exception {
+        WanPlan wan = plan.wan();
+        Instant started = Instant.now();
+        String tag = tag("wan", repetition);
+        String flashTag = tag + "f";
+        Duration timeout = wan.timeout(cell.rate(), cell.loss(), wan.messages() + wan.flashMessages());
+        Duration spacing = Duration.ofMillis(Math.round(
+                wan.nominalSeconds(cell.rate(), cell.loss(), wan.messages()) * 1000 / (2.0 * wan.flashMessages())));
+        if (spacing.compareTo(MIN_FLASH_SPACING) < 0) {
+            spacing = MIN_FLASH_SPACING;
+        }
+        StringBuilder note = new StringBuilder();
+        network.shapeWan(new LinkShape(cell.rate(), cell.loss(), plan.queuePackets()));
+        long delivered;
+        long flashDelivered;
+        PortCounters sent;
+        Instant deadline;
+        try {
+            PortCounters before = network.wanPort(1);
+            write(bed, tag, ROUTINE, wan.messages());
+            for (int i = 1; i <= wan.flashMessages(); i++) {
+                Thread.sleep(spacing);
+                writeOne(bed, flashTag + "-" + i, FLASH);
+            }
+            deadline = Instant.now().plus(timeout);
+            flashDelivered = bed.awaitInbox(RECEIVER, flashTag, wan.flashMessages(), deadline);
+            delivered = bed.awaitInbox(RECEIVER, tag, wan.messages(), deadline);
+            sent = network.wanPort(1).minus(before);
+        }
+        finally {
+            network.unshapeWan();
+        }
+        InterfaceDatabaseClient inbox = bed.node(RECEIVER).database();
+        InboxStats stats = inbox.inboxStats(tag);
+        Instant lastSent = bed.node(SENDER).database().outboxStats(tag).lastSent();
+        if (delivered < wan.messages()) {
+            note.append("only ").append(delivered).append(" of ").append(wan.messages()).append(" within ")
+                    .append(timeout.toSeconds()).append(" s");
+        }
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Metrics.BUDGET_BPS, (double) bed.budget());
+        if (stats.firstCreated() != null) {
+            Instant end = delivered >= wan.messages() && stats.lastReceived() != null ? stats.lastReceived() : deadline;
+            double seconds = Duration.between(stats.firstCreated(), end).toNanos() / 1e9;
+            m.put(Metrics.DURATION_MS, seconds * 1000);
+            m.put(Metrics.MSG_PER_S, seconds > 0 ? delivered / seconds : 0);
+        }
+        else {
+            m.put(Metrics.MSG_PER_S, 0.0);
+        }
+        m.put(Metrics.WIRE_BYTES, (double) sent.rxBytes());
+        m.put(Metrics.WIRE_PACKETS, (double) sent.rxPackets());
+        m.put(Metrics.BYTES_PER_MESSAGE, sent.rxBytes() / (double) (wan.messages() + wan.flashMessages()));
+        RecoveryExperiment.put(m, Metrics.FIRST_DELIVERY_MS, stats.firstCreated(), stats.firstReceived(), true);
+        // How soon site 1's node had handed the load to its LAN: the rest of the time is the gateways' and the WAN's.
+        RecoveryExperiment.put(m, Metrics.SENT_MS, stats.firstCreated(), lastSent, true);
+        List<Double> latencies = latencies(inbox, flashTag);
+        m.put(Metrics.FLASH_DELIVERED, (double) flashDelivered);
+        if (!latencies.isEmpty()) {
+            m.put(Metrics.FLASH_P50_MS, DrainOrder.percentile(latencies, 50));
+            m.put(Metrics.FLASH_P99_MS, DrainOrder.percentile(latencies, 99));
+        }
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), CellKeys.loss(cell), repetition,
+                started, wan.messages(), delivered, m, note.toString());
+    }
+
+    /** One repetition of the outage cell. */
+    RepetitionResult outage(WanTestbed bed, int repetition) throws Exception {
+        WanPlan wan = plan.wan();
+        Duration outage = java.util.Objects.requireNonNull(wan.outage());
+        Instant started = Instant.now();
+        String tag = tag("cut", repetition);
+        int total = wan.outageMessages() * DrainOrder.PRECEDENCES.size();
+        Duration timeout = wan.timeout(wan.outageRate(), 0, total);
+        network.shapeWan(new LinkShape(wan.outageRate(), 0, plan.queuePackets()));
+        Instant lifted;
+        long delivered;
+        try {
+            network.cutWan();
+            Instant cut = Instant.now();
+            try {
+                int first = 0;
+                for (String precedence : DrainOrder.PRECEDENCES.reversed()) {
+                    insert(bed, tag, first, precedence, wan.outageMessages());
+                    first += wan.outageMessages();
+                }
+                // The outage is the scenario's own length, not a wait for something to happen.
+                Duration left = Duration.between(Instant.now(), cut.plus(outage));
+                if (!left.isNegative()) {
+                    Thread.sleep(left);
+                }
+            }
+            finally {
+                network.restoreWan();
+            }
+            lifted = Instant.now();
+            delivered = bed.awaitInbox(RECEIVER, tag, total, lifted.plus(timeout));
+        }
+        finally {
+            network.unshapeWan();
+        }
+        InterfaceDatabaseClient inbox = bed.node(RECEIVER).database();
+        List<String> order = inbox.strings("SELECT precedence FROM inbox WHERE message_id LIKE '" + tag
+                + "-%' ORDER BY received_at, message_id");
+        InboxStats stats = inbox.inboxStats(tag);
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Metrics.BUDGET_BPS, (double) bed.budget());
+        if (stats.lastReceived() != null) {
+            m.put(Metrics.DRAIN_MS, Duration.between(lifted, stats.lastReceived()).toNanos() / 1e6);
+        }
+        double inOrder = DrainOrder.inOrderShare(order);
+        if (!Double.isNaN(inOrder)) {
+            m.put(Metrics.DRAIN_IN_ORDER, inOrder);
+        }
+        String note = "drain order: " + DrainOrder.runs(order)
+                + (delivered < total ? "; only " + delivered + " of " + total + " within " + timeout.toSeconds()
+                        + " s of the lift" : "");
+        log.accept("wan " + bed.link().label() + " outage " + repetition + ": " + note);
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), wan.outageKey(), repetition,
+                started, total, delivered, m, note);
+    }
+
+    /** The FLASH latencies, outbox to inbox, in ms. */
+    private static List<Double> latencies(InterfaceDatabaseClient inbox, String flashTag) throws Exception {
+        List<Double> values = new ArrayList<>();
+        for (String ms : inbox.strings("SELECT (extract(epoch FROM received_at - created_at) * 1000)::text "
+                + "FROM inbox WHERE message_id LIKE '" + flashTag + "-%'")) {
+            values.add(Double.parseDouble(ms));
+        }
+        return values;
+    }
+
+    private void write(WanTestbed bed, String tag, String precedence, int count) throws Exception {
+        insert(bed, tag, 0, precedence, count);
+    }
+
+    /**
+     * Writes {@code count} messages of one precedence into the sender's outbox in one statement, ids
+     * {@code <tag>-<first + 1>...}: the load starts at once, as the loss experiment's does, not at the pace of one
+     * round trip per row.
+     */
+    private void insert(WanTestbed bed, String tag, int first, String precedence, int count) throws SQLException {
+        List<byte[]> bodies = KmtfBodies.of(type, plan.wan().size(), count);
+        try (Connection c = bed.node(SENDER).database().dataSource().getConnection();
+                PreparedStatement ps = c.prepareStatement(INSERT)) {
+            ps.setString(1, tag);
+            ps.setInt(2, first);
+            ps.setString(3, type);
+            ps.setString(4, precedence);
+            ps.setArray(5, c.createArrayOf("bytea", bodies.toArray(byte[][]::new)));
+            ps.executeUpdate();
+        }
+    }
+
+    private void writeOne(WanTestbed bed, String id, String precedence) throws Exception {
+        bed.node(SENDER).database().insertRaw(new RawOutboxRow(id, type, precedence,
+                KmtfBodies.of(type, plan.wan().size(), 1).getFirst(), null));
+    }
+
+    /** Ids unique per run, so a repetition never counts an earlier one's messages. */
+    private static String tag(String what, int repetition) {
+        return what + repetition + "x" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+    }
+
+    /** The budget of a link rate: the rate less the header allowance the shaper's frames need. */
+    static long budget(Rate rate) {
+        return new LinkShape(rate, 0, 2).payloadBitsPerSecond();
+    }
+}

@@ -1,0 +1,95 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
+
+/**
+ * What the {@code wan} experiment does per link: the loss experiment's cells on the WAN link between two sites'
+ * gateways (LANs unimpaired), ROUTINE load with FLASH probes, and an outage under load.
+ *
+ * @param links WAN links to run, each with its own deployment (the LANs run the link's transport)
+ * @param nodesPerSite nodes on each site's LAN (1 or 2; the third host is the gateway)
+ * @param messages ROUTINE messages per loss cell, from site 1's first node to site 2's first node
+ * @param size bytes per message
+ * @param flashMessages FLASH messages sent one by one while the ROUTINE load crosses the WAN
+ * @param cells loss and rate of the WAN link (the loss experiment's cells)
+ * @param outage how long the WAN is cut under load in the outage cell; null: no outage cell
+ * @param outageRate the WAN link's rate in the outage cell (no loss)
+ * @param outageMessages messages of each precedence written while the WAN is cut (ROUTINE first, FLASH last)
+ */
+public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
+        List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages) {
+
+    private static final Duration MIN_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration MAX_TIMEOUT = Duration.ofSeconds(600);
+    /** Rough WAN bytes of a 200-byte message (frames compress), only for deadlines. */
+    private static final int DEADLINE_WIRE_BYTES = 400;
+
+    public WanPlan {
+        links = List.copyOf(links);
+        cells = List.copyOf(cells);
+        if (links.isEmpty()) {
+            throw new IllegalArgumentException("choose at least one WAN link");
+        }
+        if (nodesPerSite < 1 || nodesPerSite > 2) {
+            throw new IllegalArgumentException("nodes per site must be 1 or 2, was " + nodesPerSite);
+        }
+        if (messages < 1 || flashMessages < 1 || outageMessages < 1 || size < 1) {
+            throw new IllegalArgumentException("WAN message counts and size must be positive");
+        }
+    }
+
+    /** Both links, the study's six cells and a 60 s outage at 256 kbit/s. */
+    public static WanPlan full() {
+        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.DDS), 2, 1000, 200, 20, RunPlan.studyLossCells(),
+                Duration.ofSeconds(60), Rate.KBIT_256, 250);
+    }
+
+    /**
+     * CI: the jms link, the fastest cell (10% at 2 Mbit/s) and a 10 s outage at the same rate (the gateways read
+     * their budget at start: one rate, no restart).
+     */
+    public static WanPlan quick() {
+        return new WanPlan(List.of(WanLinkKind.JMS), 1, 200, 200, 10, List.of(new LossCell(0.1, Rate.MBIT_2)),
+                Duration.ofSeconds(10), Rate.MBIT_2, 25);
+    }
+
+    /** Key of the outage cell in result files, e.g. {@code outage 60 s 256 kbit/s}. */
+    public String outageKey() {
+        return outage == null ? "" : "outage " + outage.toSeconds() + " s " + outageRate.label();
+    }
+
+    /** Cells per link (the outage counts as one). */
+    public int cellCount() {
+        return cells.size() + (outage == null ? 0 : 1);
+    }
+
+    /** Seconds the cell's link needs for the load at its loss-adjusted rate, for deadlines and FLASH spacing. */
+    public double nominalSeconds(Rate rate, double loss, int count) {
+        return count * (double) DEADLINE_WIRE_BYTES * 8 / (rate.bitsPerSecond() * (1 - loss));
+    }
+
+    /** 6x the nominal time, within 60-600 s. */
+    public Duration timeout(Rate rate, double loss, int count) {
+        Duration computed = Duration.ofMillis(Math.round(nominalSeconds(rate, loss, count) * 6000));
+        return computed.compareTo(MIN_TIMEOUT) < 0 ? MIN_TIMEOUT
+                : computed.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT : computed;
+    }
+
+    /** The same plan with other links. */
+    public WanPlan withLinks(List<WanLinkKind> chosen) {
+        return new WanPlan(chosen, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
+                outageMessages);
+    }
+
+    /** The same plan with other cells and message count. */
+    public WanPlan withLoad(List<LossCell> chosenCells, int messageCount) {
+        return new WanPlan(links, nodesPerSite, messageCount, size, flashMessages, chosenCells, outage, outageRate,
+                outageMessages);
+    }
+}

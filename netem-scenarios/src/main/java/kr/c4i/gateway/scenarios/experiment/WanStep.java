@@ -1,0 +1,37 @@
+package kr.c4i.gateway.scenarios.experiment;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.scenarios.net.Rate;
+
+/**
+ * One cell of the {@code wan} experiment as it is run: a loss cell, or the outage (no cell).
+ *
+ * @param cell the loss cell, or null for the outage
+ * @param rate the WAN link's rate
+ */
+record WanStep(@Nullable LossCell cell, Rate rate) {
+
+    /**
+     * The plan's cells by rate (then loss), the outage with its rate's cells: the gateways read their budget at
+     * start, so this order restarts them once per rate.
+     */
+    static List<WanStep> ordered(WanPlan wan) {
+        List<WanStep> steps = new ArrayList<>();
+        wan.cells().forEach(c -> steps.add(new WanStep(c, c.rate())));
+        if (wan.outage() != null) {
+            steps.add(new WanStep(null, wan.outageRate()));
+        }
+        steps.sort(Comparator.comparingLong((WanStep s) -> s.rate().bitsPerSecond())
+                .thenComparingDouble(s -> s.cell() == null ? 2 : s.cell().loss()));
+        return steps;
+    }
+
+    String key(WanPlan wan) {
+        return cell == null ? wan.outageKey() : CellKeys.loss(cell);
+    }
+}

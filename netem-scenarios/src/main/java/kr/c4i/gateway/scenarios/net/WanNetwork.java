@@ -1,0 +1,128 @@
+package kr.c4i.gateway.scenarios.net;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The {@code wan} experiment's network, built on {@link #create} and removed on {@link #close} (also from a
+ * shutdown hook): two site networks ({@link EmulatedNetwork}s, which kill their own processes on close) and the
+ * WAN switch between their gateway hosts.
+ */
+public final class WanNetwork implements AutoCloseable {
+
+    private final WanTopology topology;
+    private final Shell shell;
+    private final ImpairmentBackend backend;
+    private final EmulatedNetwork site1;
+    private final EmulatedNetwork site2;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
+
+    private WanNetwork(WanTopology topology, Shell shell, ImpairmentBackend backend, EmulatedNetwork site1,
+            EmulatedNetwork site2) {
+        this.topology = topology;
+        this.shell = shell;
+        this.backend = backend;
+        this.site1 = site1;
+        this.site2 = site2;
+        this.shutdownHook = Thread.ofPlatform().name("wan-network-teardown").unstarted(this::teardown);
+    }
+
+    /**
+     * Builds both sites, then the WAN link; whatever was built is removed if a step fails.
+     *
+     * @param backend the impairment backend the run chose
+     */
+    public static WanNetwork create(WanTopology topology, Shell shell, ImpairmentBackend backend, HostTuning tuning,
+            Consumer<String> log) {
+        EmulatedNetwork site1 = EmulatedNetwork.create(topology.site1(), shell, backend, tuning, log);
+        EmulatedNetwork site2;
+        try {
+            site2 = EmulatedNetwork.create(topology.site2(), shell, backend, tuning, log);
+        }
+        catch (RuntimeException ex) {
+            site1.close();
+            throw ex;
+        }
+        WanNetwork network = new WanNetwork(topology, shell, backend, site1, site2);
+        Runtime.getRuntime().addShutdownHook(network.shutdownHook);
+        try {
+            shell.runAll(WanPlans.destroy(topology));
+            shell.runAll(WanPlans.create(topology));
+        }
+        catch (RuntimeException ex) {
+            network.close();
+            throw ex;
+        }
+        return network;
+    }
+
+    public WanTopology topology() {
+        return topology;
+    }
+
+    /** Site 1 or 2's network. */
+    public EmulatedNetwork site(int site) {
+        return switch (site) {
+            case 1 -> site1;
+            case 2 -> site2;
+            default -> throw new IllegalArgumentException("site must be 1 or 2, was " + site);
+        };
+    }
+
+    /** Impairs the WAN link (the LANs stay as they are). */
+    public void shapeWan(LinkShape shape) {
+        shell.runAll(WanPlans.shape(topology, backend, shape));
+    }
+
+    public void unshapeWan() {
+        shell.runAll(WanPlans.unshape(topology));
+    }
+
+    /** Cuts the WAN link both ways, until {@link #restoreWan}. */
+    public void cutWan() {
+        shell.run(WanPlans.cut(topology));
+    }
+
+    public void restoreWan() {
+        shell.run(WanPlans.uncut(topology));
+    }
+
+    /** What a site's gateway has put on the WAN (its WAN switch port's counters). */
+    public PortCounters wanPort(int site) {
+        Map<String, PortCounters> all = PortCounters.parse(shell.run(NetworkPlans.switchCounters(topology.wan()))
+                .stdout());
+        return all.getOrDefault(topology.wanPort(site), PortCounters.ZERO);
+    }
+
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway; teardown is idempotent
+        }
+        teardown();
+    }
+
+    private void teardown() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            site2.close();
+        }
+        finally {
+            try {
+                site1.close();
+            }
+            finally {
+                for (ShellCommand command : WanPlans.destroy(topology)) {
+                    shell.run(command);
+                }
+            }
+        }
+    }
+}

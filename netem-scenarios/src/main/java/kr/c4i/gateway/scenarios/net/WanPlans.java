@@ -1,0 +1,98 @@
+package kr.c4i.gateway.scenarios.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pure functions from a {@link WanTopology} to the commands that build, impair, cut and remove its WAN link. The
+ * sites themselves are built by {@link NetworkPlans#create} like any topology. The WAN link is impaired exactly as
+ * a host link is ({@link NetworkPlans#shape}): a shaper at both ends of each gateway's WAN interface, and the
+ * random drop on the WAN switch's ingress ports, one decision per frame a gateway sends.
+ */
+public final class WanPlans {
+
+    private WanPlans() {
+    }
+
+    /**
+     * The WAN switch (a bridge like the sites') and a veth pair from each site's gateway host ({@code wan0}, the
+     * WAN address) to its port. Run after both sites exist.
+     */
+    public static List<ShellCommand> create(WanTopology t) {
+        Topology wan = t.wan();
+        String sw = wan.switchNamespace();
+        List<ShellCommand> plan = new ArrayList<>();
+        plan.add(ShellCommand.of("ip", "netns", "add", sw));
+        plan.add(NetworkPlans.ipv6Off(sw));
+        plan.add(ShellCommand.of("ip", "-n", sw, "link", "set", "lo", "up"));
+        plan.add(ShellCommand.of("ip", "-n", sw, "link", "add", wan.bridge(), "type", "bridge", "stp_state", "0",
+                "forward_delay", "0", "mcast_snooping", "0"));
+        plan.add(ShellCommand.of("ip", "-n", sw, "link", "set", wan.bridge(), "up"));
+        for (int site = 1; site <= 2; site++) {
+            String ns = t.gatewayNamespace(site);
+            String port = t.wanPort(site);
+            plan.add(ShellCommand.of("ip", "link", "add", WanTopology.WAN_INTERFACE, "netns", ns, "type", "veth",
+                    "peer", "name", port, "netns", sw));
+            plan.add(ShellCommand.of("ip", "-n", sw, "link", "set", port, "master", wan.bridge()));
+            plan.add(NetworkPlans.ethtool(sw, port));
+            plan.add(NetworkPlans.ethtool(ns, WanTopology.WAN_INTERFACE));
+            plan.add(ShellCommand.of("ip", "-n", sw, "link", "set", port, "up"));
+            plan.add(ShellCommand.of("ip", "-n", ns, "addr", "add", wan.hostCidr(site), "dev",
+                    WanTopology.WAN_INTERFACE));
+            plan.add(ShellCommand.of("ip", "-n", ns, "link", "set", WanTopology.WAN_INTERFACE, "up"));
+        }
+        return plan;
+    }
+
+    /** Removes the WAN switch; its veth pairs, hence the gateways' {@code wan0}, go with it. */
+    public static List<ShellCommand> destroy(WanTopology t) {
+        return List.of(ShellCommand.of("ip", "netns", "del", t.wan().switchNamespace()).tolerant());
+    }
+
+    /** Impairs the WAN link: both gateways' {@code wan0} and both WAN switch ports, and the loss rule per port. */
+    public static List<ShellCommand> shape(WanTopology t, ImpairmentBackend backend, LinkShape shape) {
+        List<ShellCommand> plan = new ArrayList<>(unshape(t));
+        String sw = t.wan().switchNamespace();
+        for (int site = 1; site <= 2; site++) {
+            String ns = t.gatewayNamespace(site);
+            switch (backend) {
+                case NETEM -> {
+                    plan.add(NetworkPlans.netem(ns, WanTopology.WAN_INTERFACE, shape, true));
+                    plan.add(NetworkPlans.netem(sw, t.wanPort(site), shape, false));
+                }
+                case TBF_NFTABLES -> {
+                    plan.add(NetworkPlans.tbf(ns, WanTopology.WAN_INTERFACE, shape));
+                    plan.add(NetworkPlans.tbf(sw, t.wanPort(site), shape));
+                }
+            }
+        }
+        if (backend == ImpairmentBackend.TBF_NFTABLES && shape.lossPerMille() > 0) {
+            plan.add(ShellCommand.of("ip", "netns", "exec", sw, "nft", "-f", "-").withStdin(
+                    NetworkPlans.lossRuleset(t.wan(), Map.of(1, shape.lossPerMille(), 2, shape.lossPerMille()))));
+        }
+        return plan;
+    }
+
+    /** Removes every impairment from the WAN link. */
+    public static List<ShellCommand> unshape(WanTopology t) {
+        List<ShellCommand> plan = new ArrayList<>();
+        for (int site = 1; site <= 2; site++) {
+            plan.add(ShellCommand.of("ip", "netns", "exec", t.gatewayNamespace(site), "tc", "qdisc", "del", "dev",
+                    WanTopology.WAN_INTERFACE, "root").tolerant());
+            plan.add(ShellCommand.of("ip", "netns", "exec", t.wan().switchNamespace(), "tc", "qdisc", "del", "dev",
+                    t.wanPort(site), "root").tolerant());
+        }
+        plan.add(NetworkPlans.dropLossTable(t.wan()));
+        return plan;
+    }
+
+    /** The WAN outage: the WAN switch drops everything from and to site 1's gateway (both directions). */
+    public static ShellCommand cut(WanTopology t) {
+        return NetworkPlans.cut(t.wan(), 1);
+    }
+
+    public static ShellCommand uncut(WanTopology t) {
+        return NetworkPlans.uncut(t.wan(), 1);
+    }
+}

@@ -1,0 +1,93 @@
+package kr.c4i.gateway.scenarios.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.net.WanTopology;
+
+class WanDeploymentPlanTest {
+
+    private final WanTopology wan = WanTopology.of(Topology.DEFAULT);
+    private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/gateway-tools-exec.jar"),
+            "384m", "1s", 7, "239.255.0.1", Map.of());
+    private final Map<String, List<String>> subscriptions = Map.of("n4", List.of("LOGSITREP"));
+
+    @Test
+    void jmsNodesSendToARemoteNodeThroughTheirSiteGatewaysLanBroker() {
+        List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 2, subscriptions,
+                settings);
+        assertThat(nodes).extracting(n -> n.spec().id()).containsExactly("n1", "n2", "n4", "n5");
+        assertThat(nodes).extracting(n -> n.spec().host()).containsExactly(1, 2, 1, 2);
+        Map<String, String> n1 = nodes.getFirst().spec().properties();
+        assertThat(n1).containsEntry("gateway.jms.embedded.host", "10.77.1.1")
+                .containsEntry("gateway.jms.peers.n2.url", "tcp://10.77.1.2:61616")
+                .containsEntry("gateway.jms.peers.n4.url", "tcp://10.77.1.3:61616")
+                .containsEntry("gateway.jms.peers.n5.url", "tcp://10.77.1.3:61616")
+                .containsEntry("gateway.routing.subscriptions.n4", "LOGSITREP");
+        Map<String, String> n4 = nodes.get(2).spec().properties();
+        assertThat(n4).containsEntry("gateway.jms.embedded.host", "10.77.2.1")
+                .containsEntry("gateway.jms.peers.n1.url", "tcp://10.77.2.3:61616");
+        List<String> command = WanDeploymentPlan.nodeCommand(wan, nodes.get(2), settings, Path.of("/w"), Path.of("/s"));
+        assertThat(command.subList(0, 4)).containsExactly("ip", "netns", "exec", "c4gb-h1");
+    }
+
+    @Test
+    void ddsSitesEachGetTheirOwnDomainAndTheWanAThird() {
+        List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.DDS, 1, subscriptions,
+                settings);
+        assertThat(nodes.getFirst().spec().properties()).containsEntry("gateway.dds.domain-id", "7");
+        assertThat(nodes.get(1).spec().properties()).containsEntry("gateway.dds.domain-id", "8");
+        Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.DDS, 1, subscriptions, 244_840, settings,
+                Path.of("/w"), Map.of()).launch().properties();
+        assertThat(gw2).containsEntry("gateway.wan.link", "dds").containsEntry("gateway.wan.lan.transport", "dds")
+                .containsEntry("gateway.wan.lan.dds.domain-id", "8")
+                .containsEntry("gateway.wan.lan.dds.network-interface", "eth0")
+                .containsEntry("gateway.wan.lan.dds.peers", "10.77.2.1")
+                .containsEntry("gateway.wan.dds.domain-id", "9")
+                .containsEntry("gateway.wan.dds.network-interface", "wan0")
+                .containsEntry("gateway.wan.dds.peers.s1", "10.77.3.1");
+    }
+
+    @Test
+    void aJmsGatewayHasItsBudgetItsSitesAndItsBrokersOnTheRightInterfacesWithSecretsInTheEnvironment() {
+        WanDeploymentPlan.Gateway gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.JMS, 2, subscriptions, 122_420,
+                settings, Path.of("/w"), Map.of("gateway.wan.schedule.floor", "0.1"));
+        assertThat(gw1.id()).isEqualTo("s1");
+        assertThat(gw1.launch().properties()).containsEntry("gateway.wan.site", "s1")
+                .containsEntry("gateway.wan.link", "jms").containsEntry("gateway.wan.lan.transport", "jms")
+                .containsEntry("gateway.wan.schedule.budget-bits-per-second", "122420")
+                .containsEntry("gateway.routing.sites.s1", "n1,n2").containsEntry("gateway.routing.sites.s2", "n4,n5")
+                .containsEntry("gateway.routing.subscriptions.n4", "LOGSITREP")
+                .containsEntry("gateway.wan.lan.jms.embedded.host", "10.77.1.3")
+                .containsEntry("gateway.wan.lan.jms.embedded.port", "61616")
+                .containsEntry("gateway.wan.lan.jms.peers.n1.url", "tcp://10.77.1.1:61616")
+                .containsEntry("gateway.wan.lan.jms.peers.n2.url", "tcp://10.77.1.2:61616")
+                .containsEntry("gateway.wan.jms.embedded.host", "10.77.3.1")
+                .containsEntry("gateway.wan.jms.peers.s2.url", "tcp://10.77.3.2:61716")
+                .containsEntry("gateway.wan.schedule.floor", "0.1");
+        List<String> command = WanDeploymentPlan.gatewayCommand(wan, gw1, settings, Path.of("/w"), Path.of("/s"));
+        assertThat(command).containsSequence("ip", "netns", "exec", "c4ga-h3")
+                .containsSequence("wan", "--site", "s1", "--work-dir", "/w", "--http-port", "8080", "--pg-socket-dir",
+                        "/s", "--")
+                .contains("--gateway.wan.schedule.budget-bits-per-second=122420");
+        assertThat(String.join(" ", command)).doesNotContain(NodeSettings.JMS_PASSWORD);
+        assertThat(gw1.launch().environment()).containsEntry("GATEWAY_WAN_LAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD)
+                .containsEntry("GATEWAY_WAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD);
+    }
+
+    @Test
+    void aSiteHasRoomForTwoNodesBesideItsGateway() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 3, subscriptions, settings));
+        assertThat(WanLinkKind.parse(" DDS ")).isEqualTo(WanLinkKind.DDS);
+        assertThatIllegalArgumentException().isThrownBy(() -> WanLinkKind.parse("norm"))
+                .withMessageContaining("[jms, dds]");
+    }
+}
