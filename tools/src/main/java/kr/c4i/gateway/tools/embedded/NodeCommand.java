@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,20 +72,8 @@ final class NodeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeId node = NodeId.of(id);
         Path home = workDir.toAbsolutePath();
-        CountDownLatch stopped = new CountDownLatch(1);
         EmbeddedNode running = EmbeddedNode.startDatabase(node, home, httpPort, databaseOptions.keepingData());
-        // The JVM halts once its shutdown hooks finish, so the hook itself stops bridge and database.
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            try {
-                running.close();
-            }
-            catch (Exception ex) {
-                System.err.println("Unable to stop node " + node + " cleanly: " + ex);
-            }
-            finally {
-                stopped.countDown();
-            }
-        }));
+        UntilStopped stopped = UntilStopped.closing("node " + node, running);
         Path nodeHome = home.resolve(node.value());
         running.startBridge(NodeLaunch.builder(node.value(), transport)
                 .logFile(nodeHome.resolve("bridge.log")).brokerDataDirectory(nodeHome.resolve("artemis"))

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -81,23 +80,13 @@ final class WanCommand implements Callable<Integer> {
         Path home = workDir.toAbsolutePath().resolve(site + "-gw");
         EmbeddedDatabase database = EmbeddedDatabase.startIn(home, databaseOptions.keepingData());
         AtomicReference<@Nullable ConfigurableApplicationContext> context = new AtomicReference<>();
-        CountDownLatch stopped = new CountDownLatch(1);
-        // The JVM halts once its shutdown hooks finish, so the hook itself stops gateway and database.
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            try {
-                ConfigurableApplicationContext running = context.getAndSet(null);
-                if (running != null) {
-                    running.close();
-                }
-                database.close();
+        UntilStopped stopped = UntilStopped.closing("the gateway of site " + site, () -> {
+            ConfigurableApplicationContext running = context.getAndSet(null);
+            if (running != null) {
+                running.close();
             }
-            catch (Exception ex) {
-                System.err.println("Unable to stop the gateway of site " + site + " cleanly: " + ex);
-            }
-            finally {
-                stopped.countDown();
-            }
-        }));
+            database.close();
+        });
         GatewayLaunch.Builder launch = GatewayLaunch.builder(site).logFile(home.resolve("gateway.log"))
                 .property("gateway.wan.lan.jms.embedded.data-directory", home.resolve("artemis-lan").toString())
                 .property("gateway.wan.jms.embedded.data-directory", home.resolve("artemis-wan").toString())
