@@ -1,5 +1,12 @@
 package kr.c4i.gateway.jms;
 
+import static kr.c4i.gateway.jms.BrokerSettingChecks.checkBrokerUrl;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.checkQueues;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.isBlank;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requireAtLeast;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requirePositive;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requireText;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,13 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
-import org.apache.activemq.artemis.api.core.client.ServerLocator;
-import org.apache.activemq.artemis.core.client.impl.ServerLocatorImpl;
 import org.apache.activemq.artemis.core.config.ConfigurationUtils;
 import org.jspecify.annotations.Nullable;
 
@@ -45,9 +49,6 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
     public static final String DEFAULT_QUEUE_PREFIX = "kmtf.node.";
     public static final String DEFAULT_INVALID_QUEUE = "kmtf.invalid";
 
-    // Letters, digits and the separators Artemis treats literally: no wildcards ('#', '*') in names.
-    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
-
     /**
      * @throws InvalidSettingsException listing every setting that is missing or out of range
      */
@@ -74,13 +75,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
             embedded.check(problems);
         }
         peers = checkPeers(nodeId, effective, peers, problems);
-        checkQueueName("queuePrefix", queuePrefix, problems);
-        checkQueueName("invalidQueue", invalidQueue, problems);
-        if (queuePrefix != null && invalidQueue != null && invalidQueue.startsWith(queuePrefix)) {
-            problems.add(new Problem("invalidQueue",
-                    "invalidQueue '" + invalidQueue + "' must not start with queuePrefix '" + queuePrefix
-                    + "', where it could clash with a node's queue"));
-        }
+        checkQueues(queuePrefix, invalidQueue, "node", problems);
         if (receive == null) {
             problems.add(new Problem("receive", "receive must be set"));
         }
@@ -200,16 +195,6 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return Collections.unmodifiableMap(new TreeMap<>(checked));
     }
 
-    private static void checkBrokerUrl(String name, String url, List<Problem> problems) {
-        try (ServerLocator locator = ServerLocatorImpl.newLocator(url)) {
-            locator.getStaticTransportConfigurations();
-        }
-        catch (RuntimeException ex) {
-            problems.add(new Problem(name,
-                    name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage()));
-        }
-    }
-
     private static void checkConnectorUrl(String name, String url, List<Problem> problems) {
         try {
             ConfigurationUtils.parseConnectorURI(name, url);
@@ -218,36 +203,6 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
             problems.add(new Problem(name,
                     name + " '" + url + "' is not a valid Artemis connector URL: " + ex.getMessage()));
         }
-    }
-
-    private static void checkQueueName(String name, @Nullable String value, List<Problem> problems) {
-        if (value == null || !QUEUE_NAME.matcher(value).matches()) {
-            problems.add(new Problem(name, name + " '" + value + "' must be letters, digits, '.', '_' or '-'"));
-        }
-    }
-
-    private static void requireText(String name, @Nullable String value, List<Problem> problems) {
-        if (isBlank(value)) {
-            problems.add(new Problem(name, name + " must not be blank"));
-        }
-    }
-
-    private static void requirePositive(String name, @Nullable Duration value, List<Problem> problems) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            problems.add(new Problem(name, name + " must be a positive duration, was " + value));
-        }
-    }
-
-    private static void requireAtLeast(String name, @Nullable Duration value, String lowerName,
-            @Nullable Duration lower, List<Problem> problems) {
-        if (value != null && lower != null && value.compareTo(lower) < 0) {
-            problems.add(new Problem(name,
-                    name + " (" + value + ") must not be shorter than " + lowerName + " (" + lower + ")"));
-        }
-    }
-
-    private static boolean isBlank(@Nullable String value) {
-        return value == null || value.isBlank();
     }
 
     /**

@@ -16,7 +16,8 @@
  *
  * <p>Public: {@link kr.c4i.gateway.jms.JmsTransport}, {@link kr.c4i.gateway.jms.JmsTransportSettings},
  * {@link kr.c4i.gateway.jms.BrokerMode} and {@link kr.c4i.gateway.jms.EmbeddedBrokerCustomizer}; also
- * {@link kr.c4i.gateway.jms.EmbeddedBroker}, for the WAN link in {@code kr.c4i.gateway.jms.link}.
+ * {@link kr.c4i.gateway.jms.EmbeddedBroker} and {@link kr.c4i.gateway.jms.BrokerSettingChecks}, for the WAN link in
+ * {@code kr.c4i.gateway.jms.link}.
  */
 @NullMarked
 package kr.c4i.gateway.jms;

@@ -1,8 +1,8 @@
 package kr.c4i.gateway.e2e;
 
+import static org.springframework.test.util.TestSocketUtils.findAvailableTcpPort;
+
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -15,9 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
-
-import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
@@ -32,12 +29,12 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  */
 final class Cluster implements AutoCloseable {
 
-    /** Database, pool and bridge are cells: a power cut replaces them. */
-    record Node(String id, Path dataDirectory, int pgPort, EmbeddedDatabase[] database, HikariDataSource[] pool,
-            int httpPort, int brokerPort, NodeProcess[] process) {
+    /** Database and bridge are cells: a power cut replaces them. */
+    record Node(String id, Path dataDirectory, int pgPort, NodeDatabase[] database, int httpPort, int brokerPort,
+            NodeProcess[] process) {
 
         DataSource db() {
-            return pool[0];
+            return database[0].pool();
         }
 
         Path passwordFile() {
@@ -60,24 +57,15 @@ final class Cluster implements AutoCloseable {
         this.transport = transport;
         for (int i = 0; i < size; i++) {
             String id = String.valueOf((char) ('a' + i));
-            Node node = new Node(id, dir.resolve(id + "-pg"), freePort(), new EmbeddedDatabase[1],
-                    new HikariDataSource[1], freePort(), freePort(), new NodeProcess[1]);
+            Node node = new Node(id, dir.resolve(id + "-pg"), findAvailableTcpPort(), new NodeDatabase[1],
+                    findAvailableTcpPort(), findAvailableTcpPort(), new NodeProcess[1]);
             startDatabase(node);
             nodes.add(node);
         }
     }
 
-    /** As the embedded default runs it: durable, password-protected; on the node's port, keeping its data. */
     private static void startDatabase(Node node) throws IOException {
-        EmbeddedDatabase database = EmbeddedDatabase.start(node.dataDirectory(), node.passwordFile(),
-                EmbeddedPostgres.builder().setCleanDataDirectory(false).setPort(node.pgPort()));
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(database.jdbcUrl());
-        pool.setUsername(EmbeddedDatabase.USER);
-        pool.setPassword(database.password());
-        pool.setMaximumPoolSize(4);
-        node.database()[0] = database;
-        node.pool()[0] = pool;
+        node.database()[0] = NodeDatabase.start(node.dataDirectory(), node.passwordFile(), node.pgPort());
     }
 
     /**
@@ -98,7 +86,6 @@ final class Cluster implements AutoCloseable {
         for (ProcessHandle p : postgres) {
             p.onExit().get(30, TimeUnit.SECONDS);
         }
-        node.pool()[0].close();
         // zonky's handle on the dead server: its stop finds nothing to stop, and it lets go of the data directory
         node.database()[0].close();
         startDatabase(node);
@@ -147,15 +134,6 @@ final class Cluster implements AutoCloseable {
         return new InterfaceDatabaseClient(node(id).db());
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
     @Override
     public void close() throws Exception {
         for (Node node : nodes.reversed()) {
@@ -164,7 +142,6 @@ final class Cluster implements AutoCloseable {
             }
         }
         for (Node node : nodes) {
-            node.pool()[0].close();
             node.database()[0].close();
         }
     }

@@ -1,8 +1,8 @@
 package kr.c4i.gateway.e2e;
 
+import static org.springframework.test.util.TestSocketUtils.findAvailableTcpPort;
+
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.SQLException;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -55,9 +54,9 @@ final class WanCluster implements AutoCloseable {
     static final String LAN_USER = "gateway";
     static final String WAN_USER = "wan";
 
-    /** Database, pool and process are cells: a restart replaces them. */
-    record Node(String id, String site, int pgPort, EmbeddedDatabase[] database, HikariDataSource[] pool,
-            int httpPort, int brokerPort, NodeProcess[] process) {
+    /** Database and process are cells: a restart replaces them. */
+    record Node(String id, String site, int pgPort, NodeDatabase[] database, int httpPort, int brokerPort,
+            NodeProcess[] process) {
     }
 
     record Gateway(String site, Path home, int siteDomain, EmbeddedDatabase database, int httpPort, int lanPort,
@@ -93,35 +92,27 @@ final class WanCluster implements AutoCloseable {
         int index = 0;
         for (Map.Entry<String, List<String>> site : sites.entrySet()) {
             for (String id : site.getValue()) {
-                Node node = new Node(id, site.getKey(), freePort(), new EmbeddedDatabase[1], new HikariDataSource[1],
-                        freePort(), freePort(), new NodeProcess[1]);
+                Node node = new Node(id, site.getKey(), findAvailableTcpPort(), new NodeDatabase[1],
+                        findAvailableTcpPort(), findAvailableTcpPort(), new NodeProcess[1]);
                 startDatabase(node);
                 nodes.put(id, node);
             }
             Path home = dir.resolve(site.getKey() + "-gw");
             EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
                     home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
-            gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database, freePort(),
-                    freePort(), freePort(), new TcpProxy[1], new NodeProcess[1]));
+            gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database,
+                    findAvailableTcpPort(), findAvailableTcpPort(), findAvailableTcpPort(), new TcpProxy[1], new NodeProcess[1]));
         }
         if (variant == Variant.JMS) {
             for (Gateway gateway : gateways.values()) {
-                gateway.proxy()[0] = new TcpProxy(freePort(), gateway.wanPort());
+                gateway.proxy()[0] = new TcpProxy(findAvailableTcpPort(), gateway.wanPort());
             }
         }
     }
 
     private void startDatabase(Node node) throws IOException {
         Path data = dir.resolve(node.id() + "-pg");
-        EmbeddedDatabase database = EmbeddedDatabase.start(data, data.resolveSibling(node.id() + "-pg.password"),
-                EmbeddedPostgres.builder().setCleanDataDirectory(false).setPort(node.pgPort()));
-        HikariDataSource pool = new HikariDataSource();
-        pool.setJdbcUrl(database.jdbcUrl());
-        pool.setUsername(EmbeddedDatabase.USER);
-        pool.setPassword(database.password());
-        pool.setMaximumPoolSize(4);
-        node.database()[0] = database;
-        node.pool()[0] = pool;
+        node.database()[0] = NodeDatabase.start(data, data.resolveSibling(node.id() + "-pg.password"), node.pgPort());
     }
 
     /** Starts every gateway and every node, and waits until each answers. */
@@ -222,7 +213,7 @@ final class WanCluster implements AutoCloseable {
 
     /** Node {@code id}'s interface database as its C4I application sees it. */
     InterfaceDatabaseClient client(String id) {
-        return new InterfaceDatabaseClient(nodes.get(id).pool()[0]);
+        return new InterfaceDatabaseClient(nodes.get(id).database()[0].pool());
     }
 
     List<String> inboxIds(String id) throws SQLException {
@@ -237,15 +228,6 @@ final class WanCluster implements AutoCloseable {
     static double metric(NodeProcess process, String prefix) throws Exception {
         return process.get("/actuator/prometheus").body().lines().filter(line -> line.startsWith(prefix))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     @Override
@@ -264,7 +246,6 @@ final class WanCluster implements AutoCloseable {
             }
         }
         for (Node node : nodes.values()) {
-            node.pool()[0].close();
             node.database()[0].close();
         }
         for (Gateway gateway : gateways.values()) {

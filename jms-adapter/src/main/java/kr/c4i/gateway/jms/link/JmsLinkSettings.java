@@ -1,20 +1,25 @@
 package kr.c4i.gateway.jms.link;
 
+import static kr.c4i.gateway.jms.BrokerSettingChecks.checkBrokerUrl;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.checkEmbedded;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.checkQueues;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.isBlank;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requireAtLeast;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requirePositive;
+import static kr.c4i.gateway.jms.BrokerSettingChecks.requireText;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import kr.c4i.gateway.jms.JmsTransportSettings;
-import org.apache.activemq.artemis.api.core.client.ServerLocator;
-import org.apache.activemq.artemis.core.client.impl.ServerLocatorImpl;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,8 +52,6 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
     /** Below this a window costs a round trip per frame even on a slow link. */
     static final int MIN_WINDOW_BYTES = 1024;
 
-    private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
-
     /**
      * @throws InvalidSettingsException listing every setting that is missing or out of range
      */
@@ -69,23 +72,15 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         requireText("user", user, problems);
         requireText("password", password, problems);
         peers = checkPeers(site, peers, problems);
-        checkQueueName("queuePrefix", queuePrefix, problems);
-        checkQueueName("invalidQueue", invalidQueue, problems);
-        if (queuePrefix != null && invalidQueue != null && invalidQueue.startsWith(queuePrefix)) {
-            problems.add(new Problem("invalidQueue", "invalidQueue '" + invalidQueue + "' must not start with "
-                    + "queuePrefix '" + queuePrefix + "', where it could clash with a site's queue"));
-        }
+        checkQueues(queuePrefix, invalidQueue, "site", problems);
         if (budgetBytesPerSecond < 1) {
             problems.add(new Problem("budgetBytesPerSecond",
                     "budgetBytesPerSecond must be at least 1, was " + budgetBytesPerSecond));
         }
         requirePositive("reconnectBackoff", reconnectBackoff, problems);
         requirePositive("maxReconnectBackoff", maxReconnectBackoff, problems);
-        if (reconnectBackoff != null && maxReconnectBackoff != null
-                && maxReconnectBackoff.compareTo(reconnectBackoff) < 0) {
-            problems.add(new Problem("maxReconnectBackoff", "maxReconnectBackoff (" + maxReconnectBackoff
-                    + ") must not be shorter than reconnectBackoff (" + reconnectBackoff + ")"));
-        }
+        requireAtLeast("maxReconnectBackoff", maxReconnectBackoff, "reconnectBackoff", reconnectBackoff,
+                problems);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException("Invalid JMS link settings: ", problems);
         }
@@ -170,17 +165,6 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
                 + ", reconnectBackoff=" + reconnectBackoff + ", maxReconnectBackoff=" + maxReconnectBackoff + "]";
     }
 
-    // The JMS transport's checks of the embedded broker, whose problems are named embedded.* there too.
-    private static void checkEmbedded(JmsTransportSettings.Embedded embedded, List<Problem> problems) {
-        try {
-            JmsTransportSettings.of(NodeId.of("check"), "check", "check", embedded,
-                    JmsTransportSettings.Receive.of(1), JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)));
-        }
-        catch (InvalidSettingsException ex) {
-            problems.addAll(ex.problems());
-        }
-    }
-
     private static Map<SiteId, Peer> checkPeers(@Nullable SiteId self, @Nullable Map<SiteId, Peer> peers,
             List<Problem> problems) {
         if (peers == null) {
@@ -205,38 +189,6 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
             checked.put(id, peer);
         });
         return Collections.unmodifiableMap(checked);
-    }
-
-    private static void checkBrokerUrl(String name, String url, List<Problem> problems) {
-        try (ServerLocator locator = ServerLocatorImpl.newLocator(url)) {
-            locator.getStaticTransportConfigurations();
-        }
-        catch (RuntimeException ex) {
-            problems.add(new Problem(name,
-                    name + " '" + url + "' is not a valid Artemis broker URL: " + ex.getMessage()));
-        }
-    }
-
-    private static void checkQueueName(String name, @Nullable String value, List<Problem> problems) {
-        if (value == null || !QUEUE_NAME.matcher(value).matches()) {
-            problems.add(new Problem(name, name + " '" + value + "' must be letters, digits, '.', '_' or '-'"));
-        }
-    }
-
-    private static void requireText(String name, @Nullable String value, List<Problem> problems) {
-        if (isBlank(value)) {
-            problems.add(new Problem(name, name + " must not be blank"));
-        }
-    }
-
-    private static void requirePositive(String name, @Nullable Duration value, List<Problem> problems) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            problems.add(new Problem(name, name + " must be a positive duration, was " + value));
-        }
-    }
-
-    private static boolean isBlank(@Nullable String value) {
-        return value == null || value.isBlank();
     }
 
     /**

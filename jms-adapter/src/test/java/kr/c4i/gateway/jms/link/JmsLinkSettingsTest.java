@@ -57,7 +57,19 @@ class JmsLinkSettingsTest {
         assertThatExceptionOfType(InvalidSettingsException.class)
                 .isThrownBy(() -> budget(16_000).withQueues("kmtf.wan.", "kmtf.wan.invalid"))
                 .satisfies((ex) -> assertThat(ex.problems()).extracting(Problem::setting)
-                        .containsExactly("invalidQueue"));
+                        .containsExactly("invalidQueue"))
+                .withMessageContaining("invalidQueue 'kmtf.wan.invalid' must not start with queuePrefix 'kmtf.wan.', "
+                        + "where it could clash with a site's queue");
+    }
+
+    @Test
+    void theLongestReconnectBackoffIsNotShorterThanTheFirst() {
+        assertThatExceptionOfType(InvalidSettingsException.class)
+                .isThrownBy(() -> budget(16_000).withReconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+                .satisfies((ex) -> assertThat(ex.problems()).extracting(Problem::setting)
+                        .containsExactly("maxReconnectBackoff"))
+                .withMessage("Invalid JMS link settings: maxReconnectBackoff (PT1S) must not be shorter than "
+                        + "reconnectBackoff (PT2S)");
     }
 
     @Test

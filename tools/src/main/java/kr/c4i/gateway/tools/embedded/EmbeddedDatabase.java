@@ -75,6 +75,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return new EmbeddedDatabase(postgres, password);
     }
 
+    /**
+     * Starts the server as {@link #start} does, its data in {@code <home>/postgres} and the superuser's password in
+     * {@code <home>/postgres.password}: a node's or a site gateway's database under its own folder.
+     */
+    public static EmbeddedDatabase startIn(Path home, EmbeddedPostgres.Builder builder) throws IOException {
+        Path dataDirectory = home.resolve("postgres");
+        Files.createDirectories(dataDirectory);
+        // zonky's test default is 300; a node's or a gateway's pools need far fewer, and each costs shared memory.
+        return start(dataDirectory, home.resolve("postgres.password"), builder.setServerConfig("max_connections", "60"));
+    }
+
     /** Without credentials: they go as separate properties, never in a URL that is printed or logged. */
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";

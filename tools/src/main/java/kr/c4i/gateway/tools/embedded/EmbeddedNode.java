@@ -67,16 +67,7 @@ final class EmbeddedNode implements AutoCloseable {
     static EmbeddedNode startDatabase(NodeId id, Path workDir, int httpPort, EmbeddedPostgres.Builder builder)
             throws IOException {
         Path nodeDir = workDir.resolve(id.value());
-        Path dataDir = nodeDir.resolve("postgres");
-        Files.createDirectories(dataDir);
-        EmbeddedDatabase database = EmbeddedDatabase.start(dataDir, passwordFile(workDir, id),
-                builder.setServerConfig("max_connections", "60"));
-        return new EmbeddedNode(id, database, httpPort, nodeDir);
-    }
-
-    /** Where the password of node {@code id}'s PostgreSQL is kept (mode 0600). */
-    static Path passwordFile(Path workDir, NodeId id) {
-        return workDir.resolve(id.value()).resolve("postgres.password");
+        return new EmbeddedNode(id, EmbeddedDatabase.startIn(nodeDir, builder), httpPort, nodeDir);
     }
 
     /** Completes the launch with this node's database and management endpoints and starts the bridge. */

@@ -1,16 +1,13 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -54,13 +51,8 @@ final class NodeCommand implements Callable<Integer> {
                     + "management.server.address is given.")
     int httpPort;
 
-    @Option(names = "--pg-port", defaultValue = "0", converter = OptionValues.Port.class,
-            description = "PostgreSQL port (0: any free port).")
-    int pgPort;
-
-    @Option(names = "--pg-socket-dir",
-            description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
-    @Nullable Path pgSocketDir;
+    @Mixin
+    DatabaseOptions databaseOptions;
 
     List<String> bridgeArguments = new ArrayList<>();
 
@@ -80,28 +72,8 @@ final class NodeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeId node = NodeId.of(id);
         Path home = workDir.toAbsolutePath();
-        EmbeddedPostgres.Builder database = EmbeddedPostgres.builder().setCleanDataDirectory(false);
-        if (pgPort > 0) {
-            database.setPort(pgPort);
-        }
-        if (pgSocketDir != null) {
-            Files.createDirectories(pgSocketDir);
-            database.setServerConfig("unix_socket_directories", pgSocketDir.toAbsolutePath().toString());
-        }
-        CountDownLatch stopped = new CountDownLatch(1);
-        EmbeddedNode running = EmbeddedNode.startDatabase(node, home, httpPort, database);
-        // The JVM halts once its shutdown hooks finish, so the hook itself stops bridge and database.
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            try {
-                running.close();
-            }
-            catch (Exception ex) {
-                System.err.println("Unable to stop node " + node + " cleanly: " + ex);
-            }
-            finally {
-                stopped.countDown();
-            }
-        }));
+        EmbeddedNode running = EmbeddedNode.startDatabase(node, home, httpPort, databaseOptions.keepingData());
+        UntilStopped stopped = UntilStopped.closing("node " + node, running);
         Path nodeHome = home.resolve(node.value());
         running.startBridge(NodeLaunch.builder(node.value(), transport)
                 .logFile(nodeHome.resolve("bridge.log")).brokerDataDirectory(nodeHome.resolve("artemis"))

@@ -2,21 +2,19 @@ package kr.c4i.gateway.tools.embedded;
 
 import java.io.PrintWriter;
 import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -60,13 +58,8 @@ final class WanCommand implements Callable<Integer> {
                     + "management.server.address is given.")
     int httpPort;
 
-    @Option(names = "--pg-port", defaultValue = "0", converter = OptionValues.Port.class,
-            description = "PostgreSQL port (0: any free port).")
-    int pgPort;
-
-    @Option(names = "--pg-socket-dir",
-            description = "Also let PostgreSQL listen on a Unix socket in this directory (reachable across network namespaces).")
-    @Nullable Path pgSocketDir;
+    @Mixin
+    DatabaseOptions databaseOptions;
 
     List<String> gatewayArguments = new ArrayList<>();
 
@@ -85,36 +78,15 @@ final class WanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Path home = workDir.toAbsolutePath().resolve(site + "-gw");
-        Path dataDir = home.resolve("postgres");
-        Files.createDirectories(dataDir);
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setCleanDataDirectory(false)
-                .setServerConfig("max_connections", "60");
-        if (pgPort > 0) {
-            builder.setPort(pgPort);
-        }
-        if (pgSocketDir != null) {
-            Files.createDirectories(pgSocketDir);
-            builder.setServerConfig("unix_socket_directories", pgSocketDir.toAbsolutePath().toString());
-        }
-        EmbeddedDatabase database = EmbeddedDatabase.start(dataDir, home.resolve("postgres.password"), builder);
+        EmbeddedDatabase database = EmbeddedDatabase.startIn(home, databaseOptions.keepingData());
         AtomicReference<@Nullable ConfigurableApplicationContext> context = new AtomicReference<>();
-        CountDownLatch stopped = new CountDownLatch(1);
-        // The JVM halts once its shutdown hooks finish, so the hook itself stops gateway and database.
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-            try {
-                ConfigurableApplicationContext running = context.getAndSet(null);
-                if (running != null) {
-                    running.close();
-                }
-                database.close();
+        UntilStopped stopped = UntilStopped.closing("the gateway of site " + site, () -> {
+            ConfigurableApplicationContext running = context.getAndSet(null);
+            if (running != null) {
+                running.close();
             }
-            catch (Exception ex) {
-                System.err.println("Unable to stop the gateway of site " + site + " cleanly: " + ex);
-            }
-            finally {
-                stopped.countDown();
-            }
-        }));
+            database.close();
+        });
         GatewayLaunch.Builder launch = GatewayLaunch.builder(site).logFile(home.resolve("gateway.log"))
                 .property("gateway.wan.lan.jms.embedded.data-directory", home.resolve("artemis-lan").toString())
                 .property("gateway.wan.jms.embedded.data-directory", home.resolve("artemis-wan").toString())

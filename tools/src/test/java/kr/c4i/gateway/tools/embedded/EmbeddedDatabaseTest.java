@@ -77,4 +77,16 @@ class EmbeddedDatabaseTest {
             assertThat(rs.next()).isTrue();
         }
     }
+
+    @Test
+    void aServiceDatabaseKeepsItsDataAndPasswordUnderItsHome() throws Exception {
+        Path home = dir.resolve("s1-gw");
+        try (EmbeddedDatabase db = EmbeddedDatabase.startIn(home, EmbeddedPostgres.builder().setCleanDataDirectory(false));
+                Connection c = connect(db, db.password())) {
+            assertThat(show(c, "max_connections")).isEqualTo("60");
+            assertThat(show(c, "fsync")).isEqualTo("on");
+            assertThat(home.resolve("postgres").resolve("PG_VERSION")).isRegularFile();
+            assertThat(Files.readString(home.resolve("postgres.password")).strip()).isEqualTo(db.password());
+        }
+    }
 }

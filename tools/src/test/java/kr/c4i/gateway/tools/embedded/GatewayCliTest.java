@@ -2,6 +2,7 @@ package kr.c4i.gateway.tools.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,11 +81,16 @@ class GatewayCliTest {
         NodeCommand node = cli.getSubcommands().get("node").getCommand();
         assertThat(node.id).isEqualTo("h1");
         assertThat(node.bridgeArguments).containsExactly("--gateway.x=1", "--gateway.y=a=b");
+        assertThat(node.databaseOptions.pgPort).isZero();
+        assertThat(node.databaseOptions.pgSocketDir).isNull();
         cli = GatewayCli.commandLine();
-        cli.parseArgs("wan", "--site", "s2", "--work-dir", "w", "--", "--gateway.wan.link=dds");
+        cli.parseArgs("wan", "--site", "s2", "--work-dir", "w", "--pg-port", "5433", "--pg-socket-dir", "s", "--",
+                "--gateway.wan.link=dds");
         WanCommand wan = cli.getSubcommands().get("wan").getCommand();
         assertThat(wan.site).isEqualTo("s2");
         assertThat(wan.httpPort).isEqualTo(8091);
+        assertThat(wan.databaseOptions.pgPort).isEqualTo(5433);
+        assertThat(wan.databaseOptions.pgSocketDir).isEqualTo(Path.of("s"));
         assertThat(wan.gatewayArguments).containsExactly("--gateway.wan.link=dds");
     }
 
