@@ -33,7 +33,7 @@ class WanGatewayMetricsTest {
 
     static final String WAN_PREFIX = "gateway_wan_";
 
-    private static final List<String> CHARTS = List.of("WAN link up, per peer site",
+    private static final List<String> CHARTS = List.of("WAN link up per peer site",
             "Relayed over the WAN per precedence (receipted by the peer)", "Relayed by direction",
             "Store depth per precedence", "Store bytes and bound", "Oldest stored copy per route",
             "Dropped by reason, refused by the store", "WAN bytes",
@@ -85,7 +85,7 @@ class WanGatewayMetricsTest {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(lines(figures(sites.gateway1),
                     "Relayed over the WAN per precedence (receipted by the peer)")).containsEntry("routine", 40.0));
             JsonNode gateway1 = figures(sites.gateway1);
-            assertThat(lines(gateway1, "WAN link up, per peer site")).containsEntry("s2", 1.0).containsEntry("s3", 1.0);
+            assertThat(lines(gateway1, "WAN link up per peer site")).containsEntry("s2", 1.0).containsEntry("s3", 1.0);
             // The denied LOGSITREP came twice: a's bridges forward one copy per remote destination (c, d).
             assertThat(lines(gateway1, "Dropped by reason, refused by the store")).containsEntry("denied", 2.0);
             JsonNode gateway2 = figures(sites.gateway2);

@@ -21,7 +21,7 @@ public class WanDashboardConfiguration {
     @Bean
     @Order(1)
     DashboardChart wanLinkChart() {
-        return DashboardChart.of("WAN link up, per peer site", "1 = up",
+        return DashboardChart.of("WAN link up per peer site", "up",
                 Series.valueBy("", MetricNames.WAN_LINK_UP, MetricNames.TAG_SITE));
     }
 
