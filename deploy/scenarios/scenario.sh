@@ -10,11 +10,17 @@
 #   deploy/scenarios/scenario.sh recovery               Table 2: b stopped, 200 x 1,024 B into a, b recovered
 #   deploy/scenarios/scenario.sh fanout                 Table 3: 1,000 x 200 B to 1 and to 2 subscribers, wire bytes
 #   deploy/scenarios/scenario.sh loss [--quick]         Tables 4-5: 1,000 x 200 B a to b at 128k/256k/2M x 10%/30%
+#   deploy/scenarios/scenario.sh wan-netem RATE LOSS [DELAY]  e.g. 256kbit 5% 100ms: netem on both gateways' WAN side
+#   deploy/scenarios/scenario.sh wan-clear              removes the WAN's netem
+#   deploy/scenarios/scenario.sh wan-cut                WAN outage: every packet between the gateways dropped
+#   deploy/scenarios/scenario.sh wan-restore            ends the outage (same as wan-clear)
+#   deploy/scenarios/scenario.sh wan-outage [SECONDS]   200 x 200 B AIRSITREP a to c across a WAN cut (60 s)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 project="${COMPOSE_PROJECT_NAME:-c4i-gateway}"
 network="${project}_c4i"
+wan_network="${project}_wan"
 
 compose() { docker compose --project-directory "$root" -f "$root/docker-compose.yml" "$@"; }
 container() { compose ps --all --quiet "$1"; }
@@ -29,6 +35,14 @@ address() {
   esac
 }
 database() { echo "postgres-${1#node-}"; }
+# A WAN gateway's address on the WAN network (docker-compose.yml), by which its WAN interface is found.
+wan_address() {
+  case "$1" in
+    wan-gateway-s1) echo 172.31.78.11 ;; wan-gateway-s2) echo 172.31.78.12 ;;
+    *) die "unknown gateway $1 (wan-gateway-s1, wan-gateway-s2)" ;;
+  esac
+}
+gateways=(wan-gateway-s1 wan-gateway-s2)
 
 # SQL on a node's interface database; prints unaligned, tuples only.
 sql() {
@@ -46,6 +60,46 @@ netem() {
 clear_netem() {
   compose exec -T --user root "$1" tc qdisc del dev eth0 root 2>/dev/null || true
   log "$1: netem cleared"
+}
+
+# The WAN is the gateways' interface on the WAN network (eth0 or eth1: Docker does not fix the order), found by
+# its address; the LAN interface is left alone, so the sites' own traffic is not impaired. Egress of both gateways,
+# so both directions of the WAN are shaped.
+wan_interface() {
+  local address; address="$(wan_address "$1")"
+  compose exec -T "$1" ip -o -4 addr show | awk -v a="$address" '$4 ~ "^"a"/" { sub(/@.*/, "", $2); print $2 }' | grep . \
+    || die "$1 has no interface with $address ($wan_network)"
+}
+wan_netem() {
+  local gateway interface
+  for gateway in "${gateways[@]}"; do
+    interface="$(wan_interface "$gateway")"
+    compose exec -T --user root "$gateway" tc qdisc replace dev "$interface" root netem "$@"
+    log "$gateway: netem $* on $interface (WAN)"
+  done
+}
+wan_clear() {
+  local gateway interface
+  for gateway in "${gateways[@]}"; do
+    interface="$(wan_interface "$gateway")"
+    compose exec -T --user root "$gateway" tc qdisc del dev "$interface" root 2>/dev/null || true
+    log "$gateway: WAN netem cleared"
+  done
+}
+# An outage as a cut beyond the sites' routers: every packet dropped both ways, the interfaces stay up, nothing is
+# reset; each gateway finds out by its link's own timeouts (jms: about 5 s; dds: the 10 s lease or peer-timeout).
+wan_cut() { wan_netem loss 100%; }
+# Waits until both gateways' gateway_wan_link_up is WANT (0 or 1), at most SECONDS.
+await_link() {
+  local want="$1" seconds="$2" deadline=$((SECONDS + $2)) gateway up
+  for gateway in "${gateways[@]}"; do
+    until up="$(compose exec -T "$gateway" sh -c 'curl -fsS -u "user:$SPRING_SECURITY_USER_PASSWORD" \
+                http://127.0.0.1:8091/actuator/prometheus' | awk '/^gateway_wan_link_up[{ ]/ { print $NF; exit }')";
+          [ "${up%.*}" = "$want" ]; do
+      (( SECONDS < deadline )) || { log "$gateway: gateway_wan_link_up is not $want after $seconds s"; return 1; }
+      sleep 1
+    done
+  done
 }
 
 # The peer sees nothing from then on (no RST, no FIN), as with a powered-off host; not docker pause (SIGSTOP).
@@ -157,6 +211,25 @@ loss() {
   done
 }
 
+# A WAN outage under traffic: cut, AIRSITREP from a (to b at its site, to c across the WAN), restore after SECONDS.
+# b has them during the cut, c after it; prints c's count and its last arrival after the restore.
+wan_outage() {
+  local seconds="${1:-60}" run="wan-$(date +%s)" n
+  wan_cut
+  await_link 0 60 && log "both gateways see the link down"
+  insert node-a AIRSITREP 200 200 "$run"
+  n="$(await_delivered node-b "$run" 200 120)"
+  log "during the cut: node-b has $n/200, node-c has $(delivered node-c "$run")/200"
+  sleep "$seconds"
+  local restored; restored="$(sql node-a "SELECT clock_timestamp();")"
+  wan_clear
+  await_link 1 120 && log "both gateways see the link up"
+  n="$(await_delivered node-c "$run" 200 "${CELL_TIMEOUT:-600}")"
+  local last; last="$(sql node-c "SELECT max(received_at) FROM inbox WHERE message_id LIKE '$run-%';")"
+  echo "wan-outage ${seconds}s: node-c has $n/200; last message $(seconds_between node-a "'$restored'::timestamptz" \
+       "'$last'::timestamptz") s after the WAN was restored"
+}
+
 case "${1:-}" in
   netem) (( $# == 4 )) || die "usage: netem NODE RATE LOSS"; netem "$2" "$3" "$4" ;;
   clear) (( $# == 2 )) || die "usage: clear NODE"; clear_netem "$2" ;;
@@ -165,5 +238,10 @@ case "${1:-}" in
   recovery) recovery ;;
   fanout) fanout ;;
   loss) shift; loss "$@" ;;
-  *) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  wan-netem) (( $# == 3 || $# == 4 )) || die "usage: wan-netem RATE LOSS [DELAY]"
+             wan_netem rate "$2" loss "$3" ${4:+delay "$4"} limit 1000 ;;
+  wan-clear|wan-restore) wan_clear ;;
+  wan-cut) wan_cut ;;
+  wan-outage) shift; wan_outage "$@" ;;
+  *) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

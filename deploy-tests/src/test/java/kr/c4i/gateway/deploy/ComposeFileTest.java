@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -227,26 +228,66 @@ class ComposeFileTest {
     }
 
     @Test
-    void theScenarioScriptKnowsTheProjectTheNetworkAndEachNodesAddress() {
+    void theScenarioScriptKnowsTheProjectTheNetworksEachNodesAddressAndEachGatewaysWanAddress() {
         String script = Repository.read(Repository.file("deploy/scenarios/scenario.sh"));
         Map<String, String> scripted = new TreeMap<>();
-        Matcher address = Pattern.compile("(node-[a-z0-9]+)\\) echo ([0-9.]+)").matcher(script);
+        Matcher address = Pattern.compile("((?:node|wan-gateway)-[a-z0-9]+)\\) echo ([0-9.]+)").matcher(script);
         while (address.find()) {
             scripted.put(address.group(1), address.group(2));
         }
-        Map<String, String> composed = new TreeMap<>();
-        services.forEach((name, definition) -> {
-            Map<String, Object> service = map(definition);
-            if (service.containsKey("build")) {
-                map(service.get("networks")).forEach((network, settings) ->
-                        composed.put(name, String.valueOf(map(settings).get("ipv4_address"))));
-            }
-        });
-        assertThat(scripted).as("addresses in scenario.sh").isEqualTo(composed);
-        assertThat(script).contains("COMPOSE_PROJECT_NAME:-" + compose.get("name") + "}");
+        // A node by its address on the network the script reconnects it to, a gateway by its WAN address.
         Matcher network = Pattern.compile("network=\"\\$\\{project}_([a-z0-9_-]+)\"").matcher(script);
         assertThat(network.find()).as("the network in scenario.sh").isTrue();
-        assertThat(map(compose.get("networks"))).containsKey(network.group(1));
+        Matcher wan = Pattern.compile("wan_network=\"\\$\\{project}_([a-z0-9_-]+)\"").matcher(script);
+        assertThat(wan.find()).as("the WAN network in scenario.sh").isTrue();
+        Map<String, String> composed = new TreeMap<>();
+        services.forEach((name, definition) -> {
+            String on = name.startsWith("node-") ? network.group(1) : name.startsWith("wan-gateway-") ? wan.group(1) : null;
+            if (on != null) {
+                Map<String, Object> networks = map(map(definition).get("networks"));
+                composed.put(name, String.valueOf(map(networks.get(on)).get("ipv4_address")));
+            }
+        });
+        assertThat(composed).as("nodes and gateways in docker-compose.yml").containsKeys("node-a", "wan-gateway-s1",
+                "wan-gateway-s2");
+        assertThat(scripted).as("addresses in scenario.sh").isEqualTo(composed);
+        assertThat(script).contains("COMPOSE_PROJECT_NAME:-" + compose.get("name") + "}");
+        assertThat(map(compose.get("networks"))).containsKeys(network.group(1), wan.group(1));
+    }
+
+    @Test
+    void eachSitesNodesReachTheOtherSitesNodesThroughTheirOwnGateway() {
+        // Site s1: a and b; site s2: c (the gateways' GATEWAY_ROUTING_SITES_*).
+        Map<String, String> siteOf = new TreeMap<>();
+        services.forEach((name, definition) -> {
+            if (name.startsWith("wan-gateway-")) {
+                environment(map(definition)).forEach((variable, value) -> {
+                    if (variable.startsWith("GATEWAY_ROUTING_SITES_")) {
+                        String site = variable.substring("GATEWAY_ROUTING_SITES_".length()).toLowerCase(Locale.ROOT);
+                        for (String node : value.split(",")) {
+                            siteOf.put(node.strip(), site);
+                        }
+                    }
+                });
+            }
+        });
+        assertThat(siteOf).as("sites of the nodes").containsOnlyKeys("a", "b", "c");
+        List<String> problems = new ArrayList<>();
+        for (String node : siteOf.keySet()) {
+            Map<String, String> env = environment(map(services.get("node-" + node)));
+            siteOf.forEach((peer, site) -> {
+                String url = env.get("GATEWAY_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL");
+                if (peer.equals(node)) {
+                    return;
+                }
+                String expected = site.equals(siteOf.get(node)) ? "tcp://node-" + peer + ":61616"
+                        : "tcp://wan-gateway-" + siteOf.get(node) + ":61616";
+                if (!expected.equals(url)) {
+                    problems.add("node-" + node + " reaches " + peer + " at " + url + ", not " + expected);
+                }
+            });
+        }
+        assertThat(problems).isEmpty();
     }
 
     static Path buildContext(Map<String, Object> service) {

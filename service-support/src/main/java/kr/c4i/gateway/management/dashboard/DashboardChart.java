@@ -1,6 +1,8 @@
 package kr.c4i.gateway.management.dashboard;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,8 +42,30 @@ public record DashboardChart(String title, String unit, List<Series> series) {
      * @param kind how it is read
      * @param percentile for {@link Kind#PERCENTILE}: which one (the timer must publish it), else 0
      * @param splitTag a tag whose every value gets its own line (e.g. {@code reason}), or null for one line
+     * @param where tags the meters read must have (e.g. {@code direction=wan-out}); empty: every meter of the name
      */
-    public record Series(String label, String meter, Kind kind, double percentile, @Nullable String splitTag) {
+    public record Series(String label, String meter, Kind kind, double percentile, @Nullable String splitTag,
+            Map<String, String> where) {
+
+        public Series {
+            where = Map.copyOf(where);
+        }
+
+        public Series(String label, String meter, Kind kind, double percentile, @Nullable String splitTag) {
+            this(label, meter, kind, percentile, splitTag, Map.of());
+        }
+
+        /** This series, read only from the meters that have {@code tag=value} too. */
+        public Series where(String tag, String value) {
+            Map<String, String> tags = new TreeMap<>(where);
+            tags.put(tag, value);
+            return new Series(label, meter, kind, percentile, splitTag, tags);
+        }
+
+        /** A counter's rate per value of a tag (e.g. messages per second by precedence). */
+        public static Series rateBy(String label, String meter, String splitTag) {
+            return new Series(label, meter, Kind.RATE, 0, splitTag);
+        }
 
         public static Series value(String label, String meter) {
             return new Series(label, meter, Kind.VALUE, 0, null);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
@@ -94,7 +95,8 @@ public final class DashboardEndpoint {
 
     /** Label to value; one entry, or one per tag value (a split series whose meters do not exist yet has none). */
     private Map<String, @Nullable Double> values(Series series) {
-        List<Meter> meters = List.copyOf(registry.find(series.meter()).meters());
+        List<Meter> meters = List.copyOf(registry.find(series.meter()).tags(series.where().entrySet().stream()
+                .flatMap(tag -> Stream.of(tag.getKey(), tag.getValue())).toArray(String[]::new)).meters());
         Map<String, @Nullable Double> values = new TreeMap<>();
         if (series.splitTag() == null) {
             values.put(series.label(), value(series, meters));

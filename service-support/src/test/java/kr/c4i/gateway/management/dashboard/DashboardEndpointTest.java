@@ -43,7 +43,8 @@ class DashboardEndpointTest {
         @Bean
         DashboardChart ordersChart() {
             return DashboardChart.of("Orders", "orders/s", Series.rate("taken", "test.orders"),
-                    Series.valueBy("refused", "test.refused", "reason"));
+                    Series.valueBy("refused", "test.refused", "reason"),
+                    Series.rateBy("express", "test.sent", "route").where("class", "express"));
         }
     }
 
@@ -99,6 +100,9 @@ class DashboardEndpointTest {
         registry.counter("test.orders").increment(7);
         registry.counter("test.refused", "reason", "oversize").increment(2);
         registry.counter("test.refused", "reason", "malformed").increment(3);
+        registry.counter("test.sent", "route", "north", "class", "express").increment(4);
+        registry.counter("test.sent", "route", "north", "class", "standard").increment(50);
+        registry.counter("test.sent", "route", "south", "class", "standard").increment(60);
 
         HttpResponse<String> figures = get("/actuator/dashboard/figures", PASSWORD);
         assertThat(figures.statusCode()).isEqualTo(200);
@@ -108,6 +112,9 @@ class DashboardEndpointTest {
                 .contains("{\"label\":\"taken\",\"kind\":\"rate\",\"value\":7.0}")
                 .contains("{\"label\":\"refused malformed\",\"kind\":\"value\",\"value\":3.0}")
                 .contains("{\"label\":\"refused oversize\",\"kind\":\"value\",\"value\":2.0}")
+                // Only the meters with the series' tags: the standard class is not counted, south has none.
+                .contains("{\"label\":\"express north\",\"kind\":\"rate\",\"value\":4.0}")
+                .doesNotContain("express south")
                 // Every service's page ends with the JVM's memory.
                 .contains("\"title\":\"JVM memory used\"").contains("\"label\":\"heap\"");
     }

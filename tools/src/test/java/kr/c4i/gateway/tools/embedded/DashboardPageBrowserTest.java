@@ -33,9 +33,9 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  */
 class DashboardPageBrowserTest {
 
-    private static final Path CHROMIUM = Path.of(System.getProperty("gateway.test.chromium", "/usr/bin/chromium"));
+    static final Path CHROMIUM = Path.of(System.getProperty("gateway.test.chromium", "/usr/bin/chromium"));
 
-    private static final Path CHROMEDRIVER = Path.of(System.getProperty("gateway.test.chromedriver",
+    static final Path CHROMEDRIVER = Path.of(System.getProperty("gateway.test.chromedriver",
             "/usr/bin/chromedriver"));
 
     /** The publish chart's "published" line, as the page's script keeps it. */
@@ -118,7 +118,7 @@ class DashboardPageBrowserTest {
         return points == null ? List.of() : points.stream().map(Number::doubleValue).toList();
     }
 
-    private static ChromeDriver browser() {
+    static ChromeDriver browser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
