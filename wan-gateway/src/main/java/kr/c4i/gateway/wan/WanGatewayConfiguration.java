@@ -52,7 +52,6 @@ import kr.c4i.gateway.wan.relay.SiteRoutes;
 import kr.c4i.gateway.wan.schedule.ScheduleProperties;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.RelayStore;
-import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * The gateway of one site: its site map and routing, its store, its WAN link and its LAN side, and the relay engine
@@ -113,9 +112,7 @@ class WanGatewayConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock) {
-        WanProperties.Store store = wan.store();
-        return new RelayStore(dataSource, new StoreLimits(store.maxSize().toBytes(), store.routinePercent(),
-                store.priorityPercent(), store.immediatePercent(), store.flashPercent()), clock);
+        return new RelayStore(dataSource, wan.store().limits(), clock);
     }
 
     @Bean

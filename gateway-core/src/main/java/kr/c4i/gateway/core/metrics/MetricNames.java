@@ -113,4 +113,11 @@ public final class MetricNames {
     /** Relay policy file versions read after start; tag {@code outcome}: {@code applied} or {@code failed}. */
     public static final String WAN_POLICY_RELOADS = "gateway.wan.policy.reloads";
     public static final String TAG_OUTCOME = "outcome";
+
+    // wan-gateway: relay quarantine (wan.store.RelayQuarantine, counted by wan.relay.RelayEngine)
+    /**
+     * Messages taken off the LAN and kept in the gateway's {@code relay_quarantine} table instead of being relayed;
+     * tags {@code reason} ({@code unknown-type}), {@code precedence}.
+     */
+    public static final String WAN_QUARANTINED = "gateway.wan.quarantined";
 }

@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.wan.store.StoreLimits;
+
 /**
  * The site this gateway serves and how it relays.
  *
@@ -38,7 +40,8 @@ public record WanProperties(@Nullable String site, @Nullable String nodeId, @Def
     /**
      * The store (the gateway's own PostgreSQL, {@code spring.datasource}), bounded in bytes. At the bound the lowest
      * precedence is refused first: each precedence may fill the store up to its share of {@code maxSize}; a refused
-     * message stays with its sender, which offers it again.
+     * message stays with its sender, which offers it again. The shares' defaults are {@link StoreLimits}' constants
+     * ({@code "" + constant} is the constant expression an annotation takes), so they are stated once.
      *
      * @param maxSize what the stored messages may take in all, bodies and headers
      * @param routinePercent the share of {@code maxSize} ROUTINE messages may fill
@@ -46,8 +49,15 @@ public record WanProperties(@Nullable String site, @Nullable String nodeId, @Def
      * @param immediatePercent the share IMMEDIATE messages may fill
      * @param flashPercent the share FLASH messages may fill
      */
-    public record Store(@DefaultValue("256MB") DataSize maxSize, @DefaultValue("85") int routinePercent,
-            @DefaultValue("90") int priorityPercent, @DefaultValue("95") int immediatePercent,
-            @DefaultValue("100") int flashPercent) {
+    public record Store(@DefaultValue("256MB") DataSize maxSize,
+            @DefaultValue("" + StoreLimits.DEFAULT_ROUTINE_PERCENT) int routinePercent,
+            @DefaultValue("" + StoreLimits.DEFAULT_PRIORITY_PERCENT) int priorityPercent,
+            @DefaultValue("" + StoreLimits.DEFAULT_IMMEDIATE_PERCENT) int immediatePercent,
+            @DefaultValue("" + StoreLimits.DEFAULT_FLASH_PERCENT) int flashPercent) {
+
+        /** The store's bound and tiers, as the relay store takes them. */
+        public StoreLimits limits() {
+            return new StoreLimits(maxSize.toBytes(), routinePercent, priorityPercent, immediatePercent, flashPercent);
+        }
     }
 }

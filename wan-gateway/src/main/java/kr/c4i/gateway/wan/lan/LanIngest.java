@@ -19,9 +19,10 @@ public interface LanIngest {
      * DDS resend): the store absorbs duplicates and counts them as stored.
      *
      * @param batch messages whose origin is a node at this site
-     * @return the message ids of the batch that are stored now (including those stored before); the others were
-     *         refused (the store is full at their precedence): the LAN side does not acknowledge them, so they come
-     *         again
+     * @return the message ids of the batch that are stored now (including those stored before, and those of a type
+     *         the catalogue does not define, kept in the relay quarantine instead); the others were refused (the
+     *         store is full at their precedence, or the quarantine failed): the LAN side does not acknowledge them, so
+     *         they come again
      * @throws Exception if nothing can be said to be stored; the LAN side acknowledges none of the batch
      */
     Set<String> ingest(List<Envelope> batch) throws Exception;

@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
@@ -24,8 +26,17 @@ import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
 import kr.c4i.gateway.wan.store.StoreStats;
 
-/** Gauges of the store per route and precedence, and of the link per peer site; read at each scrape. */
+/**
+ * Gauges of the store per route and precedence, and of the link per peer site; read at each scrape. The store's
+ * gauges share one {@link RelayStore#stats()} per scrape (see {@link #SNAPSHOT_TTL}), not one per gauge.
+ */
 public final class RelayGauges {
+
+    /**
+     * How long one snapshot of the store's stats serves its gauges: much longer than a scrape takes, much shorter
+     * than any scrape interval, so each scrape takes one snapshot and every gauge of it reads the same.
+     */
+    static final Duration SNAPSHOT_TTL = Duration.ofSeconds(1);
 
     private RelayGauges() {
     }
@@ -35,18 +46,7 @@ public final class RelayGauges {
         List<Route> routes = new ArrayList<>();
         routes.add(Route.lan());
         engine.link().peers().stream().sorted().forEach(peer -> routes.add(Route.peer(peer)));
-        for (Route route : routes) {
-            for (Precedence precedence : Precedence.values()) {
-                level(registry, store, route, precedence, MetricNames.WAN_STORE_COPIES, "copies",
-                        s -> s.level(route, precedence).copies());
-                level(registry, store, route, precedence, MetricNames.WAN_STORE_BYTES, "bytes",
-                        s -> s.level(route, precedence).bytes());
-                level(registry, store, route, precedence, MetricNames.WAN_STORE_OLDEST_AGE, "seconds", s -> {
-                    Instant oldest = s.level(route, precedence).oldestStoredAt();
-                    return oldest == null ? 0 : Duration.between(oldest, clock.instant()).toMillis() / 1000.0;
-                });
-            }
-        }
+        registerLevels(registry, store::stats, routes, clock);
         Gauge.builder(MetricNames.WAN_STORE_BOUND, store, s -> s.limits().maxBytes()).baseUnit("bytes")
                 .description("The store's bound").register(registry);
         for (Precedence precedence : Precedence.values()) {
@@ -66,9 +66,52 @@ public final class RelayGauges {
         }
     }
 
-    private static void level(MeterRegistry registry, RelayStore store, Route route, Precedence precedence,
+    /** The copies, bytes and oldest age per route and precedence, all read from one snapshot of {@code stats}. */
+    static void registerLevels(MeterRegistry registry, Supplier<StoreStats> stats, List<Route> routes, Clock clock) {
+        Snapshot snapshot = new Snapshot(stats, clock);
+        for (Route route : routes) {
+            for (Precedence precedence : Precedence.values()) {
+                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_COPIES, "copies",
+                        s -> s.level(route, precedence).copies());
+                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_BYTES, "bytes",
+                        s -> s.level(route, precedence).bytes());
+                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_OLDEST_AGE, "seconds", s -> {
+                    Instant oldest = s.level(route, precedence).oldestStoredAt();
+                    return oldest == null ? 0 : Duration.between(oldest, clock.instant()).toMillis() / 1000.0;
+                });
+            }
+        }
+    }
+
+    private static void level(MeterRegistry registry, Snapshot snapshot, Route route, Precedence precedence,
             String name, String unit, ToDoubleFunction<StoreStats> value) {
-        Gauge.builder(name, store, s -> value.applyAsDouble(s.stats())).baseUnit(unit)
+        // Held strongly: the snapshot is the gauges' own, nothing else keeps it.
+        Gauge.builder(name, snapshot, s -> value.applyAsDouble(s.get())).strongReference(true).baseUnit(unit)
                 .tag(TAG_ROUTE, route.key()).tag(TAG_PRECEDENCE, precedence.label()).register(registry);
+    }
+
+    /** The store's stats, taken again once the last are {@link #SNAPSHOT_TTL} old (or the clock went back). */
+    private static final class Snapshot {
+
+        private final Supplier<StoreStats> source;
+        private final Clock clock;
+        private @Nullable StoreStats stats;
+        private Instant takenAt = Instant.EPOCH;
+
+        Snapshot(Supplier<StoreStats> source, Clock clock) {
+            this.source = source;
+            this.clock = clock;
+        }
+
+        synchronized StoreStats get() {
+            Instant now = clock.instant();
+            StoreStats current = stats;
+            if (current == null || now.isBefore(takenAt) || !now.isBefore(takenAt.plus(SNAPSHOT_TTL))) {
+                current = source.get();
+                stats = current;
+                takenAt = now;
+            }
+            return current;
+        }
     }
 }

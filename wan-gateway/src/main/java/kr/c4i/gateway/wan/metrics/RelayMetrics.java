@@ -47,12 +47,16 @@ public final class RelayMetrics {
     private record DroppedKey(String reason, Precedence precedence, String type) {
     }
 
+    private record QuarantinedKey(String reason, Precedence precedence) {
+    }
+
     private record FrameKey(SiteId site, boolean sent, boolean data) {
     }
 
     private final MeterRegistry registry;
     private final Map<RelayedKey, Counter> relayed = new ConcurrentHashMap<>();
     private final Map<DroppedKey, Counter> dropped = new ConcurrentHashMap<>();
+    private final Map<QuarantinedKey, Counter> quarantined = new ConcurrentHashMap<>();
     private final Map<FrameKey, Counter> frames = new ConcurrentHashMap<>();
     private final Map<FrameKey, Counter> bytes = new ConcurrentHashMap<>();
     private final Map<SiteId, Counter> rejected = new ConcurrentHashMap<>();
@@ -88,6 +92,18 @@ public final class RelayMetrics {
                 k -> Counter.builder(MetricNames.WAN_DROPPED).description("Messages the WAN gateway dropped on purpose")
                         .tag(TAG_REASON, k.reason()).tag(TAG_PRECEDENCE, k.precedence().label())
                         .tag(TAG_TYPE, k.type()).register(registry))
+                .increment();
+    }
+
+    /**
+     * A message was kept in the relay quarantine instead of being relayed. Not tagged by type: the types it counts
+     * are those the catalogue does not define, so any text a sender writes.
+     */
+    public void quarantined(String reason, Envelope envelope) {
+        quarantined.computeIfAbsent(new QuarantinedKey(reason, envelope.precedence()),
+                k -> Counter.builder(MetricNames.WAN_QUARANTINED)
+                        .description("Messages the WAN gateway kept in its quarantine instead of relaying them")
+                        .tag(TAG_REASON, k.reason()).tag(TAG_PRECEDENCE, k.precedence().label()).register(registry))
                 .increment();
     }
 

@@ -47,6 +47,7 @@ import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.Acceptance;
 import kr.c4i.gateway.wan.store.Copy;
+import kr.c4i.gateway.wan.store.RelayQuarantine;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
 
@@ -174,14 +175,12 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         Set<String> handled = new HashSet<>();
         List<Copy> copies = new ArrayList<>();
         List<Envelope> owners = new ArrayList<>();
+        List<Envelope> unknown = new ArrayList<>();
         RelayPolicy current = policy.get();
         for (Envelope envelope : batch) {
             Optional<MessageType> type = catalogue.find(envelope.kmtfType());
             if (type.isEmpty()) {
-                log.warn("Message {} from {} has type {}, which the catalogue does not define: not relayed",
-                        envelope.messageId(), envelope.origin(), envelope.kmtfType());
-                metrics.dropped("unknown-type", envelope);
-                handled.add(envelope.messageId());
+                unknown.add(envelope);
                 continue;
             }
             PolicyDecision decision = current.decide(envelope, type.get());
@@ -200,6 +199,24 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             }
             while (owners.size() < copies.size()) {
                 owners.add(envelope);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            // Kept, not dropped: acknowledged only once the quarantine has them, so a failure loses nothing.
+            try {
+                Set<String> kept = store.quarantine().keep(unknown, RelayQuarantine.UNKNOWN_TYPE);
+                for (Envelope envelope : unknown) {
+                    if (handled.add(envelope.messageId()) && kept.contains(envelope.messageId())) {
+                        log.warn("Message {} from {} has type {}, which the catalogue does not define: not relayed, "
+                                + "kept in relay_quarantine", envelope.messageId(), envelope.origin(),
+                                envelope.kmtfType());
+                        metrics.quarantined(RelayQuarantine.UNKNOWN_TYPE, envelope);
+                    }
+                }
+            }
+            catch (SQLException ex) {
+                log.warn("Unable to quarantine {} messages of types the catalogue does not define: {}; "
+                        + "not acknowledged, so they come again", unknown.size(), ex.getMessage());
             }
         }
         if (copies.isEmpty()) {

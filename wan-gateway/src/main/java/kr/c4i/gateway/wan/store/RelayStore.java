@@ -75,7 +75,7 @@ public final class RelayStore {
 
     // Custody: the sender forgets the copies once accept returns, so the commit must be on disk whatever the
     // server's default; every setting but off flushes locally first, and a stronger one (remote_apply, ...) is kept.
-    private static final String DURABLE_COMMIT = """
+    static final String DURABLE_COMMIT = """
             SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'""";
 
     private static final String DELETE = "DELETE FROM relay_copy WHERE id = ANY(?) RETURNING id, route";
@@ -111,10 +111,11 @@ public final class RelayStore {
     private final Map<Precedence, LongAdder> refusals = new EnumMap<>(Precedence.class);
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder superseded = new LongAdder();
+    private final RelayQuarantine quarantine;
 
     /**
-     * Opens the store over a database that has the {@code relay_copy} table (Flyway migration V1), and reads the
-     * backlog of every route from it.
+     * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
+     * migrations V1, V2), and reads the backlog of every route from it.
      *
      * @throws IllegalStateException if the backlog cannot be read
      */
@@ -122,6 +123,7 @@ public final class RelayStore {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.quarantine = new RelayQuarantine(dataSource, clock);
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
@@ -135,6 +137,11 @@ public final class RelayStore {
 
     public StoreLimits limits() {
         return limits;
+    }
+
+    /** Where messages the gateway cannot relay as they are go instead, in the same database. */
+    public RelayQuarantine quarantine() {
+        return quarantine;
     }
 
     /**

@@ -5,8 +5,12 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
 /**
  * How much the store holds, and how full it may be before each precedence is refused. The tiers make the lowest
  * precedence refused first, so the last room is kept for the urgent: with the defaults, ROUTINE is refused once the
- * store would pass 85% of the bound, PRIORITY 90%, IMMEDIATE 95%, FLASH only the bound itself. A stored copy is never
+ * store would pass {@value #DEFAULT_ROUTINE_PERCENT}% of the bound, PRIORITY {@value #DEFAULT_PRIORITY_PERCENT}%,
+ * IMMEDIATE {@value #DEFAULT_IMMEDIATE_PERCENT}%, FLASH {@value #DEFAULT_FLASH_PERCENT}%. A stored copy is never
  * evicted to make room (it is under custody); a refused copy stays with the sender, which tries again.
+ * <p>
+ * The {@code DEFAULT_*} constants are the one statement of the default tiers: the {@code @DefaultValue}s of
+ * {@code gateway.wan.store.*} (WanProperties.Store) are made from them.
  *
  * @param maxBytes the bound: bytes of all stored copies together, across all routes (each copy counts its body and
  *        an estimate of its headers)
@@ -39,7 +43,7 @@ public record StoreLimits(long maxBytes, int routinePercent, int priorityPercent
         }
     }
 
-    /** The default tiers (85, 90, 95, 100%) under this bound. */
+    /** The default tiers under this bound. */
     public static StoreLimits of(long maxBytes) {
         return new StoreLimits(maxBytes, DEFAULT_ROUTINE_PERCENT, DEFAULT_PRIORITY_PERCENT,
                 DEFAULT_IMMEDIATE_PERCENT, DEFAULT_FLASH_PERCENT);

@@ -1,0 +1,116 @@
+package kr.c4i.gateway.wan.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import kr.c4i.gateway.core.Envelope;
+
+/**
+ * Messages taken off the LAN that the gateway cannot relay as they are, kept with their bytes in table
+ * {@code relay_quarantine} (Flyway migration V2) instead of being dropped: custody passes here, as to the relay store,
+ * and an operator reads them there. One row per message id: a message offered again is absorbed.
+ */
+public final class RelayQuarantine {
+
+    /** The reason of a message whose KMTF type the gateway's catalogue does not define. */
+    public static final String UNKNOWN_TYPE = "unknown-type";
+
+    private static final String INSERT = """
+            INSERT INTO relay_quarantine (message_id, origin_node, kmtf_type, precedence, classification, created_at,
+                                          body, reason, quarantined_at)
+            SELECT q.message_id, q.origin, q.type, q.precedence, q.classification,
+                   timestamptz 'epoch' + q.created_us * interval '1 microsecond', q.body, ?,
+                   timestamptz 'epoch' + ? * interval '1 microsecond'
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bytea[])
+                   AS q(message_id, origin, type, precedence, classification, created_us, body)
+            ON CONFLICT (message_id) DO NOTHING
+            RETURNING message_id""";
+
+    private final DataSource dataSource;
+    private final Clock clock;
+
+    /** Over a database that has the {@code relay_quarantine} table (Flyway migration V2). */
+    public RelayQuarantine(DataSource dataSource, Clock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Keeps messages for one reason, in one transaction whose commit is on disk when this returns (as
+     * {@link RelayStore#accept} commits), so the LAN side may then acknowledge them.
+     *
+     * @return the ids of the messages kept now; the others were kept already (or repeat one of the batch)
+     * @throws SQLException if the transaction failed: none of the batch is kept
+     */
+    public Set<String> keep(List<Envelope> envelopes, String reason) throws SQLException {
+        if (envelopes.isEmpty()) {
+            return Set.of();
+        }
+        int n = envelopes.size();
+        String[] messageIds = new String[n];
+        String[] origins = new String[n];
+        String[] types = new String[n];
+        Short[] precedences = new Short[n];
+        String[] classifications = new String[n];
+        Long[] created = new Long[n];
+        byte[][] bodies = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            Envelope e = envelopes.get(i);
+            messageIds[i] = e.messageId();
+            origins[i] = e.origin().value();
+            types[i] = e.kmtfType();
+            precedences[i] = (short) e.precedence().ordinal();
+            classifications[i] = e.classification();
+            created[i] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
+            bodies[i] = e.body();
+        }
+        Set<String> kept = new HashSet<>();
+        try (Connection tx = dataSource.getConnection()) {
+            tx.setAutoCommit(false);
+            try {
+                try (Statement durable = tx.createStatement()) {
+                    durable.execute(RelayStore.DURABLE_COMMIT);
+                }
+                try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+                    ps.setString(1, reason);
+                    ps.setLong(2, ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant()));
+                    ps.setArray(3, tx.createArrayOf("text", messageIds));
+                    ps.setArray(4, tx.createArrayOf("text", origins));
+                    ps.setArray(5, tx.createArrayOf("text", types));
+                    ps.setArray(6, tx.createArrayOf("smallint", precedences));
+                    ps.setArray(7, tx.createArrayOf("text", classifications));
+                    ps.setArray(8, tx.createArrayOf("bigint", created));
+                    ps.setArray(9, tx.createArrayOf("bytea", bodies));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            kept.add(rs.getString(1));
+                        }
+                    }
+                }
+                tx.commit();
+            }
+            catch (SQLException | RuntimeException ex) {
+                try {
+                    tx.rollback();
+                }
+                catch (SQLException rollback) {
+                    ex.addSuppressed(rollback);
+                }
+                throw ex;
+            }
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,111 @@
+package kr.c4i.gateway.wan.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.store.Route;
+import kr.c4i.gateway.wan.store.StoreStats;
+
+class RelayGaugesTest {
+
+    private static final Route TO_S2 = Route.peer(SiteId.of("s2"));
+    private static final Instant NOW = Instant.parse("2026-11-22T09:00:00Z");
+
+    private final MovableClock clock = new MovableClock(NOW);
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicInteger reads = new AtomicInteger();
+    private volatile StoreStats current = stats(3);
+
+    /** What the store's stats() would give, counting each call. */
+    private final Supplier<StoreStats> stats = () -> {
+        reads.incrementAndGet();
+        return current;
+    };
+
+    @Test
+    void aScrapeReadsTheStoreOnceForAllItsGauges() {
+        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), clock);
+
+        String scrape = registry.scrape();
+
+        assertThat(reads).as("stats() calls for one scrape of %s gauges",
+                registry.find(MetricNames.WAN_STORE_COPIES).gauges().size() * 3).hasValue(1);
+        assertThat(scrape).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} 3.0");
+        assertThat(registry.get(MetricNames.WAN_STORE_BYTES).tags("route", "s2", "precedence", "flash").gauge()
+                .value()).isEqualTo(600);
+        assertThat(registry.get(MetricNames.WAN_STORE_OLDEST_AGE).tags("route", "s2", "precedence", "flash").gauge()
+                .value()).isEqualTo(10);
+        assertThat(registry.get(MetricNames.WAN_STORE_COPIES).tags("route", "@lan", "precedence", "routine").gauge()
+                .value()).isZero();
+        assertThat(reads).hasValue(1);
+    }
+
+    @Test
+    void theNextScrapeTakesAFreshSnapshot() {
+        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), clock);
+        registry.scrape();
+        current = stats(5);
+
+        clock.advance(RelayGauges.SNAPSHOT_TTL);
+        String next = registry.scrape();
+
+        assertThat(reads).hasValue(2);
+        assertThat(next).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} 5.0");
+
+        // A clock set back does not keep the old snapshot until it catches up.
+        current = stats(7);
+        clock.advance(Duration.ofHours(-1));
+        assertThat(registry.scrape()).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} 7.0");
+        assertThat(reads).hasValue(3);
+    }
+
+    /** {@code copies} FLASH copies of 200 bytes for s2, the oldest stored 10 s before NOW; nothing else. */
+    private static StoreStats stats(long copies) {
+        return new StoreStats(copies * 200, 1_000_000, Map.of(TO_S2, Map.of(Precedence.FLASH,
+                new StoreStats.Level(copies, copies * 200, NOW.minusSeconds(10)))));
+    }
+
+    private static final class MovableClock extends Clock {
+
+        private volatile Instant now;
+
+        MovableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
