@@ -27,6 +27,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.JournalBufferTimeout;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -252,10 +253,11 @@ final class RelayPair implements AutoCloseable {
                         Math.max(1, shape.budgetBitsPerSecond() / 8))
                         .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
                         // The peer's broker starts a few seconds later: find it soon after, not after 8 s of backoff.
-                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
+                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+                        List.of(JournalBufferTimeout.RELAY));
                 JmsLanSide lan = new JmsLanSide(
                         nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
-                        catalogue);
+                        catalogue, List.of(JournalBufferTimeout.RELAY));
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size and burst.
                 RelayEngine.Settings settings = new RelayEngine.Settings(shape.frameTargetBytes(),
