@@ -17,6 +17,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.util.Assert;
 
 import kr.c4i.gateway.core.NodeId;
@@ -30,6 +32,7 @@ import kr.c4i.gateway.dds.link.DdsWanLink;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.JournalBufferTimeout;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -59,6 +62,18 @@ import kr.c4i.gateway.wan.store.RelayStore;
  */
 @Configuration(proxyBeanMethods = false)
 class WanGatewayConfiguration {
+
+    /**
+     * A message crosses several of the gateway's brokers (LAN, link) and waits for each one's journal sync: they
+     * gather writes for {@link JournalBufferTimeout#RELAY}, not Artemis's 3.3 ms. An operator's own customizers run
+     * after this one and win.
+     */
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @ConditionalOnMissingBean
+    JournalBufferTimeout brokerJournalBufferTimeout() {
+        return JournalBufferTimeout.RELAY;
+    }
 
     @Bean
     SiteId siteId(WanProperties wan) {

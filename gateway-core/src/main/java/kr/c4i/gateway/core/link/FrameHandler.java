@@ -1,5 +1,7 @@
 package kr.c4i.gateway.core.link;
 
+import java.util.List;
+
 /**
  * Told what a {@link WanLink} receives and how its peers fare. Called on the link's own thread, one call at a time;
  * a handler that needs to block (to store a frame durably) may, the link holds back further frames meanwhile.
@@ -11,6 +13,16 @@ public interface FrameHandler {
      * twice (after a reconnect or a restart of either side); the gateway's custody protocol absorbs duplicates.
      */
     void received(SiteId from, byte[] frame);
+
+    /**
+     * Frames the link received together, in order, from one peer or several, handled as one: a link that commits
+     * what it received in transactions takes several frames at once, and the gateway stores them in one
+     * transaction, so a burst costs one commit on each side rather than one per frame. By default each frame is
+     * handled on its own.
+     */
+    default void received(List<ReceivedFrame> frames) {
+        frames.forEach(f -> received(f.from(), f.bytes()));
+    }
 
     /** The link's view of a peer changed. */
     default void stateChanged(SiteId peer, LinkState state) {

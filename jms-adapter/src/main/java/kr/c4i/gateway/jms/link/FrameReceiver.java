@@ -1,13 +1,15 @@
 package kr.c4i.gateway.jms.link;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -16,6 +18,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.retry.Backoff;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -24,11 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads this site's queue on its own broker on one thread, a frame per transaction: the message is acknowledged
- * (committed) only after the handler returns. If the handler throws, the frame is offered to it again after a
- * back-off, holding back the frames behind it; stopping meanwhile rolls it back, so the broker redelivers it. A
- * message that is not a frame from a configured peer is moved to the invalid queue in its own transaction, so it
- * never blocks the queue.
+ * Reads this site's queue on its own broker on one thread, the frames waiting there in one transaction: they are
+ * acknowledged (committed) only after the handler returns. If the handler throws, the frames are offered to it again
+ * after a back-off, holding back the frames behind them; stopping meanwhile rolls them back, so the broker redelivers
+ * them. A message that is not a frame from a configured peer is moved to the invalid queue in the same transaction,
+ * so it never blocks the queue.
  */
 final class FrameReceiver implements Runnable {
 
@@ -37,11 +40,17 @@ final class FrameReceiver implements Runnable {
     /** How long a receive waits before checking whether to stop. */
     private static final long RECEIVE_TIMEOUT_MILLIS = 500;
 
+    /** The most frames taken in one transaction: a burst costs one commit here and one store transaction. */
+    static final int MAX_BATCH_FRAMES = 64;
+
+    /** ... and the most bytes of frames, so a batch of large frames stays a few MiB of memory. */
+    static final long MAX_BATCH_BYTES = 4L * 1024 * 1024;
+
     private final JmsLinkSettings settings;
     private final String brokerUrl;
     private final String queueName;
     private final ActiveMQConnectionFactory factory;
-    private final BiConsumer<SiteId, byte[]> handler;
+    private final Consumer<List<ReceivedFrame>> handler;
     private final Backoff backoff;
     private final Thread thread;
     private final CountDownLatch stopping = new CountDownLatch(1);
@@ -53,9 +62,10 @@ final class FrameReceiver implements Runnable {
     private volatile @Nullable String lastError;
 
     /**
-     * @param handler given each frame; returning acknowledges it, throwing has it redelivered
+     * @param handler given the frames of each transaction; returning acknowledges them, throwing has them offered
+     *        again
      */
-    FrameReceiver(JmsLinkSettings settings, String brokerUrl, BiConsumer<SiteId, byte[]> handler) {
+    FrameReceiver(JmsLinkSettings settings, String brokerUrl, Consumer<List<ReceivedFrame>> handler) {
         this.settings = settings;
         this.brokerUrl = brokerUrl;
         this.queueName = settings.queueName(settings.site());
@@ -108,7 +118,7 @@ final class FrameReceiver implements Runnable {
             while (this.running) {
                 Message message = consumer.receive(RECEIVE_TIMEOUT_MILLIS);
                 if (message != null) {
-                    handle(session, invalid, message);
+                    handle(session, consumer, invalid, message);
                 }
             }
         }
@@ -118,28 +128,45 @@ final class FrameReceiver implements Runnable {
         }
     }
 
-    private void handle(Session session, MessageProducer invalid, Message message) throws JMSException {
-        String problem = problem(message);
-        if (problem != null) {
-            log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), this.queueName,
-                    this.settings.invalidQueue(), problem);
-            invalid.send(Frames.toInvalid(session, message, problem, this.queueName));
-            session.commit();
-            this.invalidMessages.incrementAndGet();
-            return;
+    /**
+     * Takes what the queue holds now, up to {@link #MAX_BATCH_FRAMES} frames or {@link #MAX_BATCH_BYTES}, in one
+     * transaction: messages that are not frames move to the invalid queue, the frames go to the handler together,
+     * and one commit acknowledges all of it once the handler returns.
+     */
+    private void handle(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
+            throws JMSException {
+        List<ReceivedFrame> frames = new ArrayList<>();
+        List<Long> seqs = new ArrayList<>();
+        long bytes = 0;
+        int moved = 0;
+        Message message = first;
+        while (message != null) {
+            String problem = problem(message);
+            if (problem == null) {
+                ReceivedFrame frame = new ReceivedFrame(SiteId.of(message.getStringProperty(Frames.FROM)),
+                        Frames.body((BytesMessage) message));
+                frames.add(frame);
+                seqs.add(message.getLongProperty(Frames.SEQ));
+                bytes += frame.bytes().length;
+            }
+            else {
+                log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), this.queueName,
+                        this.settings.invalidQueue(), problem);
+                invalid.send(Frames.toInvalid(session, message, problem, this.queueName));
+                moved++;
+            }
+            message = frames.size() < MAX_BATCH_FRAMES && bytes < MAX_BATCH_BYTES ? consumer.receiveNoWait() : null;
         }
-        SiteId from = SiteId.of(message.getStringProperty(Frames.FROM));
-        byte[] frame = Frames.body((BytesMessage) message);
-        // A refused frame is offered again in place, so the frames behind it keep their order.
-        while (true) {
+        // A refused batch is offered again in place, so the frames behind it keep their order.
+        while (!frames.isEmpty()) {
             try {
-                this.handler.accept(from, frame);
+                this.handler.accept(List.copyOf(frames));
                 break;
             }
             catch (RuntimeException ex) {
-                log.warn("Handler failed on frame {} from site {}; offering it again in {} ms: {}",
-                        message.getLongProperty(Frames.SEQ), from, this.backoff.current().toMillis(), ex.toString(),
-                        ex);
+                log.warn("Handler failed on {} frames from {}; offering them again in {} ms: {}", frames.size(),
+                        frames.stream().map(ReceivedFrame::from).distinct().toList(),
+                        this.backoff.current().toMillis(), ex.toString(), ex);
                 pause();
                 if (!this.running) {
                     session.rollback();
@@ -149,10 +176,13 @@ final class FrameReceiver implements Runnable {
         }
         session.commit();
         this.backoff.reset();
-        Counters counters = this.received.get(from);
-        counters.frames.incrementAndGet();
-        counters.bytes.addAndGet(frame.length);
-        counters.lastSeq = message.getLongProperty(Frames.SEQ);
+        this.invalidMessages.addAndGet(moved);
+        for (int i = 0; i < frames.size(); i++) {
+            Counters counters = this.received.get(frames.get(i).from());
+            counters.frames.incrementAndGet();
+            counters.bytes.addAndGet(frames.get(i).bytes().length);
+            counters.lastSeq = seqs.get(i);
+        }
     }
 
     /** Why the message is not a frame of a configured peer; {@code null} if it is one. */

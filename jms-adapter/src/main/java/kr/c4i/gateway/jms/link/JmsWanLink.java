@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>A lost connection to a peer makes it {@link LinkState#DOWN}: frames not yet confirmed count as lost (the
  * gateway resends from its store), {@link #send} refuses with {@link TransportUnavailableException}, and the link
  * reconnects with back-off, {@link LinkState#UP} again on success. One thread receives this site's queue and hands
- * each frame to the handler, acknowledging it only when the handler returns.
+ * the frames waiting there to the handler together, acknowledging them only when the handler returns.
  */
 public final class JmsWanLink implements WanLink {
 
@@ -262,10 +263,10 @@ public final class JmsWanLink implements WanLink {
         }
     }
 
-    private void received(SiteId from, byte[] frame) {
+    private void received(List<ReceivedFrame> frames) {
         FrameHandler current = Objects.requireNonNull(this.handler);
         synchronized (this.handlerLock) {
-            current.received(from, frame);
+            current.received(frames);
         }
     }
 

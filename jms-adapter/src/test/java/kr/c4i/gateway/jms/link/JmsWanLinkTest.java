@@ -196,6 +196,31 @@ class JmsWanLinkTest {
     }
 
     @Test
+    void framesWaitingOnTheQueueReachTheHandlerTogetherInOrder() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());
+        RecordingFrameHandler h2 = new RecordingFrameHandler();
+        this.sites.open("s2", h2);
+        awaitState(s1, S2, LinkState.UP);
+        List<byte[]> sent = frames("s1>s2", 30);
+        h2.hold();
+        s1.send(S2, sent.getFirst());
+        await().atMost(TIMEOUT).until(() -> h2.batches().size() == 1);
+
+        // The receive thread is held in the handler with the first frame; the rest wait on s2's queue meanwhile.
+        for (byte[] frame : sent.subList(1, sent.size())) {
+            s1.send(S2, frame);
+        }
+        await().atMost(TIMEOUT).until(() -> s1.unacknowledgedBytes(S2) == 0);
+        h2.release();
+
+        await().atMost(TIMEOUT).until(() -> h2.frames().size() >= sent.size());
+        assertThat(h2.bytesFrom("s1")).containsExactlyElementsOf(sent);
+        assertThat(h2.batches()).hasSizeLessThan(sent.size()).first().isEqualTo(1);
+        assertThat(h2.batches()).anySatisfy((size) -> assertThat(size).isGreaterThan(1));
+    }
+
+    @Test
     void messagesThatAreNotFramesGoToTheInvalidQueueAndTheNextFrameStillArrives() throws Exception {
         this.sites = new LinkSites(this.tempDir, "s1", "s2");
         JmsWanLink s1 = this.sites.open("s1", new RecordingFrameHandler());

@@ -2,10 +2,12 @@ package kr.c4i.gateway.jms.link;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 
 /** Records frames and state changes in the order the link reports them; can be told to fail on every frame. */
@@ -19,6 +21,8 @@ class RecordingFrameHandler implements FrameHandler {
 
     private final List<Frame> frames = new CopyOnWriteArrayList<>();
     private final List<Change> changes = new CopyOnWriteArrayList<>();
+    private final List<Integer> batches = new CopyOnWriteArrayList<>();
+    private volatile CountDownLatch held = new CountDownLatch(0);
     private final AtomicInteger attempts = new AtomicInteger();
     private final int failures;
 
@@ -38,6 +42,19 @@ class RecordingFrameHandler implements FrameHandler {
     /** A handler that throws on its first {@code failures} calls, then records. */
     static RecordingFrameHandler failingFirst(int failures) {
         return new RecordingFrameHandler(failures);
+    }
+
+    @Override
+    public void received(List<ReceivedFrame> frames) {
+        this.batches.add(frames.size());
+        try {
+            this.held.await();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+        FrameHandler.super.received(frames);
     }
 
     @Override
@@ -68,5 +85,19 @@ class RecordingFrameHandler implements FrameHandler {
 
     int attempts() {
         return this.attempts.get();
+    }
+
+    /** How many frames the link handed over in each call, in order. */
+    List<Integer> batches() {
+        return List.copyOf(this.batches);
+    }
+
+    /** From now on each call waits until {@link #release} (the link's receive thread is held). */
+    void hold() {
+        this.held = new CountDownLatch(1);
+    }
+
+    void release() {
+        this.held.countDown();
     }
 }

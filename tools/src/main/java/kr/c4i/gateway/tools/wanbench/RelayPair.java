@@ -27,6 +27,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.JournalBufferTimeout;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -64,9 +65,21 @@ final class RelayPair implements AutoCloseable {
 
     /**
      * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
-     * frames, the size DATA frames are filled to, and how far a sender may run ahead of the budget.
+     * frames, the size DATA frames are filled to at least, how far a sender may run ahead of the budget, and which
+     * broker node a sends through.
      */
-    record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes) {
+    record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
+            Feed feed) {
+    }
+
+    /** Which broker node a sends through. */
+    enum Feed {
+
+        /** Gateway 1's LAN broker, as the site's broker: node a's send is the gateway's LAN in. */
+        SITE_BROKER,
+
+        /** Its own embedded broker, whose bridge forwards to gateway 1's LAN broker: one broker more. */
+        OWN_BROKER
     }
 
     private final KmtfCatalogue catalogue;
@@ -110,7 +123,11 @@ final class RelayPair implements AutoCloseable {
                 SiteMap.of(S2, sites)));
         gateway1 = remember(new Gateway(S1, S2, wan1, wan2, lan1, Map.of(), workDir, shape, routing,
                 SiteMap.of(S1, sites)));
-        nodeA = remember(new JmsTransport(nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
+        nodeA = remember(new JmsTransport(shape.feed() == Feed.SITE_BROKER
+                // On a shared broker a peer has no URL: its queue is on the same broker.
+                ? nodeSettings(A, freePort(), workDir, Map.of()).withBrokerUrl(url(lan1))
+                        .withPeers(Map.of(C, new JmsTransportSettings.Peer(null, null, null)))
+                : nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
         nodeA.open();
         long deadline = System.nanoTime() + READY.toNanos();
         while (gateway1.engine.link().state(S2) != LinkState.UP || gateway2.engine.link().state(S1) != LinkState.UP) {
@@ -122,7 +139,7 @@ final class RelayPair implements AutoCloseable {
         }
     }
 
-    /** Node a sends, as a node's bridge does: returns once a's broker holds the batch durably. */
+    /** Node a sends, as a node's bridge does: returns once its broker holds the batch durably. */
     void send(List<Outbound> batch) throws TransportException {
         nodeA.send(batch);
     }
@@ -252,10 +269,11 @@ final class RelayPair implements AutoCloseable {
                         Math.max(1, shape.budgetBitsPerSecond() / 8))
                         .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
                         // The peer's broker starts a few seconds later: find it soon after, not after 8 s of backoff.
-                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
+                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+                        List.of(JournalBufferTimeout.RELAY));
                 JmsLanSide lan = new JmsLanSide(
                         nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
-                        catalogue);
+                        catalogue, List.of(JournalBufferTimeout.RELAY));
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size and burst.
                 RelayEngine.Settings settings = new RelayEngine.Settings(shape.frameTargetBytes(),

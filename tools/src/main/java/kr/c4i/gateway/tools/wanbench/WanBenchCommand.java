@@ -85,14 +85,25 @@ public final class WanBenchCommand implements Callable<Integer> {
     long unshapedBudget;
 
     @Option(names = "--frame-target", defaultValue = "1200", converter = OptionValues.PositiveInt.class,
-            description = "Bytes DATA frames are filled to (gateway.wan.frame-target; its default is one datagram of "
-                    + "a datagram link; the jms link takes up to 64 KiB).")
+            description = "Bytes DATA frames are filled to at least (gateway.wan.frame-target; its default is one "
+                    + "datagram of a datagram link); a faster budget fills them with 10 ms of it, up to the link's "
+                    + "largest frame (64 KiB for the jms link).")
     int frameTarget;
 
     @Option(names = "--burst-bytes", defaultValue = "1400", converter = OptionValues.PositiveInt.class,
-            description = "How far a sender may run ahead of the budget (gateway.wan.schedule.burst-bytes): it also "
-                    + "bounds what one DATA frame takes, so a fast link needs it about as large as --frame-target.")
+            description = "How far a sender may run ahead of the budget (gateway.wan.schedule.burst-bytes), at least "
+                    + "one frame.")
     int burstBytes;
+
+    @Option(names = "--feed", defaultValue = "site-broker", converter = FeedConverter.class,
+            description = "Which broker node a sends through: site-broker (gateway 1's LAN broker, the site's broker) "
+                    + "or own-broker (its own, whose bridge forwards to gateway 1's: one broker more).")
+    RelayPair.Feed feed;
+
+    @Option(names = "--bytes-budget", defaultValue = "960000", converter = OptionValues.PositiveLong.class,
+            description = "WAN budget in bits per second of the bytes phase: up to 960 kbit/s a DATA frame is one "
+                    + "--frame-target, as on the narrow links whose bytes matter.")
+    long bytesBudget;
 
     @Option(names = "--warmup", defaultValue = "5000", converter = OptionValues.PositiveInt.class,
             description = "Messages sent through the unshaped pair before measuring.")
@@ -212,7 +223,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
             progress(out, "warm-up: %d messages", warmup);
             Inbox.Phase warm = inbox.begin("w-");
@@ -233,26 +244,37 @@ public final class WanBenchCommand implements Callable<Integer> {
                 size, maxSeconds);
         Inbox.Phase phase = inbox.begin("t-");
         double framesBefore = pair.dataFramesSent1();
+        long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
         long sent = sendAtFullSpeed(pair, generator, "t-", messages, Duration.ofSeconds(maxSeconds));
         long fed = System.nanoTime() - start;
         progress(out, "throughput: sent %d in %.1f s; %s; arrived %d", sent, fed / 1e9, pair.stages(),
                 phase.arrived());
         boolean all = awaitArrivals(phase, sent, "throughput");
+        long cpu = processCpuNanos() - cpuBefore;
         double seconds = (phase.lastArrivalNanos() - start) / 1e9;
         double rate = phase.arrived() / seconds;
         Histogram latencies = phase.latencies();
         boolean met = all && rate >= targetThroughput;
         figure(out, "relay throughput", String.format(Locale.ROOT,
                 "%.0f msg/s (%d of %d messages of %d bytes arrived in %.1f s; node a took them at %.0f msg/s; "
-                        + "%.1f messages per DATA frame; latency under this load p50 %.1f ms, p99 %.1f ms) "
-                        + "-> target >= %.0f msg/s: %s",
+                        + "%.1f messages per DATA frame; latency under this load p50 %.1f ms, p99 %.1f ms; "
+                        + "CPU of this JVM %.0f us per message) -> target >= %.0f msg/s: %s",
                 rate, phase.arrived(), sent, size, seconds, sent / (fed / 1e9),
                 phase.arrived() / Math.max(1, pair.dataFramesSent1() - framesBefore), millis(latencies, 50),
-                millis(latencies, 99), targetThroughput, verdict(met)));
+                millis(latencies, 99), cpu / 1e3 / Math.max(1, phase.arrived()), targetThroughput, verdict(met)));
         if (!met) {
             missed.add(String.format(Locale.ROOT, "throughput %.0f msg/s < %.0f", rate, targetThroughput));
         }
+    }
+
+    /**
+     * CPU time this JVM (both gateways, their brokers and the nodes; not the PostgreSQL servers, which are processes
+     * of their own) has used: unlike a rate, it hardly changes with what else the machine runs.
+     */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private void latency(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator)
@@ -291,7 +313,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes), inbox)) {
+                frameTarget, burstBytes, feed), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
             progress(out, "flash at %d bit/s: loading %d bytes of ROUTINE (%d messages) into gateway 1", budget,
@@ -338,8 +360,8 @@ public final class WanBenchCommand implements Callable<Integer> {
     private void bytes(PrintWriter out, Path dir, FrameCompression compression) throws Exception {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
-        try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget, compression,
-                frameTarget, burstBytes), inbox)) {
+        try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
+                frameTarget, burstBytes, feed), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");
@@ -423,5 +445,14 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static void progress(PrintWriter out, String format, Object... args) {
         out.printf("  " + format + " ...%n", args);
         out.flush();
+    }
+
+    /** Reads {@code --feed} as it is written: site-broker, own-broker. */
+    static final class FeedConverter implements picocli.CommandLine.ITypeConverter<RelayPair.Feed> {
+
+        @Override
+        public RelayPair.Feed convert(String value) {
+            return RelayPair.Feed.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        }
     }
 }

@@ -21,7 +21,8 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  * @param routes destination site to the peer site that relays towards it, for sites the link does not reach
  *        directly, e.g. {@code gateway.wan.routes.s3=s2}
  * @param catalogue an operator's KMTF catalogue file replacing the shipped one; the shipped catalogue when unset
- * @param frameTarget the size DATA frames are filled to: the payload one datagram of the link carries
+ * @param frameTarget the size DATA frames are filled to at least: the payload one datagram of the link carries (a
+ *        link whose budget carries more in 10 ms gets frames of 10 ms of it, up to its largest frame)
  * @param receiptTimeout how long a DATA frame may go unreceipted by the peer before its messages are sent again,
  *        once the peer receipted a later frame or has receipted none for as long
  * @param lanBatch the most message bytes handed to the site's LAN at once

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -68,14 +70,18 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
 
     private static final Logger log = LoggerFactory.getLogger(RelayEngine.class);
 
+    /** The most link time one DATA frame fills, when the link is fast enough to fill more than the frame target. */
+    static final Duration FRAME_TIME = Duration.ofMillis(10);
+
     /**
      * How the engine paces, batches and waits.
      *
-     * @param frameTargetBytes the size DATA frames are filled to: what one datagram of the link carries
+     * @param frameTargetBytes the size DATA frames are filled to at least: what one datagram of the link carries
+     *        (a fast link's frames carry {@link #FRAME_TIME} of its budget)
      * @param receiptTimeout how long a DATA frame may go unreceipted before its messages are sent again, once the
      *        peer receipted a later frame or has receipted none for as long
      * @param budgetBitsPerSecond the WAN budget per peer site
-     * @param burstBytes how far a sender may run ahead of the budget: about one frame
+     * @param burstBytes how far a sender may run ahead of the budget: about one frame (at least one frame)
      * @param window the credit as link time: bytes in flight to a peer stay under budget × window
      * @param floor the share each lower precedence gets at least while higher ones keep the link busy
      * @param quantumBytes the round-robin quantum across types within a precedence
@@ -119,17 +125,29 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.settings = settings;
         this.self = sites.thisSite();
         NanoClock nanos = System::nanoTime;
+        int frameBytes = frameBytes(settings, link.maxFrameBytes());
+        int burstBytes = Math.max(settings.burstBytes(), frameBytes);
         for (SiteId peer : routes.peers()) {
             var backlog = store.backlog(Route.peer(peer));
             senders.put(peer, new PeerSender(peer, link, store, backlog,
                     new PrecedenceScheduler(backlog, settings.floor(), settings.quantumBytes(), expiry, clock),
-                    new LinkPacer(settings.budgetBitsPerSecond(), settings.burstBytes(), settings.window(), nanos),
-                    codec, metrics, epoch, settings.receiptTimeout(), settings.frameTargetBytes()));
+                    new LinkPacer(settings.budgetBitsPerSecond(), burstBytes, settings.window(), nanos),
+                    codec, metrics, epoch, settings.receiptTimeout(), frameBytes));
         }
         var lanBacklog = store.backlog(Route.lan());
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
                 new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
                 metrics, clock, settings.lanBatchBytes());
+    }
+
+    /**
+     * The size DATA frames are filled to: the frame target, or on a fast link what it carries in
+     * {@link #FRAME_TIME}, up to the link's largest frame. Every frame costs a commit at the peer, so a fast link
+     * needs large frames to carry its budget; a frame of that much link time is all a FLASH message waits behind.
+     */
+    static int frameBytes(Settings settings, int linkMaxFrameBytes) {
+        long linkTime = settings.budgetBitsPerSecond() / 8 * FRAME_TIME.toMillis() / 1000;
+        return (int) Math.min(linkMaxFrameBytes, Math.max(settings.frameTargetBytes(), linkTime));
     }
 
     /** Opens the link and the LAN side and starts the senders and the LAN deliverer. */
@@ -252,87 +270,117 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
 
     @Override
     public void received(SiteId from, byte[] bytes) {
-        PeerSender peer = senders.get(from);
-        if (peer == null) {
-            log.warn("Frame from site {}, which is not a peer of this gateway {}: ignored", from, routes.peers());
-            metrics.frameRejected(from);
-            return;
-        }
-        Frame frame;
-        try {
-            frame = codec.decode(bytes);
-        }
-        catch (FrameFormatException ex) {
-            log.warn("Unreadable frame of {} bytes from site {}: {}", bytes.length, from, ex.getMessage());
-            metrics.frameRejected(from);
-            return;
-        }
-        switch (frame) {
-            case ReceiptFrame receipt -> {
-                metrics.frame(from, false, false, bytes.length);
-                peer.receipted(receipt.epoch(), receipt.seqs());
+        received(List.of(new ReceivedFrame(from, bytes)));
+    }
+
+    /**
+     * Receipts go to their senders at once; the messages of all DATA frames are stored in one transaction, and each
+     * frame whose messages are all taken care of is owed a receipt.
+     */
+    @Override
+    public void received(List<ReceivedFrame> frames) {
+        List<Received> data = new ArrayList<>(frames.size());
+        for (ReceivedFrame received : frames) {
+            SiteId from = received.from();
+            byte[] bytes = received.bytes();
+            PeerSender peer = senders.get(from);
+            if (peer == null) {
+                log.warn("Frame from site {}, which is not a peer of this gateway {}: ignored", from, routes.peers());
+                metrics.frameRejected(from);
+                continue;
             }
-            case DataFrame data -> {
-                metrics.frame(from, false, true, bytes.length);
-                if (store(from, data)) {
-                    peer.owe(data.epoch(), data.seq());
+            Frame frame;
+            try {
+                frame = codec.decode(bytes);
+            }
+            catch (FrameFormatException ex) {
+                log.warn("Unreadable frame of {} bytes from site {}: {}", bytes.length, from, ex.getMessage());
+                metrics.frameRejected(from);
+                continue;
+            }
+            switch (frame) {
+                case ReceiptFrame receipt -> {
+                    metrics.frame(from, false, false, bytes.length);
+                    peer.receipted(receipt.epoch(), receipt.seqs());
+                }
+                case DataFrame dataFrame -> {
+                    metrics.frame(from, false, true, bytes.length);
+                    data.add(new Received(from, peer, dataFrame));
                 }
             }
         }
+        if (!data.isEmpty()) {
+            store(data);
+        }
     }
 
-    /** Stores a DATA frame's messages; whether all are taken care of (so the frame may be receipted). */
-    private boolean store(SiteId from, DataFrame data) {
+    /** A DATA frame from a peer: whom to receipt it to. */
+    private record Received(SiteId from, PeerSender peer, DataFrame frame) {
+    }
+
+    /** Stores the messages of DATA frames in one transaction and owes a receipt for each frame wholly taken. */
+    private void store(List<Received> frames) {
         List<Copy> copies = new ArrayList<>();
         List<Envelope> owners = new ArrayList<>();
-        for (RelayedEnvelope relayed : data.envelopes()) {
-            Envelope envelope = relayed.envelope();
-            if (relayed.hasCrossed(self)) {
-                metrics.dropped("loop", envelope);
-                continue;
-            }
-            List<SiteId> crossed = new ArrayList<>(relayed.crossed());
-            crossed.add(self);
-            if (relayed.boundFor().contains(self)) {
-                copies.add(Copy.of(Route.lan(), new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
-            }
-            Set<SiteId> further = new TreeSet<>(relayed.boundFor());
-            further.remove(self);
-            split(envelope, crossed, further, null, copies);
-            while (owners.size() < copies.size()) {
-                owners.add(envelope);
-            }
-        }
-        if (copies.isEmpty()) {
-            return true;
-        }
-        List<Acceptance> outcomes;
-        try {
-            outcomes = store.accept(copies);
-        }
-        catch (SQLException ex) {
-            log.warn("Unable to store a frame of {} messages from site {}: {}; it comes again", copies.size(), from,
-                    ex.getMessage());
-            return false;
-        }
-        boolean all = true;
-        boolean lanWork = false;
-        Set<SiteId> woken = new HashSet<>();
-        for (int i = 0; i < copies.size(); i++) {
-            all &= outcomes.get(i).outcome().receipted();
-            count(outcomes.get(i), copies.get(i), owners.get(i), from, Direction.WAN_IN);
-            if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
-                woken.add(peer);
-            }
-            else {
-                lanWork = true;
+        List<Integer> frameOf = new ArrayList<>();
+        for (int f = 0; f < frames.size(); f++) {
+            for (RelayedEnvelope relayed : frames.get(f).frame().envelopes()) {
+                Envelope envelope = relayed.envelope();
+                if (relayed.hasCrossed(self)) {
+                    metrics.dropped("loop", envelope);
+                    continue;
+                }
+                List<SiteId> crossed = new ArrayList<>(relayed.crossed());
+                crossed.add(self);
+                if (relayed.boundFor().contains(self)) {
+                    copies.add(Copy.of(Route.lan(),
+                            new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
+                }
+                Set<SiteId> further = new TreeSet<>(relayed.boundFor());
+                further.remove(self);
+                split(envelope, crossed, further, null, copies);
+                while (owners.size() < copies.size()) {
+                    owners.add(envelope);
+                    frameOf.add(f);
+                }
             }
         }
-        woken.forEach(p -> senders.get(p).wake());
-        if (lanWork) {
-            deliverer.wake();
+        boolean[] owed = new boolean[frames.size()];
+        Arrays.fill(owed, true);
+        if (!copies.isEmpty()) {
+            List<Acceptance> outcomes;
+            try {
+                outcomes = store.accept(copies);
+            }
+            catch (SQLException ex) {
+                log.warn("Unable to store {} frames of {} messages from {}: {}; they come again", frames.size(),
+                        copies.size(), frames.stream().map(Received::from).distinct().toList(), ex.getMessage());
+                return;
+            }
+            boolean lanWork = false;
+            Set<SiteId> woken = new HashSet<>();
+            for (int i = 0; i < copies.size(); i++) {
+                int f = frameOf.get(i);
+                owed[f] &= outcomes.get(i).outcome().receipted();
+                count(outcomes.get(i), copies.get(i), owners.get(i), frames.get(f).from(), Direction.WAN_IN);
+                if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
+                    woken.add(peer);
+                }
+                else {
+                    lanWork = true;
+                }
+            }
+            woken.forEach(p -> senders.get(p).wake());
+            if (lanWork) {
+                deliverer.wake();
+            }
         }
-        return all;
+        for (int f = 0; f < frames.size(); f++) {
+            if (owed[f]) {
+                Received received = frames.get(f);
+                received.peer().owe(received.frame().epoch(), received.frame().seq());
+            }
+        }
     }
 
     /** Adds a copy per next hop towards {@code destinations}; sites no route reaches are counted and logged. */

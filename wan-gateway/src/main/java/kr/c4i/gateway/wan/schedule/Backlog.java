@@ -17,6 +17,12 @@ public interface Backlog {
     /** The types that have copies waiting at this precedence, in a stable order (the scheduler rotates over it). */
     List<String> types(Precedence precedence);
 
+    /**
+     * A number that changes whenever a type starts having copies waiting at this precedence (not when one runs
+     * empty), so the scheduler reads {@link #types} again only when it has something new to say.
+     */
+    long typesVersion(Precedence precedence);
+
     /** The oldest copy of this precedence and type that is waiting (not taken), or {@code null}. */
     @Nullable Waiting peek(Precedence precedence, String kmtfType);
 

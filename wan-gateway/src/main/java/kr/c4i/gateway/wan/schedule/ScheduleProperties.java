@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param quantumBytes bytes each type with copies waiting may send per round within one precedence (deficit round
  *        robin); smaller is finer-grained fairness, larger fewer rounds
  * @param budgetBitsPerSecond the WAN budget per peer site, bits per second, that the pacer holds the sender to
- * @param burstBytes how far the sender may run ahead of the budget after an idle spell: about one frame
+ * @param burstBytes how far the sender may run ahead of the budget after an idle spell: about one frame (never less
+ *        than one frame)
  * @param window the in-flight cap as link time at the budget: bytes sent to a peer and not yet receipted stay under
  *        {@code budget × window}, so a FLASH message never waits behind more than this inside the link
  */

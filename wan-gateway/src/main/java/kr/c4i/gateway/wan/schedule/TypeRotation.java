@@ -2,10 +2,7 @@ package kr.c4i.gateway.wan.schedule;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +22,7 @@ final class TypeRotation {
     private final ArrayDeque<String> active = new ArrayDeque<>();
     private final Map<String, Long> deficits = new HashMap<>();
     private boolean headCredited;
+    private long syncedVersion = -1;
 
     TypeRotation(Backlog backlog, Precedence precedence, int quantum) {
         this.backlog = backlog;
@@ -74,15 +72,17 @@ final class TypeRotation {
         this.deficits.computeIfPresent(copy.kmtfType(), (type, deficit) -> deficit - copy.bytes());
     }
 
+    /**
+     * Lets in the types that started waiting since the last look; a type that ran empty leaves when its turn comes
+     * ({@link #candidate}), so a backlog whose types did not change costs nothing here.
+     */
     private void sync() {
-        List<String> types = this.backlog.types(this.precedence);
-        Set<String> waiting = new HashSet<>(types);
-        for (String type : List.copyOf(this.active)) {
-            if (!waiting.contains(type)) {
-                leave(type);
-            }
+        long version = this.backlog.typesVersion(this.precedence);
+        if (version == this.syncedVersion) {
+            return;
         }
-        for (String type : types) {
+        this.syncedVersion = version;
+        for (String type : this.backlog.types(this.precedence)) {
             if (this.deficits.putIfAbsent(type, 0L) == null) {
                 this.active.addLast(type);
             }

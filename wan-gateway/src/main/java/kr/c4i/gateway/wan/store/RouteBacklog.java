@@ -38,6 +38,7 @@ final class RouteBacklog implements Backlog {
 
         // Sorted, so types() is a stable order to rotate over; a type is here only while it has copies waiting.
         final TreeMap<String, TreeMap<Long, Entry>> waitingByType = new TreeMap<>();
+        long typesVersion;
         long waitingCount;
         long waitingBytes;
         long storedCount;
@@ -65,6 +66,11 @@ final class RouteBacklog implements Backlog {
     @Override
     public synchronized List<String> types(Precedence precedence) {
         return List.copyOf(levels.get(precedence).waitingByType.keySet());
+    }
+
+    @Override
+    public synchronized long typesVersion(Precedence precedence) {
+        return levels.get(precedence).typesVersion;
     }
 
     @Override
@@ -173,7 +179,10 @@ final class RouteBacklog implements Backlog {
     private void enqueue(Entry entry) {
         Waiting copy = entry.waiting;
         Level level = levels.get(copy.precedence());
-        level.waitingByType.computeIfAbsent(copy.kmtfType(), t -> new TreeMap<>()).put(copy.id(), entry);
+        level.waitingByType.computeIfAbsent(copy.kmtfType(), t -> {
+            level.typesVersion++;
+            return new TreeMap<>();
+        }).put(copy.id(), entry);
         level.waitingCount++;
         level.waitingBytes += copy.bytes();
         if (entry.supersedeKey != null) {

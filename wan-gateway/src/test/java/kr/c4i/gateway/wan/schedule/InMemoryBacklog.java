@@ -22,7 +22,9 @@ final class InMemoryBacklog implements Backlog {
     private final Map<Precedence, LinkedHashMap<String, LinkedList<Waiting>>> waiting = new EnumMap<>(
             Precedence.class);
     private final List<Waiting> taken = new ArrayList<>();
+    private final Map<Precedence, Long> typesVersions = new EnumMap<>(Precedence.class);
     private long nextId = 1;
+    private int typesReads;
 
     Waiting add(Precedence precedence, String type, int bytes) {
         return add(precedence, type, bytes, T0);
@@ -45,10 +47,21 @@ final class InMemoryBacklog implements Backlog {
         return this.taken;
     }
 
+    /** How many times {@link #types} was read. */
+    int typesReads() {
+        return this.typesReads;
+    }
+
     @Override
     public List<String> types(Precedence precedence) {
+        this.typesReads++;
         return this.waiting.getOrDefault(precedence, new LinkedHashMap<>()).entrySet().stream()
             .filter((e) -> !e.getValue().isEmpty()).map(Map.Entry::getKey).toList();
+    }
+
+    @Override
+    public long typesVersion(Precedence precedence) {
+        return this.typesVersions.getOrDefault(precedence, 0L);
     }
 
     @Override
@@ -87,7 +100,12 @@ final class InMemoryBacklog implements Backlog {
     }
 
     private LinkedList<Waiting> queue(Waiting copy) {
-        return this.waiting.computeIfAbsent(copy.precedence(), (p) -> new LinkedHashMap<>())
+        LinkedList<Waiting> queue = this.waiting.computeIfAbsent(copy.precedence(), (p) -> new LinkedHashMap<>())
             .computeIfAbsent(copy.kmtfType(), (t) -> new LinkedList<>());
+        if (queue.isEmpty()) {
+            // About to receive its first copy, or to lose its last (take): a new version either way is harmless.
+            this.typesVersions.merge(copy.precedence(), 1L, Long::sum);
+        }
+        return queue;
     }
 }

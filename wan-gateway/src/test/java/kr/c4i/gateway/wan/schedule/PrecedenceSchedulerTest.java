@@ -44,6 +44,24 @@ class PrecedenceSchedulerTest {
     }
 
     @Test
+    void readsTheTypesWaitingOnlyWhenANewTypeStartedWaiting() {
+        for (int t = 0; t < 50; t++) {
+            this.backlog.addMany(ROUTINE, "TYPE" + t, 100, 20);
+        }
+        PrecedenceScheduler scheduler = new PrecedenceScheduler(this.backlog);
+        scheduler.next(Long.MAX_VALUE, 100);
+        int reads = this.backlog.typesReads();
+
+        Batch batch = scheduler.next(Long.MAX_VALUE, 50 * 100 * 10);
+
+        assertThat(batch.copies()).hasSize(500);
+        assertThat(this.backlog.typesReads()).isEqualTo(reads);
+        this.backlog.add(FLASH, "LATE", 100);
+        assertThat(scheduler.next(Long.MAX_VALUE, 100).copies()).extracting(Waiting::kmtfType).containsExactly("LATE");
+        assertThat(this.backlog.typesReads()).isGreaterThan(reads);
+    }
+
+    @Test
     void flashArrivingBehindADeepRoutineBacklogGoesInTheNextFrame() {
         PrecedenceScheduler scheduler = new PrecedenceScheduler(this.backlog);
         this.backlog.addMany(ROUTINE, "UNITLOC", 200, 10_000);

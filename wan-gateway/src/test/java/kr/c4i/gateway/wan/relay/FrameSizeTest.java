@@ -1,0 +1,36 @@
+package kr.c4i.gateway.wan.relay;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FrameSizeTest {
+
+    private static final int DATAGRAM = 1_200;
+    private static final int JMS_LARGEST = 64 * 1024;
+
+    @Test
+    void aNarrowLinkFillsFramesToTheTarget() {
+        assertThat(RelayEngine.frameBytes(budget(128_000), JMS_LARGEST)).isEqualTo(DATAGRAM);
+        assertThat(RelayEngine.frameBytes(budget(256_000), JMS_LARGEST)).isEqualTo(DATAGRAM);
+    }
+
+    @Test
+    void aFasterLinkFillsFramesWithTenMillisecondsOfItsBudget() {
+        assertThat(RelayEngine.frameBytes(budget(2_000_000), JMS_LARGEST)).isEqualTo(2_500);
+        assertThat(RelayEngine.frameBytes(budget(10_000_000), JMS_LARGEST)).isEqualTo(12_500);
+    }
+
+    @Test
+    void noFrameIsLargerThanTheLinkTakes() {
+        assertThat(RelayEngine.frameBytes(budget(1_000_000_000), JMS_LARGEST)).isEqualTo(JMS_LARGEST);
+        assertThat(RelayEngine.frameBytes(budget(1_000_000_000), 1_400)).isEqualTo(1_400);
+    }
+
+    private static RelayEngine.Settings budget(long bitsPerSecond) {
+        return new RelayEngine.Settings(DATAGRAM, Duration.ofSeconds(15), bitsPerSecond, 1_400, Duration.ofSeconds(1),
+                0.05, 1_500, 256 * 1024);
+    }
+}
