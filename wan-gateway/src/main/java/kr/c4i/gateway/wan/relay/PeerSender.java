@@ -17,6 +17,7 @@ import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.frame.FramePacker;
 import kr.c4i.gateway.wan.frame.OversizeEnvelopeException;
@@ -196,6 +197,16 @@ final class PeerSender implements Runnable {
             await(Math.min(wait, IDLE.toNanos()));
             return;
         }
+        // On a busy link the bucket refills a few bytes at a time: sending then would make frames of a message or
+        // two, each with its own overhead and a worse compression. While more waits than may go now, wait for a
+        // whole frame's worth; a FLASH message waits at most one frame's link time for it.
+        if (available < frameTargetBytes && waitingBytes() > scaled(available)) {
+            long fill = pacer.nanosUntilRate(frameTargetBytes);
+            if (fill > 0) {
+                await(Math.min(fill, IDLE.toNanos()));
+                return;
+            }
+        }
         Batch batch = scheduler.next(scaled(available), scaled(frameTargetBytes));
         if (!batch.expired().isEmpty()) {
             store.remove(batch.expired().stream().map(Waiting::id).toList())
@@ -208,6 +219,14 @@ final class PeerSender implements Runnable {
             return;
         }
         sendData(batch.copies());
+    }
+
+    private long waitingBytes() {
+        long bytes = 0;
+        for (Precedence precedence : Precedence.values()) {
+            bytes += backlog.waitingBytes(precedence);
+        }
+        return bytes;
     }
 
     private int scaled(long bytes) {

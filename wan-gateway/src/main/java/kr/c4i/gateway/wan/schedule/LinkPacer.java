@@ -24,6 +24,7 @@ public final class LinkPacer {
     private final TokenBucket bits;
     private final long windowBytes;
     private final long budgetBitsPerSecond;
+    private final long burstBytes;
     private long inFlight;
 
     /**
@@ -39,6 +40,7 @@ public final class LinkPacer {
                     + window);
         }
         this.budgetBitsPerSecond = budgetBitsPerSecond;
+        this.burstBytes = burstBytes;
         this.bits = new TokenBucket(budgetBitsPerSecond, Duration.ofSeconds(1), 8L * burstBytes, clock);
         this.windowBytes = Math.max(1, Math.multiplyExact(budgetBitsPerSecond, window.toNanos()) / 8_000_000_000L);
     }
@@ -62,6 +64,21 @@ public final class LinkPacer {
         this.lock.lock();
         try {
             return (this.inFlight >= this.windowBytes) ? UNTIL_RECEIPT : this.bits.nanosUntil(8);
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    /**
+     * How long until {@code bytes} (at most the burst) may go at the rate, the credit left aside: 0 if they may now.
+     * A sender with more waiting than it may send now waits this long, so that it sends a whole frame rather than
+     * the sliver the bucket just refilled.
+     */
+    public long nanosUntilRate(long bytes) {
+        this.lock.lock();
+        try {
+            return this.bits.nanosUntil(8 * Math.min(bytes, this.burstBytes));
         }
         finally {
             this.lock.unlock();

@@ -34,6 +34,19 @@ class LinkPacerTest {
     }
 
     @Test
+    void aWholeFrameAtTheRateTakesItsLinkTimeAndNeverMoreThanTheBurst() {
+        LinkPacer pacer = new LinkPacer(BUDGET, FRAME, Duration.ofSeconds(1), this.clock);
+        assertThat(pacer.nanosUntilRate(1_200)).isZero();
+        pacer.sent(FRAME);
+        // An empty bucket: 1,200 bytes at 256 kbit/s take 37.5 ms.
+        assertThat(pacer.nanosUntilRate(1_200)).isEqualTo(37_500_000);
+        // More than the burst is never in the bucket: asking for it waits for a full bucket, not for ever.
+        assertThat(pacer.nanosUntilRate(1_000_000)).isEqualTo(43_750_000);
+        this.clock.advance(43_750_000);
+        assertThat(pacer.nanosUntilRate(1_000_000)).isZero();
+    }
+
+    @Test
     void theWaitIsExactToTheNanosecond() {
         LinkPacer pacer = new LinkPacer(BUDGET, FRAME, Duration.ofSeconds(1), this.clock);
         pacer.sent(FRAME);
