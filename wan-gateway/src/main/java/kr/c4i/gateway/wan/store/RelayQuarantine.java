@@ -56,36 +56,13 @@ public final class RelayQuarantine {
         if (envelopes.isEmpty()) {
             return Set.of();
         }
-        int n = envelopes.size();
-        String[] messageIds = new String[n];
-        String[] origins = new String[n];
-        String[] types = new String[n];
-        Short[] precedences = new Short[n];
-        String[] classifications = new String[n];
-        Long[] created = new Long[n];
-        byte[][] bodies = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Envelope e = envelopes.get(i);
-            messageIds[i] = e.messageId();
-            origins[i] = e.origin().value();
-            types[i] = e.kmtfType();
-            precedences[i] = (short) e.precedence().ordinal();
-            classifications[i] = e.classification();
-            created[i] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
-            bodies[i] = e.body();
-        }
+        EnvelopeColumns columns = new EnvelopeColumns(envelopes);
         return StoreTransactions.durable(dataSource, tx -> {
             Set<String> kept = new HashSet<>();
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, reason);
                 ps.setLong(2, ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant()));
-                ps.setArray(3, tx.createArrayOf("text", messageIds));
-                ps.setArray(4, tx.createArrayOf("text", origins));
-                ps.setArray(5, tx.createArrayOf("text", types));
-                ps.setArray(6, tx.createArrayOf("smallint", precedences));
-                ps.setArray(7, tx.createArrayOf("text", classifications));
-                ps.setArray(8, tx.createArrayOf("bigint", created));
-                ps.setArray(9, tx.createArrayOf("bytea", bodies));
+                columns.bind(tx, ps, 3);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         kept.add(rs.getString(1));

@@ -386,28 +386,15 @@ public final class RelayStore {
         }
         int n = toStore.size();
         String[] routes = new String[n];
-        String[] messageIds = new String[n];
-        String[] origins = new String[n];
-        String[] types = new String[n];
-        Short[] precedences = new Short[n];
-        String[] classifications = new String[n];
-        Long[] created = new Long[n];
-        byte[][] bodies = new byte[n][];
+        List<Envelope> envelopes = new ArrayList<>(n);
         String[] crossed = new String[n];
         String[] boundFor = new String[n];
         Integer[] bytes = new Integer[n];
         String[] supersedeKeys = new String[n];
         for (int j = 0; j < n; j++) {
             Copy copy = copies.get(toStore.get(j));
-            Envelope e = copy.relayed().envelope();
             routes[j] = copy.route().key();
-            messageIds[j] = e.messageId();
-            origins[j] = e.origin().value();
-            types[j] = e.kmtfType();
-            precedences[j] = (short) e.precedence().ordinal();
-            classifications[j] = e.classification();
-            created[j] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
-            bodies[j] = e.body();
+            envelopes.add(copy.relayed().envelope());
             // A site id has no comma (see SiteId), so the list travels as one text and string_to_array splits it.
             crossed[j] = join(copy.relayed().crossed());
             boundFor[j] = join(copy.relayed().boundFor());
@@ -418,13 +405,7 @@ public final class RelayStore {
         try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
             ps.setLong(1, ChronoUnit.MICROS.between(Instant.EPOCH, storedAt));
             ps.setArray(2, tx.createArrayOf("text", routes));
-            ps.setArray(3, tx.createArrayOf("text", messageIds));
-            ps.setArray(4, tx.createArrayOf("text", origins));
-            ps.setArray(5, tx.createArrayOf("text", types));
-            ps.setArray(6, tx.createArrayOf("smallint", precedences));
-            ps.setArray(7, tx.createArrayOf("text", classifications));
-            ps.setArray(8, tx.createArrayOf("bigint", created));
-            ps.setArray(9, tx.createArrayOf("bytea", bodies));
+            new EnvelopeColumns(envelopes).bind(tx, ps, 3);
             ps.setArray(10, tx.createArrayOf("text", crossed));
             ps.setArray(11, tx.createArrayOf("text", boundFor));
             ps.setArray(12, tx.createArrayOf("integer", bytes));
