@@ -171,7 +171,7 @@ class ComposeFileTest {
             Map<String, Object> service = map(definition);
             if (service.containsKey("build")) {
                 String port = environment(service).getOrDefault("MANAGEMENT_SERVER_PORT",
-                        Dockerfile.read(dockerfile(service)).environment().getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
+                        Dockerfile.read(dockerfile(service)).environment(target(service)).getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
                 expected.add(name + ":" + port);
             }
         });
@@ -298,7 +298,13 @@ class ComposeFileTest {
 
     static Path dockerfile(Map<String, Object> service) {
         Object dockerfile = map(service.get("build") instanceof Map<?, ?> ? service.get("build") : null).get("dockerfile");
-        return buildContext(service).resolve(dockerfile == null ? "Dockerfile" : dockerfile.toString());
+        return buildContext(service).resolve(dockerfile == null ? "Dockerfile" : dockerfile.toString()).normalize();
+    }
+
+    /** The stage of its Dockerfile a service's image is built to (null: the last). */
+    static @Nullable String target(Map<String, Object> service) {
+        Object target = map(service.get("build") instanceof Map<?, ?> ? service.get("build") : null).get("target");
+        return target == null ? null : target.toString();
     }
 
     /** The configuration metadata Spring Boot generated for the module a service is built from. */

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A Dockerfile read as its instructions: continuation lines joined, comments dropped, {@code ARG} defaults
  * substituted into what follows.
@@ -68,22 +70,50 @@ record Dockerfile(Path file, List<Instruction> instructions) {
         return instructions.stream().filter(instruction -> instruction.keyword().equals(keyword)).toList();
     }
 
-    /** The instructions of the last stage (the image that ships). */
-    List<Instruction> finalStage() {
-        int from = 0;
+    /**
+     * The instructions of the image a build of stage {@code target} ships (the last stage where null): those of the
+     * stages it is built {@code FROM}, then its own.
+     *
+     * @throws IllegalArgumentException if no stage has that name
+     */
+    List<Instruction> image(@Nullable String target) {
+        List<Integer> starts = new ArrayList<>();
         for (int i = 0; i < instructions.size(); i++) {
             if (instructions.get(i).keyword().equals("FROM")) {
-                from = i;
+                starts.add(i);
             }
         }
-        return instructions.subList(from, instructions.size());
+        int stage = target == null ? starts.size() - 1 : stage(starts, target);
+        if (stage < 0) {
+            throw new IllegalArgumentException(file + " has no stage " + target);
+        }
+        List<Instruction> own = instructions.subList(starts.get(stage),
+                stage + 1 < starts.size() ? starts.get(stage + 1) : instructions.size());
+        String base = own.getFirst().arguments().split("\\s+")[0];
+        if (stage(starts.subList(0, stage), base) < 0) {
+            return own;
+        }
+        List<Instruction> image = new ArrayList<>(image(base));
+        image.addAll(own);
+        return image;
     }
 
-    /** Each {@code ENV} variable with its value ({@code ENV A=1 B=2} form). */
-    Map<String, String> environment() {
+    /** The index of the stage named {@code name} (as Docker, ignoring case) among those starting there, or -1. */
+    private int stage(List<Integer> starts, String name) {
+        for (int s = 0; s < starts.size(); s++) {
+            String[] words = instructions.get(starts.get(s)).arguments().split("\\s+");
+            if (words.length == 3 && words[1].equalsIgnoreCase("AS") && words[2].equalsIgnoreCase(name)) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** Each {@code ENV} variable with its value ({@code ENV A=1 B=2} form) in the image of stage {@code target}. */
+    Map<String, String> environment(@Nullable String target) {
         Map<String, String> environment = new LinkedHashMap<>();
         Pattern pair = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|\\S*)");
-        for (Instruction instruction : all("ENV")) {
+        for (Instruction instruction : image(target).stream().filter(i -> i.keyword().equals("ENV")).toList()) {
             Matcher matcher = pair.matcher(instruction.arguments());
             while (matcher.find()) {
                 environment.put(matcher.group(1), matcher.group(2));

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.deploy.Dockerfile.Instruction;
@@ -19,7 +20,7 @@ import static kr.c4i.gateway.deploy.Repository.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every service image docker-compose.yml builds: its base images are pinned official ones, every file it copies
+ * Every service image docker-compose.yml builds (each service's stage of its Dockerfile): its base images are pinned official ones, every file it copies
  * from the build context exists (after {@code mvn package}, which has run before these tests in the reactor), it
  * runs as a non-root user and checks its readiness, and it runs the variables it sets past the service's
  * configuration.
@@ -31,7 +32,7 @@ class DockerfileTest {
     @Test
     void baseImagesArePinnedOfficialImages() {
         List<String> problems = new ArrayList<>();
-        for (Dockerfile dockerfile : builtByCompose()) {
+        for (Dockerfile dockerfile : builtByCompose().stream().map(Build::dockerfile).distinct().toList()) {
             Set<String> stages = new TreeSet<>();
             for (Instruction from : dockerfile.all("FROM")) {
                 String[] words = from.arguments().split("\\s+");
@@ -53,8 +54,9 @@ class DockerfileTest {
     @Test
     void everyFileCopiedFromTheBuildContextExists() throws IOException {
         List<String> problems = new ArrayList<>();
-        for (Dockerfile dockerfile : builtByCompose()) {
-            Path context = dockerfile.file().getParent();
+        for (Build build : builtByCompose()) {
+            Dockerfile dockerfile = build.dockerfile();
+            Path context = build.context();
             for (Instruction copy : copies(dockerfile)) {
                 List<String> words = new ArrayList<>(List.of(copy.arguments().split("\\s+")));
                 if (words.stream().anyMatch(word -> word.startsWith("--from="))) {
@@ -74,8 +76,9 @@ class DockerfileTest {
 
     @Test
     void theServiceRunsAsANonRootUserAndChecksItsReadiness() {
-        for (Dockerfile dockerfile : builtByCompose()) {
-            List<Instruction> image = dockerfile.finalStage();
+        for (Build build : builtByCompose()) {
+            Dockerfile dockerfile = build.dockerfile();
+            List<Instruction> image = dockerfile.image(build.target());
             List<String> users = image.stream().filter(i -> i.keyword().equals("USER")).map(Instruction::arguments).toList();
             assertThat(users).as("%s: USER of the final stage", dockerfile.file()).isNotEmpty();
             assertThat(users.getLast()).as("%s: the last USER", dockerfile.file()).doesNotMatch("(root|0)(:.*)?");
@@ -94,7 +97,7 @@ class DockerfileTest {
             if (service.containsKey("build")) {
                 Dockerfile dockerfile = Dockerfile.read(ComposeFileTest.dockerfile(service));
                 ConfigurationMetadata metadata = ConfigurationMetadata.of(ComposeFileTest.moduleMetadata(service));
-                dockerfile.environment().keySet().stream()
+                dockerfile.environment(ComposeFileTest.target(service)).keySet().stream()
                         .filter(variable -> !NON_SPRING_VARIABLES.contains(variable) && !metadata.binds(variable))
                         .forEach(variable -> problems.add(dockerfile.file() + ": ENV " + variable + " binds no property"));
             }
@@ -113,13 +116,18 @@ class DockerfileTest {
         }
     }
 
-    /** The Dockerfiles of the services docker-compose.yml builds. */
-    private static List<Dockerfile> builtByCompose() {
-        List<Dockerfile> dockerfiles = new ArrayList<>();
-        map(Repository.yaml("docker-compose.yml").get("services")).values().stream().map(Repository::map)
-                .filter(service -> service.containsKey("build")).map(ComposeFileTest::dockerfile).distinct()
-                .forEach(file -> dockerfiles.add(Dockerfile.read(file)));
-        assertThat(dockerfiles).as("Dockerfiles docker-compose.yml builds").isNotEmpty();
-        return dockerfiles;
+    /** An image docker-compose.yml builds: the Dockerfile, the build context, the stage built (null: the last). */
+    private record Build(Dockerfile dockerfile, Path context, @Nullable String target) {
+    }
+
+    /** The images docker-compose.yml builds, each once. */
+    private static List<Build> builtByCompose() {
+        List<Build> builds = map(Repository.yaml("docker-compose.yml").get("services")).values().stream()
+                .map(Repository::map).filter(service -> service.containsKey("build"))
+                .map(service -> new Build(Dockerfile.read(ComposeFileTest.dockerfile(service)),
+                        ComposeFileTest.buildContext(service), ComposeFileTest.target(service)))
+                .distinct().toList();
+        assertThat(builds).as("images docker-compose.yml builds").isNotEmpty();
+        return builds;
     }
 }

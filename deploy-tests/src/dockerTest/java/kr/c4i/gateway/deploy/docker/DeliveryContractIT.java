@@ -29,10 +29,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The delivery contract on the images docker-compose.yml runs: a message inserted into node a's outbox arrives
- * once in node b's inbox, each node the gateway image built from {@code db-bridge/Dockerfile} beside its own
- * official PostgreSQL, on one Docker network, over JMS (each node's embedded broker) and over DDS. Needs a Docker
- * engine and the exec jar ({@code mvn -B -DskipTests package}); runs only with {@code -Pdocker}, and without an engine
- * it fails rather than skips.
+ * once in node b's inbox, each node the gateway image built from {@code deploy/docker/Dockerfile} (stage db-bridge)
+ * beside its own official PostgreSQL, on one Docker network, over JMS (each node's embedded broker) and over DDS.
+ * Needs a Docker engine and the exec jar ({@code mvn -B -DskipTests package}); runs only with {@code -Pdocker}, and
+ * without an engine it fails rather than skips.
  */
 class DeliveryContractIT {
 
@@ -40,9 +40,8 @@ class DeliveryContractIT {
 
     private static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath().normalize();
 
-    /** Built once per run from the repository's Dockerfile (its .dockerignore sends only the exec jar). */
-    private static final ImageFromDockerfile GATEWAY = new ImageFromDockerfile("c4i-gateway/db-bridge-it", false)
-            .withDockerfile(ROOT.resolve("db-bridge/Dockerfile"));
+    /** Built once per run from the repository's Dockerfile, as docker-compose.yml builds it. */
+    private static final ImageFromDockerfile GATEWAY = ServiceImage.of("c4i-gateway/db-bridge-it", ROOT, "db-bridge");
 
     private static final String SECRET = UUID.randomUUID().toString();
 

@@ -32,8 +32,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The delivery contract across the WAN on the images docker-compose.yml runs: a message inserted into node a's outbox
  * (site s1) arrives once in node c's inbox (site s2), through site s1's WAN gateway, the WAN link and site s2's, each
- * node and each gateway beside its own official PostgreSQL, as in docker-compose.yml: the node image from
- * {@code db-bridge/Dockerfile}, the gateway image from {@code wan-gateway/Dockerfile}. JMS LAN with the jms link, and
+ * node and each gateway beside its own official PostgreSQL, as in docker-compose.yml: the node and the gateway images
+ * from {@code deploy/docker/Dockerfile} (stages db-bridge and wan-gateway). JMS LAN with the jms link, and
  * DDS LAN (a domain per site) with the dds link. Needs a Docker engine and the exec jars
  * ({@code mvn -B -DskipTests package}); runs only with {@code -Pdocker}, and without an engine it fails rather than
  * skips.
@@ -44,11 +44,10 @@ class WanRelayContractIT {
 
     private static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath().normalize();
 
-    private static final ImageFromDockerfile NODE = new ImageFromDockerfile("c4i-gateway/db-bridge-it", false)
-            .withDockerfile(ROOT.resolve("db-bridge/Dockerfile"));
+    private static final ImageFromDockerfile NODE = ServiceImage.of("c4i-gateway/db-bridge-it", ROOT, "db-bridge");
 
-    private static final ImageFromDockerfile GATEWAY = new ImageFromDockerfile("c4i-gateway/wan-gateway-it", false)
-            .withDockerfile(ROOT.resolve("wan-gateway/Dockerfile"));
+    private static final ImageFromDockerfile GATEWAY = ServiceImage.of("c4i-gateway/wan-gateway-it", ROOT,
+            "wan-gateway");
 
     private static final String SECRET = UUID.randomUUID().toString();
 

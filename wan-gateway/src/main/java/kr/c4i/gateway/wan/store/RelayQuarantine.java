@@ -1,10 +1,8 @@
 package kr.c4i.gateway.wan.store;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -58,59 +56,20 @@ public final class RelayQuarantine {
         if (envelopes.isEmpty()) {
             return Set.of();
         }
-        int n = envelopes.size();
-        String[] messageIds = new String[n];
-        String[] origins = new String[n];
-        String[] types = new String[n];
-        Short[] precedences = new Short[n];
-        String[] classifications = new String[n];
-        Long[] created = new Long[n];
-        byte[][] bodies = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Envelope e = envelopes.get(i);
-            messageIds[i] = e.messageId();
-            origins[i] = e.origin().value();
-            types[i] = e.kmtfType();
-            precedences[i] = (short) e.precedence().ordinal();
-            classifications[i] = e.classification();
-            created[i] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
-            bodies[i] = e.body();
-        }
-        Set<String> kept = new HashSet<>();
-        try (Connection tx = dataSource.getConnection()) {
-            tx.setAutoCommit(false);
-            try {
-                try (Statement durable = tx.createStatement()) {
-                    durable.execute(RelayStore.DURABLE_COMMIT);
-                }
-                try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
-                    ps.setString(1, reason);
-                    ps.setLong(2, ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant()));
-                    ps.setArray(3, tx.createArrayOf("text", messageIds));
-                    ps.setArray(4, tx.createArrayOf("text", origins));
-                    ps.setArray(5, tx.createArrayOf("text", types));
-                    ps.setArray(6, tx.createArrayOf("smallint", precedences));
-                    ps.setArray(7, tx.createArrayOf("text", classifications));
-                    ps.setArray(8, tx.createArrayOf("bigint", created));
-                    ps.setArray(9, tx.createArrayOf("bytea", bodies));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            kept.add(rs.getString(1));
-                        }
+        EnvelopeColumns columns = new EnvelopeColumns(envelopes);
+        return StoreTransactions.durable(dataSource, tx -> {
+            Set<String> kept = new HashSet<>();
+            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+                ps.setString(1, reason);
+                ps.setLong(2, ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant()));
+                columns.bind(tx, ps, 3);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        kept.add(rs.getString(1));
                     }
                 }
-                tx.commit();
             }
-            catch (SQLException | RuntimeException ex) {
-                try {
-                    tx.rollback();
-                }
-                catch (SQLException rollback) {
-                    ex.addSuppressed(rollback);
-                }
-                throw ex;
-            }
-        }
-        return kept;
+            return kept;
+        });
     }
 }

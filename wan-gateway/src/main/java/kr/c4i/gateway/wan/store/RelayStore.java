@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -73,17 +72,7 @@ public final class RelayStore {
             ON CONFLICT (route, message_id) DO NOTHING
             RETURNING id, route, message_id""";
 
-    // Custody: the sender forgets the copies once accept returns, so the commit must be on disk whatever the
-    // server's default; every setting but off flushes locally first, and a stronger one (remote_apply, ...) is kept.
-    static final String DURABLE_COMMIT = """
-            SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'""";
-
     private static final String DELETE = "DELETE FROM relay_copy WHERE id = ANY(?) RETURNING id, route";
-
-    // A delete lost in a crash only brings its copies back: they are sent again and absorbed by message id at the
-    // next hop. So removing does not wait for the disk, which spares a flush per receipt and per LAN delivery;
-    // PostgreSQL still writes the WAL in order, so a later store never survives an earlier lost delete.
-    private static final String LAZY_COMMIT = "SET LOCAL synchronous_commit TO off";
 
     private static final String STORED_ALREADY = """
             SELECT r.route, r.message_id
@@ -189,34 +178,21 @@ public final class RelayStore {
             }
         }
         Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        Map<RouteMessage, Long> ids = Map.of();
-        Map<Long, Route> deleted = Map.of();
-        Set<RouteMessage> storedAlready = Set.of();
+        Written written = Written.NOTHING;
         boolean committed = false;
         try {
             if (!toStore.isEmpty() || !refused.isEmpty()) {
-                try (Connection tx = dataSource.getConnection()) {
-                    tx.setAutoCommit(false);
-                    try {
-                        try (Statement durable = tx.createStatement()) {
-                            durable.execute(DURABLE_COMMIT);
+                written = StoreTransactions.durable(dataSource, tx -> {
+                    Map<RouteMessage, Long> ids = insert(tx, copies, toStore, storedAt);
+                    List<Long> replaced = new ArrayList<>();
+                    for (int i : toStore) {
+                        if (replaces[i] > 0 && ids.containsKey(RouteMessage.of(copies.get(i)))) {
+                            replaced.add(replaces[i]);
                         }
-                        ids = insert(tx, copies, toStore, storedAt);
-                        List<Long> replaced = new ArrayList<>();
-                        for (int i : toStore) {
-                            if (replaces[i] > 0 && ids.containsKey(RouteMessage.of(copies.get(i)))) {
-                                replaced.add(replaces[i]);
-                            }
-                        }
-                        deleted = delete(tx, replaced);
-                        storedAlready = storedAlready(tx, refused.stream().map(copies::get).toList());
-                        tx.commit();
                     }
-                    catch (SQLException | RuntimeException ex) {
-                        rollback(tx, ex);
-                        throw ex;
-                    }
-                }
+                    return new Written(ids, delete(tx, replaced),
+                            storedAlready(tx, refused.stream().map(copies::get).toList()));
+                });
             }
             committed = true;
         }
@@ -227,8 +203,8 @@ public final class RelayStore {
                 }
             }
         }
-        return settle(copies, outcomes, sameAs, replaces, toStore, refused, reserved, ids, deleted, storedAlready,
-                storedAt);
+        return settle(copies, outcomes, sameAs, replaces, toStore, refused, reserved, written.ids(), written.deleted(),
+                written.storedAlready(), storedAt);
     }
 
     /** The backlog of one route, as the scheduler takes from it (empty until copies are stored for the route). */
@@ -279,21 +255,7 @@ public final class RelayStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        Map<Long, Route> deleted;
-        try (Connection tx = dataSource.getConnection()) {
-            tx.setAutoCommit(false);
-            try {
-                try (Statement lazy = tx.createStatement()) {
-                    lazy.execute(LAZY_COMMIT);
-                }
-                deleted = delete(tx, ids);
-                tx.commit();
-            }
-            catch (SQLException | RuntimeException ex) {
-                rollback(tx, ex);
-                throw ex;
-            }
-        }
+        Map<Long, Route> deleted = StoreTransactions.lazy(dataSource, tx -> delete(tx, ids));
         List<Waiting> removed = new ArrayList<>(deleted.size());
         synchronized (capacity) {
             deleted.forEach((id, route) -> {
@@ -424,28 +386,15 @@ public final class RelayStore {
         }
         int n = toStore.size();
         String[] routes = new String[n];
-        String[] messageIds = new String[n];
-        String[] origins = new String[n];
-        String[] types = new String[n];
-        Short[] precedences = new Short[n];
-        String[] classifications = new String[n];
-        Long[] created = new Long[n];
-        byte[][] bodies = new byte[n][];
+        List<Envelope> envelopes = new ArrayList<>(n);
         String[] crossed = new String[n];
         String[] boundFor = new String[n];
         Integer[] bytes = new Integer[n];
         String[] supersedeKeys = new String[n];
         for (int j = 0; j < n; j++) {
             Copy copy = copies.get(toStore.get(j));
-            Envelope e = copy.relayed().envelope();
             routes[j] = copy.route().key();
-            messageIds[j] = e.messageId();
-            origins[j] = e.origin().value();
-            types[j] = e.kmtfType();
-            precedences[j] = (short) e.precedence().ordinal();
-            classifications[j] = e.classification();
-            created[j] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
-            bodies[j] = e.body();
+            envelopes.add(copy.relayed().envelope());
             // A site id has no comma (see SiteId), so the list travels as one text and string_to_array splits it.
             crossed[j] = join(copy.relayed().crossed());
             boundFor[j] = join(copy.relayed().boundFor());
@@ -456,13 +405,7 @@ public final class RelayStore {
         try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
             ps.setLong(1, ChronoUnit.MICROS.between(Instant.EPOCH, storedAt));
             ps.setArray(2, tx.createArrayOf("text", routes));
-            ps.setArray(3, tx.createArrayOf("text", messageIds));
-            ps.setArray(4, tx.createArrayOf("text", origins));
-            ps.setArray(5, tx.createArrayOf("text", types));
-            ps.setArray(6, tx.createArrayOf("smallint", precedences));
-            ps.setArray(7, tx.createArrayOf("text", classifications));
-            ps.setArray(8, tx.createArrayOf("bigint", created));
-            ps.setArray(9, tx.createArrayOf("bytea", bodies));
+            new EnvelopeColumns(envelopes).bind(tx, ps, 3);
             ps.setArray(10, tx.createArrayOf("text", crossed));
             ps.setArray(11, tx.createArrayOf("text", boundFor));
             ps.setArray(12, tx.createArrayOf("integer", bytes));
@@ -542,15 +485,6 @@ public final class RelayStore {
         return backlogs.computeIfAbsent(route, RouteBacklog::new);
     }
 
-    private static void rollback(Connection tx, Exception cause) {
-        try {
-            tx.rollback();
-        }
-        catch (SQLException ex) {
-            cause.addSuppressed(ex);
-        }
-    }
-
     private String typeName(String kmtfType) {
         return typeNames.computeIfAbsent(kmtfType, t -> t);
     }
@@ -573,6 +507,12 @@ public final class RelayStore {
 
     private static List<SiteId> sites(java.sql.Array array) throws SQLException {
         return Arrays.stream((String[]) array.getArray()).map(SiteId::of).toList();
+    }
+
+    /** What the transaction of {@link #accept} wrote and found. */
+    private record Written(Map<RouteMessage, Long> ids, Map<Long, Route> deleted, Set<RouteMessage> storedAlready) {
+
+        static final Written NOTHING = new Written(Map.of(), Map.of(), Set.of());
     }
 
     private record RouteMessage(String route, String messageId) {

@@ -2,11 +2,8 @@ package kr.c4i.gateway.wan.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.store.Route;
 import kr.c4i.gateway.wan.store.StoreStats;
 
@@ -79,33 +77,5 @@ class RelayGaugesTest {
     private static StoreStats stats(long copies) {
         return new StoreStats(copies * 200, 1_000_000, Map.of(TO_S2, Map.of(Precedence.FLASH,
                 new StoreStats.Level(copies, copies * 200, NOW.minusSeconds(10)))));
-    }
-
-    private static final class MovableClock extends Clock {
-
-        private volatile Instant now;
-
-        MovableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

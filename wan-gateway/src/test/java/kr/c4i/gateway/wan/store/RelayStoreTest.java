@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -31,6 +28,7 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 import kr.c4i.gateway.wan.schedule.Backlog;
 import kr.c4i.gateway.wan.schedule.Waiting;
@@ -46,7 +44,7 @@ class RelayStoreTest {
 
     private static StoreDatabase db;
 
-    private final TestClock clock = new TestClock(Instant.parse("2026-11-22T09:00:00.654321Z"));
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-11-22T09:00:00.654321Z"));
     private RelayStore store;
 
     @BeforeAll
@@ -463,33 +461,5 @@ class RelayStoreTest {
             ids.add(next.id());
         }
         return ids;
-    }
-
-    private static final class TestClock extends Clock {
-
-        private Instant now;
-
-        TestClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }
