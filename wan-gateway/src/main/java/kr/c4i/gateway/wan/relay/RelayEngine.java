@@ -144,10 +144,11 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      * The size DATA frames are filled to: the frame target, or on a fast link what it carries in
      * {@link #FRAME_TIME}, up to the link's largest frame. Every frame costs a commit at the peer, so a fast link
      * needs large frames to carry its budget; a frame of that much link time is all a FLASH message waits behind.
+     * A frame target larger than the link's largest frame is kept as it is, so the packer refuses it at start.
      */
     static int frameBytes(Settings settings, int linkMaxFrameBytes) {
         long linkTime = settings.budgetBitsPerSecond() / 8 * FRAME_TIME.toMillis() / 1000;
-        return (int) Math.min(linkMaxFrameBytes, Math.max(settings.frameTargetBytes(), linkTime));
+        return (int) Math.max(settings.frameTargetBytes(), Math.min(linkMaxFrameBytes, linkTime));
     }
 
     /** Opens the link and the LAN side and starts the senders and the LAN deliverer. */

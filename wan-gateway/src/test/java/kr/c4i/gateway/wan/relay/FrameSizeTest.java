@@ -29,6 +29,13 @@ class FrameSizeTest {
         assertThat(RelayEngine.frameBytes(budget(1_000_000_000), 1_400)).isEqualTo(1_400);
     }
 
+    @Test
+    void aTargetLargerThanTheLinkTakesIsNotQuietlyShrunk() {
+        // Kept, so that FramePacker refuses the setting at start instead of the gateway ignoring it.
+        assertThat(RelayEngine.frameBytes(budget(128_000), 1_000)).isEqualTo(DATAGRAM);
+        assertThat(RelayEngine.frameBytes(budget(1_000_000_000), 1_000)).isEqualTo(DATAGRAM);
+    }
+
     private static RelayEngine.Settings budget(long bitsPerSecond) {
         return new RelayEngine.Settings(DATAGRAM, Duration.ofSeconds(15), bitsPerSecond, 1_400, Duration.ofSeconds(1),
                 0.05, 1_500, 256 * 1024);
