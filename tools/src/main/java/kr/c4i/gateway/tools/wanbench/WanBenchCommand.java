@@ -452,7 +452,12 @@ public final class WanBenchCommand implements Callable<Integer> {
 
         @Override
         public RelayPair.Feed convert(String value) {
-            return RelayPair.Feed.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+            for (RelayPair.Feed feed : RelayPair.Feed.values()) {
+                if (feed.name().replace('_', '-').equalsIgnoreCase(value.strip())) {
+                    return feed;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use site-broker or own-broker");
         }
     }
 }
