@@ -1,0 +1,272 @@
+package kr.c4i.gateway.norm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.norm.internal.Norm;
+
+/**
+ * One NORM session, created by {@link NormInstance#createSession}: a sender, a receiver or both, towards one
+ * unicast peer or a multicast group. Settings that NORM reads when the sender or receiver starts must be made
+ * before {@link #startSender} and {@link #startReceiver}.
+ *
+ * <p><b>Memory.</b> NORM sends an object's bytes from the caller's buffer without copying, until it purges the
+ * object from its cache. {@link #enqueue} copies the frame into a buffer from {@code NormAlloc} that this session
+ * owns; the instance frees it when NORM reports the object purged, and {@link #close} frees whatever is left.
+ */
+public final class NormSession implements AutoCloseable {
+
+    /** {@code NormAckingStatus}. */
+    public enum AckingStatus {
+        INVALID, FAILURE, PENDING, SUCCESS;
+
+        static AckingStatus of(int value) {
+            return value >= 0 && value < values().length ? values()[value] : INVALID;
+        }
+    }
+
+    /** {@code NormSyncPolicy}: which objects a receiver tries to get from a sender it joins. */
+    public enum SyncPolicy {
+        /** Objects that start after it joined. */
+        CURRENT,
+        /** From the start of the current stream. */
+        STREAM,
+        /** Every object the sender still holds: nothing is skipped because its first packets were lost. */
+        ALL
+    }
+
+    private final Norm norm;
+    private final NormInstance instance;
+    private final MemorySegment handle;
+    private final String address;
+    private final int port;
+    private final int localNodeId;
+    /** Buffers of objects NORM may still send from, by object handle. */
+    private final Map<Long, MemorySegment> sending = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    NormSession(Norm norm, NormInstance instance, MemorySegment handle, String address, int port, int localNodeId) {
+        this.norm = norm;
+        this.instance = instance;
+        this.handle = handle;
+        this.address = address;
+        this.port = port;
+        this.localNodeId = localNodeId;
+    }
+
+    public String address() {
+        return this.address;
+    }
+
+    public int port() {
+        return this.port;
+    }
+
+    public int localNodeId() {
+        return this.localNodeId;
+    }
+
+    long handleAddress() {
+        return this.handle.address();
+    }
+
+    /**
+     * Binds the session's socket to {@code bindAddress} (any when null) with port reuse, and, when
+     * {@code senderAddress} is given, connects it to that sender's address and this session's port, so several
+     * unicast sessions on one port each hear only their own peer.
+     */
+    public void bindTo(@Nullable String bindAddress, @Nullable String senderAddress) {
+        try (Arena call = Arena.ofConfined()) {
+            this.norm.setRxPortReuse(this.handle, true, text(call, bindAddress), text(call, senderAddress),
+                    senderAddress == null ? 0 : (short) this.port);
+        }
+    }
+
+    /**
+     * Makes the session a sender only: it opens no receive socket on its port (feedback reaches it on its transmit
+     * socket), so several senders to different peers and one receiver can share a port.
+     */
+    public void setTxOnly() {
+        this.norm.setTxOnly(this.handle, true, false);
+    }
+
+    /**
+     * Asks for one {@link NormEventType#USER_TIMEOUT} event of this session after {@code seconds}: a way to run
+     * periodic work on the thread that owns the event queue.
+     */
+    public void setUserTimer(double seconds) {
+        this.norm.setUserTimer(this.handle, seconds);
+    }
+
+    /** The fixed transmit rate, in bits of NORM messages per second (IP and UDP headers come on top). */
+    public void setTxRate(double bitsPerSecond) {
+        this.norm.setTxRate(this.handle, bitsPerSecond);
+    }
+
+    /** NORM-CC on or off; off, the sender keeps the rate it was given. */
+    public void setCongestionControl(boolean enabled) {
+        this.norm.setCongestionControl(this.handle, enabled, true);
+    }
+
+    /** How many objects, and bytes, the sender keeps for repair; set before {@link #startSender}. */
+    public void setTxCacheBounds(long bytesMax, int countMin, int countMax) {
+        this.norm.setTxCacheBounds(this.handle, bytesMax, countMin, countMax);
+    }
+
+    /** Parity segments sent with every block before anyone asks. */
+    public void setAutoParity(int segments) {
+        this.norm.setAutoParity(this.handle, (byte) segments);
+    }
+
+    /** The round-trip estimate NORM starts with, in seconds. */
+    public void setGrttEstimate(double seconds) {
+        this.norm.setGrttEstimate(this.handle, seconds);
+    }
+
+    public double grttEstimate() {
+        return this.norm.getGrttEstimate(this.handle);
+    }
+
+    /** The NACK back-off factor; 0 for unicast, where no other receiver's NACK can make ours unnecessary. */
+    public void setBackoffFactor(double factor) {
+        this.norm.setBackoffFactor(this.handle, factor);
+    }
+
+    /** NORM's own test hook: drops this percentage of the packets the session sends. */
+    public void setTxLoss(double percent) {
+        this.norm.setTxLoss(this.handle, percent);
+    }
+
+    /** NACKs go straight to the sender rather than to the session's (multicast) address. */
+    public void setUnicastNacks(boolean unicast) {
+        this.norm.setDefaultUnicastNack(this.handle, unicast);
+    }
+
+    public void setSyncPolicy(SyncPolicy policy) {
+        this.norm.setDefaultSyncPolicy(this.handle, policy.ordinal());
+    }
+
+    /** A receiver whose positive acknowledgement {@link #setWatermark} asks for. */
+    public void addAckingNode(int nodeId) {
+        if (!this.norm.addAckingNode(this.handle, nodeId)) {
+            throw new NormException("NormAddAckingNode", "node " + Integer.toUnsignedString(nodeId));
+        }
+    }
+
+    /**
+     * Starts sending.
+     *
+     * @param instanceId distinguishes this sender from an earlier one with the same node id (a restart)
+     * @param bufferBytes memory for the sender's repair state
+     * @param segmentBytes the payload of one NORM data packet
+     * @param blockSegments source segments per FEC block
+     * @param paritySegments parity segments the encoder may compute per block
+     */
+    public void startSender(int instanceId, int bufferBytes, int segmentBytes, int blockSegments,
+            int paritySegments) {
+        if (!this.norm.startSender(this.handle, (short) instanceId, bufferBytes, (short) segmentBytes,
+                (short) blockSegments, (short) paritySegments, (byte) 0)) {
+            throw new NormException("NormStartSender", "sender to " + this.address + "/" + this.port + " (segments "
+                    + segmentBytes + " B, block " + blockSegments + ", parity " + paritySegments
+                    + "): the port may be taken");
+        }
+    }
+
+    /** Starts receiving, with {@code bufferBytes} of memory per remote sender. */
+    public void startReceiver(int bufferBytes) {
+        if (!this.norm.startReceiver(this.handle, bufferBytes)) {
+            throw new NormException("NormStartReceiver", "receiver on " + this.address + "/" + this.port
+                    + ": the port may be taken");
+        }
+    }
+
+    /**
+     * Queues one object holding a copy of {@code data}; returns its handle.
+     *
+     * @throws NormException.QueueFull if the transmit cache is full: wait for {@link NormEventType#TX_QUEUE_VACANCY}
+     */
+    public long enqueue(byte[] data) {
+        if (this.closed) {
+            throw new IllegalStateException("The NORM session to " + this.address + " is closed");
+        }
+        if (data.length == 0) {
+            throw new IllegalArgumentException("NORM sends no empty object");
+        }
+        MemorySegment buffer = this.norm.alloc(data.length);
+        if (buffer.equals(MemorySegment.NULL)) {
+            throw new OutOfMemoryError("NormAlloc of " + data.length + " bytes");
+        }
+        buffer = buffer.reinterpret(data.length);
+        MemorySegment.copy(data, 0, buffer, ValueLayout.JAVA_BYTE, 0, data.length);
+        MemorySegment object;
+        synchronized (this) {
+            object = this.norm.dataEnqueue(this.handle, buffer, data.length);
+            if (!object.equals(MemorySegment.NULL)) {
+                // Before the event thread can see it purged: registered under the same lock purged() takes.
+                this.sending.put(object.address(), buffer);
+            }
+        }
+        if (object.equals(MemorySegment.NULL)) {
+            this.norm.free(buffer);
+            throw new NormException.QueueFull("the transmit cache to " + this.address + " is full");
+        }
+        return object.address();
+    }
+
+    /** Asks the acking nodes to acknowledge everything up to and including {@code object}. */
+    public boolean setWatermark(long object) {
+        return this.norm.setWatermark(this.handle, MemorySegment.ofAddress(object));
+    }
+
+    /** Asks again for the acknowledgement of the current watermark. */
+    public boolean resetWatermark() {
+        return this.norm.resetWatermark(this.handle);
+    }
+
+    public AckingStatus ackingStatus(int nodeId) {
+        return AckingStatus.of(this.norm.getAckingStatus(this.handle, nodeId));
+    }
+
+    /** Objects whose buffers this session still holds for NORM. */
+    public int objectsHeld() {
+        return this.sending.size();
+    }
+
+    synchronized void purged(MemorySegment object) {
+        MemorySegment buffer = this.sending.remove(object.address());
+        if (buffer != null) {
+            this.norm.free(buffer);
+        }
+    }
+
+    /** Stops the sender and receiver, destroys the session and frees what it held. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (this.closed) {
+            return;
+        }
+        this.closed = true;
+        this.norm.stopSender(this.handle);
+        this.norm.stopReceiver(this.handle);
+        this.norm.destroySession(this.handle);
+        List.copyOf(this.sending.values()).forEach(this.norm::free);
+        this.sending.clear();
+        this.instance.forget(this);
+    }
+
+    private static MemorySegment text(Arena arena, @Nullable String value) {
+        return value == null ? MemorySegment.NULL : arena.allocateFrom(value);
+    }
+
+    @Override
+    public String toString() {
+        return "NormSession[" + this.address + "/" + this.port + ", node " + Integer.toUnsignedString(this.localNodeId)
+                + "]";
+    }
+}

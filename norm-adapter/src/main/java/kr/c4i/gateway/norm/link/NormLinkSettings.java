@@ -1,0 +1,174 @@
+package kr.c4i.gateway.norm.link;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.zip.CRC32;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.link.SiteId;
+
+/**
+ * How the {@code norm} WAN link runs. The defaults are the settings that mattered in the measurements of
+ * {@code NORM-LINK.md}: a fixed rate with congestion control off, a low initial round-trip estimate, no proactive
+ * parity, blocks of 64 segments with up to 32 parity segments on request, and frames of one segment.
+ *
+ * @param site this gateway's site
+ * @param peers each peer site's gateway as {@code host} or {@code host:port} (the port defaults to {@code port})
+ * @param bindAddress the local address the receive socket binds; every address when null
+ * @param port the UDP port this gateway receives on
+ * @param rateBitsPerSecond the link's budget per peer, bits per second on the wire: NORM sends at this less the
+ *        IP and UDP headers ({@link #txRateBitsPerSecond})
+ * @param segmentBytes the payload of one NORM data packet, and the largest frame: one frame is one segment
+ * @param blockSegments source segments per FEC block
+ * @param paritySegments parity segments NORM may compute per block to repair losses
+ * @param autoParity parity segments sent with every block before any loss is reported
+ * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
+ * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
+ * @param bufferBytes memory for the sender's repair state per peer, and for the receiver per remote sender
+ * @param txLossPercent packets NORM drops on purpose before they leave (NORM's test hook); 0 in operation
+ * @param library libnorm's file name or path; Debian's {@code libnorm.so.1} when null
+ */
+public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable String bindAddress, int port,
+        long rateBitsPerSecond, int segmentBytes, int blockSegments, int paritySegments, int autoParity,
+        Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent, @Nullable String library) {
+
+    public static final int DEFAULT_PORT = 6010;
+    public static final int DEFAULT_SEGMENT_BYTES = 1400;
+    public static final int DEFAULT_BLOCK_SEGMENTS = 64;
+    public static final int DEFAULT_PARITY_SEGMENTS = 32;
+    public static final int DEFAULT_AUTO_PARITY = 0;
+    public static final Duration DEFAULT_GRTT_ESTIMATE = Duration.ofMillis(50);
+    public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofSeconds(15);
+    public static final int DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
+    /** What IPv4, UDP and Ethernet add to each NORM message on the wire. */
+    public static final int WIRE_HEADER_BYTES = 42;
+    /** NORM's own header on a data message: common, object and FEC payload headers and the FEC extension. */
+    public static final int NORM_DATA_HEADER_BYTES = 40;
+
+    public NormLinkSettings {
+        Objects.requireNonNull(site, "site");
+        peers = Map.copyOf(peers);
+        if (peers.isEmpty()) {
+            throw new IllegalArgumentException("The norm WAN link of site " + site + " has no peers: set "
+                    + "gateway.wan.norm.peers.<site>=<host>[:<port>]");
+        }
+        if (peers.containsKey(site)) {
+            throw new IllegalArgumentException("Site " + site + " lists itself among its norm peers");
+        }
+        peers.forEach((peer, address) -> hostPort(peer, address, 1));
+        requireRange("port", port, 1, 0xFFFF);
+        if (rateBitsPerSecond < 8_000) {
+            throw new IllegalArgumentException("The norm link's rate must be at least 8000 bits/s, was "
+                    + rateBitsPerSecond);
+        }
+        requireRange("segment size", segmentBytes, 64, 8192);
+        requireRange("block size", blockSegments, 1, 255);
+        requireRange("parity", paritySegments, 0, 255 - blockSegments);
+        requireRange("auto parity", autoParity, 0, paritySegments);
+        if (grttEstimate.isNegative() || grttEstimate.isZero() || grttEstimate.compareTo(Duration.ofSeconds(15)) > 0) {
+            throw new IllegalArgumentException("The norm link's round-trip estimate must be in (0, 15 s], was "
+                    + grttEstimate);
+        }
+        if (peerTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("The norm link's peer timeout must be at least 1 s, was " + peerTimeout);
+        }
+        requireRange("buffer size", bufferBytes, 64 * 1024, Integer.MAX_VALUE);
+        if (!(txLossPercent >= 0 && txLossPercent < 100)) {
+            throw new IllegalArgumentException("The norm link's tx loss must be in [0, 100), was " + txLossPercent);
+        }
+        Map<Integer, SiteId> ids = new LinkedHashMap<>();
+        ids.put(nodeId(site), site);
+        for (SiteId peer : peers.keySet()) {
+            SiteId clash = ids.putIfAbsent(nodeId(peer), peer);
+            if (clash != null) {
+                throw new IllegalArgumentException("Sites " + clash + " and " + peer + " map to the same NORM node id; "
+                        + "rename one");
+            }
+        }
+    }
+
+    /** Settings with every default, for {@code site} and its peers. */
+    public static NormLinkSettings of(SiteId site, Map<SiteId, String> peers, long rateBitsPerSecond) {
+        return new NormLinkSettings(site, peers, null, DEFAULT_PORT, rateBitsPerSecond, DEFAULT_SEGMENT_BYTES,
+                DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, DEFAULT_AUTO_PARITY, DEFAULT_GRTT_ESTIMATE,
+                DEFAULT_PEER_TIMEOUT, DEFAULT_BUFFER_BYTES, 0, null);
+    }
+
+    public NormLinkSettings withEndpoint(@Nullable String bindAddress, int port) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library);
+    }
+
+    public NormLinkSettings withTxLoss(double percent) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, percent, library);
+    }
+
+    public NormLinkSettings withPeerTimeout(Duration timeout) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, autoParity, grttEstimate, timeout, bufferBytes, txLossPercent, library);
+    }
+
+    /**
+     * The rate NORM is given: {@code NormSetTxRate} paces NORM messages only, so the wire's budget is shared in
+     * proportion {@code m / (m + 42)} for full messages of {@code m} bytes. At the raw rate the measurements ran 18%
+     * over the shaper and lost most of the link to the queue's drops.
+     */
+    public double txRateBitsPerSecond() {
+        double message = segmentBytes + NORM_DATA_HEADER_BYTES;
+        return rateBitsPerSecond * message / (message + WIRE_HEADER_BYTES);
+    }
+
+    /**
+     * The NORM node id of a site, the same at every gateway: both ends must know each other's to ask for and check
+     * acknowledgements. CRC-32 of the site id, clear of NORM's reserved 0 and 0xFFFFFFFF.
+     */
+    public static int nodeId(SiteId site) {
+        CRC32 crc = new CRC32();
+        crc.update(site.value().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        int id = (int) crc.getValue();
+        return id == 0 || id == -1 ? 1 : id;
+    }
+
+    /** A peer's host and port from {@code host} or {@code host:port}. */
+    static Endpoint hostPort(SiteId peer, String address, int defaultPort) {
+        String text = address.strip();
+        int colon = text.lastIndexOf(':');
+        if (text.isEmpty() || colon == 0 || (colon > 0 && text.indexOf(':') != colon)) {
+            throw new IllegalArgumentException("The norm peer address of site " + peer + " is '" + address
+                    + "': use host or host:port (IPv4 or a name)");
+        }
+        if (colon < 0) {
+            return new Endpoint(text, defaultPort);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        }
+        catch (NumberFormatException ex) {
+            port = -1;
+        }
+        if (port < 1 || port > 0xFFFF) {
+            throw new IllegalArgumentException("The norm peer address of site " + peer + " is '" + address
+                    + "': the port must be 1-65535");
+        }
+        return new Endpoint(text.substring(0, colon), port);
+    }
+
+    record Endpoint(String host, int port) {
+        @Override
+        public String toString() {
+            return this.host + ":" + this.port;
+        }
+    }
+
+    private static void requireRange(String what, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("The norm link's " + what + " must be in [" + min + ", " + max
+                    + "], was " + value);
+        }
+    }
+}
