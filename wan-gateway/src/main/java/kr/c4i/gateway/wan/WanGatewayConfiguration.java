@@ -35,11 +35,14 @@ import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.JournalBufferTimeout;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
+import kr.c4i.gateway.norm.link.NormLinkSettings;
+import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.wan.config.DdsLinkProperties;
 import kr.c4i.gateway.wan.config.JmsLinkProperties;
 import kr.c4i.gateway.wan.config.LanProperties;
 import kr.c4i.gateway.wan.config.LinkKind;
+import kr.c4i.gateway.wan.config.NormLinkProperties;
 import kr.c4i.gateway.wan.config.SiteRoutingProperties;
 import kr.c4i.gateway.wan.config.WanProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;
@@ -133,7 +136,16 @@ class WanGatewayConfiguration {
     @Bean
     @ConditionalOnMissingBean(WanLink.class)
     WanLink wanLink(WanProperties wan, SiteId site, ScheduleProperties schedule, ObjectProvider<DdsLinkProperties> dds,
-            ObjectProvider<JmsLinkProperties> jms, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+            ObjectProvider<JmsLinkProperties> jms, ObjectProvider<NormLinkProperties> norm,
+            ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+        if (wan.link() == LinkKind.NORM) {
+            NormLinkProperties p = norm.getObject();
+            Map<SiteId, String> peers = new LinkedHashMap<>();
+            p.peers().forEach((id, address) -> peers.put(SiteId.of(id), address));
+            return new NormWanLink(new NormLinkSettings(site, peers, p.bindAddress(), p.port(),
+                    schedule.budgetBitsPerSecond(), p.segmentSize(), p.blockSize(), p.parity(), p.autoParity(),
+                    p.grttEstimate(), p.peerTimeout(), p.bufferSize(), p.txLoss(), p.library()));
+        }
         if (wan.link() == LinkKind.DDS) {
             DdsLinkProperties p = dds.getObject();
             Map<SiteId, String> peers = new LinkedHashMap<>();

@@ -40,8 +40,8 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     public static final int DEFAULT_BLOCK_SEGMENTS = 64;
     public static final int DEFAULT_PARITY_SEGMENTS = 32;
     public static final int DEFAULT_AUTO_PARITY = 0;
-    public static final Duration DEFAULT_GRTT_ESTIMATE = Duration.ofMillis(50);
-    public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofSeconds(15);
+    public static final long DEFAULT_GRTT_ESTIMATE_MILLIS = 50;
+    public static final long DEFAULT_PEER_TIMEOUT_MILLIS = 15_000;
     public static final int DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
     /** What IPv4, UDP and Ethernet add to each NORM message on the wire. */
     public static final int WIRE_HEADER_BYTES = 42;
@@ -93,8 +93,9 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     /** Settings with every default, for {@code site} and its peers. */
     public static NormLinkSettings of(SiteId site, Map<SiteId, String> peers, long rateBitsPerSecond) {
         return new NormLinkSettings(site, peers, null, DEFAULT_PORT, rateBitsPerSecond, DEFAULT_SEGMENT_BYTES,
-                DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, DEFAULT_AUTO_PARITY, DEFAULT_GRTT_ESTIMATE,
-                DEFAULT_PEER_TIMEOUT, DEFAULT_BUFFER_BYTES, 0, null);
+                DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, DEFAULT_AUTO_PARITY,
+                Duration.ofMillis(DEFAULT_GRTT_ESTIMATE_MILLIS), Duration.ofMillis(DEFAULT_PEER_TIMEOUT_MILLIS),
+                DEFAULT_BUFFER_BYTES, 0, null);
     }
 
     public NormLinkSettings withEndpoint(@Nullable String bindAddress, int port) {

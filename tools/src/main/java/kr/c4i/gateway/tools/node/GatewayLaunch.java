@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one site's WAN gateway is started with: its site, the sites and subscriptions, its LAN side, its WAN link,
  * its database and management credentials, logging. As {@link NodeLaunch} for a node, it renders as a {@link Launch}:
@@ -104,6 +106,20 @@ public final class GatewayLaunch extends Launch {
         /** A peer site's gateway's address, on the {@code dds} link. */
         public Builder ddsLinkPeer(String site, String address) {
             return set("gateway.wan.dds.peers." + site, address);
+        }
+
+        /** The {@code norm} link: the address (every one when null) and UDP port this gateway receives on. */
+        public Builder normLink(@Nullable String bindAddress, int port) {
+            set("gateway.wan.link", "norm");
+            if (bindAddress != null) {
+                set("gateway.wan.norm.bind-address", bindAddress);
+            }
+            return set("gateway.wan.norm.port", Integer.toString(port));
+        }
+
+        /** A peer site's gateway as {@code host} or {@code host:port}, on the {@code norm} link. */
+        public Builder normLinkPeer(String site, String address) {
+            return set("gateway.wan.norm.peers." + site, address);
         }
 
         // The JMS LAN and the jms link are set alike, each under its own prefix.

@@ -17,7 +17,7 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  * @param site this gateway's site, one of {@code gateway.routing.sites}
  * @param nodeId the gateway's own id on the site's LAN (its DDS participant, its JMS node); {@code gw-<site>} when
  *        unset; must not be a node of the routing table
- * @param link the WAN link to the peer sites' gateways: {@code dds} or {@code jms}
+ * @param link the WAN link to the peer sites' gateways: {@code dds}, {@code jms} or {@code norm}
  * @param routes destination site to the peer site that relays towards it, for sites the link does not reach
  *        directly, e.g. {@code gateway.wan.routes.s3=s2}
  * @param catalogue an operator's KMTF catalogue file replacing the shipped one; the shipped catalogue when unset

@@ -1,0 +1,48 @@
+package kr.c4i.gateway.wan.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import kr.c4i.gateway.norm.link.NormLinkSettings;
+
+/**
+ * The {@code norm} WAN link: NORM (RFC 5740) unicast to each peer gateway at the WAN budget
+ * ({@code gateway.wan.schedule.budget-bits-per-second}, less IP and UDP headers), congestion control off, losses
+ * repaired with FEC parity. The defaults are {@link NormLinkSettings}' constants, the settings the measurements of
+ * NORM-LINK.md found best on lossy links.
+ *
+ * @param peers peer site id to its gateway as {@code host} or {@code host:port}, e.g.
+ *        {@code gateway.wan.norm.peers.s2=10.0.2.1}
+ * @param bindAddress the local address the gateway receives on; every address when unset
+ * @param port the UDP port the gateway receives on, and the peers' port when their address names none
+ * @param segmentSize the payload of one NORM packet, and the largest frame; with headers it must fit the WAN's MTU
+ * @param blockSize source segments per FEC block
+ * @param parity parity segments NORM may compute per block to repair any lost segments of it
+ * @param autoParity parity segments sent with every block before any loss is reported (0: repair on request)
+ * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
+ * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
+ * @param bufferSize memory for the repair state per peer, sending and receiving
+ * @param txLoss percentage of its packets the link drops on purpose (NORM's test hook), for demonstrations; 0 in
+ *        operation
+ * @param library libnorm's file name or path; Debian's libnorm.so.1 when unset
+ */
+@ConfigurationProperties("gateway.wan.norm")
+public record NormLinkProperties(Map<String, String> peers, @Nullable String bindAddress,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_PORT) int port,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_SEGMENT_BYTES) int segmentSize,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_BLOCK_SEGMENTS) int blockSize,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_PARITY_SEGMENTS) int parity,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_AUTO_PARITY) int autoParity,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_GRTT_ESTIMATE_MILLIS + "ms") Duration grttEstimate,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_PEER_TIMEOUT_MILLIS + "ms") Duration peerTimeout,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_BUFFER_BYTES) int bufferSize,
+        @DefaultValue("0") double txLoss, @Nullable String library) {
+
+    public NormLinkProperties {
+        peers = peers == null ? Map.of() : Map.copyOf(peers);
+    }
+}
