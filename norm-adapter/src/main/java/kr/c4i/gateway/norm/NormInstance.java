@@ -7,7 +7,9 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,10 +22,18 @@ import kr.c4i.gateway.norm.internal.Norm;
  * <p><b>Threads.</b> One thread owns the event queue and calls {@link #nextEvent}, which blocks; it must be a
  * platform thread (NORM blocks in native code). {@link #stop} releases it from any thread; call {@link #close} once
  * it has returned. Everything else is thread-safe, as NORM's API is.
+ *
+ * <p><b>Reuse.</b> libnorm 1.5.9 leaks one epoll descriptor per {@code NormDestroyInstance} (measured: one per
+ * instance, whether stopped first or not). So a closed instance is stopped, emptied of its sessions and kept; the
+ * next {@link #create} restarts it ({@code NormRestartInstance}, which leaks nothing). A process that opens and
+ * closes links for ever holds as many NORM instances as it ever had open at once.
  */
 public final class NormInstance implements AutoCloseable {
 
     /** {@code NormEvent}: int type at 0, then session, sender and object handles at 8, 16, 24 (LP64). */
+    /** Stopped instances without sessions, by library, for the next {@link #create}. */
+    private static final Map<String, Queue<MemorySegment>> IDLE = new ConcurrentHashMap<>();
+
     private static final StructLayout EVENT = MemoryLayout.structLayout(ValueLayout.JAVA_INT.withName("type"),
             MemoryLayout.paddingLayout(4), ValueLayout.ADDRESS.withName("session"),
             ValueLayout.ADDRESS.withName("sender"), ValueLayout.ADDRESS.withName("object"));
@@ -50,6 +60,14 @@ public final class NormInstance implements AutoCloseable {
      */
     public static NormInstance create(@Nullable String library) {
         Norm norm = Norm.load(library);
+        Queue<MemorySegment> idle = IDLE.computeIfAbsent(norm.library(), name -> new ConcurrentLinkedQueue<>());
+        MemorySegment reused = idle.poll();
+        if (reused != null) {
+            if (norm.restartInstance(reused)) {
+                return new NormInstance(norm, reused);
+            }
+            norm.destroyInstance(reused);
+        }
         MemorySegment handle = norm.createInstance();
         if (handle.equals(MemorySegment.NULL)) {
             throw new NormException("NormCreateInstance", "no instance from " + norm.library());
@@ -103,7 +121,9 @@ public final class NormInstance implements AutoCloseable {
         MemorySegment sender = this.event.get(ValueLayout.ADDRESS, 16);
         MemorySegment object = this.event.get(ValueLayout.ADDRESS, 24);
         NormSession owner = this.sessions.get(session.address());
-        int senderId = sender.equals(MemorySegment.NULL) ? NormEvent.NO_NODE : this.norm.nodeGetId(sender);
+        // A closed session's sender handle may be gone: read node ids of live sessions only.
+        int senderId = owner == null || sender.equals(MemorySegment.NULL) ? NormEvent.NO_NODE
+                : this.norm.nodeGetId(sender);
         if (owner != null && type == NormEventType.TX_OBJECT_PURGED) {
             owner.purged(object);
         }
@@ -121,8 +141,8 @@ public final class NormInstance implements AutoCloseable {
     }
 
     /**
-     * Stops the instance, closes its sessions (freeing what they still hold for sending) and destroys it. Call it
-     * after the event thread left {@link #nextEvent}. Idempotent.
+     * Stops the instance and closes its sessions (freeing what they still hold for sending); the emptied instance
+     * is kept for the next {@link #create}. Call it after the event thread left {@link #nextEvent}. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -134,7 +154,7 @@ public final class NormInstance implements AutoCloseable {
             stop();
         }
         List.copyOf(this.sessions.values()).forEach(NormSession::close);
-        this.norm.destroyInstance(this.handle);
         this.arena.close();
+        IDLE.computeIfAbsent(this.norm.library(), name -> new ConcurrentLinkedQueue<>()).add(this.handle);
     }
 }

@@ -252,12 +252,12 @@ public final class NormSession implements AutoCloseable {
             return;
         }
         this.closed = true;
+        this.instance.forget(this);
         this.norm.stopSender(this.handle);
         this.norm.stopReceiver(this.handle);
         this.norm.destroySession(this.handle);
         List.copyOf(this.sending.values()).forEach(this.norm::free);
         this.sending.clear();
-        this.instance.forget(this);
     }
 
     private static MemorySegment text(Arena arena, @Nullable String value) {

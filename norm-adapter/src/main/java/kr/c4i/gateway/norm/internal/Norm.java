@@ -91,6 +91,15 @@ public final class Norm {
         }
     }
 
+    public boolean restartInstance(MemorySegment instance) {
+        try {
+            return (boolean) h(NormSymbol.RESTART_INSTANCE).invokeExact(instance);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
     public void destroyInstance(MemorySegment instance) {
         try {
             h(NormSymbol.DESTROY_INSTANCE).invokeExact(instance);

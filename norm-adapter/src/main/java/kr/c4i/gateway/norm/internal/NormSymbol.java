@@ -23,6 +23,8 @@ enum NormSymbol {
     CREATE_INSTANCE("NormCreateInstance", FunctionDescriptor.of(ADDRESS, JAVA_BOOLEAN)),
     // void NormStopInstance(NormInstanceHandle): wakes a thread blocked in NormGetNextEvent
     STOP_INSTANCE("NormStopInstance", FunctionDescriptor.ofVoid(ADDRESS)),
+    // bool NormRestartInstance(NormInstanceHandle): starts a stopped instance's thread again
+    RESTART_INSTANCE("NormRestartInstance", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS)),
     // void NormDestroyInstance(NormInstanceHandle)
     DESTROY_INSTANCE("NormDestroyInstance", FunctionDescriptor.ofVoid(ADDRESS)),
     // bool NormGetNextEvent(NormInstanceHandle, NormEvent*, bool waitForEvent)

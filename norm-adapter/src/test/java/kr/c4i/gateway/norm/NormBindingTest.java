@@ -1,0 +1,207 @@
+package kr.c4i.gateway.norm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The binding against Debian's libnorm 1.5.9 on loopback: two instances, each with a receive session on its own
+ * port and a send-only session to the other's, as the norm link uses them.
+ */
+@Timeout(120)
+class NormBindingTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Test
+    void objectsCrossALinkThatLosesAThirdOfItsPacketsWholeAndAreAcknowledged() throws Exception {
+        try (Pair pair = new Pair(2_000_000, 4096)) {
+            // Of 150 objects (some of several segments) at 30% loss, none would arrive whole without repair by
+            // chance: every one arriving intact is NORM's repair at work.
+            pair.sender.setTxLoss(30);
+            List<byte[]> sent = objects(new Random(7), 150, 4000);
+            long last = 0;
+            for (byte[] object : sent) {
+                last = pair.sender.enqueue(object);
+            }
+            assertThat(pair.sender.setWatermark(last)).isTrue();
+            await().atMost(WAIT).until(() -> pair.received.size() >= sent.size());
+            assertThat(hex(pair.received)).containsExactlyInAnyOrderElementsOf(hex(sent));
+            await().atMost(WAIT).until(() -> pair.watermarks.contains(NormSession.AckingStatus.SUCCESS));
+            assertThat(pair.senders).containsOnly(Pair.SENDER_NODE);
+        }
+    }
+
+    @Test
+    void theSenderFreesWhatNormPurgedAndCloseFreesTheRest() throws Exception {
+        try (Pair pair = new Pair(10_000_000, 16)) {
+            for (byte[] object : objects(new Random(3), 64, 1400)) {
+                // NORM refuses an object while every one it holds still waits to be sent.
+                await().atMost(WAIT).ignoreException(NormException.QueueFull.class)
+                        .until(() -> pair.sender.enqueue(object) != 0);
+            }
+            await().atMost(WAIT).until(() -> pair.received.size() == 64);
+            // NORM keeps at most 16 objects for repair; the buffers of the rest went back when it purged them.
+            await().atMost(WAIT).until(() -> pair.sender.objectsHeld() <= 16);
+            assertThat(pair.sender.objectsHeld()).isPositive();
+            pair.sender.close();
+            assertThat(pair.sender.objectsHeld()).isZero();
+        }
+    }
+
+    @Test
+    void aFullTransmitCacheRefusesTheObjectWithQueueFull() throws Exception {
+        try (Pair pair = new Pair(8_000, 4)) {
+            assertThatThrownBy(() -> {
+                for (int i = 0; i < 64; i++) {
+                    pair.sender.enqueue(new byte[1400]);
+                }
+            }).isInstanceOf(NormException.QueueFull.class).hasMessageContaining("full");
+            assertThat(pair.sender.objectsHeld()).isBetween(1, 4);
+        }
+    }
+
+    @Test
+    void openingAndClosingManyTimesLeavesNoDescriptorOrThreadBehind() throws Exception {
+        cycle();
+        long fds = count("/proc/self/fd");
+        long threads = count("/proc/self/task");
+        for (int i = 0; i < 25; i++) {
+            cycle();
+        }
+        assertThat(count("/proc/self/fd")).as("open descriptors after 25 instances").isLessThanOrEqualTo(fds + 2);
+        assertThat(count("/proc/self/task")).as("threads after 25 instances").isLessThanOrEqualTo(threads + 2);
+    }
+
+    @Test
+    void aLibraryThatIsNotThereIsNamedWithTheDebianPackage() {
+        assertThatThrownBy(() -> NormInstance.create("libnorm-missing.so.9"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("libnorm-missing.so.9")
+                .hasMessageContaining("libnorm1");
+    }
+
+    @Test
+    void settingsThatNormWouldMisreadAreRefused() throws IOException {
+        try (NormInstance instance = NormInstance.create(null)) {
+            assertThatThrownBy(() -> instance.createSession("127.0.0.1", 0, 5))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port 0");
+            assertThatThrownBy(() -> instance.createSession("127.0.0.1", 7000, -1))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
+            NormSession session = instance.createSession("127.0.0.1", freePort(), 5);
+            assertThatThrownBy(() -> session.enqueue(new byte[0])).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    private static void cycle() throws Exception {
+        try (Pair pair = new Pair(10_000_000, 64)) {
+            pair.sender.enqueue(new byte[500]);
+            await().atMost(WAIT).until(() -> pair.received.size() == 1);
+        }
+    }
+
+    private static long count(String dir) throws IOException {
+        try (Stream<Path> entries = Files.list(Path.of(dir))) {
+            return entries.count();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static List<byte[]> objects(Random random, int count, int maxBytes) {
+        List<byte[]> objects = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byte[] object = new byte[1 + random.nextInt(maxBytes)];
+            random.nextBytes(object);
+            objects.add(object);
+        }
+        return objects;
+    }
+
+    static List<String> hex(List<byte[]> frames) {
+        return frames.stream().map(HexFormat.of()::formatHex).toList();
+    }
+
+    /** A sender instance with a send-only session, a receiver instance with a receive session, each its thread. */
+    static final class Pair implements AutoCloseable {
+
+        static final int SENDER_NODE = 11;
+        static final int RECEIVER_NODE = 22;
+
+        final NormInstance sending = NormInstance.create(null);
+        final NormInstance receiving = NormInstance.create(null);
+        final NormSession sender;
+        final NormSession receiver;
+        final List<byte[]> received = new CopyOnWriteArrayList<>();
+        final List<NormSession.AckingStatus> watermarks = new CopyOnWriteArrayList<>();
+        final java.util.Set<Integer> senders = ConcurrentHashMap.newKeySet();
+        private final Thread sendEvents;
+        private final Thread receiveEvents;
+
+        Pair(double rate, int cacheCount) throws IOException {
+            int port = freePort();
+            this.receiver = this.receiving.createSession("127.0.0.1", port, RECEIVER_NODE);
+            this.receiver.bindTo("127.0.0.1", null);
+            this.receiver.setUnicastNacks(true);
+            this.receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
+            this.receiver.setBackoffFactor(0);
+            this.receiver.startReceiver(1 << 20);
+            this.sender = this.sending.createSession("127.0.0.1", port, SENDER_NODE);
+            this.sender.setTxOnly();
+            this.sender.setCongestionControl(false);
+            this.sender.setTxRate(rate);
+            this.sender.setGrttEstimate(0.02);
+            this.sender.setBackoffFactor(0);
+            this.sender.setAutoParity(0);
+            this.sender.setTxCacheBounds(1 << 20, Math.min(cacheCount, 8), cacheCount);
+            this.sender.addAckingNode(RECEIVER_NODE);
+            this.sender.startSender(new Random().nextInt(1 << 16), 1 << 20, 1400, 64, 32);
+            this.sendEvents = Thread.ofPlatform().daemon().start(() -> {
+                NormEvent event;
+                while ((event = this.sending.nextEvent()) != null) {
+                    if (event.type() == NormEventType.TX_WATERMARK_COMPLETED) {
+                        this.watermarks.add(this.sender.ackingStatus(RECEIVER_NODE));
+                    }
+                }
+            });
+            this.receiveEvents = Thread.ofPlatform().daemon().start(() -> {
+                NormEvent event;
+                while ((event = this.receiving.nextEvent()) != null) {
+                    if (event.type() == NormEventType.RX_OBJECT_COMPLETED) {
+                        this.senders.add(event.senderNodeId());
+                        this.received.add(event.data());
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            this.sending.stop();
+            this.receiving.stop();
+            this.sendEvents.join();
+            this.receiveEvents.join();
+            this.sending.close();
+            this.receiving.close();
+        }
+    }
+}

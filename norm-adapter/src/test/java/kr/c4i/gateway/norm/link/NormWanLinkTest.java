@@ -1,0 +1,272 @@
+package kr.c4i.gateway.norm.link;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.norm.NormEvent;
+import kr.c4i.gateway.norm.NormInstance;
+import kr.c4i.gateway.norm.NormSession;
+
+/**
+ * Two (or three) norm links in one JVM on loopback, each gateway on its own UDP port: frames cross real UDP through
+ * Debian's libnorm.
+ */
+@Timeout(120)
+class NormWanLinkTest {
+
+    static final SiteId ALPHA = SiteId.of("alpha");
+    static final SiteId BRAVO = SiteId.of("bravo");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final long RATE = 10_000_000;
+    /** About a second of the link. */
+    private static final long CREDIT = RATE / 8;
+
+    private final int alphaPort = freePort();
+    private final int bravoPort = freePort();
+
+    NormWanLinkTest() throws IOException {
+    }
+
+    NormLinkSettings alpha() {
+        return NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), RATE)
+                .withEndpoint("127.0.0.1", this.alphaPort).withPeerTimeout(Duration.ofSeconds(1));
+    }
+
+    NormLinkSettings bravo() {
+        return NormLinkSettings.of(BRAVO, Map.of(ALPHA, "localhost:" + this.alphaPort), RATE)
+                .withEndpoint(null, this.bravoPort).withPeerTimeout(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void framesCrossBothWaysWholeOnceEachUnderTwentyPercentLossAndAreAcknowledged() throws Exception {
+        Recorder atAlpha = new Recorder();
+        Recorder atBravo = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha().withTxLoss(20));
+                NormWanLink bravo = new NormWanLink(bravo().withTxLoss(20))) {
+            alpha.open(atAlpha);
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            awaitState(bravo, ALPHA, LinkState.UP);
+            List<byte[]> toBravo = frames(new Random(1), 300, alpha.maxFrameBytes());
+            List<byte[]> toAlpha = frames(new Random(2), 300, bravo.maxFrameBytes());
+            for (int i = 0; i < toBravo.size(); i++) {
+                sendWithinCredit(alpha, BRAVO, toBravo.get(i));
+                sendWithinCredit(bravo, ALPHA, toAlpha.get(i));
+            }
+            await().atMost(WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
+                    && atAlpha.frames.size() >= toAlpha.size());
+            assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(toBravo));
+            assertThat(hex(atAlpha.frames)).containsExactlyInAnyOrderElementsOf(hex(toAlpha));
+            assertThat(atBravo.senders).containsOnly(ALPHA);
+            await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
+                    && bravo.unacknowledgedBytes(ALPHA) == 0);
+            assertThat(atAlpha.states).containsExactly(BRAVO + "=up");
+
+            Map<String, Object> peer = peerDetails(alpha, BRAVO);
+            assertThat(peer).containsEntry("state", "up").containsEntry("framesSent", 300L)
+                    .containsEntry("framesReceived", 300L).containsEntry("unacknowledgedBytes", 0L);
+            assertThat(alpha.details()).containsEntry("kind", "norm").containsEntry("port", this.alphaPort);
+            // The wire's budget less IP and UDP headers: what NORM is told to send.
+            assertThat(((Number) alpha.details().get("txRateBitsPerSecond")).longValue())
+                    .isEqualTo(Math.round(RATE * 1440.0 / 1482));
+        }
+    }
+
+    @Test
+    void refusesUnknownPeersOversizeFramesAndSendsWhileNotUp() throws Exception {
+        try (NormWanLink alpha = new NormWanLink(alpha())) {
+            alpha.open(new Recorder());
+            assertThat(alpha.state(BRAVO)).isEqualTo(LinkState.CONNECTING);
+            assertThatThrownBy(() -> alpha.send(BRAVO, new byte[10])).isInstanceOf(TransportUnavailableException.class)
+                    .hasMessageContaining("connecting");
+            assertThatThrownBy(() -> alpha.send(SiteId.of("zulu"), new byte[10]))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zulu");
+            assertThatThrownBy(() -> alpha.send(BRAVO, new byte[alpha.maxFrameBytes() + 1]))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxFrameBytes");
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("sendRefusals", 1L);
+        }
+    }
+
+    @Test
+    void framesLeftUnacknowledgedForThePeerTimeoutPutThePeerDownAndItIsUpWhenItComesBack() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha())) {
+            alpha.open(atAlpha);
+            NormWanLink bravo = new NormWanLink(bravo());
+            bravo.open(new Recorder());
+            awaitState(alpha, BRAVO, LinkState.UP);
+            bravo.close();
+            alpha.send(BRAVO, new byte[1000]);
+            alpha.send(BRAVO, new byte[500]);
+            assertThat(alpha.unacknowledgedBytes(BRAVO)).isEqualTo(1500);
+            awaitState(alpha, BRAVO, LinkState.DOWN);
+            assertThat(alpha.unacknowledgedBytes(BRAVO)).as("lost frames are given up").isZero();
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesLost", 2L);
+
+            Recorder atBravo = new Recorder();
+            try (NormWanLink again = new NormWanLink(bravo())) {
+                again.open(atBravo);
+                awaitState(alpha, BRAVO, LinkState.UP);
+                awaitState(again, ALPHA, LinkState.UP);
+                alpha.send(BRAVO, new byte[] {42});
+                await().atMost(WAIT).until(() -> atBravo.frames.stream().anyMatch(f -> f.length == 1 && f[0] == 42));
+            }
+            assertThat(atAlpha.states).startsWith(BRAVO + "=up", BRAVO + "=down", BRAVO + "=up");
+        }
+    }
+
+    @Test
+    void aPeerThatRestartedWhileUpIsDownThenUpAtOnceSoItsFramesAreSentAgain() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha().withPeerTimeout(Duration.ofSeconds(60)))) {
+            alpha.open(atAlpha);
+            NormWanLink bravo = new NormWanLink(bravo());
+            bravo.open(new Recorder());
+            awaitState(alpha, BRAVO, LinkState.UP);
+            bravo.close();
+            try (NormWanLink again = new NormWanLink(bravo())) {
+                again.open(new Recorder());
+                // Far sooner than the peer timeout: the new sender instance tells alpha bravo restarted.
+                await().atMost(WAIT).until(() -> atAlpha.states.size() >= 3);
+                assertThat(atAlpha.states).containsExactly(BRAVO + "=up", BRAVO + "=down", BRAVO + "=up");
+                assertThat(peerDetails(alpha, BRAVO)).containsEntry("restarts", 1L);
+            }
+        }
+    }
+
+    @Test
+    void aSenderThatIsNotAConfiguredPeerIsIgnoredAndCounted() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha()); NormInstance intruder = NormInstance.create(null)) {
+            alpha.open(atAlpha);
+            NormSession session = intruder.createSession("127.0.0.1", this.alphaPort,
+                    NormLinkSettings.nodeId(SiteId.of("intruder")));
+            session.setTxOnly();
+            session.setCongestionControl(false);
+            session.setTxRate(1_000_000);
+            session.startSender(1, 1 << 20, 1400, 64, 32);
+            session.enqueue(new byte[] {1, 2, 3});
+            Thread events = Thread.ofPlatform().daemon().start(() -> {
+                NormEvent event;
+                do {
+                    event = intruder.nextEvent();
+                }
+                while (event != null);
+            });
+            await().atMost(WAIT).until(() -> ((Number) alpha.details().get("framesIgnored")).longValue() == 1);
+            assertThat(atAlpha.frames).isEmpty();
+            assertThat(alpha.state(BRAVO)).isEqualTo(LinkState.CONNECTING);
+            intruder.stop();
+            events.join();
+        }
+    }
+
+    @Test
+    void closeTwiceIsFineAndAClosedLinkRefusesWork() throws Exception {
+        NormWanLink alpha = new NormWanLink(alpha());
+        alpha.open(new Recorder());
+        alpha.close();
+        alpha.close();
+        assertThatThrownBy(() -> alpha.send(BRAVO, new byte[1])).isInstanceOf(TransportUnavailableException.class)
+                .hasMessageContaining("closed");
+        assertThatThrownBy(() -> alpha.open(new Recorder())).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void settingsNameEveryBadSetting() {
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(), RATE)).hasMessageContaining("no peers");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(ALPHA, "10.0.0.1"), RATE))
+                .hasMessageContaining("itself");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, "10.0.0.1:99999"), RATE))
+                .hasMessageContaining("bravo").hasMessageContaining("1-65535");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, "::1"), RATE))
+                .hasMessageContaining("host:port");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, "10.0.0.1"), 100))
+                .hasMessageContaining("rate");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, "10.0.0.1"), RATE).withEndpoint(null, 0))
+                .hasMessageContaining("port");
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, "10.0.0.1"), RATE).withTxLoss(100))
+                .hasMessageContaining("tx loss");
+        assertThat(NormLinkSettings.nodeId(ALPHA)).isNotEqualTo(NormLinkSettings.nodeId(BRAVO)).isNotZero();
+    }
+
+    @Test
+    void anAddressThatDoesNotResolveFailsTheOpenWithItsName() {
+        NormWanLink alpha = new NormWanLink(
+                NormLinkSettings.of(ALPHA, Map.of(BRAVO, "no-such-host.invalid"), RATE).withEndpoint(null, alphaPort));
+        assertThatThrownBy(() -> alpha.open(new Recorder())).isInstanceOf(TransportUnavailableException.class)
+                .hasMessageContaining("no-such-host.invalid");
+        alpha.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> peerDetails(NormWanLink link, SiteId peer) {
+        return (Map<String, Object>) ((Map<String, Object>) link.details().get("peers")).get(peer.value());
+    }
+
+    static void awaitState(NormWanLink link, SiteId peer, LinkState state) {
+        await().atMost(WAIT).until(() -> link.state(peer) == state);
+    }
+
+    static void sendWithinCredit(NormWanLink link, SiteId peer, byte[] frame) throws Exception {
+        if (link.unacknowledgedBytes(peer) + frame.length > CREDIT) {
+            await().atMost(WAIT).until(() -> link.unacknowledgedBytes(peer) + frame.length <= CREDIT);
+        }
+        link.send(peer, frame);
+    }
+
+    static List<byte[]> frames(Random random, int count, int maxBytes) {
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byte[] frame = new byte[1 + random.nextInt(maxBytes)];
+            random.nextBytes(frame);
+            frames.add(frame);
+        }
+        return frames;
+    }
+
+    static List<String> hex(List<byte[]> frames) {
+        return frames.stream().map(HexFormat.of()::formatHex).toList();
+    }
+
+    static int freePort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static final class Recorder implements FrameHandler {
+        final List<byte[]> frames = new CopyOnWriteArrayList<>();
+        final List<SiteId> senders = new CopyOnWriteArrayList<>();
+        final List<String> states = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void received(SiteId from, byte[] frame) {
+            this.senders.add(from);
+            this.frames.add(frame);
+        }
+
+        @Override
+        public void stateChanged(SiteId peer, LinkState state) {
+            this.states.add(peer + "=" + state.label());
+        }
+    }
+}
