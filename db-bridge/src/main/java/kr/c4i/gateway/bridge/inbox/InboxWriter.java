@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -17,6 +16,7 @@ import javax.sql.DataSource;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.jdbc.Transactions;
 
 /**
  * Writes what the transport delivers into the inbox, one statement and one commit per batch.
@@ -36,11 +36,6 @@ public final class InboxWriter implements InboundHandler {
             ON CONFLICT (message_id) DO NOTHING
             RETURNING created_at""";
 
-    // The transport acknowledges once deliver returns, so the commit must be on disk whatever the server's
-    // default: every setting but off flushes locally first, and a stronger one (remote_apply, ...) is kept.
-    private static final String DURABLE_COMMIT = """
-            SELECT set_config('synchronous_commit', 'on', true) WHERE current_setting('synchronous_commit') = 'off'""";
-
     private final DataSource dataSource;
     private final BridgeMetrics metrics;
 
@@ -55,11 +50,9 @@ public final class InboxWriter implements InboundHandler {
             return;
         }
         metrics.delivered(batch.size());
-        int inserted = 0;
-        try (Connection tx = dataSource.getConnection()) {
-            tx.setAutoCommit(false);
-            try (Statement durable = tx.createStatement(); PreparedStatement ps = tx.prepareStatement(INSERT)) {
-                durable.execute(DURABLE_COMMIT);
+        // The transport acknowledges once deliver returns: the commit is durable when it does.
+        List<Instant> created = Transactions.durable(dataSource, tx -> {
+            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, metrics.transport().label());
                 ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
                 ps.setArray(3, array(tx, "text", batch.stream().map(e -> e.origin().value()).toArray()));
@@ -69,22 +62,18 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
                 ps.setArray(8, array(tx, "bigint",
                         batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
-                List<Instant> created = new ArrayList<>(batch.size());
+                List<Instant> inserted = new ArrayList<>(batch.size());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        created.add(rs.getTimestamp(1).toInstant());
+                        inserted.add(rs.getTimestamp(1).toInstant());
                     }
                 }
-                tx.commit();
-                Instant now = Instant.now();
-                created.forEach(c -> metrics.latency(Duration.between(c, now)));
-                inserted = created.size();
+                return inserted;
             }
-            catch (SQLException | RuntimeException ex) {
-                tx.rollback();
-                throw ex;
-            }
-        }
+        });
+        Instant now = Instant.now();
+        created.forEach(c -> metrics.latency(Duration.between(c, now)));
+        int inserted = created.size();
         metrics.inserted(inserted, batch.size() - inserted);
     }
 

@@ -14,6 +14,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.jdbc.Transactions;
 
 /**
  * Messages taken off the LAN that the gateway cannot relay as they are, kept with their bytes in table
@@ -57,7 +58,7 @@ public final class RelayQuarantine {
             return Set.of();
         }
         EnvelopeColumns columns = new EnvelopeColumns(envelopes);
-        return StoreTransactions.durable(dataSource, tx -> {
+        return Transactions.durable(dataSource, tx -> {
             Set<String> kept = new HashSet<>();
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, reason);

@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.jdbc.Transactions;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 import kr.c4i.gateway.wan.schedule.Backlog;
@@ -182,7 +183,7 @@ public final class RelayStore {
         boolean committed = false;
         try {
             if (!toStore.isEmpty() || !refused.isEmpty()) {
-                written = StoreTransactions.durable(dataSource, tx -> {
+                written = Transactions.durable(dataSource, tx -> {
                     Map<RouteMessage, Long> ids = insert(tx, copies, toStore, storedAt);
                     List<Long> replaced = new ArrayList<>();
                     for (int i : toStore) {
@@ -255,7 +256,7 @@ public final class RelayStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        Map<Long, Route> deleted = StoreTransactions.lazy(dataSource, tx -> delete(tx, ids));
+        Map<Long, Route> deleted = Transactions.lazy(dataSource, tx -> delete(tx, ids));
         List<Waiting> removed = new ArrayList<>(deleted.size());
         synchronized (capacity) {
             deleted.forEach((id, route) -> {
