@@ -13,7 +13,10 @@ import org.apache.activemq.artemis.core.config.Configuration;
  */
 public record JournalBufferTimeout(Duration timeout) implements EmbeddedBrokerCustomizer {
 
-    /** What the WAN gateway's brokers use: about a third of one sync of this machine's disk (1.4 ms). */
+    /**
+     * What the WAN gateway's brokers use: well under one synced write of a server disk (1-2 ms), so a commit waits
+     * little for others to share its sync; measured in docs/benchmarks.md ("After the throughput work").
+     */
     public static final JournalBufferTimeout RELAY = new JournalBufferTimeout(Duration.ofNanos(500_000));
 
     public JournalBufferTimeout {
