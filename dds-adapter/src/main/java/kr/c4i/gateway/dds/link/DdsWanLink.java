@@ -2,7 +2,6 @@ package kr.c4i.gateway.dds.link;
 
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkPeer;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
@@ -146,12 +146,12 @@ public final class DdsWanLink implements WanLink {
 
     @Override
     public long unacknowledgedBytes(SiteId peer) {
-        return peer(peer).unacknowledged;
+        return peer(peer).ledger.unacknowledgedBytes();
     }
 
     @Override
     public LinkState state(SiteId peer) {
-        return peer(peer).state;
+        return peer(peer).ledger.state();
     }
 
     @Override
@@ -284,7 +284,7 @@ public final class DdsWanLink implements WanLink {
                 }
                 catch (RuntimeException ex) {
                     // The link delivered it; the sender's gateway resends what its peer never receipts.
-                    sender.handlerFailures.increment();
+                    sender.ledger.handlerFailed();
                     log.warn("Frame handler failed on a frame of {} bytes from {}", sample.frame().length,
                             sender.site, ex);
                 }
@@ -368,29 +368,15 @@ public final class DdsWanLink implements WanLink {
         }
     }
 
-    /** One peer site: its writers, its state, what was handed over to it and not yet acknowledged. */
+    /** One peer site: its writers, how its frame reader matched, and the link's bookkeeping of it. */
     private final class Peer {
 
         final SiteId site;
         final String address;
-        final LongAdder framesSent = new LongAdder();
-        final LongAdder bytesSent = new LongAdder();
-        final LongAdder framesReceived = new LongAdder();
-        final LongAdder bytesReceived = new LongAdder();
-        final LongAdder framesLost = new LongAdder();
-        final LongAdder sendRefusals = new LongAdder();
-        final LongAdder handlerFailures = new LongAdder();
-        volatile LinkState state = LinkState.CONNECTING;
-        volatile long unacknowledged;
+        final LinkPeer ledger;
         private @Nullable DataWriter<FrameSample> frameWriter;
         private @Nullable DataWriter<AckSample> ackWriter;
-        // Guarded by this: sending.
-        private long counter;
-        private long acknowledgedUpTo;
-        private final ArrayDeque<long[]> pending = new ArrayDeque<>();
-        private long lastProgressNanos;
-        /** Set when a timeout put the peer DOWN: it is UP again when it acknowledges more, or rematches. */
-        private boolean stalled;
+        // Guarded by ledger.
         private int lastMatched;
         private int lastGone;
         // Link thread only: receiving.
@@ -400,6 +386,7 @@ public final class DdsWanLink implements WanLink {
         Peer(SiteId site, String address) {
             this.site = site;
             this.address = address;
+            this.ledger = new LinkPeer(site);
         }
 
         void attach(DataWriter<FrameSample> frames, DataWriter<AckSample> acks) {
@@ -407,48 +394,32 @@ public final class DdsWanLink implements WanLink {
             this.ackWriter = acks;
         }
 
-        synchronized void send(byte[] frame) throws TransportException {
-            DataWriter<FrameSample> writer = this.frameWriter;
-            if (this.state != LinkState.UP || writer == null) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Peer site " + this.site + " of the dds WAN link is "
-                        + this.state.label(), null);
+        void send(byte[] frame) throws TransportException {
+            synchronized (this.ledger) {
+                DataWriter<FrameSample> writer = this.frameWriter;
+                this.ledger.requireUp(kind());
+                if (writer == null) {
+                    throw this.ledger.refused("The dds WAN link to peer site " + this.site + " is not open", null);
+                }
+                try {
+                    writer.write(new FrameSample(DdsWanLink.this.site.value(), this.site.value(), incarnation,
+                            this.ledger.nextCounter(), frame));
+                }
+                catch (DdsException.Timeout ex) {
+                    throw this.ledger.refused("Peer site " + this.site + " does not keep up: the dds frame writer's "
+                            + "history stayed full for " + settings.writeTimeout(), ex);
+                }
+                catch (DdsException | IllegalStateException ex) {
+                    throw this.ledger.refused("Unable to send a frame to peer site " + this.site + ": "
+                            + ex.getMessage(), ex);
+                }
+                this.ledger.sent(frame.length);
             }
-            long next = this.counter + 1;
-            try {
-                writer.write(new FrameSample(DdsWanLink.this.site.value(), this.site.value(), incarnation, next,
-                        frame));
-            }
-            catch (DdsException.Timeout ex) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Peer site " + this.site + " does not keep up: the dds "
-                        + "frame writer's history stayed full for " + settings.writeTimeout(), ex);
-            }
-            catch (DdsException | IllegalStateException ex) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Unable to send a frame to peer site " + this.site + ": "
-                        + ex.getMessage(), ex);
-            }
-            this.counter = next;
-            if (this.pending.isEmpty()) {
-                this.lastProgressNanos = System.nanoTime();
-            }
-            this.pending.addLast(new long[] {next, frame.length});
-            this.unacknowledged += frame.length;
-            this.framesSent.increment();
-            this.bytesSent.add(frame.length);
         }
 
         /** The peer received our frames up to {@code upTo}. */
-        synchronized void acknowledged(long upTo) {
-            while (!this.pending.isEmpty() && this.pending.peekFirst()[0] <= upTo) {
-                this.unacknowledged -= this.pending.removeFirst()[1];
-            }
-            if (upTo > this.acknowledgedUpTo) {
-                this.acknowledgedUpTo = upTo;
-                this.lastProgressNanos = System.nanoTime();
-                this.stalled = false;
-            }
+        void acknowledged(long upTo) {
+            this.ledger.acknowledged(upTo);
         }
 
         /** Notes a frame from this peer; returns the counter to acknowledge. */
@@ -461,8 +432,7 @@ public final class DdsWanLink implements WanLink {
             else {
                 this.receivedUpTo = Math.max(this.receivedUpTo, sample.counter());
             }
-            this.framesReceived.increment();
-            this.bytesReceived.add(sample.frame().length);
+            this.ledger.received(sample.frame().length);
             return this.receivedUpTo;
         }
 
@@ -490,68 +460,54 @@ public final class DdsWanLink implements WanLink {
             }
             WriterStatus status = writer.status();
             List<LinkState> transitions = new ArrayList<>(2);
-            synchronized (this) {
+            synchronized (this.ledger) {
+                LinkState state = this.ledger.state();
                 int gone = status.totalMatchedReaders() - status.matchedReaders();
                 boolean replaced = gone > this.lastGone && status.matchedReaders() > 0 && this.lastMatched > 0;
                 this.lastGone = gone;
                 this.lastMatched = status.matchedReaders();
                 if (status.matchedReaders() == 0) {
                     // Whatever stalled went with the reader; a reader that matches again makes the peer UP.
-                    this.stalled = false;
-                    if (this.state == LinkState.UP) {
-                        down("its frame reader is gone", transitions);
+                    this.ledger.clearStall();
+                    if (state == LinkState.UP) {
+                        down("its frame reader is gone", false, transitions);
                     }
                     return transitions;
                 }
-                if (replaced && this.state == LinkState.UP) {
+                if (replaced && state == LinkState.UP) {
                     // The reader that had our frames left and another took its place between two looks.
-                    down("its frame reader was replaced", transitions);
+                    down("its frame reader was replaced", false, transitions);
                     up(transitions);
                     return transitions;
                 }
-                if (this.state == LinkState.UP && !this.pending.isEmpty()
-                        && now - this.lastProgressNanos > settings.peerTimeout().toNanos()) {
-                    this.stalled = true;
-                    down("nothing acknowledged for " + settings.peerTimeout(), transitions);
+                if (this.ledger.overdue(now, settings.peerTimeout())) {
+                    down("nothing acknowledged for " + settings.peerTimeout(), true, transitions);
                     return transitions;
                 }
-                if (this.state != LinkState.UP && (!this.stalled || replaced)) {
+                if (state != LinkState.UP && (!this.ledger.stalled() || replaced)) {
                     up(transitions);
                 }
             }
             return transitions;
         }
 
-        private void down(String why, List<LinkState> transitions) {
+        private void down(String why, boolean stalled, List<LinkState> transitions) {
+            long bytes = this.ledger.unacknowledgedBytes();
+            int frames = this.ledger.down(stalled);
             log.warn("dds WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
-                    + "lost", DdsWanLink.this.site, this.site, why, this.pending.size(), this.unacknowledged);
-            this.framesLost.add(this.pending.size());
-            this.pending.clear();
-            this.unacknowledged = 0;
-            this.state = LinkState.DOWN;
+                    + "lost", DdsWanLink.this.site, this.site, why, frames, bytes);
             transitions.add(LinkState.DOWN);
         }
 
         private void up(List<LinkState> transitions) {
-            this.stalled = false;
-            this.lastProgressNanos = System.nanoTime();
-            this.state = LinkState.UP;
+            this.ledger.up();
             transitions.add(LinkState.UP);
         }
 
-        synchronized Map<String, Object> details() {
+        Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("address", this.address);
-            details.put("state", this.state.label());
-            details.put("framesSent", this.framesSent.sum());
-            details.put("bytesSent", this.bytesSent.sum());
-            details.put("framesReceived", this.framesReceived.sum());
-            details.put("bytesReceived", this.bytesReceived.sum());
-            details.put("unacknowledgedBytes", this.unacknowledged);
-            details.put("unacknowledgedFrames", this.pending.size());
-            details.put("framesLost", this.framesLost.sum());
-            details.put("sendRefusals", this.sendRefusals.sum());
-            details.put("handlerFailures", this.handlerFailures.sum());
+            details.putAll(this.ledger.details());
             return details;
         }
     }

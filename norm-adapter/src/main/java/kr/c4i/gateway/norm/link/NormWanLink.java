@@ -4,7 +4,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkPeer;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
@@ -154,12 +154,12 @@ public final class NormWanLink implements WanLink {
 
     @Override
     public long unacknowledgedBytes(SiteId peer) {
-        return peer(peer).unacknowledged;
+        return peer(peer).ledger.unacknowledgedBytes();
     }
 
     @Override
     public LinkState state(SiteId peer) {
-        return peer(peer).state;
+        return peer(peer).ledger.state();
     }
 
     @Override
@@ -307,15 +307,14 @@ public final class NormWanLink implements WanLink {
                 return;
             }
             byte[] frame = event.data();
-            sender.framesReceived.increment();
-            sender.bytesReceived.add(frame.length);
+            sender.ledger.received(frame.length);
             notify(sender, sender.heard(false));
             try {
                 this.handler.received(sender.site, frame);
             }
             catch (RuntimeException ex) {
                 // The link delivered it; the sender's gateway resends what its peer never receipts.
-                sender.handlerFailures.increment();
+                sender.ledger.handlerFailed();
                 log.warn("Frame handler failed on a frame of {} bytes from {}", frame.length, sender.site, ex);
             }
         }
@@ -370,168 +369,136 @@ public final class NormWanLink implements WanLink {
         }
     }
 
-    /** One peer site: its send session, its state, what was handed to it and not yet acknowledged. */
+    /** One peer site: its send session, its node id, its watermark, and the link's bookkeeping of it. */
     private final class Peer {
 
         final SiteId site;
         final NormLinkSettings.Endpoint endpoint;
         final int nodeId;
-        final LongAdder framesSent = new LongAdder();
-        final LongAdder bytesSent = new LongAdder();
-        final LongAdder framesReceived = new LongAdder();
-        final LongAdder bytesReceived = new LongAdder();
-        final LongAdder framesLost = new LongAdder();
-        final LongAdder sendRefusals = new LongAdder();
-        final LongAdder handlerFailures = new LongAdder();
+        final LinkPeer ledger;
         final LongAdder restarts = new LongAdder();
-        volatile LinkState state = LinkState.CONNECTING;
-        volatile long unacknowledged;
         volatile @Nullable NormSession sender;
-        // Guarded by this.
-        private long counter;
-        private final ArrayDeque<long[]> pending = new ArrayDeque<>();
+        // Guarded by ledger.
         private long lastObject;
         /** The counter of the frame the outstanding watermark is on; 0 when none is. */
         private long watermarkAt;
-        private long lastProgressNanos;
-        private boolean stalled;
 
         Peer(SiteId site, NormLinkSettings.Endpoint endpoint) {
             this.site = site;
             this.endpoint = endpoint;
             this.nodeId = NormLinkSettings.nodeId(site);
+            this.ledger = new LinkPeer(site);
         }
 
         void attach(NormSession session) {
             this.sender = session;
         }
 
-        synchronized void send(byte[] frame) throws TransportException {
-            NormSession session = this.sender;
-            if (this.state != LinkState.UP || session == null) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Peer site " + this.site + " of the norm WAN link is "
-                        + this.state.label(), null);
-            }
-            long object;
-            try {
-                object = session.enqueue(frame);
-            }
-            catch (NormException.QueueFull ex) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Peer site " + this.site + " does not keep up: " + ex
-                        .getMessage(), ex);
-            }
-            catch (NormException | IllegalStateException ex) {
-                this.sendRefusals.increment();
-                throw new TransportUnavailableException("Unable to send a frame to peer site " + this.site + ": "
-                        + ex.getMessage(), ex);
-            }
-            long next = ++this.counter;
-            this.lastObject = object;
-            if (this.pending.isEmpty()) {
-                this.lastProgressNanos = System.nanoTime();
-            }
-            this.pending.addLast(new long[] {next, frame.length});
-            this.unacknowledged += frame.length;
-            this.framesSent.increment();
-            this.bytesSent.add(frame.length);
-            if (this.watermarkAt == 0) {
-                armWatermark(session);
+        void send(byte[] frame) throws TransportException {
+            synchronized (this.ledger) {
+                this.ledger.requireUp(kind());
+                NormSession session = this.sender;
+                if (session == null) {
+                    throw this.ledger.refused("The norm WAN link to peer site " + this.site + " is not open", null);
+                }
+                long object;
+                try {
+                    object = session.enqueue(frame);
+                }
+                catch (NormException.QueueFull ex) {
+                    throw this.ledger.refused("Peer site " + this.site + " does not keep up: " + ex.getMessage(), ex);
+                }
+                catch (NormException | IllegalStateException ex) {
+                    throw this.ledger.refused("Unable to send a frame to peer site " + this.site + ": "
+                            + ex.getMessage(), ex);
+                }
+                this.ledger.sent(frame.length);
+                this.lastObject = object;
+                if (this.watermarkAt == 0) {
+                    armWatermark(session);
+                }
             }
         }
 
         /** Asks the peer to acknowledge everything up to the newest frame. */
         private void armWatermark(NormSession session) {
-            if (this.lastObject != 0 && session.setWatermark(this.lastObject)) {
-                this.watermarkAt = this.counter;
-            }
-            else {
-                this.watermarkAt = 0;
-            }
+            boolean set = this.lastObject != 0 && session.setWatermark(this.lastObject);
+            this.watermarkAt = set ? this.ledger.nextCounter() - 1 : 0;
         }
 
         /** The watermark request ended: acknowledged, or NORM gave up asking. */
-        synchronized List<LinkState> watermarkCompleted(NormSession.AckingStatus status) {
-            NormSession session = this.sender;
+        List<LinkState> watermarkCompleted(NormSession.AckingStatus status) {
             List<LinkState> transitions = new ArrayList<>(1);
-            long upTo = this.watermarkAt;
-            this.watermarkAt = 0;
-            if (status == NormSession.AckingStatus.SUCCESS) {
-                while (!this.pending.isEmpty() && this.pending.peekFirst()[0] <= upTo) {
-                    this.unacknowledged -= this.pending.removeFirst()[1];
+            synchronized (this.ledger) {
+                long upTo = this.watermarkAt;
+                this.watermarkAt = 0;
+                if (status == NormSession.AckingStatus.SUCCESS) {
+                    this.ledger.acknowledged(upTo);
+                    if (this.ledger.state() != LinkState.UP) {
+                        up(transitions);
+                    }
                 }
-                this.lastProgressNanos = System.nanoTime();
-                if (this.state != LinkState.UP) {
-                    up(transitions);
+                NormSession session = this.sender;
+                // After a failure too: the next request asks again, the peer may be back.
+                if (session != null && (this.ledger.unacknowledgedFrames() > 0
+                        || status != NormSession.AckingStatus.SUCCESS)) {
+                    armWatermark(session);
                 }
-            }
-            // After a failure too: the next request asks again, the peer may be back.
-            if (session != null && (!this.pending.isEmpty() || status != NormSession.AckingStatus.SUCCESS)) {
-                armWatermark(session);
             }
             return transitions;
         }
 
         /** The peer's sender reached our receiver; {@code restarted} when it came back as a new instance. */
-        synchronized List<LinkState> heard(boolean restarted) {
+        List<LinkState> heard(boolean restarted) {
             List<LinkState> transitions = new ArrayList<>(2);
-            if (restarted) {
-                this.restarts.increment();
-                if (this.state == LinkState.UP) {
-                    // Its receiver restarted too: what it had not acknowledged is gone with it.
-                    down("it restarted", transitions);
+            synchronized (this.ledger) {
+                LinkState state = this.ledger.state();
+                if (restarted) {
+                    this.restarts.increment();
+                    if (state == LinkState.UP) {
+                        // Its receiver restarted too: what it had not acknowledged is gone with it.
+                        down("it restarted", false, transitions);
+                    }
+                }
+                state = this.ledger.state();
+                if (state == LinkState.CONNECTING
+                        || (state == LinkState.DOWN && (restarted || this.ledger.stalled()))) {
+                    up(transitions);
                 }
             }
-            if (this.state == LinkState.CONNECTING || (this.state == LinkState.DOWN && (restarted || this.stalled))) {
-                up(transitions);
-            }
             return transitions;
         }
 
-        synchronized List<LinkState> check(long now) {
+        List<LinkState> check(long now) {
             List<LinkState> transitions = new ArrayList<>(1);
-            if (this.state == LinkState.UP && !this.pending.isEmpty()
-                    && now - this.lastProgressNanos > settings.peerTimeout().toNanos()) {
-                down("nothing acknowledged for " + settings.peerTimeout(), transitions);
-                this.stalled = true;
+            synchronized (this.ledger) {
+                if (this.ledger.overdue(now, settings.peerTimeout())) {
+                    down("nothing acknowledged for " + settings.peerTimeout(), true, transitions);
+                }
             }
             return transitions;
         }
 
-        private void down(String why, List<LinkState> transitions) {
+        private void down(String why, boolean stalled, List<LinkState> transitions) {
+            long bytes = this.ledger.unacknowledgedBytes();
+            int frames = this.ledger.down(stalled);
             log.warn("norm WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
-                    + "lost", NormWanLink.this.site, this.site, why, this.pending.size(), this.unacknowledged);
-            this.framesLost.add(this.pending.size());
-            this.pending.clear();
-            this.unacknowledged = 0;
-            this.state = LinkState.DOWN;
+                    + "lost", NormWanLink.this.site, this.site, why, frames, bytes);
             transitions.add(LinkState.DOWN);
         }
 
         private void up(List<LinkState> transitions) {
-            this.stalled = false;
-            this.lastProgressNanos = System.nanoTime();
-            this.state = LinkState.UP;
+            this.ledger.up();
             transitions.add(LinkState.UP);
         }
 
-        synchronized Map<String, Object> details() {
+        Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("address", this.endpoint.toString());
             details.put("nodeId", Integer.toUnsignedString(this.nodeId));
-            details.put("state", this.state.label());
+            details.putAll(this.ledger.details());
             NormSession session = this.sender;
             details.put("grttSeconds", session == null ? 0.0 : session.grttEstimate());
-            details.put("framesSent", this.framesSent.sum());
-            details.put("bytesSent", this.bytesSent.sum());
-            details.put("framesReceived", this.framesReceived.sum());
-            details.put("bytesReceived", this.bytesReceived.sum());
-            details.put("unacknowledgedBytes", this.unacknowledged);
-            details.put("unacknowledgedFrames", this.pending.size());
-            details.put("framesLost", this.framesLost.sum());
-            details.put("sendRefusals", this.sendRefusals.sum());
-            details.put("handlerFailures", this.handlerFailures.sum());
             details.put("restarts", this.restarts.sum());
             return details;
         }
