@@ -136,6 +136,11 @@ public final class LinkDelay implements AutoCloseable {
         return delay;
     }
 
+    /** Whether the helper still runs (if not, the WAN carries nothing). */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
     /**
      * The kernel's counters for the delay's queue.
      *

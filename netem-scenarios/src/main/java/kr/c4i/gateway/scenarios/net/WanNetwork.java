@@ -97,10 +97,10 @@ public final class WanNetwork implements AutoCloseable {
 
     /**
      * Sets the WAN link's one-way delay (both directions), starting or replacing the delay helper; zero removes it.
-     * Nothing happens when the delay is already this one.
+     * Nothing happens when the delay is already this one and its helper runs.
      */
     public synchronized void delayWan(Duration oneWay, LinkDelay.Launcher launcher) {
-        if (oneWay.equals(wanDelay())) {
+        if (oneWay.equals(wanDelay()) && (delay == null || delay.alive())) {
             return;
         }
         stopDelay();
