@@ -216,8 +216,8 @@ public final class ScenarioRunner {
                     budget.left--;
                     left--;
                     try {
-                        RepetitionResult result = step.cell() == null ? experiment.outage(bed, step.delay(), rep)
-                                : experiment.run(bed, step.cell(), step.delay(), rep);
+                        RepetitionResult result = step.cell() == null ? experiment.outage(bed, rep)
+                                : experiment.run(bed, step.cell(), rep);
                         results.add(result);
                         saveCheckpoint();
                         failures = 0;

@@ -69,13 +69,10 @@ final class WanExperiment {
         }
     }
 
-    /**
-     * One repetition of a loss cell: ROUTINE load and FLASH probes.
-     *
-     * @param delay the WAN delay the network has now (zero: none), for the cell's key
-     */
-    RepetitionResult run(WanTestbed bed, LossCell cell, Duration delay, int repetition) throws Exception {
+    /** One repetition of a loss cell: ROUTINE load and FLASH probes, keyed with the WAN delay the network has. */
+    RepetitionResult run(WanTestbed bed, LossCell cell, int repetition) throws Exception {
         WanPlan wan = plan.wan();
+        Duration delay = network.wanDelay();
         Instant started = Instant.now();
         String tag = tag("wan", repetition);
         String flashTag = tag + "f";
@@ -144,9 +141,10 @@ final class WanExperiment {
                 started, wan.messages(), delivered, m, note.toString());
     }
 
-    /** One repetition of the outage cell, with the WAN delay the network has now (zero: none). */
-    RepetitionResult outage(WanTestbed bed, Duration delay, int repetition) throws Exception {
+    /** One repetition of the outage cell, keyed with the WAN delay the network has. */
+    RepetitionResult outage(WanTestbed bed, int repetition) throws Exception {
         WanPlan wan = plan.wan();
+        Duration delay = network.wanDelay();
         Duration outage = java.util.Objects.requireNonNull(wan.outage());
         Instant started = Instant.now();
         String tag = tag("cut", repetition);
