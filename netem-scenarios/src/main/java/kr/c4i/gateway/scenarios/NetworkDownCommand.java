@@ -11,6 +11,8 @@ import picocli.CommandLine.Spec;
 
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.net.Shell;
+import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.tools.ExitCode;
 
 /** {@code scenarios network down}: removes the namespaces of a prefix and what runs in them. */
@@ -32,7 +34,17 @@ final class NetworkDownCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         EnvironmentUnsupportedException.requireSupported();
         Shell shell = output.shell(out);
-        List<String> removed = EmulatedNetwork.removeExisting(where.topology(), shell);
+        List<String> removed = new java.util.ArrayList<>(EmulatedNetwork.removeExisting(where.topology(), shell));
+        // The wan experiment's sites and WAN switch (its delay helper with it), when the prefix leaves room for them.
+        try {
+            WanTopology wan = WanTopology.of(where.topology());
+            for (Topology part : List.of(wan.site1(), wan.site2(), wan.wan())) {
+                removed.addAll(EmulatedNetwork.removeExisting(part, shell));
+            }
+        }
+        catch (IllegalArgumentException noWanNetwork) {
+            // a prefix or subnet the wan experiment cannot use: it never built one
+        }
         out.println(removed.isEmpty() ? "Nothing to remove: no namespace starts with " + where.prefix
                 : "Removed " + String.join(", ", removed));
         return ExitCode.OK.code();

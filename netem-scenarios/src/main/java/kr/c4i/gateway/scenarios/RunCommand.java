@@ -83,6 +83,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Loss cells of the WAN link, e.g. 10%%@128kbit (default: the study's six; quick: 10%%@2mbit).")
     @Nullable List<String> wanCells;
 
+    @Option(names = "--wan-delay", split = ",", paramLabel = "DELAY",
+            description = "One-way delays added on the WAN link, e.g. 250ms, or 0,250ms to run every wan cell without "
+                    + "and with it (default: 0, none). Needs iptables and libnetfilter-queue1.")
+    @Nullable List<String> wanDelays;
+
     @Option(names = { "-t", "--transports" }, split = ",", paramLabel = "TRANSPORT",
             description = "Transports to run: jms, dds (default: both).")
     List<String> transports = new ArrayList<>(List.of("jms", "dds"));
@@ -272,8 +277,22 @@ final class RunCommand implements Callable<Integer> {
         if (wanLinks != null) {
             wan = wan.withLinks(wanLinks.stream().map(WanLinkKind::parse).distinct().toList());
         }
+        if (wanDelays != null) {
+            wan = wan.withDelays(wanDelays.stream().map(RunCommand::delay).toList());
+        }
         return wan.withLoad(wanCells != null ? wanCells.stream().map(RunCommand::lossCell).toList() : wan.cells(),
                 wanMessages != null ? wanMessages : wan.messages());
+    }
+
+    /** {@code 250ms}, {@code 1s} or {@code 0}. */
+    static Duration delay(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})\\s*(ms|s)?").matcher(text.strip()
+                .toLowerCase(Locale.ROOT));
+        if (!m.matches() || m.group(2) == null && !m.group(1).equals("0")) {
+            throw new IllegalArgumentException("'" + text + "' is not a WAN delay; write e.g. 250ms, 1s or 0");
+        }
+        long amount = Long.parseLong(m.group(1));
+        return "s".equals(m.group(2)) ? Duration.ofSeconds(amount) : Duration.ofMillis(amount);
     }
 
     /** {@code 10%@128kbit}. */

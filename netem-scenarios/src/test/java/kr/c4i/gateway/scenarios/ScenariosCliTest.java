@@ -83,6 +83,9 @@ class ScenariosCliTest {
             run --loss-cells 150%@2mbit            | '150%@2mbit' is not a loss cell
             run --loss-cells x%@2mbit              | 'x%@2mbit' is not a loss cell
             run --recovery-order sometime          | Invalid value for option '--recovery-order': 'sometime' is not a recovery order
+            run --wan-delay 250                    | '250' is not a WAN delay; write e.g. 250ms, 1s or 0
+            run --wan-delay 0,fast                 | 'fast' is not a WAN delay; write e.g. 250ms, 1s or 0
+            run --wan-delay 11s                    | a WAN delay must be whole milliseconds from 0 to 10 s, was 11000 ms
             network plan --loss 101                | Invalid value for option '--loss': 101 is out of range: use 0 to 100
             network plan --loss -1                 | Invalid value for option '--loss': -1 is out of range: use 0 to 100
             network plan --queue-packets 0         | Invalid value for option '--queue-packets': 0 is out of range: use 1 or more
@@ -100,7 +103,8 @@ class ScenariosCliTest {
     @Test
     void goodOptionsPassTheChecks() {
         CliDriver.Result r = CliDriver.validate("run", "--quick", "--repetitions", "3", "--subscribers", "1,5",
-                "--loss-cells", "10%@128kbit,30%@2mbit", "--recovery-order", "lift-then-restart", "--dds-domain", "232");
+                "--loss-cells", "10%@128kbit,30%@2mbit", "--recovery-order", "lift-then-restart", "--dds-domain", "232",
+                "--wan-delay", "0,250ms,1s");
         assertThat(r.exitCode()).as(r.toString()).isZero();
     }
 

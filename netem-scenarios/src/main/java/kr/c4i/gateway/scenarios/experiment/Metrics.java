@@ -63,11 +63,17 @@ public final class Metrics {
      */
     public static final String DRAIN_IN_ORDER = "drain_in_order";
 
+    /** WAN: the one-way delay added on the WAN link (absent: none). */
+    public static final String DELAY_MS = "wan_delay_ms";
+    /** WAN: frames the delay's queue dropped (full, or the helper's socket buffer full) during the cell. */
+    public static final String DELAY_DROPPED = "wan_delay_dropped";
+
     /** Every metric in the order result files list them. */
     public static final java.util.List<String> ORDER = java.util.List.of(RESPONSE_MS, RECONNECT_MS, FIRST_FRAME_MS,
             FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, WIRE_BYTES, WIRE_PACKETS, BYTES_PER_MESSAGE,
             INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK,
-            FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER);
+            FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER,
+            DELAY_MS, DELAY_DROPPED);
 
     private Metrics() {
     }

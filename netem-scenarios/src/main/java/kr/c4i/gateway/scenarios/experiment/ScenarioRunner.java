@@ -15,6 +15,7 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.net.HostTuning;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
+import kr.c4i.gateway.scenarios.net.LinkDelay;
 import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
@@ -194,6 +195,7 @@ public final class ScenarioRunner {
         try (WanTestbed bed = new WanTestbed(network, link, wan.nodesPerSite(),
                 WanExperiment.subscriptions(types.loss()), WanExperiment.budget(steps.getFirst().rate()),
                 nodeSettings(), options.workRoot(), options.logDir(), log)) {
+            network.delayWan(steps.getFirst().delay(), delayLauncher());
             progress.status(what + ": starting nodes and gateways");
             bed.start(plan.nodeStartTimeout());
             progress.status(what + ": warming up");
@@ -203,6 +205,7 @@ public final class ScenarioRunner {
             progress.step(what + " ready");
             int failures = 0;
             for (WanStep step : steps) {
+                network.delayWan(step.delay(), delayLauncher());
                 if (bed.useBudget(WanExperiment.budget(step.rate()), plan.nodeStartTimeout())) {
                     experiment.warmUp(bed, plan.deliveryTimeout());
                 }
@@ -396,6 +399,11 @@ public final class ScenarioRunner {
             throw new IllegalStateException("Unable to copy the node jar " + original + " to " + options.workRoot()
                     + ": " + ex.getMessage(), ex);
         }
+    }
+
+    /** The WAN delay helper runs on the nodes' Java with the harness's own class path. */
+    private LinkDelay.Launcher delayLauncher() {
+        return LinkDelay.Launcher.of(nodeSettings().java());
     }
 
     private NodeSettings nodeSettings() {

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
 import kr.c4i.gateway.interfacedb.RawOutboxRow;
+import kr.c4i.gateway.scenarios.net.DelayCounters;
 import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.PortCounters;
 import kr.c4i.gateway.scenarios.net.Rate;
@@ -68,9 +69,10 @@ final class WanExperiment {
         }
     }
 
-    /** One repetition of a loss cell: ROUTINE load and FLASH probes. */
+    /** One repetition of a loss cell: ROUTINE load and FLASH probes, keyed with the WAN delay the network has. */
     RepetitionResult run(WanTestbed bed, LossCell cell, int repetition) throws Exception {
         WanPlan wan = plan.wan();
+        Duration delay = network.wanDelay();
         Instant started = Instant.now();
         String tag = tag("wan", repetition);
         String flashTag = tag + "f";
@@ -85,9 +87,11 @@ final class WanExperiment {
         long delivered;
         long flashDelivered;
         PortCounters sent;
+        DelayCounters delayed;
         Instant deadline;
         try {
             PortCounters before = network.wanPort(1);
+            DelayCounters delayBefore = network.delayCounters();
             write(bed, tag, ROUTINE, wan.messages());
             for (int i = 1; i <= wan.flashMessages(); i++) {
                 Thread.sleep(spacing);
@@ -97,6 +101,7 @@ final class WanExperiment {
             flashDelivered = bed.awaitInbox(RECEIVER, flashTag, wan.flashMessages(), deadline);
             delivered = bed.awaitInbox(RECEIVER, tag, wan.messages(), deadline);
             sent = network.wanPort(1).minus(before);
+            delayed = network.delayCounters().minus(delayBefore);
         }
         finally {
             network.unshapeWan();
@@ -131,13 +136,15 @@ final class WanExperiment {
             m.put(Metrics.FLASH_P50_MS, DrainOrder.percentile(latencies, 50));
             m.put(Metrics.FLASH_P99_MS, DrainOrder.percentile(latencies, 99));
         }
-        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), CellKeys.loss(cell), repetition,
+        putDelay(m, delay, delayed);
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), CellKeys.wan(cell, delay), repetition,
                 started, wan.messages(), delivered, m, note.toString());
     }
 
-    /** One repetition of the outage cell. */
+    /** One repetition of the outage cell, keyed with the WAN delay the network has. */
     RepetitionResult outage(WanTestbed bed, int repetition) throws Exception {
         WanPlan wan = plan.wan();
+        Duration delay = network.wanDelay();
         Duration outage = java.util.Objects.requireNonNull(wan.outage());
         Instant started = Instant.now();
         String tag = tag("cut", repetition);
@@ -146,7 +153,9 @@ final class WanExperiment {
         network.shapeWan(new LinkShape(wan.outageRate(), 0, plan.queuePackets()));
         Instant lifted;
         long delivered;
+        DelayCounters delayed;
         try {
+            DelayCounters delayBefore = network.delayCounters();
             network.cutWan();
             Instant cut = Instant.now();
             try {
@@ -166,6 +175,7 @@ final class WanExperiment {
             }
             lifted = Instant.now();
             delivered = bed.awaitInbox(RECEIVER, tag, total, lifted.plus(timeout));
+            delayed = network.delayCounters().minus(delayBefore);
         }
         finally {
             network.unshapeWan();
@@ -186,9 +196,18 @@ final class WanExperiment {
         String note = "drain order: " + DrainOrder.runs(order)
                 + (delivered < total ? "; only " + delivered + " of " + total + " within " + timeout.toSeconds()
                         + " s of the lift" : "");
-        log.accept("wan " + bed.link().label() + " outage " + repetition + ": " + note);
-        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), wan.outageKey(), repetition,
+        putDelay(m, delay, delayed);
+        log.accept("wan " + bed.link().label() + " " + wan.outageKey(delay) + " " + repetition + ": " + note);
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), wan.outageKey(delay), repetition,
                 started, total, delivered, m, note);
+    }
+
+    /** The delay and what its queue dropped, for delayed cells only. */
+    private static void putDelay(Map<String, Double> m, Duration delay, DelayCounters delayed) {
+        if (!delay.isZero()) {
+            m.put(Metrics.DELAY_MS, (double) delay.toMillis());
+            m.put(Metrics.DELAY_DROPPED, (double) delayed.dropped());
+        }
     }
 
     /** The FLASH latencies, outbox to inbox, in ms. */

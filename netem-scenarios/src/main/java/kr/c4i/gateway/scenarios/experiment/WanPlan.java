@@ -21,9 +21,14 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  * @param outage how long the WAN is cut under load in the outage cell; null: no outage cell
  * @param outageRate the WAN link's rate in the outage cell (no loss)
  * @param outageMessages messages of each precedence written while the WAN is cut (ROUTINE first, FLASH last)
+ * @param delays one-way delays added on the WAN link, each cell run once per delay (zero: none); absent in runs made
+ *        before it existed, which had none
  */
 public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
-        List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages) {
+        List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages, List<Duration> delays) {
+
+    /** The longest delay: the helper holds at most {@code LinkDelay.MAX_PACKETS} frames for it. */
+    public static final Duration MAX_DELAY = Duration.ofSeconds(10);
 
     private static final Duration MIN_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration MAX_TIMEOUT = Duration.ofSeconds(600);
@@ -42,6 +47,22 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
         if (messages < 1 || flashMessages < 1 || outageMessages < 1 || size < 1) {
             throw new IllegalArgumentException("WAN message counts and size must be positive");
         }
+        delays = delays == null ? List.of(Duration.ZERO) : delays.stream().distinct().toList();
+        if (delays.isEmpty()) {
+            throw new IllegalArgumentException("choose at least one WAN delay (0 for none)");
+        }
+        for (Duration d : delays) {
+            if (d.isNegative() || d.compareTo(MAX_DELAY) > 0 || d.toNanos() % 1_000_000 != 0) {
+                throw new IllegalArgumentException("a WAN delay must be whole milliseconds from 0 to "
+                        + MAX_DELAY.toSeconds() + " s, was " + d.toMillis() + " ms");
+            }
+        }
+    }
+
+    /** A plan without a WAN delay. */
+    public WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
+            List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages) {
+        this(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate, outageMessages, null);
     }
 
     /** Both links, the study's six cells and a 60 s outage at 256 kbit/s. */
@@ -59,14 +80,24 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
                 Duration.ofSeconds(10), Rate.MBIT_2, 25);
     }
 
-    /** Key of the outage cell in result files, e.g. {@code outage 60 s 256 kbit/s}. */
+    /** Key of the undelayed outage cell in result files, e.g. {@code outage 60 s 256 kbit/s}. */
     public String outageKey() {
-        return outage == null ? "" : "outage " + outage.toSeconds() + " s " + outageRate.label();
+        return outageKey(Duration.ZERO);
     }
 
-    /** Cells per link (the outage counts as one). */
+    /** Key of the outage cell with a WAN delay, e.g. {@code outage 60 s 256 kbit/s, 250 ms delay}. */
+    public String outageKey(Duration delay) {
+        return outage == null ? "" : CellKeys.delayed("outage " + outage.toSeconds() + " s " + outageRate.label(), delay);
+    }
+
+    /** Cells per link (the outage counts as one), once per delay. */
     public int cellCount() {
-        return cells.size() + (outage == null ? 0 : 1);
+        return (cells.size() + (outage == null ? 0 : 1)) * delays.size();
+    }
+
+    /** Whether any cell runs with a WAN delay. */
+    public boolean delayed() {
+        return delays.stream().anyMatch(d -> !d.isZero());
     }
 
     /** Seconds the cell's link needs for the load at its loss-adjusted rate, for deadlines and FLASH spacing. */
@@ -84,12 +115,18 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
     /** The same plan with other links. */
     public WanPlan withLinks(List<WanLinkKind> chosen) {
         return new WanPlan(chosen, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages);
+                outageMessages, delays);
     }
 
     /** The same plan with other cells and message count. */
     public WanPlan withLoad(List<LossCell> chosenCells, int messageCount) {
         return new WanPlan(links, nodesPerSite, messageCount, size, flashMessages, chosenCells, outage, outageRate,
-                outageMessages);
+                outageMessages, delays);
+    }
+
+    /** The same plan with other WAN delays. */
+    public WanPlan withDelays(List<Duration> chosen) {
+        return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
+                outageMessages, chosen);
     }
 }

@@ -1,13 +1,16 @@
 package kr.c4i.gateway.scenarios.net;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The {@code wan} experiment's network, built on {@link #create} and removed on {@link #close} (also from a
  * shutdown hook): two site networks ({@link EmulatedNetwork}s, which kill their own processes on close) and the
- * WAN switch between their gateway hosts.
+ * WAN switch between their gateway hosts, with the WAN's delay helper while a delay is set.
  */
 public final class WanNetwork implements AutoCloseable {
 
@@ -18,10 +21,13 @@ public final class WanNetwork implements AutoCloseable {
     private final EmulatedNetwork site2;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
+    private final Consumer<String> log;
+    private @Nullable LinkDelay delay;
 
     private WanNetwork(WanTopology topology, Shell shell, ImpairmentBackend backend, EmulatedNetwork site1,
-            EmulatedNetwork site2) {
+            EmulatedNetwork site2, Consumer<String> log) {
         this.topology = topology;
+        this.log = log;
         this.shell = shell;
         this.backend = backend;
         this.site1 = site1;
@@ -45,7 +51,7 @@ public final class WanNetwork implements AutoCloseable {
             site1.close();
             throw ex;
         }
-        WanNetwork network = new WanNetwork(topology, shell, backend, site1, site2);
+        WanNetwork network = new WanNetwork(topology, shell, backend, site1, site2, log);
         Runtime.getRuntime().addShutdownHook(network.shutdownHook);
         try {
             shell.runAll(WanPlans.destroy(topology));
@@ -89,6 +95,42 @@ public final class WanNetwork implements AutoCloseable {
         shell.run(WanPlans.uncut(topology));
     }
 
+    /**
+     * Sets the WAN link's one-way delay (both directions), starting or replacing the delay helper; zero removes it.
+     * Nothing happens when the delay is already this one and its helper runs.
+     */
+    public synchronized void delayWan(Duration oneWay, LinkDelay.Launcher launcher) {
+        if (oneWay.equals(wanDelay()) && (delay == null || delay.alive())) {
+            return;
+        }
+        stopDelay();
+        if (!oneWay.isZero()) {
+            delay = LinkDelay.start(topology, oneWay, launcher, shell, log);
+        }
+    }
+
+    /** The WAN link's one-way delay now (zero: none). */
+    public synchronized Duration wanDelay() {
+        return delay == null ? Duration.ZERO : delay.delay();
+    }
+
+    /**
+     * The delay's counters, zero without a delay.
+     *
+     * @throws IllegalStateException if the delay helper has exited
+     */
+    public synchronized DelayCounters delayCounters() {
+        return delay == null ? DelayCounters.ZERO : delay.counters();
+    }
+
+    private synchronized void stopDelay() {
+        LinkDelay running = delay;
+        delay = null;
+        if (running != null) {
+            running.close();
+        }
+    }
+
     /** What a site's gateway has put on the WAN (its WAN switch port's counters). */
     public PortCounters wanPort(int site) {
         Map<String, PortCounters> all = PortCounters.parse(shell.run(NetworkPlans.switchCounters(topology.wan()))
@@ -112,6 +154,12 @@ public final class WanNetwork implements AutoCloseable {
             return;
         }
         try {
+            try {
+                stopDelay();
+            }
+            catch (RuntimeException ex) {
+                log.accept("Unable to stop the WAN delay: " + ex.getMessage());
+            }
             site2.close();
         }
         finally {

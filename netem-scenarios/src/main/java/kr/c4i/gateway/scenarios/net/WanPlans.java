@@ -1,5 +1,7 @@
 package kr.c4i.gateway.scenarios.net;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,12 @@ import java.util.Map;
  * random drop on the WAN switch's ingress ports, one decision per frame a gateway sends.
  */
 public final class WanPlans {
+
+    /** The WAN delay's NFQUEUE queue (queues are per namespace: the WAN switch's own). */
+    public static final int DELAY_QUEUE = 0;
+
+    /** The delay helper's main class, run with the harness's own class path. */
+    static final String DELAY_HELPER = "kr.c4i.gateway.scenarios.delay.DelayHelper";
 
     private WanPlans() {
     }
@@ -94,5 +102,44 @@ public final class WanPlans {
 
     public static ShellCommand uncut(WanTopology t) {
         return NetworkPlans.uncut(t.wan(), 1);
+    }
+
+    /**
+     * Queues every IPv4 frame the WAN switch forwards, both directions, to the delay helper: bridged frames pass
+     * iptables' FORWARD hook (br_netfilter; nftables of this kernel has no queue statement, its iptables-nft target
+     * has), after the cut's bridge chain and the loss rule. ARP is not delayed. No bypass: if the helper is gone,
+     * the WAN carries nothing rather than carrying frames undelayed. Run once the helper has bound the queue.
+     */
+    public static List<ShellCommand> delayOn(WanTopology t) {
+        String sw = t.wan().switchNamespace();
+        return List.of(ShellCommand.of("ip", "netns", "exec", sw, "sysctl", "-qw", "net.bridge.bridge-nf-call-iptables=1"),
+                ShellCommand.of("ip", "netns", "exec", sw, "iptables-nft", "-A", "FORWARD", "-j", "NFQUEUE",
+                        "--queue-num", Integer.toString(DELAY_QUEUE)));
+    }
+
+    /** Lifts {@link #delayOn}: the WAN forwards frames at once again. */
+    public static ShellCommand delayOff(WanTopology t) {
+        return ShellCommand.of("ip", "netns", "exec", t.wan().switchNamespace(), "iptables-nft", "-D", "FORWARD", "-j",
+                "NFQUEUE", "--queue-num", Integer.toString(DELAY_QUEUE)).tolerant();
+    }
+
+    /** The WAN switch's NFQUEUE counters (see {@link DelayCounters#parse}). */
+    public static ShellCommand delayCounters(WanTopology t) {
+        return ShellCommand.of("ip", "netns", "exec", t.wan().switchNamespace(), "cat",
+                "/proc/net/netfilter/nfnetlink_queue");
+    }
+
+    /**
+     * The delay helper's command line: a small JVM in the WAN switch's namespace, holding every queued frame for
+     * {@code delay}, at most {@code maxPackets} at once.
+     *
+     * @param java a Java 22 or later (foreign functions)
+     * @param classPath a class path with the harness's classes and picocli
+     */
+    public static ShellCommand delayHelper(WanTopology t, Duration delay, int maxPackets, Path java, String classPath) {
+        return ShellCommand.of("ip", "netns", "exec", t.wan().switchNamespace(), java.toString(), "-Xmx32m",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED", "-cp", classPath,
+                DELAY_HELPER, "--queue", Integer.toString(DELAY_QUEUE), "--delay-ms", Long.toString(delay.toMillis()),
+                "--max-packets", Integer.toString(maxPackets));
     }
 }

@@ -14,6 +14,7 @@ import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.net.LinkDelay;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
@@ -288,30 +289,43 @@ public final class MarkdownReport {
                 + "| FLASH p99 ms | FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |\n");
         md.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (LossCell cell : wan.cells()) {
-            for (var link : wan.links()) {
-                String key = cell.key();
-                String l = link.label();
-                md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
-                        .append(" | ").append(l).append(" | ")
-                        .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS))).append(" | ")
-                        .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
-                        .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
-                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS))).append(" | ")
-                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS))).append(" | ")
-                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS))).append(" | ")
-                        .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))
-                        .append("/").append(wan.flashMessages()).append(" | ")
-                        .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.BYTES_PER_MESSAGE)))
-                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, key,
-                                Metrics.MSG_PER_S)))
-                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, key,
-                                Metrics.MSG_PER_S)))
-                        .append(" |\n");
+            for (Duration delay : wan.delays()) {
+                for (var link : wan.links()) {
+                    String key = CellKeys.wan(cell, delay);
+                    String l = link.label();
+                    // The loss experiment has no delay: its node-to-node figures stand beside undelayed rows only.
+                    String jms = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, cell.key(),
+                            Metrics.MSG_PER_S)) : Fmt.NONE;
+                    String dds = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, cell.key(),
+                            Metrics.MSG_PER_S)) : Fmt.NONE;
+                    md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
+                            .append(delayLabel(delay)).append(" | ").append(l).append(" | ")
+                            .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS))).append(" | ")
+                            .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
+                            .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
+                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS))).append(" | ")
+                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS)))
+                            .append(" | ")
+                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS)))
+                            .append(" | ")
+                            .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))
+                            .append("/").append(wan.flashMessages()).append(" | ")
+                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.BYTES_PER_MESSAGE)))
+                            .append(" | ").append(jms).append(" | ").append(dds).append(" |\n");
+                }
             }
         }
         md.append('\n');
+        if (wan.delayed()) {
+            double dropped = run.repetitions().stream().filter(r -> r.experiment().equals(ExperimentKind.WAN.key()))
+                    .mapToDouble(r -> r.metric(Metrics.DELAY_DROPPED).orElse(0)).sum();
+            md.append("Rows with a delay (\"+ 250 ms delay\"): the WAN switch holds every IPv4 frame it forwards for "
+                    + "that long, each way (an NFQUEUE helper: the round trip grows by twice the delay; ARP is not "
+                    + "delayed), after the loss rule and before the far end's shaper. Its queue holds ")
+                    .append(Fmt.whole(LinkDelay.MAX_PACKETS)).append(" frames; it dropped ").append(Fmt.whole(dropped))
+                    .append(" over all delayed repetitions. The node-to-node columns are for the undelayed link only.\n\n");
+        }
         if (wan.outage() != null) {
-            String key = wan.outageKey();
             md.append("Outage: the WAN link at ").append(wan.outageRate().label()).append(", cut for ")
                     .append(wan.outage().toSeconds()).append(" s; during the cut site 1's first node writes ")
                     .append(wan.outageMessages()).append(" messages of each precedence, ROUTINE first and FLASH "
@@ -319,18 +333,28 @@ public final class MarkdownReport {
                             + "of different precedence, the share delivered higher precedence first (1 = strict "
                             + "precedence order). Order: precedences as they arrived (first repetition).\n\n");
             md.append("| WAN link | delivered | drain ms | in order | order |\n|---|---:|---:|---:|---|\n");
-            for (var link : wan.links()) {
-                String l = link.label();
-                var reps = Cells.of(run, ExperimentKind.WAN, l, key);
-                String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
-                md.append("| ").append(l).append(" | ").append(delivered(run, ExperimentKind.WAN, l, key))
-                        .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
-                                Metrics.DRAIN_MS)))
-                        .append(" | ").append(Fmt.ratio(mean(run, ExperimentKind.WAN, l, key, Metrics.DRAIN_IN_ORDER)))
-                        .append(" | ").append(order.replace("|", "\\|")).append(" |\n");
+            for (Duration delay : wan.delays()) {
+                String key = wan.outageKey(delay);
+                for (var link : wan.links()) {
+                    String l = link.label();
+                    var reps = Cells.of(run, ExperimentKind.WAN, l, key);
+                    String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
+                    md.append("| ").append(l).append(delayLabel(delay)).append(" | ")
+                            .append(delivered(run, ExperimentKind.WAN, l, key))
+                            .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
+                                    Metrics.DRAIN_MS)))
+                            .append(" | ")
+                            .append(Fmt.ratio(mean(run, ExperimentKind.WAN, l, key, Metrics.DRAIN_IN_ORDER)))
+                            .append(" | ").append(order.replace("|", "\\|")).append(" |\n");
+                }
             }
             md.append('\n');
         }
+    }
+
+    /** What a row's rate or link shows of its WAN delay: nothing without one. */
+    private static String delayLabel(Duration delay) {
+        return delay.isZero() ? "" : " + " + Fmt.whole(delay.toMillis()) + " ms delay";
     }
 
     /** The first runs of a drain order, the rest counted: the whole order is in results.json. */

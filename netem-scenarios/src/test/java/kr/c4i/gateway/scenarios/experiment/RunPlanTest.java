@@ -73,6 +73,24 @@ class RunPlanTest {
     }
 
     @Test
+    void wanCellsWithADelayRunOncePerDelayKeyedApartFromTheUndelayedOnes() {
+        WanPlan wan = WanPlan.quick().withDelays(List.of(Duration.ZERO, Duration.ofMillis(250)));
+        List<WanStep> steps = WanStep.ordered(wan);
+        // one rate: the delay changes once, the gateways never restart
+        assertThat(steps).extracting(s -> s.key(wan)).containsExactly("10% 2 Mbit/s", "outage 10 s 2 Mbit/s",
+                "10% 2 Mbit/s, 250 ms delay", "outage 10 s 2 Mbit/s, 250 ms delay");
+        assertThat(wan.cellCount()).isEqualTo(4);
+        assertThat(wan.delayed()).isTrue();
+        assertThat(WanPlan.quick().delayed()).isFalse();
+        assertThat(WanPlan.quick().delays()).containsExactly(Duration.ZERO);
+        RunPlan plan = RunPlan.quick(List.of(ExperimentKind.WAN), BOTH).withWan(wan);
+        assertThat(plan.steps()).isEqualTo(1 + 4);
+        assertThatIllegalArgumentException().isThrownBy(() -> WanPlan.quick().withDelays(List.of(Duration.ofMillis(-1))))
+                .withMessageContaining("from 0 to 10 s");
+        assertThatIllegalArgumentException().isThrownBy(() -> WanPlan.quick().withDelays(List.of()));
+    }
+
+    @Test
     void wanDeadlinesFollowTheCellsCapacityWithinBounds() {
         WanPlan wan = WanPlan.full();
         assertThat(wan.timeout(Rate.MBIT_2, 0.1, 1000)).isEqualTo(Duration.ofSeconds(60));

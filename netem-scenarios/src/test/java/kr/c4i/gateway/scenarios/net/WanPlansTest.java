@@ -66,6 +66,29 @@ class WanPlansTest {
         assertThat(lines(WanPlans.destroy(wan))).containsExactly("ip netns del c4gw-sw");
     }
 
+    @Test
+    void theDelayQueuesEveryForwardedWanFrameToItsHelperInTheWanSwitchAndNowhereElse() {
+        assertThat(lines(WanPlans.delayOn(wan))).containsExactly(
+                "ip netns exec c4gw-sw sysctl -qw net.bridge.bridge-nf-call-iptables=1",
+                "ip netns exec c4gw-sw iptables-nft -A FORWARD -j NFQUEUE --queue-num 0");
+        assertThat(WanPlans.delayOff(wan).display())
+                .isEqualTo("ip netns exec c4gw-sw iptables-nft -D FORWARD -j NFQUEUE --queue-num 0 || true");
+        String helper = WanPlans.delayHelper(wan, java.time.Duration.ofMillis(250), 1024,
+                java.nio.file.Path.of("/jdk/bin/java"), "a.jar:b.jar").display();
+        assertThat(helper).startsWith("ip netns exec c4gw-sw /jdk/bin/java -Xmx32m ")
+                .contains("--enable-native-access=ALL-UNNAMED -cp a.jar:b.jar kr.c4i.gateway.scenarios.delay.DelayHelper")
+                .endsWith("--queue 0 --delay-ms 250 --max-packets 1024");
+    }
+
+    @Test
+    void theDelayQueuesCountersAreReadFromTheKernelsQueueTable() {
+        String proc = "    0  31690     3 1     0    17     2       10  1\n    5  1     0 1     0     0     0       99  1\n";
+        assertThat(DelayCounters.parse(proc, 0)).isEqualTo(new DelayCounters(10, 17, 2));
+        assertThat(DelayCounters.parse(proc, 0).dropped()).isEqualTo(19);
+        assertThat(DelayCounters.parse("", 0)).isEqualTo(DelayCounters.ZERO);
+        assertThat(new DelayCounters(10, 17, 2).minus(new DelayCounters(4, 7, 2))).isEqualTo(new DelayCounters(6, 10, 0));
+    }
+
     private static List<String> lines(List<ShellCommand> plan) {
         return plan.stream().map(c -> String.join(" ", c.argv())).toList();
     }

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.scenarios.experiment.Metrics;
+import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 
 class ReportRenderingTest {
@@ -43,6 +48,40 @@ class ReportRenderingTest {
                 + "| 506 (0.0) |");
         assertThat(md).contains("| jms | 100/100 | 4,200 | 0.97 | ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, "
                 + "ROUTINE x22 |");
+    }
+
+    @Test
+    void delayedWanCellsHaveRowsOfTheirOwnWithoutTheUndelayedNodeToNodeFigures() {
+        RunResult undelayed = SampleRuns.ddsWins();
+        java.time.Duration delay = java.time.Duration.ofMillis(250);
+        var plan = undelayed.plan().withWan(undelayed.plan().wan().withDelays(List.of(java.time.Duration.ZERO, delay)));
+        List<RepetitionResult> reps = new ArrayList<>(undelayed.repetitions());
+        reps.add(new RepetitionResult("wan", "jms", "10% 2 Mbit/s, 250 ms delay", 1, SampleRuns.T, 200, 200,
+                new LinkedHashMap<>(Map.of(Metrics.MSG_PER_S, 300.0, Metrics.DELAY_MS, 250.0, Metrics.DELAY_DROPPED, 3.0)),
+                ""));
+        reps.add(new RepetitionResult("wan", "jms", "outage 10 s 2 Mbit/s, 250 ms delay", 1, SampleRuns.T, 100, 90,
+                new LinkedHashMap<>(Map.of(Metrics.DRAIN_MS, 5000.0, Metrics.DELAY_DROPPED, 4.0)),
+                "drain order: FLASH x90"));
+        String md = MarkdownReport.render(new RunResult(undelayed.command(), undelayed.startedAt(),
+                undelayed.finishedAt(), plan, undelayed.setup(), reps, List.of()), Map.of());
+        // the undelayed row as before, the delayed one apart, its node-to-node columns empty
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 |",
+                "| 10% | 2 Mbit/s + 250 ms delay | jms | – | 300 | 200/200 | – | – | – | –/10 | – | – | – |",
+                "| jms | 100/100 | 4,200 |", "| jms + 250 ms delay | 90/100 | 5,000 | – | FLASH x90 |",
+                "Its queue holds 1,024 frames; it dropped 7 over all delayed repetitions.");
+        assertThat(MarkdownReport.render(undelayed, Map.of())).doesNotContain("ms delay", "Rows with a delay");
+    }
+
+    @Test
+    void aRunSavedBeforeTheWanDelayExistedReadsBackWithoutOne(@TempDir Path dir) throws Exception {
+        ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
+        Path json = dir.resolve(ResultFiles.JSON);
+        tools.jackson.databind.json.JsonMapper mapper = tools.jackson.databind.json.JsonMapper.builder().build();
+        tools.jackson.databind.node.ObjectNode saved = (tools.jackson.databind.node.ObjectNode) mapper
+                .readTree(Files.readString(json));
+        assertThat(((tools.jackson.databind.node.ObjectNode) saved.get("plan").get("wan")).remove("delays")).isNotNull();
+        Files.writeString(json, mapper.writeValueAsString(saved));
+        assertThat(ResultFiles.read(dir).plan().wan()).isEqualTo(kr.c4i.gateway.scenarios.experiment.WanPlan.quick());
     }
 
     @Test
