@@ -46,6 +46,8 @@ class WanEndToEndIT {
 
     private static final String TYPE = "SITREP";
     private static final Duration DELIVERY = Duration.ofSeconds(120);
+    // Messages each node writes at once before a gateway is killed: seconds of the 64 kbit/s link.
+    private static final int BURST = 200;
     // Each writer its own thread: the common pool may have a single worker, and a load runs until stopped.
     private static final Executor WRITERS = task -> Thread.ofVirtual().name("writer").start(task);
 
@@ -226,13 +228,16 @@ class WanEndToEndIT {
 
     /**
      * Over the {@code norm} link, under load both ways, gateway s1 is killed with SIGKILL and started again, then
-     * gateway s2: every message arrives exactly once, and nothing stays in either gateway's custody. The link drops
-     * some of its own packets ({@code tx-loss}) so that NORM's repair is at work across the restarts too.
+     * gateway s2: every message arrives exactly once, and nothing stays in either gateway's custody. Just before each
+     * kill both nodes write a burst, more than the narrow link (64 kbit/s) carries at once, so that messages are at
+     * every hop when the gateway dies: in the outboxes, in the LAN, in its store's backlog, in NORM's queue, received
+     * and not yet stored. The link drops some of its own packets ({@code tx-loss}) so that NORM's repair is at work
+     * across the restarts too.
      */
     @Test
     void theNormLinkKeepsCustodyAcrossAKillOfEitherGateway() throws Exception {
         try (WanCluster wan = new WanCluster(dir, Variant.NORM, sites("s1", List.of("a"), "s2", List.of("c")),
-                Map.of("gateway.wan.norm.tx-loss", "10"))) {
+                Map.of("gateway.wan.norm.tx-loss", "10", "gateway.wan.schedule.budget-bits-per-second", "64000"))) {
             wan.startAll();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<String> phase = new AtomicReference<>("before");
@@ -240,8 +245,14 @@ class WanEndToEndIT {
             CompletableFuture<List<String>> loadC = load(wan, "c", stop, phase);
             await().atMost(DELIVERY).until(() -> wan.inboxIds("c").size() > 30 && wan.inboxIds("a").size() > 30);
 
+            List<String> bursts = new ArrayList<>();
             for (String site : List.of("s1", "s2")) {
                 phase.set("kill-" + site);
+                for (String node : List.of("a", "c")) {
+                    bursts.addAll(insert(wan, node, "burst-" + site, BURST, i -> null));
+                }
+                // The stimulus: the burst is on its way, through the gateway about to die.
+                TimeUnit.MILLISECONDS.sleep(500);
                 wan.gateway(site).kill();
                 wan.startGateway(site).awaitAnswering(WanCluster.STARTUP);
                 // The link is back both ways: messages written after the restart arrive, before the next kill.
@@ -253,8 +264,9 @@ class WanEndToEndIT {
                                 && wan.inboxIds("a").stream().anyMatch(id -> id.contains(restarted)));
             }
             stop.set(true);
-            List<String> sentByA = loadA.get(30, TimeUnit.SECONDS);
-            List<String> sentByC = loadC.get(30, TimeUnit.SECONDS);
+            List<String> sentByA = new ArrayList<>(loadA.get(30, TimeUnit.SECONDS));
+            List<String> sentByC = new ArrayList<>(loadC.get(30, TimeUnit.SECONDS));
+            bursts.forEach(id -> (id.startsWith("a-") ? sentByA : sentByC).add(id));
 
             await().alias("every message after both restarts").atMost(DELIVERY).pollInterval(Duration.ofSeconds(1))
                     .untilAsserted(() -> {
