@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -86,6 +88,24 @@ class DockerfileTest {
                     .anyMatch(i -> i.keyword().equals("HEALTHCHECK") && i.arguments().contains("/actuator/health/readiness"));
             assertThat(dockerfile.all("RUN")).as("%s: Spring Boot's layered extraction", dockerfile.file())
                     .anyMatch(i -> i.arguments().contains("-Djarmode=tools") && i.arguments().contains("extract --layers"));
+        }
+    }
+
+    /** Debian's packages of the native libraries each service loads through FFM by default. */
+    private static final Map<String, List<String>> NATIVE_PACKAGES = Map.of("db-bridge", List.of("libddsc0debian"),
+            "wan-gateway", List.of("libddsc0debian", "libnorm1"));
+
+    @Test
+    void theImageInstallsTheNativeLibrariesItsServiceLoads() {
+        for (Build build : builtByCompose()) {
+            List<String> installed = build.dockerfile().image(build.target()).stream()
+                    .filter(i -> i.keyword().equals("RUN") && i.arguments().contains("apt-get install"))
+                    .flatMap(i -> Arrays.stream(i.arguments().split("\\s+"))).toList();
+            String target = build.target();
+            assertThat(target).as("%s: the stage compose builds", build.dockerfile().file()).isNotNull();
+            assertThat(NATIVE_PACKAGES).as("native packages of the service of stage %s", target).containsKey(target);
+            assertThat(installed).as("%s: packages apt-get installs in stage %s", build.dockerfile().file(),
+                    target).containsAll(NATIVE_PACKAGES.get(target));
         }
     }
 

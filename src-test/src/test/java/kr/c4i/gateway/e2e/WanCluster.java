@@ -3,6 +3,9 @@ package kr.c4i.gateway.e2e;
 import static org.springframework.test.util.TestSocketUtils.findAvailableTcpPort;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.SQLException;
@@ -11,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -30,20 +34,22 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  * {@link Variant#JMS}: the site LANs are the nodes' brokers plus the gateway's LAN broker, and the gateways talk over
  * the {@code jms} link, each peer's WAN broker reached through a {@link TcpProxy} the test can cut. {@link Variant#DDS}:
  * each site its own DDS domain, and the gateways on a WAN domain of their own over the {@code dds} link, unicast to
- * 127.0.0.1 (loopback has no multicast).
+ * 127.0.0.1 (loopback has no multicast). {@link Variant#NORM}: DDS LANs as for {@code DDS}, and the gateways over the
+ * {@code norm} link, each receiving on a UDP port of its own on 127.0.0.1 and sending to the others' (loopback has no
+ * loss and no cut: the jms variant's proxy stands for the outage).
  */
 final class WanCluster implements AutoCloseable {
 
     /** The sites' LAN transport and the WAN link between their gateways. */
     enum Variant {
-        JMS, DDS;
+        JMS, DDS, NORM;
 
         TransportKind transport() {
             return this == JMS ? TransportKind.JMS : TransportKind.DDS;
         }
 
         String link() {
-            return this == JMS ? "jms" : "dds";
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -101,12 +107,24 @@ final class WanCluster implements AutoCloseable {
             EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
                     home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
             gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database,
-                    findAvailableTcpPort(), findAvailableTcpPort(), findAvailableTcpPort(), new TcpProxy[1], new NodeProcess[1]));
+                    findAvailableTcpPort(), findAvailableTcpPort(),
+                    variant == Variant.NORM ? findAvailableUdpPort() : findAvailableTcpPort(), new TcpProxy[1],
+                    new NodeProcess[1]));
         }
         if (variant == Variant.JMS) {
             for (Gateway gateway : gateways.values()) {
                 gateway.proxy()[0] = new TcpProxy(findAvailableTcpPort(), gateway.wanPort());
             }
+        }
+    }
+
+    /** A UDP port free on loopback now (TestSocketUtils finds TCP ports only). */
+    private static int findAvailableUdpPort() {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
         }
     }
 
@@ -164,10 +182,15 @@ final class WanCluster implements AutoCloseable {
                     .forEach(other -> launch.jmsLinkPeer(other.site(), "tcp://127.0.0.1:" + other.proxy()[0].port()));
             launch.property("gateway.wan.jms.max-reconnect-backoff", "2s");
         }
-        else {
+        else if (variant == Variant.DDS) {
             launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).ddsLink(wanDomain);
             gateways.keySet().stream().filter(other -> !other.equals(site))
                     .forEach(other -> launch.ddsLinkPeer(other, "127.0.0.1"));
+        }
+        else {
+            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).normLink("127.0.0.1", gateway.wanPort());
+            gateways.values().stream().filter(other -> !other.site().equals(site))
+                    .forEach(other -> launch.normLinkPeer(other.site(), "127.0.0.1:" + other.wanPort()));
         }
         return launch.budgetBitsPerSecond(256_000)
                 .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER, gateway.database().password())
