@@ -130,21 +130,25 @@ public final class NormTargets {
                         + " repetitions complete" + missed(cells, Cell::reliable, c -> c.incomplete() + " incomplete")));
         checks.add(check("wan-norm-bound", "WAN norm: at least " + Fmt.percent(BOUND_SHARE) + " of the payload bound "
                 + "(rate x (1 - loss) / (8 x message size)) in every cell", ran, none(cells, Cell::boundShare),
-                cells.size() + " cells" + missed(cells, Cell::boundShare, NormTargets::shareText)));
+                count(cells) + missed(cells, Cell::boundShare, NormTargets::shareText)));
         checks.add(check("wan-norm-above-bound", "WAN norm: with compression more msg/s than the payload bound in every "
                 + "cell", ran, none(cells, Cell::aboveBound),
-                cells.size() + " cells" + missed(cells, Cell::aboveBound, NormTargets::shareText)));
+                count(cells) + missed(cells, Cell::aboveBound, NormTargets::shareText)));
         List<Cell> flashCells = cells.stream().filter(c -> c.flash() != Status.NOT_MEASURED).toList();
         String backlog = wan == null ? "" : Fmt.whole(wan.messages()) + " x " + wan.size() + " B = "
                 + Fmt.whole(backlogBytes(wan) / 1000.0) + " kB";
         checks.add(check("wan-norm-flash", "WAN norm: FLASH p99 under " + Fmt.whole(FLASH_P99_2MBIT_MS) + " ms at 2 "
                 + "Mbit/s and " + Fmt.whole(FLASH_P99_128KBIT_MS) + " ms at 128 kbit/s (target: with a 10 MB ROUTINE "
                 + "backlog; this run's ROUTINE load: " + backlog + ")", !flashCells.isEmpty(),
-                none(flashCells, Cell::flash), flashCells.size() + " cells, worst p99 "
+                none(flashCells, Cell::flash), count(flashCells) + ", worst p99 "
                         + Fmt.whole(flashCells.stream().mapToDouble(Cell::flashP99).max().orElse(Double.NaN)) + " ms"
                         + missed(flashCells, Cell::flash, c -> "p99 " + Fmt.whole(c.flashP99()) + " ms")
                         + (wan != null && backlogBytes(wan) < TARGET_BACKLOG_BYTES
                                 ? "; measured behind " + backlog + ", not the target's 10 MB" : "")));
+    }
+
+    private static String count(List<Cell> cells) {
+        return cells.size() + (cells.size() == 1 ? " cell" : " cells");
     }
 
     private static String shareText(Cell c) {
