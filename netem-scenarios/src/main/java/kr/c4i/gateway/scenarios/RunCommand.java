@@ -72,7 +72,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> experiments = new ArrayList<>(List.of("recovery", "fanout", "loss", "wan"));
 
     @Option(names = "--wan-links", split = ",", paramLabel = "LINK",
-            description = "WAN links of the wan experiment: jms, dds (default: both; quick: jms).")
+            description = "WAN links of the wan experiment: jms, dds, norm (default: all three; quick: jms and norm).")
     @Nullable List<String> wanLinks;
 
     @Option(names = "--wan-messages", converter = Messages.class,
@@ -93,7 +93,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> transports = new ArrayList<>(List.of("jms", "dds"));
 
     @Option(names = "--quick", description = "The CI set: 1 repetition, 200 messages per 1:N and loss repetition, "
-            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s; wan: the jms link, 10%% x 2 Mbit/s and a 10 s "
+            + "loss cells 10%% x 2 Mbit/s and 30%% x 256 kbit/s; wan: the jms and norm links, 10%% x 2 Mbit/s and a 10 s "
             + "outage. Later options override it.")
     boolean quick;
 

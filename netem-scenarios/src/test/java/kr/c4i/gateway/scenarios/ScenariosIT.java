@@ -18,7 +18,7 @@ import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.tools.ExitCode;
 
 /**
- * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms link), with real nodes
+ * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms and norm links), with real nodes
  * (gateway-tools' executable jar) in real network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
  */
 class ScenariosIT {
@@ -48,14 +48,17 @@ class ScenariosIT {
                         .anyMatch(rep -> rep.experiment().equals(kind.key()) && rep.transport().equals(transport));
             }
         }
-        // The wan experiment's quick set: its loss cell and its outage over the jms link, two sites' gateways
-        // relaying with custody, so every message arrives, FLASH ones too.
+        // The wan experiment's quick set: its smallest loss cell and its outage over the jms and the norm link, two
+        // sites' gateways relaying with custody, so every message arrives, FLASH ones too. Each cell has its
+        // deadline (60 s at 10% x 2 Mbit/s), so a stuck link fails the run in bounded time.
         List<RepetitionResult> wan = run.repetitions().stream()
                 .filter(rep -> rep.experiment().equals(ExperimentKind.WAN.key())).toList();
-        assertThat(wan).as(message).extracting(RepetitionResult::cell)
-                .containsExactlyInAnyOrder("10% 2 Mbit/s", run.plan().wan().outageKey());
-        assertThat(wan).as(message).allMatch(rep -> rep.transport().equals("jms"))
-                .allMatch(RepetitionResult::complete);
+        for (String link : List.of("jms", "norm")) {
+            assertThat(wan).as(message).filteredOn(rep -> rep.transport().equals(link))
+                    .extracting(RepetitionResult::cell)
+                    .containsExactlyInAnyOrder("10% 2 Mbit/s", run.plan().wan().outageKey());
+        }
+        assertThat(wan).as(message).hasSize(4).allMatch(RepetitionResult::complete);
         assertThat(wan).as(message).filteredOn(rep -> rep.cell().equals("10% 2 Mbit/s"))
                 .allMatch(rep -> rep.metric(Metrics.FLASH_DELIVERED).orElse(0) == run.plan().wan().flashMessages()
                         && rep.metric(Metrics.FLASH_P99_MS).isPresent());

@@ -193,7 +193,7 @@ public final class ScenarioRunner {
         String what = "wan " + link.label();
         int left = 1 + wan.cellCount() * plan.repetitions();
         try (WanTestbed bed = new WanTestbed(network, link, wan.nodesPerSite(),
-                WanExperiment.subscriptions(types.loss()), WanExperiment.budget(steps.getFirst().rate()),
+                WanExperiment.subscriptions(types.loss()), WanExperiment.budget(link, steps.getFirst().rate()),
                 nodeSettings(), options.workRoot(), options.logDir(), log)) {
             network.delayWan(steps.getFirst().delay(), delayLauncher());
             progress.status(what + ": starting nodes and gateways");
@@ -206,7 +206,7 @@ public final class ScenarioRunner {
             int failures = 0;
             for (WanStep step : steps) {
                 network.delayWan(step.delay(), delayLauncher());
-                if (bed.useBudget(WanExperiment.budget(step.rate()), plan.nodeStartTimeout())) {
+                if (bed.useBudget(WanExperiment.budget(link, step.rate()), plan.nodeStartTimeout())) {
                     experiment.warmUp(bed, plan.deliveryTimeout());
                 }
                 for (int r = 1; r <= plan.repetitions(); r++) {

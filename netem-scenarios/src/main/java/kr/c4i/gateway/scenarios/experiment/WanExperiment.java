@@ -21,6 +21,7 @@ import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.WanNetwork;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.WanDeploymentPlan;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
 
 /**
  * Two sites joined by their WAN gateways over one impaired link, LANs unimpaired. Per loss cell: ROUTINE messages
@@ -252,8 +253,11 @@ final class WanExperiment {
         return what + repetition + "x" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
     }
 
-    /** The budget of a link rate: the rate less the header allowance the shaper's frames need. */
-    static long budget(Rate rate) {
-        return new LinkShape(rate, 0, 2).payloadBitsPerSecond();
+    /**
+     * The gateways' budget on a link rate: the rate less the header allowance the shaper's frames need; the whole
+     * rate for the {@code norm} link, which takes the IP and UDP headers of its own packets off the budget itself.
+     */
+    static long budget(WanLinkKind link, Rate rate) {
+        return link == WanLinkKind.NORM ? rate.bitsPerSecond() : new LinkShape(rate, 0, 2).payloadBitsPerSecond();
     }
 }

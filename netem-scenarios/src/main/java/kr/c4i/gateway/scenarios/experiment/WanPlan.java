@@ -65,18 +65,18 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
         this(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate, outageMessages, null);
     }
 
-    /** Both links, the study's six cells and a 60 s outage at 256 kbit/s. */
+    /** Every link, the study's six cells and a 60 s outage at 256 kbit/s. */
     public static WanPlan full() {
-        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.DDS), 2, 1000, 200, 20, RunPlan.studyLossCells(),
+        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.DDS, WanLinkKind.NORM), 2, 1000, 200, 20, RunPlan.studyLossCells(),
                 Duration.ofSeconds(60), Rate.KBIT_256, 250);
     }
 
     /**
-     * CI: the jms link, the fastest cell (10% at 2 Mbit/s) and a 10 s outage at the same rate (the gateways read
-     * their budget at start: one rate, no restart).
+     * CI: the jms and norm links, each with the smallest cell (10% at 2 Mbit/s, the shortest to run) and a 10 s
+     * outage at the same rate (the gateways read their budget at start: one rate, no restart).
      */
     public static WanPlan quick() {
-        return new WanPlan(List.of(WanLinkKind.JMS), 1, 200, 200, 10, List.of(new LossCell(0.1, Rate.MBIT_2)),
+        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.NORM), 1, 200, 200, 10, List.of(new LossCell(0.1, Rate.MBIT_2)),
                 Duration.ofSeconds(10), Rate.MBIT_2, 25);
     }
 

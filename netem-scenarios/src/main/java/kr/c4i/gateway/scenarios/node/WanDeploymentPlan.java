@@ -21,6 +21,8 @@ public final class WanDeploymentPlan {
 
     /** The gateways' WAN broker port (the {@code jms} link); their LAN broker uses the nodes' port. */
     public static final int WAN_JMS_PORT = 61716;
+    /** The gateways' UDP port on the {@code norm} link (the link's default). */
+    public static final int WAN_NORM_PORT = 6010;
 
     private WanDeploymentPlan() {
     }
@@ -170,6 +172,11 @@ public final class WanDeploymentPlan {
                 launch.ddsLink(ddsDomain(settings, 0));
                 launch.property("gateway.wan.dds.network-interface", WanTopology.WAN_INTERFACE);
                 launch.ddsLinkPeer(siteId(peer), t.gatewayWanAddress(peer));
+            }
+            // Bound to the WAN address, so NORM's unicast never leaves by a LAN; its rate is the budget above.
+            case NORM -> {
+                launch.normLink(t.gatewayWanAddress(site), WAN_NORM_PORT);
+                launch.normLinkPeer(siteId(peer), t.gatewayWanAddress(peer) + ":" + WAN_NORM_PORT);
             }
         }
         launch.properties(extraProperties);

@@ -6,8 +6,8 @@ import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
  * The WAN link the {@code wan} experiment runs the gateways over ({@code gateway.wan.link}), and the LAN transport
- * of the sites with it: the issue's pairs, DDS LAN with the {@code dds} link and JMS LAN with the {@code jms} link.
- * A new link (NORM) is one more constant with its LAN transport.
+ * of the sites with it: the issue's pairs, DDS LAN with the {@code dds} link and JMS LAN with the {@code jms} link;
+ * the {@code norm} link joins DDS LANs, as the {@code dds} link does.
  */
 public enum WanLinkKind {
 
@@ -15,7 +15,10 @@ public enum WanLinkKind {
     JMS("jms", TransportKind.JMS),
 
     /** Cyclone DDS unicast on a WAN domain; DDS nodes on the LANs. */
-    DDS("dds", TransportKind.DDS);
+    DDS("dds", TransportKind.DDS),
+
+    /** NORM (RFC 5740) unicast between the gateways at the WAN budget, FEC repair; DDS nodes on the LANs. */
+    NORM("norm", TransportKind.DDS);
 
     private final String label;
     private final TransportKind lanTransport;

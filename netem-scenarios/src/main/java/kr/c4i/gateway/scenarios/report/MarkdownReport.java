@@ -16,6 +16,7 @@ import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.WanPlan;
 import kr.c4i.gateway.scenarios.net.LinkDelay;
 import kr.c4i.gateway.scenarios.net.WanTopology;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
 import kr.c4i.gateway.scenarios.net.HostTuning;
@@ -280,7 +281,8 @@ public final class MarkdownReport {
                 .append(wan.size()).append("-byte messages from site 1's first node to site 2's first node; msg/s = "
                         + "delivered / (last delivery - first insert), or / (deadline - first insert). Meanwhile ")
                 .append(wan.flashMessages()).append(" FLASH messages, one by one: their latency, outbox to inbox. "
-                        + "Gateway budget: the link rate less the header allowance of full frames (x 1448/1514). WAN "
+                        + "Gateway budget: the link rate less the header allowance of full frames (x 1448/1514); "
+                        + "norm: the link rate, as the link paces its packets with their IP and UDP headers counted. WAN "
                         + "bytes: what site 1's gateway put on the WAN (its WAN switch port), per message. Node sent: "
                         + "first insert to site 1's node having sent the last of the load onto its LAN. Node to "
                         + "node: the loss experiment's msg/s for the same cell, the two nodes on one impaired link "
@@ -325,6 +327,8 @@ public final class MarkdownReport {
                     .append(Fmt.whole(LinkDelay.MAX_PACKETS)).append(" frames; it dropped ").append(Fmt.whole(dropped))
                     .append(" over all delayed repetitions. The node-to-node columns are for the undelayed link only.\n\n");
         }
+        sideBySide(md, run);
+        normTargets(md, run);
         if (wan.outage() != null) {
             md.append("Outage: the WAN link at ").append(wan.outageRate().label()).append(", cut for ")
                     .append(wan.outage().toSeconds()).append(" s; during the cut site 1's first node writes ")
@@ -355,6 +359,89 @@ public final class MarkdownReport {
     /** What a row's rate or link shows of its WAN delay: nothing without one. */
     private static String delayLabel(Duration delay) {
         return delay.isZero() ? "" : " + " + Fmt.whole(delay.toMillis()) + " ms delay";
+    }
+
+    /** Per loss cell the study's msg/s, ours node to node (the loss experiment) and across the WAN per link. */
+    private static void sideBySide(StringBuilder md, RunResult run) {
+        WanPlan wan = run.plan().wan();
+        md.append("Side by side, messages per second, mean (sd): the study's Tables 4 and 5, ours node to node (the "
+                + "loss experiment: two nodes on one impaired link, no gateway) and across the WAN over each link; "
+                + "payload bound: rate x (1 - loss) / (8 x ").append(wan.size()).append(" B).\n\n");
+        md.append("| loss | link rate | TCP (JMS) study | CoreDDS study | node to node JMS | node to node DDS |");
+        for (WanLinkKind link : WanLinkKind.values()) {
+            md.append(" WAN ").append(link.label()).append(" |");
+        }
+        md.append(" payload bound |\n|---:|---:|---:|---:|---:|---:|");
+        for (int i = 0; i < WanLinkKind.values().length; i++) {
+            md.append("---:|");
+        }
+        md.append("---:|\n");
+        for (LossCell cell : wan.cells()) {
+            String key = cell.key();
+            md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
+                    .append(" | ").append(study(JMS, cell)).append(" | ").append(study(DDS, cell)).append(" | ")
+                    .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, key, Metrics.MSG_PER_S)))
+                    .append(" | ")
+                    .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, key, Metrics.MSG_PER_S)))
+                    .append(" |");
+            for (WanLinkKind link : WanLinkKind.values()) {
+                md.append(' ').append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, link.label(), key,
+                        Metrics.MSG_PER_S))).append(" |");
+            }
+            md.append(' ').append(Fmt.number(NormTargets.payloadBound(cell, wan.size()))).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static String study(String transport, LossCell cell) {
+        Figure f = StudyFigures.loss(transport, cell.loss(), cell.rate().bitsPerSecond());
+        return f == null ? Fmt.NONE : Fmt.whole(f.mean()) + " (" + Fmt.whole(f.sd()) + ")";
+    }
+
+    /** The norm link's targets cell by cell, and what its FLASH figure was measured behind. */
+    private static void normTargets(StringBuilder md, RunResult run) {
+        List<NormTargets.Cell> cells = NormTargets.cells(run);
+        if (cells.isEmpty()) {
+            return;
+        }
+        WanPlan wan = run.plan().wan();
+        long backlog = NormTargets.backlogBytes(wan);
+        md.append("The norm link's targets per cell. Delivered: every ROUTINE and FLASH message of every repetition. "
+                + "Bound: at least ").append(Fmt.percent(NormTargets.BOUND_SHARE)).append(" of the payload bound; "
+                + "above: more than the bound, what the link's compression should reach. FLASH: the worst "
+                + "repetition's p99 under ").append(Fmt.whole(NormTargets.FLASH_P99_2MBIT_MS)).append(" ms at 2 Mbit/s "
+                + "and ").append(Fmt.whole(NormTargets.FLASH_P99_128KBIT_MS)).append(" ms at 128 kbit/s (no target "
+                + "at other rates). The target names a 10 MB ROUTINE backlog; here the FLASH messages follow a ROUTINE "
+                + "load of ").append(Fmt.whole(wan.messages())).append(" x ").append(wan.size()).append(" B = ")
+                .append(Fmt.whole(backlog / 1000.0)).append(" kB written at once at site 1, one by one over the first "
+                        + "half of the load's nominal time, so each waits behind what is left of it")
+                .append(backlog < NormTargets.TARGET_BACKLOG_BYTES ? ": **not** the 10 MB backlog, a lighter test"
+                        : "")
+                .append(".\n\n");
+        md.append("| loss | link rate | delivered | msg/s | bound | of bound | FLASH p99 ms (limit) |\n");
+        md.append("|---:|---:|---|---|---:|---|---|\n");
+        for (NormTargets.Cell c : cells) {
+            md.append("| ").append(Math.round(c.cell().loss() * 100)).append("% | ").append(c.cell().rate().label())
+                    .append(" | ").append(mark(c.reliable())).append(' ')
+                    .append(delivered(run, ExperimentKind.WAN, WanLinkKind.NORM.label(), c.cell().key()))
+                    .append(" | ").append(Fmt.meanSd(c.msgPerS())).append(" | ").append(Fmt.number(c.bound()))
+                    .append(" | ").append(Fmt.percent(c.msgPerS().mean() / c.bound())).append(" (")
+                    .append(Fmt.percent(NormTargets.BOUND_SHARE)).append(": ").append(mark(c.boundShare()))
+                    .append("; above: ").append(mark(c.aboveBound())).append(") | ")
+                    .append(Double.isNaN(c.flashLimitMs()) ? Fmt.number(c.flashP99()) + " (no target)"
+                            : mark(c.flash()) + " " + Fmt.number(c.flashP99()) + " (" + Fmt.whole(c.flashLimitMs())
+                                    + ")")
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static String mark(Targets.Status status) {
+        return switch (status) {
+            case MET -> "met";
+            case MISSED -> "**missed**";
+            case NOT_MEASURED -> "not measured";
+        };
     }
 
     /** The first runs of a drain order, the rest counted: the whole order is in results.json. */

@@ -53,6 +53,7 @@ public final class Targets {
         recovery(run, checks);
         fanOut(run, checks);
         loss(run, checks);
+        NormTargets.checks(run, checks);
         return checks;
     }
 

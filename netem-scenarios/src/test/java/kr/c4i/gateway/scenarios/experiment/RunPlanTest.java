@@ -48,17 +48,17 @@ class RunPlanTest {
         assertThat(RunPlan.quick(List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS), BOTH).deploymentHosts())
                 .isEqualTo(2);
         // start + recovery + calibration + 2 loss cells + 3 N, per transport; wan: per link start + cells
-        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3) + (1 + 2));
-        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15) + 2 * (1 + 7 * 15));
+        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3) + 2 * (1 + 2));
+        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15) + 3 * (1 + 7 * 15));
     }
 
     @Test
     void theWanExperimentAloneStartsNoTransportDeployment() {
         RunPlan wanOnly = RunPlan.quick(List.of(ExperimentKind.WAN), BOTH);
         assertThat(wanOnly.transportExperiments()).isFalse();
-        // the jms link: its start, the 10% x 2 Mbit/s cell and the outage
-        assertThat(wanOnly.steps()).isEqualTo(1 + 2);
-        assertThat(wanOnly.wan().links()).containsExactly(WanLinkKind.JMS);
+        // the jms and norm links: each its start, the 10% x 2 Mbit/s cell and the outage
+        assertThat(wanOnly.steps()).isEqualTo(2 * (1 + 2));
+        assertThat(wanOnly.wan().links()).containsExactly(WanLinkKind.JMS, WanLinkKind.NORM);
         // one rate: the gateways, which read their budget at start, are not restarted in CI
         assertThat(WanStep.ordered(wanOnly.wan()).stream().map(WanStep::rate).distinct()).hasSize(1);
         assertThat(RunPlan.full(List.of(ExperimentKind.WAN), BOTH).wan().cells()).isEqualTo(RunPlan.studyLossCells());
@@ -84,7 +84,8 @@ class RunPlanTest {
         assertThat(WanPlan.quick().delayed()).isFalse();
         assertThat(WanPlan.quick().delays()).containsExactly(Duration.ZERO);
         RunPlan plan = RunPlan.quick(List.of(ExperimentKind.WAN), BOTH).withWan(wan);
-        assertThat(plan.steps()).isEqualTo(1 + 4);
+        // per link (jms, norm): its deployment and the four cells
+        assertThat(plan.steps()).isEqualTo(2 * (1 + 4));
         assertThatIllegalArgumentException().isThrownBy(() -> WanPlan.quick().withDelays(List.of(Duration.ofMillis(-1))))
                 .withMessageContaining("from 0 to 10 s");
         assertThatIllegalArgumentException().isThrownBy(() -> WanPlan.quick().withDelays(List.of()));
@@ -97,7 +98,10 @@ class RunPlanTest {
         assertThat(wan.timeout(Rate.KBIT_128, 0.3, 5000)).isEqualTo(Duration.ofSeconds(600));
         assertThat(wan.timeout(Rate.KBIT_256, 0.1, 1000)).isBetween(Duration.ofSeconds(60), Duration.ofSeconds(600));
         // the gateways' budget: the rate less the header allowance of full frames
-        assertThat(WanExperiment.budget(Rate.KBIT_256)).isEqualTo(244_840);
+        assertThat(WanExperiment.budget(WanLinkKind.JMS, Rate.KBIT_256)).isEqualTo(244_840);
+        assertThat(WanExperiment.budget(WanLinkKind.DDS, Rate.KBIT_256)).isEqualTo(244_840);
+        // ... but the norm link's is the rate: it paces its packets with their IP and UDP headers counted itself
+        assertThat(WanExperiment.budget(WanLinkKind.NORM, Rate.KBIT_256)).isEqualTo(256_000);
     }
 
     @Test

@@ -56,6 +56,28 @@ class WanDeploymentPlanTest {
     }
 
     @Test
+    void aNormGatewayReceivesOnItsWanAddressAndSendsToThePeerGatewaysWanAddressWithDdsLans() {
+        List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.NORM, 1, subscriptions,
+                settings);
+        assertThat(nodes).allSatisfy(n -> assertThat(n.spec().transport()).isEqualTo(
+                kr.c4i.gateway.core.transport.TransportKind.DDS));
+        Map<String, String> gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.NORM, 1, subscriptions, 2_000_000,
+                settings, Path.of("/w"), Map.of()).launch().properties();
+        assertThat(gw1).containsEntry("gateway.wan.link", "norm").containsEntry("gateway.wan.lan.transport", "dds")
+                .containsEntry("gateway.wan.lan.dds.domain-id", "7")
+                .containsEntry("gateway.wan.norm.bind-address", "10.77.3.1")
+                .containsEntry("gateway.wan.norm.port", "6010")
+                .containsEntry("gateway.wan.norm.peers.s2", "10.77.3.2:6010")
+                .containsEntry("gateway.wan.schedule.budget-bits-per-second", "2000000")
+                .doesNotContainKeys("gateway.wan.dds.domain-id", "gateway.wan.jms.embedded.host");
+        Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.NORM, 1, subscriptions, 2_000_000,
+                settings, Path.of("/w"), Map.of()).launch().properties();
+        assertThat(gw2).containsEntry("gateway.wan.norm.bind-address", "10.77.3.2")
+                .containsEntry("gateway.wan.norm.peers.s1", "10.77.3.1:6010");
+        assertThat(WanLinkKind.parse(" NORM ")).isEqualTo(WanLinkKind.NORM);
+    }
+
+    @Test
     void aJmsGatewayHasItsBudgetItsSitesAndItsBrokersOnTheRightInterfacesWithSecretsInTheEnvironment() {
         WanDeploymentPlan.Gateway gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.JMS, 2, subscriptions, 122_420,
                 settings, Path.of("/w"), Map.of("gateway.wan.schedule.floor", "0.1"));
@@ -87,7 +109,7 @@ class WanDeploymentPlanTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 3, subscriptions, settings));
         assertThat(WanLinkKind.parse(" DDS ")).isEqualTo(WanLinkKind.DDS);
-        assertThatIllegalArgumentException().isThrownBy(() -> WanLinkKind.parse("norm"))
-                .withMessageContaining("[jms, dds]");
+        assertThatIllegalArgumentException().isThrownBy(() -> WanLinkKind.parse("mqtt"))
+                .withMessageContaining("[jms, dds, norm]");
     }
 }

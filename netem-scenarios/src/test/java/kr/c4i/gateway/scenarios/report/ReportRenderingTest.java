@@ -85,6 +85,23 @@ class ReportRenderingTest {
     }
 
     @Test
+    void theStudyNodeToNodeAndEveryWanLinkStandSideBySideWithTheNormTargetsPerCell() {
+        String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of());
+        assertThat(md).contains("| loss | link rate | TCP (JMS) study | CoreDDS study | node to node JMS | node to node DDS "
+                + "| WAN jms | WAN dds | WAN norm | payload bound |");
+        // the study's 961 and 594 msg/s, ours node to node, jms and norm across the WAN, dds not run
+        assertThat(md).contains("| 10% | 2 Mbit/s | 961 (203) | 594 (212) | 113 (0.0) | 506 (0.0) | 640 | – | 1,200 "
+                + "| 1,125 |");
+        assertThat(md).contains("| 10% | 2 Mbit/s | met 200/200 | 1,200 | 1,125 | 106.7% (90.0%: met; above: met) "
+                + "| met 400 (1,000) |");
+        // the FLASH figure is measured behind the run's ROUTINE load, and the report says it is not 10 MB
+        assertThat(md).contains("ROUTINE load of 200 x 200 B = 40 kB", "**not** the 10 MB backlog");
+        assertThat(MarkdownReport.render(SampleRuns.ddsLoses(), Map.of())).contains(
+                "| 10% | 2 Mbit/s | **missed** 190/200 | 900 | 1,125 | 80.0% (90.0%: **missed**; above: **missed**) "
+                        + "| **missed** 1,500 (1,000) |");
+    }
+
+    @Test
     void aLongDrainOrderShowsItsFirstRunsAndHowItEnds() {
         String note = "drain order: " + String.join(", ", java.util.Collections.nCopies(20, "FLASH x1, ROUTINE x1"));
         assertThat(MarkdownReport.shortOrder(note)).startsWith("FLASH x1, ROUTINE x1, FLASH x1")

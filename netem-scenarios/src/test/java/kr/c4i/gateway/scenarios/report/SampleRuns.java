@@ -72,6 +72,17 @@ final class SampleRuns {
                     Metrics.BUDGET_BPS, 1_912_814.0, Metrics.FLASH_P50_MS, 85.0, Metrics.FLASH_P99_MS, 240.0,
                     Metrics.FLASH_DELIVERED, 10.0, Metrics.BYTES_PER_MESSAGE, 120.0, Metrics.SENT_MS, 250.0)));
         }
+        // norm at 10% x 2 Mbit/s (payload bound 1,125 msg/s): above the bound with FLASH p99 400 ms when DDS
+        // wins; 900 msg/s (80%), 190 of 200 and p99 1,500 ms when it loses.
+        for (LossCell cell : plan.wan().cells()) {
+            reps.add(rep(ExperimentKind.WAN, "norm", cell.key(), 1, 200, ddsComplete ? 200 : 190, Map.of(
+                    Metrics.MSG_PER_S, ddsComplete ? 1200.0 : 900.0, Metrics.BUDGET_BPS, 2_000_000.0,
+                    Metrics.FLASH_P50_MS, 150.0, Metrics.FLASH_P99_MS, ddsComplete ? 400.0 : 1500.0,
+                    Metrics.FLASH_DELIVERED, 10.0, Metrics.BYTES_PER_MESSAGE, 40.0, Metrics.SENT_MS, 200.0)));
+        }
+        reps.add(new RepetitionResult(ExperimentKind.WAN.key(), "norm", plan.wan().outageKey(), 1, T, 100, 100,
+                new LinkedHashMap<>(Map.of(Metrics.DRAIN_MS, 300.0, Metrics.DRAIN_IN_ORDER, 0.5)),
+                "drain order: ROUTINE x25, FLASH x25, IMMEDIATE x25, PRIORITY x25"));
         reps.add(new RepetitionResult(ExperimentKind.WAN.key(), "jms", plan.wan().outageKey(), 1, T, 100, 100,
                 new LinkedHashMap<>(Map.of(Metrics.DRAIN_MS, 4200.0, Metrics.DRAIN_IN_ORDER, 0.97)),
                 "drain order: ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, ROUTINE x22"));

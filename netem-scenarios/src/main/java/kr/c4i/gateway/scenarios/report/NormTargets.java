@@ -1,0 +1,174 @@
+package kr.c4i.gateway.scenarios.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.LossCell;
+import kr.c4i.gateway.scenarios.experiment.Metrics;
+import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
+import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.net.Rate;
+import kr.c4i.gateway.scenarios.node.WanLinkKind;
+import kr.c4i.gateway.scenarios.report.Targets.Check;
+import kr.c4i.gateway.scenarios.report.Targets.Status;
+
+/**
+ * The issue's targets for the {@code norm} WAN link, per cell of the {@code wan} experiment: every message delivered,
+ * at least 90% of the payload bound, more than the bound with compression, and FLASH p99 limits at 2 Mbit/s and
+ * 128 kbit/s. The FLASH target names a 10 MB ROUTINE backlog; the experiment's backlog is its ROUTINE load, which
+ * is reported as it is.
+ */
+public final class NormTargets {
+
+    /** Share of the payload bound the link must carry in every cell. */
+    public static final double BOUND_SHARE = 0.9;
+    /** FLASH p99 limit at 2 Mbit/s (ms). */
+    public static final double FLASH_P99_2MBIT_MS = 1000;
+    /** FLASH p99 limit at 128 kbit/s (ms). */
+    public static final double FLASH_P99_128KBIT_MS = 2500;
+    /** The ROUTINE backlog the FLASH target names (bytes). */
+    public static final long TARGET_BACKLOG_BYTES = 10_000_000;
+
+    private static final String NORM = WanLinkKind.NORM.label();
+
+    private NormTargets() {
+    }
+
+    /**
+     * One loss cell of the {@code wan} experiment over {@code norm}, each target met, missed or not measured.
+     *
+     * @param cell loss and rate
+     * @param repetitions repetitions run
+     * @param incomplete repetitions in which a ROUTINE or FLASH message did not arrive in time
+     * @param msgPerS messages per second across the WAN
+     * @param bound the payload bound of the cell
+     * @param flashP99 the worst repetition's FLASH p99 (ms); NaN when none was measured
+     * @param flashLimitMs the cell's FLASH p99 limit (ms); NaN when the target sets none at its rate
+     * @param reliable every message in every repetition
+     * @param boundShare at least {@link #BOUND_SHARE} of the bound
+     * @param aboveBound more than the bound (what compression should reach)
+     * @param flash the FLASH p99 under its limit
+     */
+    public record Cell(LossCell cell, int repetitions, long incomplete, Stats msgPerS, double bound, double flashP99,
+            double flashLimitMs, Status reliable, Status boundShare, Status aboveBound, Status flash) {
+    }
+
+    /**
+     * What a link could carry if it sent nothing but message text: rate x (1 - loss) / (8 x size) messages per
+     * second.
+     */
+    public static double payloadBound(LossCell cell, int size) {
+        return cell.rate().bitsPerSecond() * (1 - cell.loss()) / (8.0 * size);
+    }
+
+    /** The FLASH p99 limit at a rate (ms), NaN where the target sets none. */
+    public static double flashLimitMs(Rate rate) {
+        return rate.bitsPerSecond() == Rate.MBIT_2.bitsPerSecond() ? FLASH_P99_2MBIT_MS
+                : rate.bitsPerSecond() == Rate.KBIT_128.bitsPerSecond() ? FLASH_P99_128KBIT_MS : Double.NaN;
+    }
+
+    /** The ROUTINE bytes written at once at site 1 before the FLASH probes of a cell. */
+    public static long backlogBytes(WanPlan wan) {
+        return (long) wan.messages() * wan.size();
+    }
+
+    /** The {@code wan} plan's loss cells as the {@code norm} link did in them (empty when it did not run). */
+    public static List<Cell> cells(RunResult run) {
+        WanPlan wan = run.plan().wan();
+        List<Cell> cells = new ArrayList<>();
+        if (!run.plan().runs(ExperimentKind.WAN)) {
+            return cells;
+        }
+        for (LossCell cell : wan.cells()) {
+            List<RepetitionResult> reps = Cells.of(run, ExperimentKind.WAN, NORM, cell.key());
+            if (reps.isEmpty()) {
+                continue;
+            }
+            long incomplete = reps.stream().filter(r -> !allArrived(r, wan)).count();
+            Stats rate = Cells.stats(run, ExperimentKind.WAN, NORM, cell.key(), Metrics.MSG_PER_S);
+            double bound = payloadBound(cell, wan.size());
+            double p99 = reps.stream().map(r -> r.metric(Metrics.FLASH_P99_MS)).filter(OptionalDouble::isPresent)
+                    .mapToDouble(OptionalDouble::getAsDouble).max().orElse(Double.NaN);
+            double limit = flashLimitMs(cell.rate());
+            boolean p99Missing = reps.stream().anyMatch(r -> r.metric(Metrics.FLASH_P99_MS).isEmpty());
+            cells.add(new Cell(cell, reps.size(), incomplete, rate, bound, p99, limit,
+                    incomplete == 0 ? Status.MET : Status.MISSED,
+                    status(rate.present(), rate.mean() >= BOUND_SHARE * bound),
+                    status(rate.present(), rate.mean() > bound),
+                    Double.isNaN(limit) ? Status.NOT_MEASURED
+                            : status(true, !p99Missing && incomplete == 0 && p99 < limit)));
+        }
+        return cells;
+    }
+
+    /** ROUTINE and FLASH: the repetition's count, and every FLASH probe it sent. */
+    private static boolean allArrived(RepetitionResult r, WanPlan wan) {
+        return r.complete() && r.metric(Metrics.FLASH_DELIVERED).orElse(0) >= wan.flashMessages();
+    }
+
+    private static Status status(boolean measured, boolean met) {
+        return !measured ? Status.MISSED : met ? Status.MET : Status.MISSED;
+    }
+
+    /** The targets as checks of the run, each naming the cells that missed it. */
+    static void checks(RunResult run, List<Check> checks) {
+        List<Cell> cells = cells(run);
+        boolean ran = !cells.isEmpty();
+        @Nullable WanPlan wan = run.plan().runs(ExperimentKind.WAN) ? run.plan().wan() : null;
+        List<RepetitionResult> outage = wan == null || wan.outage() == null ? List.of()
+                : Cells.of(run, ExperimentKind.WAN, NORM, wan.outageKey());
+        long outageIncomplete = outage.stream().filter(r -> !r.complete()).count();
+        long reps = cells.stream().mapToLong(Cell::repetitions).sum() + outage.size();
+        long incomplete = cells.stream().mapToLong(Cell::incomplete).sum() + outageIncomplete;
+        checks.add(check("wan-norm-reliable", "WAN norm: RELIABLE, every message (ROUTINE, FLASH, outage) delivered "
+                + "in every repetition", ran, incomplete == 0, reps - incomplete + " of " + reps
+                        + " repetitions complete" + missed(cells, Cell::reliable, c -> c.incomplete() + " incomplete")));
+        checks.add(check("wan-norm-bound", "WAN norm: at least " + Fmt.percent(BOUND_SHARE) + " of the payload bound "
+                + "(rate x (1 - loss) / (8 x message size)) in every cell", ran, none(cells, Cell::boundShare),
+                count(cells) + missed(cells, Cell::boundShare, NormTargets::shareText)));
+        checks.add(check("wan-norm-above-bound", "WAN norm: with compression more msg/s than the payload bound in every "
+                + "cell", ran, none(cells, Cell::aboveBound),
+                count(cells) + missed(cells, Cell::aboveBound, NormTargets::shareText)));
+        List<Cell> flashCells = cells.stream().filter(c -> c.flash() != Status.NOT_MEASURED).toList();
+        String backlog = wan == null ? "" : Fmt.whole(wan.messages()) + " x " + wan.size() + " B = "
+                + Fmt.whole(backlogBytes(wan) / 1000.0) + " kB";
+        checks.add(check("wan-norm-flash", "WAN norm: FLASH p99 under " + Fmt.whole(FLASH_P99_2MBIT_MS) + " ms at 2 "
+                + "Mbit/s and " + Fmt.whole(FLASH_P99_128KBIT_MS) + " ms at 128 kbit/s (target: with a 10 MB ROUTINE "
+                + "backlog; this run's ROUTINE load: " + backlog + ")", !flashCells.isEmpty(),
+                none(flashCells, Cell::flash), count(flashCells) + ", worst p99 "
+                        + Fmt.whole(flashCells.stream().mapToDouble(Cell::flashP99).max().orElse(Double.NaN)) + " ms"
+                        + missed(flashCells, Cell::flash, c -> "p99 " + Fmt.whole(c.flashP99()) + " ms")
+                        + (wan != null && backlogBytes(wan) < TARGET_BACKLOG_BYTES
+                                ? "; measured behind " + backlog + ", not the target's 10 MB" : "")));
+    }
+
+    private static String count(List<Cell> cells) {
+        return cells.size() + (cells.size() == 1 ? " cell" : " cells");
+    }
+
+    private static String shareText(Cell c) {
+        return Fmt.number(c.msgPerS().mean()) + " of " + Fmt.number(c.bound()) + " msg/s ("
+                + Fmt.percent(c.msgPerS().mean() / c.bound()) + ")";
+    }
+
+    private static boolean none(List<Cell> cells, java.util.function.Function<Cell, Status> target) {
+        return cells.stream().noneMatch(c -> target.apply(c) == Status.MISSED);
+    }
+
+    private static String missed(List<Cell> cells, java.util.function.Function<Cell, Status> target,
+            java.util.function.Function<Cell, String> text) {
+        List<String> missed = cells.stream().filter(c -> target.apply(c) == Status.MISSED)
+                .map(c -> c.cell().key() + ": " + text.apply(c)).toList();
+        return missed.isEmpty() ? "" : "; missed " + String.join("; ", missed);
+    }
+
+    private static Check check(String id, String description, boolean measured, boolean met, String text) {
+        return new Check(id, description, !measured ? Status.NOT_MEASURED : met ? Status.MET : Status.MISSED,
+                measured ? text : "not measured by this run");
+    }
+}
