@@ -49,6 +49,11 @@ public final class NormEvent {
         return this.object.address();
     }
 
+    /** Whether a received object carries NORM's out-of-band info (see {@link NormSession#enqueue(byte[], byte[])}). */
+    public boolean hasInfo() {
+        return !this.object.equals(MemorySegment.NULL) && this.norm.objectHasInfo(this.object);
+    }
+
     /** A copy of a received object's bytes; call it while handling {@link NormEventType#RX_OBJECT_COMPLETED}. */
     public byte[] data() {
         if (this.object.equals(MemorySegment.NULL)) {

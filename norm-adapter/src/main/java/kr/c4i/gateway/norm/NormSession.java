@@ -192,21 +192,38 @@ public final class NormSession implements AutoCloseable {
      * @throws NormException.QueueFull if the transmit cache is full: wait for {@link NormEventType#TX_QUEUE_VACANCY}
      */
     public long enqueue(byte[] data) {
+        return enqueue(data, null);
+    }
+
+    /**
+     * Queues one object holding a copy of {@code data}, with NORM's out-of-band info ({@code info}, sent with the
+     * object's first packets; the receiver sees {@link NormEvent#hasInfo}); returns its handle.
+     *
+     * @throws NormException.QueueFull if the transmit cache is full: wait for {@link NormEventType#TX_QUEUE_VACANCY}
+     */
+    public long enqueue(byte[] data, byte @Nullable [] info) {
         if (this.closed) {
             throw new IllegalStateException("The NORM session to " + this.address + " is closed");
         }
         if (data.length == 0) {
             throw new IllegalArgumentException("NORM sends no empty object");
         }
-        MemorySegment buffer = this.norm.alloc(data.length);
+        int infoLength = info == null ? 0 : info.length;
+        MemorySegment buffer = this.norm.alloc(data.length + infoLength);
         if (buffer.equals(MemorySegment.NULL)) {
-            throw new OutOfMemoryError("NormAlloc of " + data.length + " bytes");
+            throw new OutOfMemoryError("NormAlloc of " + (data.length + infoLength) + " bytes");
         }
-        buffer = buffer.reinterpret(data.length);
+        // One buffer, one owner: the info (which NORM copies) sits behind the data.
+        buffer = buffer.reinterpret(data.length + infoLength);
         MemorySegment.copy(data, 0, buffer, ValueLayout.JAVA_BYTE, 0, data.length);
+        MemorySegment infoPart = MemorySegment.NULL;
+        if (info != null) {
+            infoPart = buffer.asSlice(data.length, infoLength);
+            MemorySegment.copy(info, 0, infoPart, ValueLayout.JAVA_BYTE, 0, infoLength);
+        }
         MemorySegment object;
         synchronized (this) {
-            object = this.norm.dataEnqueue(this.handle, buffer, data.length);
+            object = this.norm.dataEnqueue(this.handle, buffer, data.length, infoPart, infoLength);
             if (!object.equals(MemorySegment.NULL)) {
                 // Before the event thread can see it purged: registered under the same lock purged() takes.
                 this.sending.put(object.address(), buffer);
@@ -217,6 +234,26 @@ public final class NormSession implements AutoCloseable {
             throw new NormException.QueueFull("the transmit cache to " + this.address + " is full");
         }
         return object.address();
+    }
+
+    /**
+     * Stops sending an object NORM still holds and frees its buffer; returns false, doing nothing, for one NORM has
+     * purged already. Call it on the thread that owns the event queue, so no purge of it is under way.
+     */
+    public synchronized boolean cancel(long object) {
+        MemorySegment buffer = this.sending.remove(object);
+        if (buffer == null) {
+            return false;
+        }
+        // NORM drops the object and any event about it not yet taken, so no purge event follows.
+        this.norm.objectCancel(MemorySegment.ofAddress(object));
+        this.norm.free(buffer);
+        return true;
+    }
+
+    /** Drops the watermark being acknowledged, if any. */
+    public void cancelWatermark() {
+        this.norm.cancelWatermark(this.handle);
     }
 
     /** Asks the acking nodes to acknowledge everything up to and including {@code object}. */

@@ -66,6 +66,24 @@ class NormBindingTest {
     }
 
     @Test
+    void aCancelledObjectIsNeverDeliveredAndItsBufferIsFreedOnce() throws Exception {
+        try (Pair pair = new Pair(100_000, 64)) {
+            // At 100 kbit/s the second object waits behind the first for 0.1 s: cancelled before it leaves.
+            pair.sender.enqueue(new byte[1400]);
+            long waiting = pair.sender.enqueue(new byte[] {7, 7, 7});
+            assertThat(pair.sender.objectsHeld()).isEqualTo(2);
+            assertThat(pair.sender.cancel(waiting)).isTrue();
+            assertThat(pair.sender.cancel(waiting)).as("a second cancel finds nothing to free").isFalse();
+            assertThat(pair.sender.objectsHeld()).isOne();
+            long marked = pair.sender.enqueue(new byte[] {9}, new byte[] {'i'});
+            pair.sender.setWatermark(marked);
+            await().atMost(WAIT).until(() -> pair.watermarks.contains(NormSession.AckingStatus.SUCCESS));
+            assertThat(pair.received).extracting(object -> object.length).containsExactly(1400, 1);
+            assertThat(pair.infos).containsExactly(false, true);
+        }
+    }
+
+    @Test
     void aFullTransmitCacheRefusesTheObjectWithQueueFull() throws Exception {
         try (Pair pair = new Pair(8_000, 4)) {
             assertThatThrownBy(() -> {
@@ -152,6 +170,7 @@ class NormBindingTest {
         final NormSession sender;
         final NormSession receiver;
         final List<byte[]> received = new CopyOnWriteArrayList<>();
+        final List<Boolean> infos = new CopyOnWriteArrayList<>();
         final List<NormSession.AckingStatus> watermarks = new CopyOnWriteArrayList<>();
         final java.util.Set<Integer> senders = ConcurrentHashMap.newKeySet();
         private final Thread sendEvents;
@@ -188,6 +207,7 @@ class NormBindingTest {
                 while ((event = this.receiving.nextEvent()) != null) {
                     if (event.type() == NormEventType.RX_OBJECT_COMPLETED) {
                         this.senders.add(event.senderNodeId());
+                        this.infos.add(event.hasInfo());
                         this.received.add(event.data());
                     }
                 }

@@ -256,10 +256,37 @@ public final class Norm {
         }
     }
 
-    public MemorySegment dataEnqueue(MemorySegment session, MemorySegment data, int length) {
+    public MemorySegment dataEnqueue(MemorySegment session, MemorySegment data, int length, MemorySegment info,
+            int infoLength) {
         try {
-            return (MemorySegment) h(NormSymbol.DATA_ENQUEUE).invokeExact(session, data, length, MemorySegment.NULL,
-                    0);
+            return (MemorySegment) h(NormSymbol.DATA_ENQUEUE).invokeExact(session, data, length, info, infoLength);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void objectCancel(MemorySegment object) {
+        try {
+            h(NormSymbol.OBJECT_CANCEL).invokeExact(object);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public boolean objectHasInfo(MemorySegment object) {
+        try {
+            return (boolean) h(NormSymbol.OBJECT_HAS_INFO).invokeExact(object);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void cancelWatermark(MemorySegment session) {
+        try {
+            h(NormSymbol.CANCEL_WATERMARK).invokeExact(session);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

@@ -65,6 +65,12 @@ enum NormSymbol {
     SET_TX_LOSS("NormSetTxLoss", FunctionDescriptor.ofVoid(ADDRESS, JAVA_DOUBLE)),
     // NormObjectHandle NormDataEnqueue(session, const char* data, UINT32 len, const char* info, unsigned infoLen)
     DATA_ENQUEUE("NormDataEnqueue", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT)),
+    // void NormObjectCancel(NormObjectHandle): stops sending it; NORM forgets it without a purge event
+    OBJECT_CANCEL("NormObjectCancel", FunctionDescriptor.ofVoid(ADDRESS)),
+    // bool NormObjectHasInfo(NormObjectHandle)
+    OBJECT_HAS_INFO("NormObjectHasInfo", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS)),
+    // void NormCancelWatermark(session)
+    CANCEL_WATERMARK("NormCancelWatermark", FunctionDescriptor.ofVoid(ADDRESS)),
     // bool NormSetWatermark(session, NormObjectHandle, bool overrideFlush)
     SET_WATERMARK("NormSetWatermark", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, ADDRESS, JAVA_BOOLEAN)),
     // bool NormResetWatermark(session)

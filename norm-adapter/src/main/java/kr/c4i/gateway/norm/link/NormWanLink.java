@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,6 +58,8 @@ public final class NormWanLink implements WanLink {
     /** Objects the sender keeps for repair per peer; NORM refuses new ones only while all of them still wait. */
     private static final int CACHE_COUNT_MIN = 64;
     private static final int CACHE_COUNT_MAX = 4096;
+    /** A probe's data and its NORM info: frames carry no info, so the info tells a probe from a frame. */
+    private static final byte[] PROBE = {'p'};
 
     private final NormLinkSettings settings;
     private final SiteId site;
@@ -306,6 +309,12 @@ public final class NormWanLink implements WanLink {
                 }
                 return;
             }
+            if (event.hasInfo()) {
+                // A probe of the peer's link (see Peer.probe), not a frame.
+                sender.probesReceived.increment();
+                notify(sender, sender.heard(false));
+                return;
+            }
             byte[] frame = event.data();
             sender.ledger.received(frame.length);
             notify(sender, sender.heard(false));
@@ -337,7 +346,10 @@ public final class NormWanLink implements WanLink {
 
         private void checkPeers() {
             long now = System.nanoTime();
-            peers.values().forEach(peer -> notify(peer, peer.check(now)));
+            peers.values().forEach(peer -> {
+                notify(peer, peer.check(now));
+                peer.probe();
+            });
         }
 
         private void notify(Peer peer, List<LinkState> transitions) {
@@ -377,8 +389,12 @@ public final class NormWanLink implements WanLink {
         final int nodeId;
         final LinkPeer ledger;
         final LongAdder restarts = new LongAdder();
+        final LongAdder probesSent = new LongAdder();
+        final LongAdder probesReceived = new LongAdder();
         volatile @Nullable NormSession sender;
         // Guarded by ledger.
+        /** Counter and NORM object of each frame handed over and not acknowledged, oldest first. */
+        private final ArrayDeque<long[]> objects = new ArrayDeque<>();
         private long lastObject;
         /** The counter of the frame the outstanding watermark is on; 0 when none is. */
         private long watermarkAt;
@@ -412,7 +428,7 @@ public final class NormWanLink implements WanLink {
                     throw this.ledger.refused("Unable to send a frame to peer site " + this.site + ": "
                             + ex.getMessage(), ex);
                 }
-                this.ledger.sent(frame.length);
+                this.objects.addLast(new long[] {this.ledger.sent(frame.length), object});
                 this.lastObject = object;
                 if (this.watermarkAt == 0) {
                     armWatermark(session);
@@ -434,14 +450,17 @@ public final class NormWanLink implements WanLink {
                 this.watermarkAt = 0;
                 if (status == NormSession.AckingStatus.SUCCESS) {
                     this.ledger.acknowledged(upTo);
+                    while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
+                        this.objects.removeFirst();
+                    }
                     if (this.ledger.state() != LinkState.UP) {
                         up(transitions);
                     }
                 }
                 NormSession session = this.sender;
-                // After a failure too: the next request asks again, the peer may be back.
-                if (session != null && (this.ledger.unacknowledgedFrames() > 0
-                        || status != NormSession.AckingStatus.SUCCESS)) {
+                // After a failure too, while frames wait: the next request asks again, the peer may be back. A peer
+                // that is not UP is asked by probes instead.
+                if (session != null && this.ledger.unacknowledgedFrames() > 0) {
                     armWatermark(session);
                 }
             }
@@ -479,9 +498,42 @@ public final class NormWanLink implements WanLink {
             return transitions;
         }
 
+        /**
+         * While the peer is not UP and no watermark is out, sends a probe (a one-byte object marked by NORM info,
+         * which the peer's link drops) with a watermark: its acknowledgement makes the peer UP. An idle NORM sender
+         * stops probing after a while, so waiting to hear the peer could wait for ever.
+         */
+        void probe() {
+            synchronized (this.ledger) {
+                NormSession session = this.sender;
+                LinkState state = this.ledger.state();
+                if (session == null || this.watermarkAt != 0 || state == LinkState.UP) {
+                    return;
+                }
+                try {
+                    this.lastObject = session.enqueue(PROBE, PROBE);
+                }
+                catch (NormException | IllegalStateException ex) {
+                    return; // the next check tries again
+                }
+                this.probesSent.increment();
+                armWatermark(session);
+            }
+        }
+
         private void down(String why, boolean stalled, List<LinkState> transitions) {
             long bytes = this.ledger.unacknowledgedBytes();
             int frames = this.ledger.down(stalled);
+            // NORM would repair what it still holds first, in the order it was handed over, when the peer is back;
+            // the gateway sends those messages again, by precedence.
+            NormSession session = this.sender;
+            if (session != null) {
+                session.cancelWatermark();
+                this.objects.forEach(entry -> session.cancel(entry[1]));
+            }
+            this.objects.clear();
+            this.watermarkAt = 0;
+            this.lastObject = 0;
             log.warn("norm WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
                     + "lost", NormWanLink.this.site, this.site, why, frames, bytes);
             transitions.add(LinkState.DOWN);
@@ -500,6 +552,8 @@ public final class NormWanLink implements WanLink {
             NormSession session = this.sender;
             details.put("grttSeconds", session == null ? 0.0 : session.grttEstimate());
             details.put("restarts", this.restarts.sum());
+            details.put("probesSent", this.probesSent.sum());
+            details.put("probesReceived", this.probesReceived.sum());
             return details;
         }
     }

@@ -128,8 +128,30 @@ class NormWanLinkTest {
                 awaitState(again, ALPHA, LinkState.UP);
                 alpha.send(BRAVO, new byte[] {42});
                 await().atMost(WAIT).until(() -> atBravo.frames.stream().anyMatch(f -> f.length == 1 && f[0] == 42));
+                await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0);
+                // The frames given up at DOWN were cancelled in NORM: the gateway sends their messages again, by
+                // precedence, rather than NORM repairing them first, in the order they were handed over.
+                assertThat(atBravo.frames).extracting(f -> f.length).containsExactly(1);
             }
             assertThat(atAlpha.states).startsWith(BRAVO + "=up", BRAVO + "=down", BRAVO + "=up");
+        }
+    }
+
+    @Test
+    void aPeerThatOpensLongAfterThisLinkIsFoundByProbesThoughNoFrameIsSent() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha())) {
+            alpha.open(atAlpha);
+            // An idle NORM sender stops probing after about 20 s (measured), so a link cannot count on hearing a
+            // peer that opened long before it: its own probes, acknowledged, make the peer UP.
+            await().atMost(WAIT).until(() -> ((Number) peerDetails(alpha, BRAVO).get("probesSent")).longValue() >= 3);
+            try (NormWanLink bravo = new NormWanLink(bravo())) {
+                Recorder atBravo = new Recorder();
+                bravo.open(atBravo);
+                awaitState(alpha, BRAVO, LinkState.UP);
+                awaitState(bravo, ALPHA, LinkState.UP);
+                assertThat(atBravo.frames).as("probes are not frames").isEmpty();
+            }
         }
     }
 
