@@ -20,6 +20,7 @@ import org.flywaydb.core.Flyway;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InboundHandler;
@@ -30,6 +31,8 @@ import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.JournalBufferTimeout;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
+import kr.c4i.gateway.norm.link.NormLinkSettings;
+import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
@@ -65,11 +68,37 @@ final class RelayPair implements AutoCloseable {
 
     /**
      * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
-     * frames, the size DATA frames are filled to at least, how far a sender may run ahead of the budget, and which
-     * broker node a sends through.
+     * frames, the size DATA frames are filled to at least, how far a sender may run ahead of the budget, which
+     * broker node a sends through, and the WAN link between the gateways.
      */
     record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
-            Feed feed) {
+            Feed feed, Link link) {
+    }
+
+    /**
+     * The WAN link: {@code jms} (two more brokers on loopback) or {@code norm} (UDP on loopback), the latter with
+     * NORM's own loss hook: each gateway's NORM sender drops that share of its packets (data and repairs, not the
+     * receivers' NACKs and acknowledgements), the only lossy link loopback offers.
+     */
+    record Link(LinkKind kind, double txLossPercent) {
+
+        static final Link JMS = new Link(LinkKind.JMS, 0);
+
+        Link {
+            if (kind == LinkKind.JMS && txLossPercent != 0) {
+                throw new IllegalArgumentException("--tx-loss needs --link norm: the jms link has no loss hook");
+            }
+        }
+
+        String label() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT)
+                    + (txLossPercent > 0 ? " (" + txLossPercent + "% tx loss)" : "");
+        }
+    }
+
+    /** The WAN links the bench can run. */
+    enum LinkKind {
+        JMS, NORM
     }
 
     /** Which broker node a sends through. */
@@ -108,8 +137,8 @@ final class RelayPair implements AutoCloseable {
     }
 
     private void open(Path workDir, Shape shape, InboundHandler inbox) throws Exception {
-        int wan1 = freePort();
-        int wan2 = freePort();
+        int wan1 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
+        int wan2 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
         int lan1 = freePort();
         int lan2 = freePort();
         int portC = freePort();
@@ -227,6 +256,15 @@ final class RelayPair implements AutoCloseable {
         return "tcp://127.0.0.1:" + port;
     }
 
+    static int freeUdpPort() {
+        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0)) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
@@ -264,13 +302,18 @@ final class RelayPair implements AutoCloseable {
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
                 store = new RelayStore(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
-                JmsWanLink link = new JmsWanLink(JmsLinkSettings.of(self, USER, password,
-                        JmsTransportSettings.Embedded.at("127.0.0.1", wanPort, dir.resolve("wan-broker")),
-                        Math.max(1, shape.budgetBitsPerSecond() / 8))
-                        .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
-                        // The peer's broker starts a few seconds later: find it soon after, not after 8 s of backoff.
-                        .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
-                        List.of(JournalBufferTimeout.RELAY));
+                WanLink link = shape.link().kind() == RelayPair.LinkKind.NORM
+                        ? new NormWanLink(NormLinkSettings.of(self, Map.of(peer, "127.0.0.1:" + peerWanPort),
+                                shape.budgetBitsPerSecond()).withEndpoint("127.0.0.1", wanPort)
+                                .withTxLoss(shape.link().txLossPercent()))
+                        : new JmsWanLink(JmsLinkSettings.of(self, USER, password,
+                                JmsTransportSettings.Embedded.at("127.0.0.1", wanPort, dir.resolve("wan-broker")),
+                                Math.max(1, shape.budgetBitsPerSecond() / 8))
+                                .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
+                                // The peer's broker starts a few seconds later: find it soon after, not after 8 s
+                                // of backoff.
+                                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+                                List.of(JournalBufferTimeout.RELAY));
                 JmsLanSide lan = new JmsLanSide(
                         nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
                         catalogue, List.of(JournalBufferTimeout.RELAY));

@@ -39,13 +39,14 @@ import kr.c4i.gateway.wan.frame.KmtfDictionary;
 
 /**
  * Measures the WAN relay on this machine: two gateways, each with its own PostgreSQL, joined by a real {@code jms}
- * link on loopback, and a real JMS node on each LAN (see {@link RelayPair}). Times run from a message's creation at
+ * (or {@code norm}) link on loopback, and a real JMS node on each LAN (see {@link RelayPair}). Times run from a message's creation at
  * node a to its arrival in node c's inbox handler: the whole path, nothing subtracted.
  */
 @Command(name = "wan-bench", mixinStandardHelpOptions = true, showDefaultValues = true, sortOptions = false,
         header = "Measure the WAN relay: throughput, latency, FLASH under backlog, WAN bytes per message.",
         description = { "Starts two WAN gateways in this JVM (each with its own embedded PostgreSQL, JMS LAN broker "
-                + "and relay engine), joined by the jms WAN link on loopback, a JMS node at each site: node a at "
+                + "and relay engine), joined by the jms WAN link (or, --link norm, the norm link) on loopback, a JMS "
+                + "node at each site: node a at "
                 + "site s1 sends, node c at site s2 receives. Latency is from creation at node a to arrival in "
                 + "node c's inbox handler.",
                 "throughput: --messages messages of --size bytes, unshaped (--unshaped-budget), as fast as node a "
@@ -99,6 +100,16 @@ public final class WanBenchCommand implements Callable<Integer> {
             description = "Which broker node a sends through: site-broker (gateway 1's LAN broker, the site's broker) "
                     + "or own-broker (its own, whose bridge forwards to gateway 1's: one broker more).")
     RelayPair.Feed feed;
+
+    @Option(names = "--link", defaultValue = "jms", converter = LinkConverter.class,
+            description = "The WAN link between the gateways: jms (two more brokers on loopback) or norm (UDP on "
+                    + "loopback).")
+    RelayPair.LinkKind link;
+
+    @Option(names = "--tx-loss", defaultValue = "0",
+            description = "With --link norm: the share of its packets, in percent, each gateway's NORM sender drops "
+                    + "(NORM's loss hook; the receivers' NACKs and acknowledgements are not dropped).")
+    double txLoss;
 
     @Option(names = "--bytes-budget", defaultValue = "960000", converter = OptionValues.PositiveLong.class,
             description = "WAN budget in bits per second of the bytes phase: up to 960 kbit/s a DATA frame is one "
@@ -223,7 +234,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed, link()), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
             progress(out, "warm-up: %d messages", warmup);
             Inbox.Phase warm = inbox.begin("w-");
@@ -313,11 +324,11 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes, feed), inbox)) {
+                frameTarget, burstBytes, feed, link()), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
-            progress(out, "flash at %d bit/s: loading %d bytes of ROUTINE (%d messages) into gateway 1", budget,
-                    backlog, routine);
+            progress(out, "flash at %d bit/s over %s: loading %d bytes of ROUTINE (%d messages) into gateway 1",
+                    budget, link().label(), backlog, routine);
             inbox.begin("r-");
             double before = pair.storedFromLan1();
             sendAtFullSpeed(pair, generator, "r-", routine, DRAIN);
@@ -361,7 +372,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
-                frameTarget, burstBytes, feed), inbox)) {
+                frameTarget, burstBytes, feed, link()), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");
@@ -445,6 +456,29 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static void progress(PrintWriter out, String format, Object... args) {
         out.printf("  " + format + " ...%n", args);
         out.flush();
+    }
+
+    private RelayPair.Link link() {
+        try {
+            return new RelayPair.Link(link, txLoss);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    /** Reads {@code --link}: jms, norm. */
+    static final class LinkConverter implements picocli.CommandLine.ITypeConverter<RelayPair.LinkKind> {
+
+        @Override
+        public RelayPair.LinkKind convert(String value) {
+            for (RelayPair.LinkKind link : RelayPair.LinkKind.values()) {
+                if (link.name().equalsIgnoreCase(value.strip())) {
+                    return link;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use jms or norm");
+        }
     }
 
     /** Reads {@code --feed} as it is written: site-broker, own-broker. */
