@@ -156,7 +156,7 @@ public final class OptionValues {
     }
 
     /** A duration above 0 the way Spring properties write it ({@code 90s}, {@code 5m}) or ISO-8601 ({@code PT5M}). */
-    static final class PositiveDuration implements ITypeConverter<Duration> {
+    public static final class PositiveDuration implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String text) {
             Duration value;

@@ -69,10 +69,11 @@ final class RelayPair implements AutoCloseable {
     /**
      * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
      * frames, the size DATA frames are filled to at least, how far a sender may run ahead of the budget, which
-     * broker node a sends through, and the WAN link between the gateways.
+     * broker node a sends through, the WAN link between the gateways, and the in-flight window
+     * ({@code gateway.wan.schedule.window}).
      */
     record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
-            Feed feed, Link link) {
+            Feed feed, Link link, Duration window) {
     }
 
     /**
@@ -318,10 +319,11 @@ final class RelayPair implements AutoCloseable {
                         nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
                         catalogue, List.of(JournalBufferTimeout.RELAY));
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
-                // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size and burst.
+                // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
+                // window.
                 RelayEngine.Settings settings = new RelayEngine.Settings(shape.frameTargetBytes(),
-                        Duration.ofSeconds(15), shape.budgetBitsPerSecond(), shape.burstBytes(), Duration.ofSeconds(1), 0.05, 1500,
-                        256 * 1024);
+                        Duration.ofSeconds(15), shape.budgetBitsPerSecond(), shape.burstBytes(), shape.window(), 0.05,
+                        1500, 256 * 1024);
                 FrameCodec codec = new FrameCodec(shape.compression());
                 engine = new RelayEngine(sites, new SiteRoutes(self, link.peers(), Map.of()), routing, catalogue,
                         store, () -> policy, policy, link, lan, codec, new RelayMetrics(registry), settings,

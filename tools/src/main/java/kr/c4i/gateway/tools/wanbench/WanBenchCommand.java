@@ -36,6 +36,7 @@ import kr.c4i.gateway.tools.embedded.LoadAverage;
 import kr.c4i.gateway.tools.embedded.OptionValues;
 import kr.c4i.gateway.wan.frame.FrameCompression;
 import kr.c4i.gateway.wan.frame.KmtfDictionary;
+import kr.c4i.gateway.wan.schedule.ScheduleProperties;
 
 /**
  * Measures the WAN relay on this machine: two gateways, each with its own PostgreSQL, joined by a real {@code jms}
@@ -110,6 +111,12 @@ public final class WanBenchCommand implements Callable<Integer> {
             description = "With --link norm: the share of its packets, in percent, each gateway's NORM sender drops "
                     + "(NORM's loss hook; the receivers' NACKs and acknowledgements are not dropped).")
     double txLoss;
+
+    @Option(names = "--window", defaultValue = ScheduleProperties.DEFAULT_WINDOW,
+            converter = OptionValues.PositiveDuration.class,
+            description = "The gateways' in-flight window as link time at the budget (gateway.wan.schedule.window): "
+                    + "what a FLASH message may wait behind inside the link.")
+    Duration window;
 
     @Option(names = "--bytes-budget", defaultValue = "960000", converter = OptionValues.PositiveLong.class,
             description = "WAN budget in bits per second of the bytes phase: up to 960 kbit/s a DATA frame is one "
@@ -234,7 +241,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed, link()), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed, link(), window), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
             progress(out, "warm-up: %d messages", warmup);
             Inbox.Phase warm = inbox.begin("w-");
@@ -324,7 +331,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes, feed, link()), inbox)) {
+                frameTarget, burstBytes, feed, link(), window), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
             progress(out, "flash at %d bit/s over %s: loading %d bytes of ROUTINE (%d messages) into gateway 1",
@@ -372,7 +379,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
-                frameTarget, burstBytes, feed, link()), inbox)) {
+                frameTarget, burstBytes, feed, link(), window), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");
