@@ -202,6 +202,15 @@ class NormWanLinkTest {
     }
 
     @Test
+    void thePeerTimeoutGrowsWithTheRoundTripNormMeasures() {
+        Duration configured = Duration.ofSeconds(5);
+        assertThat(NormWanLink.peerTimeout(configured, 0)).isEqualTo(configured);
+        // 250 ms each way: ten round trips of 0.5 s on top
+        assertThat(NormWanLink.peerTimeout(configured, 0.5)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(NormWanLink.peerTimeout(configured, 0.02)).isEqualTo(Duration.ofMillis(5200));
+    }
+
+    @Test
     void closeTwiceIsFineAndAClosedLinkRefusesWork() throws Exception {
         NormWanLink alpha = new NormWanLink(alpha());
         alpha.open(new Recorder());
