@@ -15,11 +15,11 @@ class SchedulePropertiesTest {
         .withUserConfiguration(Properties.class);
 
     @Test
-    void defaultsAreAFivePercentFloorAnd256KbitPerSecondWithOneSecondInFlight() {
+    void defaultsAreAFivePercentFloorAnd256KbitPerSecondWithHalfASecondInFlight() {
         this.runner.run((context) -> {
             ScheduleProperties properties = context.getBean(ScheduleProperties.class);
-            assertThat(properties).isEqualTo(new ScheduleProperties(0.05, 1500, 256_000, 1400, Duration.ofSeconds(1)));
-            assertThat(properties.pacer(NanoClock.SYSTEM).windowBytes()).isEqualTo(32_000);
+            assertThat(properties).isEqualTo(new ScheduleProperties(0.05, 1500, 256_000, 1400, Duration.ofMillis(500)));
+            assertThat(properties.pacer(NanoClock.SYSTEM).windowBytes()).isEqualTo(16_000);
         });
     }
 
