@@ -29,12 +29,18 @@ import kr.c4i.gateway.norm.NormSession;
  * Two (or three) norm links in one JVM on loopback, each gateway on its own UDP port: frames cross real UDP through
  * Debian's libnorm.
  */
-@Timeout(120)
+@Timeout(240)
 class NormWanLinkTest {
 
     static final SiteId ALPHA = SiteId.of("alpha");
     static final SiteId BRAVO = SiteId.of("bravo");
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /**
+     * How long the frames of the lossy both-ways test may take: about a second here, but twice more than 30 s in the
+     * full CI build, right after dds-adapter's process tests (not yet understood; NORM's repair rounds follow its
+     * round-trip estimate, which load can inflate).
+     */
+    private static final Duration LOSSY_WAIT = Duration.ofSeconds(120);
     private static final long RATE = 10_000_000;
     /** About a second of the link. */
     private static final long CREDIT = RATE / 8;
@@ -61,8 +67,8 @@ class NormWanLinkTest {
         Recorder atBravo = new Recorder();
         // A peer taken for lost gives its frames up (the gateway would send their messages again): on a loaded machine
         // the tests' 1 s timeout could do that here, where every frame must arrive through the link alone.
-        try (NormWanLink alpha = new NormWanLink(alpha().withTxLoss(20).withPeerTimeout(WAIT));
-                NormWanLink bravo = new NormWanLink(bravo().withTxLoss(20).withPeerTimeout(WAIT))) {
+        try (NormWanLink alpha = new NormWanLink(alpha().withTxLoss(20).withPeerTimeout(LOSSY_WAIT));
+                NormWanLink bravo = new NormWanLink(bravo().withTxLoss(20).withPeerTimeout(LOSSY_WAIT))) {
             alpha.open(atAlpha);
             bravo.open(atBravo);
             awaitState(alpha, BRAVO, LinkState.UP);
@@ -73,12 +79,12 @@ class NormWanLinkTest {
                 sendWithinCredit(alpha, BRAVO, toBravo.get(i));
                 sendWithinCredit(bravo, ALPHA, toAlpha.get(i));
             }
-            await().atMost(WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
+            await().atMost(LOSSY_WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
                     && atAlpha.frames.size() >= toAlpha.size());
             assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(toBravo));
             assertThat(hex(atAlpha.frames)).containsExactlyInAnyOrderElementsOf(hex(toAlpha));
             assertThat(atBravo.senders).containsOnly(ALPHA);
-            await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
+            await().atMost(LOSSY_WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
                     && bravo.unacknowledgedBytes(ALPHA) == 0);
             assertThat(atAlpha.states).containsExactly(BRAVO + "=up");
 
