@@ -237,10 +237,9 @@ public final class NormWanLink implements WanLink {
         Open(NormInstance instance, FrameHandler handler) throws UnknownHostException {
             this.instance = instance;
             this.handler = handler;
-            String bind = settings.bindAddress();
-            this.receiver = instance.createSession(bind == null ? "0.0.0.0" : resolve(bind), settings.port(),
-                    localNodeId);
-            this.receiver.bindTo(bind == null ? null : resolve(bind), null);
+            String bind = settings.bindAddress() == null ? null : resolve(settings.bindAddress());
+            this.receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(), localNodeId);
+            this.receiver.bindTo(bind, null);
             this.receiver.setUnicastNacks(true);
             // The default policy may skip an object whose first packets were lost.
             this.receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);

@@ -40,7 +40,7 @@ class NormWanLinkTest {
      * ran alone, but never all arrived (not within 120 s) in three full CI builds: not yet understood, so that test
      * runs without loss and NORM's repair is tested in NormBindingTest (30% loss).
      */
-    private static final Duration LOSSY_WAIT = Duration.ofSeconds(120);
+    private static final Duration BOTH_WAYS_WAIT = Duration.ofSeconds(120);
     private static final long RATE = 10_000_000;
     /** About a second of the link. */
     private static final long CREDIT = RATE / 8;
@@ -67,8 +67,8 @@ class NormWanLinkTest {
         Recorder atBravo = new Recorder();
         // A peer taken for lost gives its frames up (the gateway would send their messages again): on a loaded machine
         // the tests' 1 s timeout could do that here, where every frame must arrive through the link alone.
-        try (NormWanLink alpha = new NormWanLink(alpha().withPeerTimeout(LOSSY_WAIT));
-                NormWanLink bravo = new NormWanLink(bravo().withPeerTimeout(LOSSY_WAIT))) {
+        try (NormWanLink alpha = new NormWanLink(alpha().withPeerTimeout(BOTH_WAYS_WAIT));
+                NormWanLink bravo = new NormWanLink(bravo().withPeerTimeout(BOTH_WAYS_WAIT))) {
             alpha.open(atAlpha);
             bravo.open(atBravo);
             awaitState(alpha, BRAVO, LinkState.UP);
@@ -79,12 +79,12 @@ class NormWanLinkTest {
                 sendWithinCredit(alpha, BRAVO, toBravo.get(i));
                 sendWithinCredit(bravo, ALPHA, toAlpha.get(i));
             }
-            await().atMost(LOSSY_WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
+            await().atMost(BOTH_WAYS_WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
                     && atAlpha.frames.size() >= toAlpha.size());
             assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(toBravo));
             assertThat(hex(atAlpha.frames)).containsExactlyInAnyOrderElementsOf(hex(toAlpha));
             assertThat(atBravo.senders).containsOnly(ALPHA);
-            await().atMost(LOSSY_WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
+            await().atMost(BOTH_WAYS_WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
                     && bravo.unacknowledgedBytes(ALPHA) == 0);
             assertThat(atAlpha.states).containsExactly(BRAVO + "=up");
 
