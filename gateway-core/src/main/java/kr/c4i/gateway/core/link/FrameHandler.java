@@ -24,6 +24,13 @@ public interface FrameHandler {
         frames.forEach(f -> received(f.from(), f.bytes()));
     }
 
+    /**
+     * The link put frames it held for this peer on the wire: its {@link WanLink#queuedBytes} went down, so a sender
+     * that held back for it may hand it more.
+     */
+    default void queueDrained(SiteId peer) {
+    }
+
     /** The link's view of a peer changed. */
     default void stateChanged(SiteId peer, LinkState state) {
     }

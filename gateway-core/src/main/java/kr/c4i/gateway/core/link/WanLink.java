@@ -55,6 +55,17 @@ public interface WanLink extends AutoCloseable {
      */
     long unacknowledgedBytes(SiteId peer);
 
+    /**
+     * Bytes of frames handed to {@link #send} for this peer that the link has not yet put on the wire once: its own
+     * queue, which a FLASH frame handed over now would wait behind. A link that repairs at a fixed rate (NORM) spends
+     * part of its rate on repair, so its queue grows if it is handed frames at the full rate; the gateway hands it
+     * more only while this stays short, and {@link FrameHandler#queueDrained} tells it when the queue went down. Zero
+     * for a link that puts every frame on the wire (or into a transport window the credit bounds) at once.
+     */
+    default long queuedBytes(SiteId peer) {
+        return 0;
+    }
+
     LinkState state(SiteId peer);
 
     /** What a health endpoint shows about the link: per peer state and counters, the link's settings. */

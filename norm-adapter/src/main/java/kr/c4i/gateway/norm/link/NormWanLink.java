@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,6 +164,11 @@ public final class NormWanLink implements WanLink {
     }
 
     @Override
+    public long queuedBytes(SiteId peer) {
+        return peer(peer).queuedBytes();
+    }
+
+    @Override
     public LinkState state(SiteId peer) {
         return peer(peer).ledger.state();
     }
@@ -306,8 +312,19 @@ public final class NormWanLink implements WanLink {
                 return;
             }
             Peer peer = peerOf(session);
-            if (peer != null && event.type() == NormEventType.TX_WATERMARK_COMPLETED) {
+            if (peer == null) {
+                return;
+            }
+            if (event.type() == NormEventType.TX_WATERMARK_COMPLETED) {
                 notify(peer, peer.watermarkCompleted(session.ackingStatus(peer.nodeId)));
+            }
+            else if (event.type() == NormEventType.TX_OBJECT_SENT && peer.leftQueue(event.object())) {
+                try {
+                    this.handler.queueDrained(peer.site);
+                }
+                catch (RuntimeException ex) {
+                    log.warn("Frame handler failed on the drained queue of peer {}", peer.site, ex);
+                }
             }
         }
 
@@ -408,6 +425,9 @@ public final class NormWanLink implements WanLink {
         /** Counter and NORM object of each frame handed over and not acknowledged, oldest first. */
         private final ArrayDeque<long[]> objects = new ArrayDeque<>();
         private long lastObject;
+        /** Bytes of each frame's NORM object not yet sent once, by object: the link's queue to this peer. */
+        private final Map<Long, Integer> unsent = new HashMap<>();
+        private long queued;
         /** The counter of the frame the outstanding watermark is on; 0 when none is. */
         private long watermarkAt;
 
@@ -441,10 +461,30 @@ public final class NormWanLink implements WanLink {
                             + ex.getMessage(), ex);
                 }
                 this.objects.addLast(new long[] {this.ledger.sent(frame.length), object});
+                this.unsent.put(object, frame.length);
+                this.queued += frame.length;
                 this.lastObject = object;
                 if (this.watermarkAt == 0) {
                     armWatermark(session);
                 }
+            }
+        }
+
+        long queuedBytes() {
+            synchronized (this.ledger) {
+                return this.queued;
+            }
+        }
+
+        /** NORM sent this object once; whether it was a frame still counted in the queue (a probe is not). */
+        boolean leftQueue(long object) {
+            synchronized (this.ledger) {
+                Integer bytes = this.unsent.remove(object);
+                if (bytes == null) {
+                    return false;
+                }
+                this.queued -= bytes;
+                return true;
             }
         }
 
@@ -546,6 +586,8 @@ public final class NormWanLink implements WanLink {
                 this.objects.forEach(entry -> session.cancel(entry[1]));
             }
             this.objects.clear();
+            this.unsent.clear();
+            this.queued = 0;
             this.watermarkAt = 0;
             this.lastObject = 0;
             log.warn("norm WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
@@ -563,6 +605,7 @@ public final class NormWanLink implements WanLink {
             details.put("address", this.endpoint.toString());
             details.put("nodeId", Integer.toUnsignedString(this.nodeId));
             details.putAll(this.ledger.details());
+            details.put("queuedBytes", queuedBytes());
             NormSession session = this.sender;
             details.put("grttSeconds", session == null ? 0.0 : session.grttEstimate());
             details.put("restarts", this.restarts.sum());

@@ -99,6 +99,35 @@ class NormWanLinkTest {
     }
 
     @Test
+    void framesNormHasNotSentYetCountAsQueuedUntilItSendsThemAndTheHandlerIsToldAsTheQueueDrains() throws Exception {
+        Recorder atAlpha = new Recorder();
+        Recorder atBravo = new Recorder();
+        // 100 kbit/s: NORM takes about 0.1 s per 1,400-byte frame, so ten frames handed over at once wait in its queue.
+        long rate = 100_000;
+        try (NormWanLink alpha = new NormWanLink(NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), rate)
+                .withEndpoint("127.0.0.1", this.alphaPort).withPeerTimeout(WAIT));
+                NormWanLink bravo = new NormWanLink(NormLinkSettings.of(BRAVO, Map.of(ALPHA, "127.0.0.1:" + this.alphaPort), rate)
+                        .withEndpoint("127.0.0.1", this.bravoPort).withPeerTimeout(WAIT))) {
+            alpha.open(atAlpha);
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            List<byte[]> frames = frames(new Random(3), 10, alpha.maxFrameBytes());
+            for (byte[] frame : frames) {
+                alpha.send(BRAVO, frame);
+            }
+            long total = frames.stream().mapToLong(f -> f.length).sum();
+            assertThat(alpha.queuedBytes(BRAVO)).as("most of the frames are still queued").isGreaterThan(total / 2)
+                    .isLessThanOrEqualTo(total);
+            assertThat(peerDetails(alpha, BRAVO)).containsKey("queuedBytes");
+            await().atMost(WAIT).until(() -> alpha.queuedBytes(BRAVO) == 0);
+            assertThat(atAlpha.drained).as("told as each frame left the queue").hasSizeGreaterThanOrEqualTo(frames.size())
+                    .containsOnly(BRAVO);
+            await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
+            assertThat(bravo.queuedBytes(ALPHA)).isZero();
+        }
+    }
+
+    @Test
     void refusesUnknownPeersOversizeFramesAndSendsWhileNotUp() throws Exception {
         try (NormWanLink alpha = new NormWanLink(alpha())) {
             alpha.open(new Recorder());
@@ -296,6 +325,7 @@ class NormWanLinkTest {
         final List<byte[]> frames = new CopyOnWriteArrayList<>();
         final List<SiteId> senders = new CopyOnWriteArrayList<>();
         final List<String> states = new CopyOnWriteArrayList<>();
+        final List<SiteId> drained = new CopyOnWriteArrayList<>();
 
         @Override
         public void received(SiteId from, byte[] frame) {
@@ -306,6 +336,11 @@ class NormWanLinkTest {
         @Override
         public void stateChanged(SiteId peer, LinkState state) {
             this.states.add(peer + "=" + state.label());
+        }
+
+        @Override
+        public void queueDrained(SiteId peer) {
+            this.drained.add(peer);
         }
     }
 }
