@@ -33,8 +33,8 @@ import kr.c4i.gateway.wan.store.RelayStore;
 
 /**
  * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
- * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows and never more than its
- * credit ahead of the peer's receipts. A frame's copies leave the store only when the peer receipts it; a frame not
+ * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its
+ * credit ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. A frame's copies leave the store only when the peer receipts it; a frame not
  * receipted within the receipt timeout, or in flight when the link goes down, goes back to the backlog.
  */
 final class PeerSender implements Runnable {
@@ -56,6 +56,7 @@ final class PeerSender implements Runnable {
     private final long epoch;
     private final Duration receiptTimeout;
     private final int frameTargetBytes;
+    private final long linkQueueBytes;
     private final InFlightFrames inFlight = new InFlightFrames();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
@@ -69,7 +70,7 @@ final class PeerSender implements Runnable {
 
     PeerSender(SiteId peer, WanLink link, RelayStore store, Backlog backlog, PrecedenceScheduler scheduler,
             LinkPacer pacer, FrameCodec codec, RelayMetrics metrics, long epoch, Duration receiptTimeout,
-            int frameTargetBytes) {
+            int frameTargetBytes, long linkQueueBytes) {
         this.peer = peer;
         this.link = link;
         this.store = store;
@@ -82,6 +83,7 @@ final class PeerSender implements Runnable {
         this.epoch = epoch;
         this.receiptTimeout = receiptTimeout;
         this.frameTargetBytes = frameTargetBytes;
+        this.linkQueueBytes = linkQueueBytes;
     }
 
     SiteId peer() {
@@ -191,6 +193,12 @@ final class PeerSender implements Runnable {
                     peer, receiptTimeout);
             giveBack(overdue);
         }
+        if (link.queuedBytes(peer) >= linkQueueBytes) {
+            // What the link has not yet sent would stand ahead of anything handed over now; the link says when it
+            // went down (queueDrained), and meanwhile FLASH may still overtake the backlog in the store.
+            await(IDLE.toNanos());
+            return;
+        }
         long available = pacer.available();
         if (available <= 0) {
             long wait = pacer.nanosUntilAvailable();
@@ -261,7 +269,7 @@ final class PeerSender implements Runnable {
                 continue;
             }
             List<Waiting> framed = present.subList(from, from + packed.envelopes());
-            if (pacer.available() <= 0 && from > 0) {
+            if ((pacer.available() <= 0 || link.queuedBytes(peer) >= linkQueueBytes) && from > 0) {
                 break; // the rest waits for the pacer with the backlog, where FLASH can still overtake it
             }
             try {

@@ -74,6 +74,14 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     static final Duration FRAME_TIME = Duration.ofMillis(10);
 
     /**
+     * How much link time a sender lets wait in the link's own queue ({@link WanLink#queuedBytes}), at least two
+     * frames: enough that the link never idles between two hand-overs, little enough that a FLASH frame handed over
+     * next waits behind no more. The credit ({@link Settings#window}) bounds what is in flight; this bounds what of
+     * it has not even left yet, which grows on a link that spends part of its rate on repair.
+     */
+    static final Duration LINK_QUEUE = Duration.ofMillis(50);
+
+    /**
      * How the engine paces, batches and waits.
      *
      * @param frameTargetBytes the size DATA frames are filled to at least: what one datagram of the link carries
@@ -132,7 +140,8 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             senders.put(peer, new PeerSender(peer, link, store, backlog,
                     new PrecedenceScheduler(backlog, settings.floor(), settings.quantumBytes(), expiry, clock),
                     new LinkPacer(settings.budgetBitsPerSecond(), burstBytes, settings.window(), nanos),
-                    codec, metrics, epoch, settings.receiptTimeout(), frameBytes));
+                    codec, metrics, epoch, settings.receiptTimeout(), frameBytes,
+                    linkQueueBytes(settings.budgetBitsPerSecond(), frameBytes)));
         }
         var lanBacklog = store.backlog(Route.lan());
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
@@ -149,6 +158,11 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     static int frameBytes(Settings settings, int linkMaxFrameBytes) {
         long linkTime = settings.budgetBitsPerSecond() / 8 * FRAME_TIME.toMillis() / 1000;
         return (int) Math.max(settings.frameTargetBytes(), Math.min(linkMaxFrameBytes, linkTime));
+    }
+
+    /** The most a sender lets wait in the link's queue: {@link #LINK_QUEUE} of the budget, at least two frames. */
+    static long linkQueueBytes(long budgetBitsPerSecond, int frameBytes) {
+        return Math.max(2L * frameBytes, budgetBitsPerSecond / 8 * LINK_QUEUE.toMillis() / 1000);
     }
 
     /** Opens the link and the LAN side and starts the senders and the LAN deliverer. */
@@ -410,6 +424,14 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         }
         if (acceptance.superseded() != null) {
             metrics.dropped("superseded", acceptance.superseded().precedence(), acceptance.superseded().kmtfType());
+        }
+    }
+
+    @Override
+    public void queueDrained(SiteId peer) {
+        PeerSender sender = senders.get(peer);
+        if (sender != null) {
+            sender.wake();
         }
     }
 

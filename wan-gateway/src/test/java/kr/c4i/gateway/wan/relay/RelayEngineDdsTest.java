@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.dds.ParticipantSettings;
@@ -34,6 +37,8 @@ import kr.c4i.gateway.dds.link.DdsWanLink;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.norm.link.NormLinkSettings;
+import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
@@ -45,7 +50,7 @@ import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * The relay engine over DDS in one JVM: each site's LAN its own Cyclone domain with a real DDS node, the gateways
- * joined by the dds link on a WAN domain of its own, unicast on loopback. Node a learns from its receipts that c has
+ * joined by the dds link on a WAN domain of its own, unicast on loopback (or by the norm link, on loopback too). Node a learns from its receipts that c has
  * the messages: the gateway receipted as c once it had stored them.
  */
 @Timeout(240)
@@ -79,8 +84,8 @@ class RelayEngineDdsTest {
         Set<String> receiptsAtA = ConcurrentHashMap.newKeySet();
         DdsTransport a = node(A, BASE, inboxA, receiptsAtA, C);
         DdsTransport c = node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
-        gateway(postgres, S1, BASE, S2);
-        gateway(postgres, S2, BASE + 70, S1);
+        gateway(postgres, S1, BASE, ddsLink(S1, S2), SETTINGS);
+        gateway(postgres, S2, BASE + 70, ddsLink(S2, S1), SETTINGS);
         List<Envelope> fromA = RelayEngineJmsTest.messages(A, 200, null, 200);
         List<Envelope> fromC = RelayEngineJmsTest.messages(C, 200, null, 200);
 
@@ -93,6 +98,52 @@ class RelayEngineDdsTest {
         assertThat(inboxC.values()).allMatch(copies -> copies.size() == 1);
         assertThat(inboxA.values()).allMatch(copies -> copies.size() == 1);
         await().atMost(Duration.ofSeconds(30)).until(() -> receiptsAtA.containsAll(ids(fromA)));
+    }
+
+    /**
+     * Over the norm link at 256 kbit/s with 30% of NORM's packets lost, NORM spends part of its rate on repair; the
+     * senders hand it frames only while what it has not yet sent stays within two frames, so a FLASH frame would
+     * wait behind no more, and the backlog still crosses whole, once each.
+     */
+    @Test
+    void overTheNormLinkUnderLossTheSenderKeepsTheLinksQueueShortAndEverythingArrivesOnce() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        Map<String, List<Envelope>> inboxC = new ConcurrentHashMap<>();
+        DdsTransport a = node(A, BASE, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), C);
+        node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
+        long budget = 256_000;
+        int s1Port = freeUdpPort();
+        int s2Port = freeUdpPort();
+        NormWanLink s1Link = new NormWanLink(NormLinkSettings.of(S1, Map.of(S2, "127.0.0.1:" + s2Port), budget)
+                .withEndpoint("127.0.0.1", s1Port).withTxLoss(30).withPeerTimeout(Duration.ofSeconds(60)));
+        NormWanLink s2Link = new NormWanLink(NormLinkSettings.of(S2, Map.of(S1, "127.0.0.1:" + s1Port), budget)
+                .withEndpoint("127.0.0.1", s2Port).withTxLoss(30).withPeerTimeout(Duration.ofSeconds(60)));
+        // A window of a whole second: without the queue bound, NORM's queue would grow towards it under loss.
+        RelayEngine.Settings settings = new RelayEngine.Settings(1200, Duration.ofSeconds(30), budget, 1400,
+                Duration.ofSeconds(1), 0.05, 1500, 256 * 1024);
+        gateway(postgres, S1, BASE, s1Link, settings);
+        gateway(postgres, S2, BASE + 70, s2Link, settings);
+        List<Envelope> fromA = RelayEngineJmsTest.messages(A, 4000, null, 200);
+        AtomicLong deepest = new AtomicLong();
+        Thread watcher = Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                deepest.accumulateAndGet(s1Link.queuedBytes(S2), Math::max);
+                LockSupport.parkNanos(200_000);
+            }
+        });
+        try {
+            send(a, fromA);
+            await().atMost(Duration.ofSeconds(120)).until(() -> inboxC.size() == fromA.size());
+        }
+        finally {
+            watcher.interrupt();
+        }
+        assertThat(inboxC.keySet()).isEqualTo(ids(fromA));
+        assertThat(inboxC.values()).allMatch(copies -> copies.size() == 1);
+        int frameBytes = RelayEngine.frameBytes(settings, s1Link.maxFrameBytes());
+        assertThat(deepest.get()).as("the most NORM held unsent for s2").isPositive()
+                .isLessThanOrEqualTo(RelayEngine.linkQueueBytes(budget, frameBytes) + s1Link.maxFrameBytes());
     }
 
     private void send(DdsTransport node, List<Envelope> envelopes) throws Exception {
@@ -119,7 +170,16 @@ class RelayEngineDdsTest {
         return transport;
     }
 
-    private void gateway(EmbeddedPostgres postgres, SiteId site, int lanDomain, SiteId peer) throws Exception {
+    private static final RelayEngine.Settings SETTINGS = new RelayEngine.Settings(1200, Duration.ofSeconds(10),
+            20_000_000L, 1400, Duration.ofSeconds(1), 0.05, 1500, 256 * 1024);
+
+    private static DdsWanLink ddsLink(SiteId site, SiteId peer) {
+        return new DdsWanLink(DdsLinkSettings.builder(BASE + 140, site).peer(peer, "127.0.0.1")
+                .networkInterface("127.0.0.1").peerTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    private void gateway(EmbeddedPostgres postgres, SiteId site, int lanDomain, WanLink link,
+            RelayEngine.Settings settings) throws Exception {
         String name = "gw_" + site.value();
         try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
             s.execute("CREATE DATABASE " + name);
@@ -133,15 +193,11 @@ class RelayEngineDdsTest {
         SiteMap sites = SiteMap.of(site, SITES);
         DdsLanSide lan = new DdsLanSide(NodeId.of("gw-" + site.value()), sites, ROUTING, CATALOGUE, lan(lanDomain),
                 Duration.ofMillis(500), Duration.ofSeconds(2));
-        DdsWanLink link = new DdsWanLink(DdsLinkSettings.builder(BASE + 140, site).peer(peer, "127.0.0.1")
-                .networkInterface("127.0.0.1").peerTimeout(Duration.ofSeconds(10)).build());
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
         RelayEngine engine = new RelayEngine(sites, new SiteRoutes(site, link.peers(), Map.of()), ROUTING, CATALOGUE,
                 new RelayStore(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC()), () -> policy,
                 ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(new SimpleMeterRegistry()),
-                new RelayEngine.Settings(1200, Duration.ofSeconds(10), 20_000_000L, 1400, Duration.ofSeconds(1), 0.05,
-                        1500, 256 * 1024),
-                Clock.systemUTC());
+                settings, Clock.systemUTC());
         opened.add(engine);
         engine.start();
     }
@@ -151,6 +207,12 @@ class RelayEngineDdsTest {
                 .participant(ParticipantSettings.builder().domainId(domain).networkInterface("127.0.0.1")
                         .multicast(false).peers(List.of("127.0.0.1")).build())
                 .build();
+    }
+
+    private static int freeUdpPort() throws java.io.IOException {
+        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Set<String> ids(List<Envelope> envelopes) {
