@@ -10,11 +10,12 @@ import kr.c4i.gateway.core.transport.TransportException;
  * {@code jms}, {@code norm}. A frame is opaque bytes the gateway built (envelopes batched and compressed, or a custody
  * receipt); the link moves it whole, reliably while both ends live, at the pace the link allows.
  *
- * <p><b>Credit.</b> The gateway's scheduler hands the link only about one second of link time at once, so a FLASH
- * message never waits behind a deep queue inside the link: {@link #unacknowledgedBytes} tells it how much it handed
- * over that the peer has not yet acknowledged receiving at link level ("acknowledged up to"), and it sends more only
- * while that stays under its credit. Custody is not the link's business: a message leaves the sender's store only
- * when the peer's gateway receipts it in a frame of its own, after storing it durably.
+ * <p><b>Credit.</b> The gateway's scheduler hands the link only a fraction of a second of link time at once, so a
+ * FLASH message never waits behind a deep queue inside the link: it counts what it handed over and the peer's gateway
+ * has not yet receipted against its credit, and it lets no more than a short {@link #queuedBytes} wait in the link
+ * unsent. {@link #unacknowledgedBytes} shows what the peer has not yet acknowledged at link level ("acknowledged up
+ * to"). Custody is not the link's business: a message leaves the sender's store only when the peer's gateway
+ * receipts it in a frame of its own, after storing it durably.
  *
  * <p>A link is opened once, used from the gateway's scheduler thread for {@link #send} and closed once.
  */
