@@ -1,6 +1,7 @@
 package kr.c4i.gateway.norm.link;
 
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -60,6 +61,8 @@ public final class NormWanLink implements WanLink {
     private static final int CACHE_COUNT_MAX = 4096;
     /** A probe's data and its NORM info: frames carry no info, so the info tells a probe from a frame. */
     private static final byte[] PROBE = {'p'};
+    /** How often a peer that is not UP is probed in multicast mode, where no watermark paces the probes. */
+    static final long MULTICAST_PROBE_MILLIS = 1000;
     /** Round trips added to the peer timeout: each repair round of a lossy link costs about one. */
     static final int TIMEOUT_ROUND_TRIPS = 10;
 
@@ -69,6 +72,7 @@ public final class NormWanLink implements WanLink {
     private final Map<SiteId, Peer> peers;
     private final Map<Integer, Peer> peersByNodeId;
     private final LongAdder framesIgnored = new LongAdder();
+    private final LongAdder framesForOthers = new LongAdder();
     private final Object lifecycle = new Object();
     private @Nullable Open open;
     private volatile boolean closed;
@@ -80,8 +84,8 @@ public final class NormWanLink implements WanLink {
         Map<SiteId, Peer> byPeer = new LinkedHashMap<>();
         Map<Integer, Peer> byNode = new LinkedHashMap<>();
         settings.peers().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
-            Peer peer = new Peer(entry.getKey(),
-                    NormLinkSettings.hostPort(entry.getKey(), entry.getValue(), settings.port()));
+            Peer peer = new Peer(entry.getKey(), settings.multicast() != null && entry.getValue().isBlank() ? null
+                    : NormLinkSettings.hostPort(entry.getKey(), entry.getValue(), settings.port()));
             byPeer.put(peer.site, peer);
             byNode.put(peer.nodeId, peer);
         });
@@ -134,6 +138,17 @@ public final class NormWanLink implements WanLink {
                         + " on port " + this.settings.port() + ": " + ex.getMessage(), ex);
             }
             this.open.thread.start();
+            NormLinkSettings.Multicast multicast = this.settings.multicast();
+            if (multicast != null) {
+                log.info("norm WAN link of site {} open on multicast group {} (interface {}, TTL {}, node {}): peers "
+                        + "{}, {} bit/s of NORM messages for all of them ({} on the wire per peer), segments {} B, "
+                        + "block {} + parity {}", this.site, multicast,
+                        multicast.networkInterface() == null ? "the system's" : multicast.networkInterface(),
+                        multicast.ttl(), Integer.toUnsignedString(this.localNodeId), this.settings.peers().keySet(),
+                        Math.round(this.settings.groupTxRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
+                        this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments());
+                return;
+            }
             log.info("norm WAN link of site {} open on {}:{} (node {}): peers {}, {} bit/s of NORM messages per peer "
                     + "({} on the wire), segments {} B, block {} + parity {}", this.site,
                     this.settings.bindAddress() == null ? "*" : this.settings.bindAddress(), this.settings.port(),
@@ -184,6 +199,15 @@ public final class NormWanLink implements WanLink {
         details.put("peerTimeout", this.settings.peerTimeout().toString());
         details.put("open", this.open != null && !this.closed);
         details.put("framesIgnored", this.framesIgnored.sum());
+        NormLinkSettings.Multicast multicast = this.settings.multicast();
+        details.put("mode", multicast == null ? "unicast" : "multicast");
+        if (multicast != null) {
+            details.put("multicastGroup", multicast.toString());
+            details.put("multicastInterface", multicast.networkInterface() == null ? "" : multicast.networkInterface());
+            details.put("multicastTtl", multicast.ttl());
+            details.put("groupTxRateBitsPerSecond", Math.round(this.settings.groupTxRateBitsPerSecond()));
+            details.put("framesForOthers", this.framesForOthers.sum());
+        }
         Map<String, Object> byPeer = new LinkedHashMap<>();
         this.peers.forEach((id, peer) -> byPeer.put(id.value(), peer.details()));
         details.put("peers", byPeer);
@@ -232,11 +256,23 @@ public final class NormWanLink implements WanLink {
         final NormInstance instance;
         final FrameHandler handler;
         final NormSession receiver;
+        /** The one session on the multicast group, which is also {@link #receiver}; null in unicast mode. */
+        final @Nullable Group group;
         final Thread thread;
 
         Open(NormInstance instance, FrameHandler handler) throws UnknownHostException {
             this.instance = instance;
             this.handler = handler;
+            NormLinkSettings.Multicast multicast = settings.multicast();
+            if (multicast != null) {
+                this.group = new Group(openGroup(instance, multicast));
+                this.receiver = this.group.session;
+                peers.values().forEach(peer -> peer.attach(this.group.session, this.group));
+                this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
+                this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+                return;
+            }
+            this.group = null;
             String bind = settings.bindAddress() == null ? null : resolve(settings.bindAddress());
             this.receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(), localNodeId);
             this.receiver.bindTo(bind, null);
@@ -264,10 +300,45 @@ public final class NormWanLink implements WanLink {
                 if (settings.txLossPercent() > 0) {
                     sender.setTxLoss(settings.txLossPercent());
                 }
-                peer.attach(sender);
+                peer.attach(sender, null);
             }
             this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
             this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+        }
+
+        /**
+         * The one session on the group: it receives every peer and sends to all of them at the per-peer budget times
+         * the number of peers (what the per-peer senders of the gateway may offer together). Its receive socket is
+         * shared (port reuse), so several gateways on one host can join; NORM drops its own packets by node id.
+         */
+        private NormSession openGroup(NormInstance instance, NormLinkSettings.Multicast multicast)
+                throws UnknownHostException {
+            NormSession session = instance.createSession(multicast.group(), multicast.port(), localNodeId);
+            // Bound to the group's address: the socket hears only this group, whatever else uses the port.
+            session.bindTo(multicast.group(), null);
+            if (multicast.networkInterface() != null) {
+                session.setMulticastInterface(multicast.networkInterface());
+            }
+            session.setTtl(multicast.ttl());
+            session.setLoopback(false);
+            session.setUnicastNacks(true);
+            session.setSyncPolicy(NormSession.SyncPolicy.ALL);
+            session.setBackoffFactor(0);
+            session.setCongestionControl(false);
+            session.setTxRate(settings.groupTxRateBitsPerSecond());
+            session.setGrttEstimate(settings.grttEstimate().toNanos() / 1e9);
+            session.setAutoParity(settings.autoParity());
+            session.setTxCacheBounds(Math.max(settings.bufferBytes(),
+                    (long) CACHE_COUNT_MIN * settings.segmentBytes()) * peers.size(),
+                    CACHE_COUNT_MIN, CACHE_COUNT_MAX);
+            session.startReceiver(settings.bufferBytes());
+            // A new instance id each start: the peers' receivers see a restart, not old objects' successors.
+            session.startSender(new SecureRandom().nextInt(1 << 16), settings.bufferBytes(), settings.segmentBytes(),
+                    settings.blockSegments(), settings.paritySegments());
+            if (settings.txLossPercent() > 0) {
+                session.setTxLoss(settings.txLossPercent());
+            }
+            return session;
         }
 
         private static String resolve(String host) throws UnknownHostException {
@@ -300,6 +371,11 @@ public final class NormWanLink implements WanLink {
                         checkPeers();
                         this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
                     }
+                    case TX_WATERMARK_COMPLETED -> {
+                        if (this.group != null) {
+                            this.group.watermarkCompleted();
+                        }
+                    }
                     default -> {
                     }
                 }
@@ -321,13 +397,51 @@ public final class NormWanLink implements WanLink {
                 }
                 return;
             }
+            if (this.group != null) {
+                groupObject(sender, event);
+                return;
+            }
             if (event.hasInfo()) {
                 // A probe of the peer's link (see Peer.probe), not a frame.
                 sender.probesReceived.increment();
                 notify(sender, sender.heard(false));
                 return;
             }
-            byte[] frame = event.data();
+            deliver(sender, event.data());
+        }
+
+        /**
+         * An object of the group: a frame or probe marked with the node id of the site it is for (see
+         * {@link Marker}). Every member receives every object; one for another site only shows its sender alive.
+         */
+        private void groupObject(Peer sender, NormEvent event) {
+            Marker marker = Marker.of(event.info());
+            if (marker == null) {
+                framesIgnored.increment();
+                log.warn("norm WAN link of site {} ignored an object from {} without the multicast mode's marker: "
+                        + "is that gateway in unicast mode?", site, sender.site);
+                return;
+            }
+            if (marker.nodeId() != localNodeId) {
+                if (marker.kind() == Marker.FRAME) {
+                    framesForOthers.increment();
+                }
+                notify(sender, sender.heard(false));
+                return;
+            }
+            switch (marker.kind()) {
+                case Marker.PROBE -> {
+                    sender.probesReceived.increment();
+                    notify(sender, sender.heard(false));
+                    // It has not heard us: tell it we are here.
+                    sender.answer();
+                }
+                case Marker.ANSWER -> notify(sender, sender.heard(false));
+                default -> deliver(sender, event.data());
+            }
+        }
+
+        private void deliver(Peer sender, byte[] frame) {
             sender.ledger.received(frame.length);
             notify(sender, sender.heard(false));
             try {
@@ -393,45 +507,64 @@ public final class NormWanLink implements WanLink {
         }
     }
 
-    /** One peer site: its send session, its node id, its watermark, and the link's bookkeeping of it. */
+    /**
+     * One peer site: its send session (in multicast mode the group's, shared), its node id, its watermark (in
+     * multicast mode the group's), and the link's bookkeeping of it.
+     */
     private final class Peer {
 
         final SiteId site;
-        final NormLinkSettings.Endpoint endpoint;
+        final NormLinkSettings.@Nullable Endpoint endpoint;
         final int nodeId;
         final LinkPeer ledger;
         final LongAdder restarts = new LongAdder();
         final LongAdder probesSent = new LongAdder();
         final LongAdder probesReceived = new LongAdder();
         volatile @Nullable NormSession sender;
-        // Guarded by ledger.
-        /** Counter and NORM object of each frame handed over and not acknowledged, oldest first. */
+        /** The multicast group this peer is reached through; null in unicast mode. */
+        private volatile @Nullable Group group;
+        // Guarded by lock().
+        /**
+         * Counter, NORM object and (multicast mode) the group's enqueue order of each frame handed over and not
+         * acknowledged, oldest first.
+         */
         private final ArrayDeque<long[]> objects = new ArrayDeque<>();
         private long lastObject;
-        /** The counter of the frame the outstanding watermark is on; 0 when none is. */
+        /** The counter of the frame the outstanding watermark is on; 0 when none is. Unicast only. */
         private long watermarkAt;
+        /** When the next probe may go, in multicast mode (no watermark paces it there). */
+        private long nextProbeNanos;
 
-        Peer(SiteId site, NormLinkSettings.Endpoint endpoint) {
+        Peer(SiteId site, NormLinkSettings.@Nullable Endpoint endpoint) {
             this.site = site;
             this.endpoint = endpoint;
             this.nodeId = NormLinkSettings.nodeId(site);
             this.ledger = new LinkPeer(site);
         }
 
-        void attach(NormSession session) {
+        void attach(NormSession session, @Nullable Group group) {
             this.sender = session;
+            this.group = group;
+        }
+
+        /** What guards this peer's objects: the group's lock in multicast mode, whose watermark spans every peer. */
+        private Object lock() {
+            Group shared = this.group;
+            return shared != null ? shared : this.ledger;
         }
 
         void send(byte[] frame) throws TransportException {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 this.ledger.requireUp(kind());
                 NormSession session = this.sender;
                 if (session == null) {
                     throw this.ledger.refused("The norm WAN link to peer site " + this.site + " is not open", null);
                 }
+                Group shared = this.group;
                 long object;
                 try {
-                    object = session.enqueue(frame);
+                    object = shared == null ? session.enqueue(frame)
+                            : session.enqueue(frame, Marker.bytes(Marker.FRAME, this.nodeId));
                 }
                 catch (NormException.QueueFull ex) {
                     throw this.ledger.refused("Peer site " + this.site + " does not keep up: " + ex.getMessage(), ex);
@@ -440,7 +573,12 @@ public final class NormWanLink implements WanLink {
                     throw this.ledger.refused("Unable to send a frame to peer site " + this.site + ": "
                             + ex.getMessage(), ex);
                 }
-                this.objects.addLast(new long[] {this.ledger.sent(frame.length), object});
+                long counter = this.ledger.sent(frame.length);
+                if (shared != null) {
+                    this.objects.addLast(new long[] {counter, object, shared.sent(object)});
+                    return;
+                }
+                this.objects.addLast(new long[] {counter, object});
                 this.lastObject = object;
                 if (this.watermarkAt == 0) {
                     armWatermark(session);
@@ -454,17 +592,14 @@ public final class NormWanLink implements WanLink {
             this.watermarkAt = set ? this.ledger.nextCounter() - 1 : 0;
         }
 
-        /** The watermark request ended: acknowledged, or NORM gave up asking. */
+        /** The watermark request ended: acknowledged, or NORM gave up asking. Unicast mode. */
         List<LinkState> watermarkCompleted(NormSession.AckingStatus status) {
             List<LinkState> transitions = new ArrayList<>(1);
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 long upTo = this.watermarkAt;
                 this.watermarkAt = 0;
                 if (status == NormSession.AckingStatus.SUCCESS) {
-                    this.ledger.acknowledged(upTo);
-                    while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
-                        this.objects.removeFirst();
-                    }
+                    acknowledged(upTo);
                     if (this.ledger.state() != LinkState.UP) {
                         up(transitions);
                     }
@@ -479,10 +614,18 @@ public final class NormWanLink implements WanLink {
             return transitions;
         }
 
+        /** The peer has every frame up to counter {@code upTo}: they leave the unacknowledged bytes. */
+        void acknowledged(long upTo) {
+            this.ledger.acknowledged(upTo);
+            while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
+                this.objects.removeFirst();
+            }
+        }
+
         /** The peer's sender reached our receiver; {@code restarted} when it came back as a new instance. */
         List<LinkState> heard(boolean restarted) {
             List<LinkState> transitions = new ArrayList<>(2);
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 LinkState state = this.ledger.state();
                 if (restarted) {
                     this.restarts.increment();
@@ -504,7 +647,7 @@ public final class NormWanLink implements WanLink {
             List<LinkState> transitions = new ArrayList<>(1);
             NormSession session = this.sender;
             Duration timeout = peerTimeout(settings.peerTimeout(), session == null ? 0 : session.grttEstimate());
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 if (this.ledger.overdue(now, timeout)) {
                     down("nothing acknowledged for " + timeout, true, transitions);
                 }
@@ -516,22 +659,52 @@ public final class NormWanLink implements WanLink {
          * While the peer is not UP and no watermark is out, sends a probe (a one-byte object marked by NORM info,
          * which the peer's link drops) with a watermark: its acknowledgement makes the peer UP. An idle NORM sender
          * stops probing after a while, so waiting to hear the peer could wait for ever.
+         *
+         * <p>In multicast mode a peer that is not UP is no acking node (it would hold up the others' watermark): the
+         * probe, addressed to it, asks it to {@linkplain #answer answer}, and hearing the answer makes it UP. One
+         * probe a {@value #MULTICAST_PROBE_MILLIS} ms.
          */
         void probe() {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 NormSession session = this.sender;
                 LinkState state = this.ledger.state();
                 if (session == null || this.watermarkAt != 0 || state == LinkState.UP) {
                     return;
                 }
+                if (this.group != null) {
+                    long now = System.nanoTime();
+                    if (now - this.nextProbeNanos < 0) {
+                        return;
+                    }
+                    this.nextProbeNanos = now + MULTICAST_PROBE_MILLIS * 1_000_000;
+                }
                 try {
-                    this.lastObject = session.enqueue(PROBE, PROBE);
+                    long object = session.enqueue(PROBE, this.group == null ? PROBE
+                            : Marker.bytes(Marker.PROBE, this.nodeId));
+                    this.lastObject = this.group == null ? object : 0;
                 }
                 catch (NormException | IllegalStateException ex) {
                     return; // the next check tries again
                 }
                 this.probesSent.increment();
-                armWatermark(session);
+                if (this.group == null) {
+                    armWatermark(session);
+                }
+            }
+        }
+
+        /** Answers the peer's probe (multicast mode): anything from us makes us UP at its end. */
+        void answer() {
+            NormSession session = this.sender;
+            if (session == null) {
+                return;
+            }
+            try {
+                session.enqueue(PROBE, Marker.bytes(Marker.ANSWER, this.nodeId));
+            }
+            catch (NormException | IllegalStateException ex) {
+                log.debug("norm WAN link of site {}: no answer to the probe of {}: {}", NormWanLink.this.site,
+                        this.site, ex.getMessage());
             }
         }
 
@@ -541,13 +714,21 @@ public final class NormWanLink implements WanLink {
             // NORM would repair what it still holds first, in the order it was handed over, when the peer is back;
             // the gateway sends those messages again, by precedence.
             NormSession session = this.sender;
+            Group shared = this.group;
             if (session != null) {
-                session.cancelWatermark();
+                // In multicast mode the watermark is the group's (see Group.left) and only this peer's objects go:
+                // the others' stay under way.
+                if (shared == null) {
+                    session.cancelWatermark();
+                }
                 this.objects.forEach(entry -> session.cancel(entry[1]));
             }
             this.objects.clear();
             this.watermarkAt = 0;
             this.lastObject = 0;
+            if (shared != null) {
+                shared.left(this);
+            }
             log.warn("norm WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
                     + "lost", NormWanLink.this.site, this.site, why, frames, bytes);
             transitions.add(LinkState.DOWN);
@@ -555,12 +736,16 @@ public final class NormWanLink implements WanLink {
 
         private void up(List<LinkState> transitions) {
             this.ledger.up();
+            Group shared = this.group;
+            if (shared != null) {
+                shared.joined(this);
+            }
             transitions.add(LinkState.UP);
         }
 
         Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
-            details.put("address", this.endpoint.toString());
+            details.put("address", this.endpoint == null ? "" : this.endpoint.toString());
             details.put("nodeId", Integer.toUnsignedString(this.nodeId));
             details.putAll(this.ledger.details());
             NormSession session = this.sender;
@@ -569,6 +754,122 @@ public final class NormWanLink implements WanLink {
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());
             return details;
+        }
+    }
+
+    /**
+     * Multicast mode's one session and its one watermark. NORM keeps a single watermark per session: it is set on
+     * the newest object, remembering how far each UP peer's frames went then; when it completes, each peer's own
+     * acknowledgement ({@code NormGetAckingStatus} with its node id) releases that peer's frames up to there, so a
+     * peer that did not acknowledge keeps its frames while the others are released. The acking nodes are the peers
+     * that are UP: a lost peer is taken off so it does not hold up the others, and put back when it is UP again.
+     * Lock order: this, then a peer's ledger.
+     */
+    private final class Group {
+
+        final NormSession session;
+        // Guarded by this.
+        private long lastObject;
+        /** Objects enqueued so far, frames only: the order of each, to find the newest still held. */
+        private long enqueued;
+        /** Each peer's frame counter when the outstanding watermark was set; empty when none is out. */
+        private final Map<Peer, Long> watermark = new LinkedHashMap<>();
+
+        Group(NormSession session) {
+            this.session = session;
+        }
+
+        /** A frame went out: the watermark follows it once the outstanding one completes. Returns its order. */
+        synchronized long sent(long object) {
+            this.lastObject = object;
+            if (this.watermark.isEmpty()) {
+                arm();
+            }
+            return ++this.enqueued;
+        }
+
+        private void arm() {
+            this.watermark.clear();
+            if (this.lastObject == 0) {
+                return;
+            }
+            for (Peer peer : peers.values()) {
+                if (peer.ledger.state() == LinkState.UP && peer.ledger.unacknowledgedFrames() > 0) {
+                    this.watermark.put(peer, peer.ledger.nextCounter() - 1);
+                }
+            }
+            if (!this.watermark.isEmpty() && !this.session.setWatermark(this.lastObject)) {
+                this.watermark.clear();
+            }
+        }
+
+        /**
+         * Each peer acknowledged up to the watermark, or NORM gave up asking it. Ask again while frames wait; a peer
+         * that never acknowledges goes DOWN after the peer timeout and leaves the acking list.
+         */
+        synchronized void watermarkCompleted() {
+            this.watermark.forEach((peer, upTo) -> {
+                if (peer.ledger.state() == LinkState.UP
+                        && this.session.ackingStatus(peer.nodeId) == NormSession.AckingStatus.SUCCESS) {
+                    peer.acknowledged(upTo);
+                }
+            });
+            arm();
+        }
+
+        /** The peer is UP: it acknowledges watermarks again. */
+        synchronized void joined(Peer peer) {
+            this.session.addAckingNode(peer.nodeId);
+        }
+
+        /**
+         * The peer is DOWN: its objects are cancelled. The watermark may sit on one of them, and would wait for it: it
+         * is set again on the newest object, without this peer.
+         */
+        synchronized void left(Peer peer) {
+            this.session.removeAckingNode(peer.nodeId);
+            if (!this.watermark.isEmpty()) {
+                this.session.cancelWatermark();
+                this.lastObject = newestObject();
+                arm();
+            }
+        }
+
+        /** The newest frame still held for any peer (the DOWN peer's are gone by now); 0 for none. */
+        private long newestObject() {
+            long[] newest = null;
+            for (Peer peer : peers.values()) {
+                long[] last = peer.objects.peekLast();
+                if (last != null && (newest == null || last[2] > newest[2])) {
+                    newest = last;
+                }
+            }
+            return newest == null ? 0 : newest[1];
+        }
+    }
+
+    /**
+     * Multicast mode's NORM info on every object: what it is and the node id of the site it is for, since every
+     * member of the group receives every object. Five bytes: the kind, then the node id, big-endian.
+     */
+    record Marker(byte kind, int nodeId) {
+
+        static final byte FRAME = 'f';
+        /** A probe: the addressee answers it. */
+        static final byte PROBE = 'p';
+        /** The answer to a probe. */
+        static final byte ANSWER = 'a';
+
+        static byte[] bytes(byte kind, int nodeId) {
+            return ByteBuffer.allocate(5).put(kind).putInt(nodeId).array();
+        }
+
+        /** The marker in {@code info}; null when it is none (a unicast gateway's object, say). */
+        static @Nullable Marker of(byte[] info) {
+            if (info.length != 5 || (info[0] != FRAME && info[0] != PROBE && info[0] != ANSWER)) {
+                return null;
+            }
+            return new Marker(info[0], ByteBuffer.wrap(info, 1, 4).getInt());
         }
     }
 }

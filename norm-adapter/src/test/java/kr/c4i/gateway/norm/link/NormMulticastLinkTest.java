@@ -1,0 +1,109 @@
+package kr.c4i.gateway.norm.link;
+
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.awaitState;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.frames;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.freePort;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.hex;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.peerDetails;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.sendWithinCredit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.norm.link.NormWanLinkTest.Recorder;
+
+/**
+ * Three norm links in multicast mode on one group, in one JVM: an administratively scoped group (239.255.x.y) joined
+ * on {@code lo} with TTL 0, so nothing leaves the host. Frames cross real UDP multicast through Debian's libnorm.
+ */
+@Timeout(240)
+class NormMulticastLinkTest {
+
+    static final SiteId ALPHA = SiteId.of("alpha");
+    static final SiteId BRAVO = SiteId.of("bravo");
+    static final SiteId CHARLIE = SiteId.of("charlie");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final long RATE = 10_000_000;
+
+    /** A group of its own per test instance, so parallel builds on this machine do not hear each other. */
+    private final NormLinkSettings.Multicast group = new NormLinkSettings.Multicast(
+            "239.255." + ThreadLocalRandom.current().nextInt(1, 255) + "." + ThreadLocalRandom.current().nextInt(1, 255),
+            freePort(), "lo", 0);
+
+    NormMulticastLinkTest() throws IOException {
+    }
+
+    NormLinkSettings settings(SiteId site, Duration peerTimeout) {
+        Map<SiteId, String> peers = new java.util.LinkedHashMap<>();
+        for (SiteId other : List.of(ALPHA, BRAVO, CHARLIE)) {
+            if (!other.equals(site)) {
+                peers.put(other, "");
+            }
+        }
+        // No peer address: the group reaches them.
+        NormLinkSettings defaults = NormLinkSettings.of(site, Map.of(BRAVO.equals(site) ? ALPHA : BRAVO, "unused"), RATE);
+        return new NormLinkSettings(site, peers, null, defaults.port(), RATE, defaults.segmentBytes(),
+                defaults.blockSegments(), defaults.paritySegments(), defaults.autoParity(), defaults.grttEstimate(),
+                peerTimeout, defaults.bufferBytes(), 0, null, this.group);
+    }
+
+    NormLinkSettings settings(SiteId site) {
+        return settings(site, Duration.ofSeconds(30));
+    }
+
+    @Test
+    void framesReachOnlyTheSiteTheyAreForOnceEachAndAreAcknowledgedPerPeer() throws Exception {
+        Recorder atBravo = new Recorder();
+        Recorder atCharlie = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(settings(ALPHA));
+                NormWanLink bravo = new NormWanLink(settings(BRAVO));
+                NormWanLink charlie = new NormWanLink(settings(CHARLIE))) {
+            alpha.open(new Recorder());
+            bravo.open(atBravo);
+            charlie.open(atCharlie);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            awaitState(alpha, CHARLIE, LinkState.UP);
+            awaitState(bravo, ALPHA, LinkState.UP);
+            awaitState(charlie, ALPHA, LinkState.UP);
+            List<byte[]> toBravo = frames(new Random(1), 100, alpha.maxFrameBytes());
+            List<byte[]> toCharlie = frames(new Random(2), 150, alpha.maxFrameBytes());
+            for (int i = 0; i < toCharlie.size(); i++) {
+                if (i < toBravo.size()) {
+                    sendWithinCredit(alpha, BRAVO, toBravo.get(i));
+                }
+                sendWithinCredit(alpha, CHARLIE, toCharlie.get(i));
+            }
+            await().atMost(WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
+                    && atCharlie.frames.size() >= toCharlie.size());
+            assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(toBravo));
+            assertThat(hex(atCharlie.frames)).containsExactlyInAnyOrderElementsOf(hex(toCharlie));
+            assertThat(atBravo.senders).containsOnly(ALPHA);
+            assertThat(atCharlie.senders).containsOnly(ALPHA);
+            await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0
+                    && alpha.unacknowledgedBytes(CHARLIE) == 0);
+            // Each receives the other's frames too, and drops them.
+            assertThat(bravo.details()).containsEntry("framesForOthers", (long) toCharlie.size())
+                    .containsEntry("mode", "multicast").containsEntry("multicastGroup", this.group.toString());
+            assertThat(charlie.details()).containsEntry("framesForOthers", (long) toBravo.size());
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesSent", 100L);
+            assertThat(peerDetails(alpha, CHARLIE)).containsEntry("framesSent", 150L);
+            // One session sends for both peers: the per-peer budget, less headers, times two.
+            assertThat(((Number) alpha.details().get("groupTxRateBitsPerSecond")).longValue())
+                    .isEqualTo(Math.round(2 * RATE * 1440.0 / 1482));
+        }
+    }
+}
