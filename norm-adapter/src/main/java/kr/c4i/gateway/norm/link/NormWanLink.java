@@ -1,6 +1,8 @@
 package kr.c4i.gateway.norm.link;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
@@ -132,10 +134,14 @@ public final class NormWanLink implements WanLink {
             try {
                 this.open = new Open(instance, handler);
             }
-            catch (RuntimeException | UnknownHostException ex) {
+            catch (RuntimeException | IOException ex) {
                 instance.close();
+                NormLinkSettings.Multicast group = this.settings.multicast();
                 throw new TransportUnavailableException("Unable to open the norm WAN link of site " + this.site
-                        + " on port " + this.settings.port() + ": " + ex.getMessage(), ex);
+                        + (group == null ? " on port " + this.settings.port() : " on multicast group " + group
+                                + (group.networkInterface() == null ? "" : " (interface " + group.networkInterface()
+                                        + ")"))
+                        + ": " + ex.getMessage(), ex);
             }
             this.open.thread.start();
             NormLinkSettings.Multicast multicast = this.settings.multicast();
@@ -260,7 +266,7 @@ public final class NormWanLink implements WanLink {
         final @Nullable Group group;
         final Thread thread;
 
-        Open(NormInstance instance, FrameHandler handler) throws UnknownHostException {
+        Open(NormInstance instance, FrameHandler handler) throws IOException {
             this.instance = instance;
             this.handler = handler;
             NormLinkSettings.Multicast multicast = settings.multicast();
@@ -312,7 +318,12 @@ public final class NormWanLink implements WanLink {
          * shared (port reuse), so several gateways on one host can join; NORM drops its own packets by node id.
          */
         private NormSession openGroup(NormInstance instance, NormLinkSettings.Multicast multicast)
-                throws UnknownHostException {
+                throws IOException {
+            // NORM only notes the name and fails later with no word of it.
+            if (multicast.networkInterface() != null
+                    && NetworkInterface.getByName(multicast.networkInterface()) == null) {
+                throw new IOException("this host has no network interface '" + multicast.networkInterface() + "'");
+            }
             NormSession session = instance.createSession(multicast.group(), multicast.port(), localNodeId);
             // Bound to the group's address: the socket hears only this group, whatever else uses the port.
             session.bindTo(multicast.group(), null);

@@ -106,4 +106,89 @@ class NormMulticastLinkTest {
                     .isEqualTo(Math.round(2 * RATE * 1440.0 / 1482));
         }
     }
+
+    /**
+     * Charlie closed: alpha's frame to it stays unacknowledged while bravo's are acknowledged (each peer's own acking
+     * status, not the watermark's), charlie goes DOWN after the peer timeout with only its own frame lost, bravo
+     * stays UP and is acknowledged without waiting for charlie; charlie back is UP again through probes.
+     */
+    @Test
+    void aLostPeerHoldsUpOnlyItsOwnFramesAndIsUpAgainWhenItComesBack() throws Exception {
+        Recorder atAlpha = new Recorder();
+        Recorder atBravo = new Recorder();
+        // Long enough that NORM gives up asking charlie for acknowledgements (a few round trips) well before.
+        Duration timeout = Duration.ofSeconds(4);
+        try (NormWanLink alpha = new NormWanLink(settings(ALPHA, timeout));
+                NormWanLink bravo = new NormWanLink(settings(BRAVO))) {
+            alpha.open(atAlpha);
+            bravo.open(atBravo);
+            NormWanLink charlie = new NormWanLink(settings(CHARLIE));
+            charlie.open(new Recorder());
+            awaitState(alpha, BRAVO, LinkState.UP);
+            awaitState(alpha, CHARLIE, LinkState.UP);
+            charlie.close();
+
+            alpha.send(CHARLIE, new byte[1000]);
+            alpha.send(BRAVO, new byte[500]);
+            await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0);
+            assertThat(alpha.state(CHARLIE)).as("not yet timed out").isEqualTo(LinkState.UP);
+            assertThat(alpha.unacknowledgedBytes(CHARLIE)).as("charlie never acknowledged its frame").isEqualTo(1000);
+
+            awaitState(alpha, CHARLIE, LinkState.DOWN);
+            assertThat(alpha.unacknowledgedBytes(CHARLIE)).isZero();
+            assertThat(peerDetails(alpha, CHARLIE)).containsEntry("framesLost", 1L);
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesLost", 0L);
+            assertThat(alpha.state(BRAVO)).isEqualTo(LinkState.UP);
+            List<byte[]> more = frames(new Random(3), 20, alpha.maxFrameBytes());
+            for (byte[] frame : more) {
+                alpha.send(BRAVO, frame);
+            }
+            await().atMost(WAIT).until(() -> atBravo.frames.size() >= 1 + more.size()
+                    && alpha.unacknowledgedBytes(BRAVO) == 0);
+            assertThat(alpha.state(BRAVO)).isEqualTo(LinkState.UP);
+            assertThat(atAlpha.states).containsExactlyInAnyOrder(BRAVO + "=up", CHARLIE + "=up", CHARLIE + "=down");
+
+            Recorder atCharlie = new Recorder();
+            try (NormWanLink again = new NormWanLink(settings(CHARLIE))) {
+                again.open(atCharlie);
+                awaitState(alpha, CHARLIE, LinkState.UP);
+                awaitState(again, ALPHA, LinkState.UP);
+                alpha.send(CHARLIE, new byte[] {42});
+                await().atMost(WAIT).until(() -> atCharlie.frames.stream().anyMatch(f -> f.length == 1 && f[0] == 42)
+                        && alpha.unacknowledgedBytes(CHARLIE) == 0);
+                assertThat(atCharlie.frames).as("the frame given up at DOWN was cancelled").hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void settingsNameEveryBadMulticastSetting() {
+        assertThatThrownBy(() -> NormLinkSettings.Multicast.parse("239.255.1.1", null, null))
+                .hasMessageContaining("'239.255.1.1'").hasMessageContaining("address:port");
+        assertThatThrownBy(() -> NormLinkSettings.Multicast.parse("10.0.0.1:6010", null, null))
+                .hasMessageContaining("multicast").hasMessageContaining("'10.0.0.1'");
+        assertThatThrownBy(() -> NormLinkSettings.Multicast.parse("239.255.1.1:70000", null, null))
+                .hasMessageContaining("'239.255.1.1:70000'");
+        assertThatThrownBy(() -> NormLinkSettings.Multicast.parse("239.255.1.1:6010", " ", null))
+                .hasMessageContaining("multicast interface");
+        assertThatThrownBy(() -> NormLinkSettings.Multicast.parse("239.255.1.1:6010", null, 256))
+                .hasMessageContaining("multicast TTL").hasMessageContaining("256");
+        assertThat(NormLinkSettings.Multicast.parse(" 239.255.1.1:6010 ", "eth0", null))
+                .isEqualTo(new NormLinkSettings.Multicast("239.255.1.1", 6010, "eth0",
+                        NormLinkSettings.DEFAULT_MULTICAST_TTL));
+        // A peer's address is needed in unicast mode only.
+        assertThatThrownBy(() -> NormLinkSettings.of(ALPHA, Map.of(BRAVO, ""), RATE))
+                .hasMessageContaining("norm peer address of site bravo");
+        assertThat(settings(ALPHA).peers()).containsEntry(BRAVO, "");
+    }
+
+    @Test
+    void anInterfaceThatDoesNotExistFailsTheOpenWithItsName() {
+        NormLinkSettings.Multicast elsewhere = new NormLinkSettings.Multicast(this.group.group(), this.group.port(),
+                "no-such-if9", 0);
+        NormWanLink alpha = new NormWanLink(settings(ALPHA).withMulticast(elsewhere));
+        assertThatThrownBy(() -> alpha.open(new Recorder())).isInstanceOf(TransportUnavailableException.class)
+                .hasMessageContaining("no-such-if9");
+        alpha.close();
+    }
 }
