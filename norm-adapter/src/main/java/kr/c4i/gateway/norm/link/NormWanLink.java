@@ -2,8 +2,6 @@ package kr.c4i.gateway.norm.link;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.nio.ByteBuffer;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -13,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -52,6 +51,11 @@ import kr.c4i.gateway.norm.NormSession;
  * as lost and the gateway sends their messages again. A DOWN peer is UP again when it acknowledges or is heard
  * anew. One platform thread owns NORM's event queue; it hands frames to the {@link FrameHandler}, in the order
  * they complete, and checks the peers every {@value #CHECK_MILLIS} ms on NORM's user timer.
+ *
+ * <p><b>Multicast mode</b> ({@link NormLinkSettings#multicast}): one session on the group sends to and hears every
+ * peer instead ({@link NormGroup}). Each object's NORM info names the site it is for; a gateway drops those for
+ * others. The session's one watermark is acknowledged per peer, only UP peers are acking nodes, and a peer that is
+ * not UP is probed by objects addressed to it, which its link answers.
  */
 public final class NormWanLink implements WanLink {
 
@@ -263,34 +267,42 @@ public final class NormWanLink implements WanLink {
         final FrameHandler handler;
         final NormSession receiver;
         /** The one session on the multicast group, which is also {@link #receiver}; null in unicast mode. */
-        final @Nullable Group group;
+        final @Nullable NormGroup group;
         final Thread thread;
 
         Open(NormInstance instance, FrameHandler handler) throws IOException {
             this.instance = instance;
             this.handler = handler;
-            NormLinkSettings.Multicast multicast = settings.multicast();
-            if (multicast != null) {
-                this.group = new Group(openGroup(instance, multicast));
-                this.receiver = this.group.session;
-                peers.values().forEach(peer -> peer.attach(this.group.session, this.group));
-                this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
-                this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
-                return;
+            if (settings.multicast() != null) {
+                NormGroup opened = NormGroup.open(instance, settings, localNodeId, peers.values(), CACHE_COUNT_MIN,
+                        CACHE_COUNT_MAX);
+                peers.values().forEach(peer -> peer.attach(opened.session, opened));
+                this.group = opened;
+                this.receiver = opened.session;
             }
-            this.group = null;
+            else {
+                this.group = null;
+                this.receiver = openUnicast(instance);
+            }
+            this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
+            this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+        }
+
+        /** The receive session on this gateway's port, and a send-only session to each peer. */
+        private NormSession openUnicast(NormInstance instance) throws UnknownHostException {
             String bind = settings.bindAddress() == null ? null : resolve(settings.bindAddress());
-            this.receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(), localNodeId);
-            this.receiver.bindTo(bind, null);
-            this.receiver.setUnicastNacks(true);
+            NormSession receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(),
+                    localNodeId);
+            receiver.bindTo(bind, null);
+            receiver.setUnicastNacks(true);
             // The default policy may skip an object whose first packets were lost.
-            this.receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
-            this.receiver.setBackoffFactor(0);
-            this.receiver.startReceiver(settings.bufferBytes());
+            receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
+            receiver.setBackoffFactor(0);
+            receiver.startReceiver(settings.bufferBytes());
             SecureRandom random = new SecureRandom();
             for (Peer peer : peers.values()) {
-                NormSession sender = instance.createSession(resolve(peer.endpoint.host()), peer.endpoint.port(),
-                        localNodeId);
+                NormLinkSettings.Endpoint endpoint = Objects.requireNonNull(peer.endpoint, "endpoint");
+                NormSession sender = instance.createSession(resolve(endpoint.host()), endpoint.port(), localNodeId);
                 sender.setTxOnly();
                 sender.setCongestionControl(false);
                 sender.setTxRate(settings.txRateBitsPerSecond());
@@ -308,49 +320,9 @@ public final class NormWanLink implements WanLink {
                 }
                 peer.attach(sender, null);
             }
-            this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
-            this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+            return receiver;
         }
 
-        /**
-         * The one session on the group: it receives every peer and sends to all of them at the per-peer budget times
-         * the number of peers (what the per-peer senders of the gateway may offer together). Its receive socket is
-         * shared (port reuse), so several gateways on one host can join; NORM drops its own packets by node id.
-         */
-        private NormSession openGroup(NormInstance instance, NormLinkSettings.Multicast multicast)
-                throws IOException {
-            // NORM only notes the name and fails later with no word of it.
-            if (multicast.networkInterface() != null
-                    && NetworkInterface.getByName(multicast.networkInterface()) == null) {
-                throw new IOException("this host has no network interface '" + multicast.networkInterface() + "'");
-            }
-            NormSession session = instance.createSession(multicast.group(), multicast.port(), localNodeId);
-            // Bound to the group's address: the socket hears only this group, whatever else uses the port.
-            session.bindTo(multicast.group(), null);
-            if (multicast.networkInterface() != null) {
-                session.setMulticastInterface(multicast.networkInterface());
-            }
-            session.setTtl(multicast.ttl());
-            session.setLoopback(false);
-            session.setUnicastNacks(true);
-            session.setSyncPolicy(NormSession.SyncPolicy.ALL);
-            session.setBackoffFactor(0);
-            session.setCongestionControl(false);
-            session.setTxRate(settings.groupTxRateBitsPerSecond());
-            session.setGrttEstimate(settings.grttEstimate().toNanos() / 1e9);
-            session.setAutoParity(settings.autoParity());
-            session.setTxCacheBounds(Math.max(settings.bufferBytes(),
-                    (long) CACHE_COUNT_MIN * settings.segmentBytes()) * peers.size(),
-                    CACHE_COUNT_MIN, CACHE_COUNT_MAX);
-            session.startReceiver(settings.bufferBytes());
-            // A new instance id each start: the peers' receivers see a restart, not old objects' successors.
-            session.startSender(new SecureRandom().nextInt(1 << 16), settings.bufferBytes(), settings.segmentBytes(),
-                    settings.blockSegments(), settings.paritySegments());
-            if (settings.txLossPercent() > 0) {
-                session.setTxLoss(settings.txLossPercent());
-            }
-            return session;
-        }
 
         private static String resolve(String host) throws UnknownHostException {
             return InetAddress.getByName(host).getHostAddress();
@@ -423,31 +395,34 @@ public final class NormWanLink implements WanLink {
 
         /**
          * An object of the group: a frame or probe marked with the node id of the site it is for (see
-         * {@link Marker}). Every member receives every object; one for another site only shows its sender alive.
+         * {@link NormGroup.Marker}). Every member receives every object; one for another site only shows its sender
+         * alive.
          */
         private void groupObject(Peer sender, NormEvent event) {
-            Marker marker = Marker.of(event.info());
+            NormGroup.Marker marker = NormGroup.Marker.of(event.info());
             if (marker == null) {
                 framesIgnored.increment();
-                log.warn("norm WAN link of site {} ignored an object from {} without the multicast mode's marker: "
-                        + "is that gateway in unicast mode?", site, sender.site);
+                if (Long.bitCount(framesIgnored.sum()) == 1) {
+                    log.warn("norm WAN link of site {} ignored an object from {} without the multicast mode's "
+                            + "marker: is that gateway in unicast mode?", site, sender.site);
+                }
                 return;
             }
             if (marker.nodeId() != localNodeId) {
-                if (marker.kind() == Marker.FRAME) {
+                if (marker.kind() == NormGroup.Marker.FRAME) {
                     framesForOthers.increment();
                 }
                 notify(sender, sender.heard(false));
                 return;
             }
             switch (marker.kind()) {
-                case Marker.PROBE -> {
+                case NormGroup.Marker.PROBE -> {
                     sender.probesReceived.increment();
                     notify(sender, sender.heard(false));
                     // It has not heard us: tell it we are here.
                     sender.answer();
                 }
-                case Marker.ANSWER -> notify(sender, sender.heard(false));
+                case NormGroup.Marker.ANSWER -> notify(sender, sender.heard(false));
                 default -> deliver(sender, event.data());
             }
         }
@@ -522,7 +497,7 @@ public final class NormWanLink implements WanLink {
      * One peer site: its send session (in multicast mode the group's, shared), its node id, its watermark (in
      * multicast mode the group's), and the link's bookkeeping of it.
      */
-    private final class Peer {
+    private final class Peer implements NormGroup.Member {
 
         final SiteId site;
         final NormLinkSettings.@Nullable Endpoint endpoint;
@@ -533,7 +508,7 @@ public final class NormWanLink implements WanLink {
         final LongAdder probesReceived = new LongAdder();
         volatile @Nullable NormSession sender;
         /** The multicast group this peer is reached through; null in unicast mode. */
-        private volatile @Nullable Group group;
+        private volatile @Nullable NormGroup group;
         // Guarded by lock().
         /**
          * Counter, NORM object and (multicast mode) the group's enqueue order of each frame handed over and not
@@ -553,14 +528,29 @@ public final class NormWanLink implements WanLink {
             this.ledger = new LinkPeer(site);
         }
 
-        void attach(NormSession session, @Nullable Group group) {
+        @Override
+        public int nodeId() {
+            return this.nodeId;
+        }
+
+        @Override
+        public LinkPeer ledger() {
+            return this.ledger;
+        }
+
+        @Override
+        public ArrayDeque<long[]> objects() {
+            return this.objects;
+        }
+
+        void attach(NormSession session, @Nullable NormGroup group) {
             this.sender = session;
             this.group = group;
         }
 
         /** What guards this peer's objects: the group's lock in multicast mode, whose watermark spans every peer. */
         private Object lock() {
-            Group shared = this.group;
+            NormGroup shared = this.group;
             return shared != null ? shared : this.ledger;
         }
 
@@ -571,11 +561,11 @@ public final class NormWanLink implements WanLink {
                 if (session == null) {
                     throw this.ledger.refused("The norm WAN link to peer site " + this.site + " is not open", null);
                 }
-                Group shared = this.group;
+                NormGroup shared = this.group;
                 long object;
                 try {
                     object = shared == null ? session.enqueue(frame)
-                            : session.enqueue(frame, Marker.bytes(Marker.FRAME, this.nodeId));
+                            : session.enqueue(frame, NormGroup.Marker.bytes(NormGroup.Marker.FRAME, this.nodeId));
                 }
                 catch (NormException.QueueFull ex) {
                     throw this.ledger.refused("Peer site " + this.site + " does not keep up: " + ex.getMessage(), ex);
@@ -626,7 +616,8 @@ public final class NormWanLink implements WanLink {
         }
 
         /** The peer has every frame up to counter {@code upTo}: they leave the unacknowledged bytes. */
-        void acknowledged(long upTo) {
+        @Override
+        public void acknowledged(long upTo) {
             this.ledger.acknowledged(upTo);
             while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
                 this.objects.removeFirst();
@@ -691,7 +682,7 @@ public final class NormWanLink implements WanLink {
                 }
                 try {
                     long object = session.enqueue(PROBE, this.group == null ? PROBE
-                            : Marker.bytes(Marker.PROBE, this.nodeId));
+                            : NormGroup.Marker.bytes(NormGroup.Marker.PROBE, this.nodeId));
                     this.lastObject = this.group == null ? object : 0;
                 }
                 catch (NormException | IllegalStateException ex) {
@@ -711,7 +702,7 @@ public final class NormWanLink implements WanLink {
                 return;
             }
             try {
-                session.enqueue(PROBE, Marker.bytes(Marker.ANSWER, this.nodeId));
+                session.enqueue(PROBE, NormGroup.Marker.bytes(NormGroup.Marker.ANSWER, this.nodeId));
             }
             catch (NormException | IllegalStateException ex) {
                 log.debug("norm WAN link of site {}: no answer to the probe of {}: {}", NormWanLink.this.site,
@@ -725,9 +716,9 @@ public final class NormWanLink implements WanLink {
             // NORM would repair what it still holds first, in the order it was handed over, when the peer is back;
             // the gateway sends those messages again, by precedence.
             NormSession session = this.sender;
-            Group shared = this.group;
+            NormGroup shared = this.group;
             if (session != null) {
-                // In multicast mode the watermark is the group's (see Group.left) and only this peer's objects go:
+                // In multicast mode the watermark is the group's (see NormGroup.left) and only this peer's objects go:
                 // the others' stay under way.
                 if (shared == null) {
                     session.cancelWatermark();
@@ -747,7 +738,7 @@ public final class NormWanLink implements WanLink {
 
         private void up(List<LinkState> transitions) {
             this.ledger.up();
-            Group shared = this.group;
+            NormGroup shared = this.group;
             if (shared != null) {
                 shared.joined(this);
             }
@@ -765,122 +756,6 @@ public final class NormWanLink implements WanLink {
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());
             return details;
-        }
-    }
-
-    /**
-     * Multicast mode's one session and its one watermark. NORM keeps a single watermark per session: it is set on
-     * the newest object, remembering how far each UP peer's frames went then; when it completes, each peer's own
-     * acknowledgement ({@code NormGetAckingStatus} with its node id) releases that peer's frames up to there, so a
-     * peer that did not acknowledge keeps its frames while the others are released. The acking nodes are the peers
-     * that are UP: a lost peer is taken off so it does not hold up the others, and put back when it is UP again.
-     * Lock order: this, then a peer's ledger.
-     */
-    private final class Group {
-
-        final NormSession session;
-        // Guarded by this.
-        private long lastObject;
-        /** Objects enqueued so far, frames only: the order of each, to find the newest still held. */
-        private long enqueued;
-        /** Each peer's frame counter when the outstanding watermark was set; empty when none is out. */
-        private final Map<Peer, Long> watermark = new LinkedHashMap<>();
-
-        Group(NormSession session) {
-            this.session = session;
-        }
-
-        /** A frame went out: the watermark follows it once the outstanding one completes. Returns its order. */
-        synchronized long sent(long object) {
-            this.lastObject = object;
-            if (this.watermark.isEmpty()) {
-                arm();
-            }
-            return ++this.enqueued;
-        }
-
-        private void arm() {
-            this.watermark.clear();
-            if (this.lastObject == 0) {
-                return;
-            }
-            for (Peer peer : peers.values()) {
-                if (peer.ledger.state() == LinkState.UP && peer.ledger.unacknowledgedFrames() > 0) {
-                    this.watermark.put(peer, peer.ledger.nextCounter() - 1);
-                }
-            }
-            if (!this.watermark.isEmpty() && !this.session.setWatermark(this.lastObject)) {
-                this.watermark.clear();
-            }
-        }
-
-        /**
-         * Each peer acknowledged up to the watermark, or NORM gave up asking it. Ask again while frames wait; a peer
-         * that never acknowledges goes DOWN after the peer timeout and leaves the acking list.
-         */
-        synchronized void watermarkCompleted() {
-            this.watermark.forEach((peer, upTo) -> {
-                if (peer.ledger.state() == LinkState.UP
-                        && this.session.ackingStatus(peer.nodeId) == NormSession.AckingStatus.SUCCESS) {
-                    peer.acknowledged(upTo);
-                }
-            });
-            arm();
-        }
-
-        /** The peer is UP: it acknowledges watermarks again. */
-        synchronized void joined(Peer peer) {
-            this.session.addAckingNode(peer.nodeId);
-        }
-
-        /**
-         * The peer is DOWN: its objects are cancelled. The watermark may sit on one of them, and would wait for it: it
-         * is set again on the newest object, without this peer.
-         */
-        synchronized void left(Peer peer) {
-            this.session.removeAckingNode(peer.nodeId);
-            if (!this.watermark.isEmpty()) {
-                this.session.cancelWatermark();
-                this.lastObject = newestObject();
-                arm();
-            }
-        }
-
-        /** The newest frame still held for any peer (the DOWN peer's are gone by now); 0 for none. */
-        private long newestObject() {
-            long[] newest = null;
-            for (Peer peer : peers.values()) {
-                long[] last = peer.objects.peekLast();
-                if (last != null && (newest == null || last[2] > newest[2])) {
-                    newest = last;
-                }
-            }
-            return newest == null ? 0 : newest[1];
-        }
-    }
-
-    /**
-     * Multicast mode's NORM info on every object: what it is and the node id of the site it is for, since every
-     * member of the group receives every object. Five bytes: the kind, then the node id, big-endian.
-     */
-    record Marker(byte kind, int nodeId) {
-
-        static final byte FRAME = 'f';
-        /** A probe: the addressee answers it. */
-        static final byte PROBE = 'p';
-        /** The answer to a probe. */
-        static final byte ANSWER = 'a';
-
-        static byte[] bytes(byte kind, int nodeId) {
-            return ByteBuffer.allocate(5).put(kind).putInt(nodeId).array();
-        }
-
-        /** The marker in {@code info}; null when it is none (a unicast gateway's object, say). */
-        static @Nullable Marker of(byte[] info) {
-            if (info.length != 5 || (info[0] != FRAME && info[0] != PROBE && info[0] != ANSWER)) {
-                return null;
-            }
-            return new Marker(info[0], ByteBuffer.wrap(info, 1, 4).getInt());
         }
     }
 }
