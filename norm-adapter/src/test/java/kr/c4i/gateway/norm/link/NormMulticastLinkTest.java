@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -41,21 +41,23 @@ class NormMulticastLinkTest {
 
     /** A group of its own per test instance, so parallel builds on this machine do not hear each other. */
     private final NormLinkSettings.Multicast group = new NormLinkSettings.Multicast(
-            "239.255." + ThreadLocalRandom.current().nextInt(1, 255) + "." + ThreadLocalRandom.current().nextInt(1, 255),
+            "239.255." + ThreadLocalRandom.current().nextInt(1, 255) + "."
+                    + ThreadLocalRandom.current().nextInt(1, 255),
             freePort(), "lo", 0);
 
     NormMulticastLinkTest() throws IOException {
     }
 
     NormLinkSettings settings(SiteId site, Duration peerTimeout) {
-        Map<SiteId, String> peers = new java.util.LinkedHashMap<>();
+        Map<SiteId, String> peers = new LinkedHashMap<>();
         for (SiteId other : List.of(ALPHA, BRAVO, CHARLIE)) {
             if (!other.equals(site)) {
                 peers.put(other, "");
             }
         }
         // No peer address: the group reaches them.
-        NormLinkSettings defaults = NormLinkSettings.of(site, Map.of(BRAVO.equals(site) ? ALPHA : BRAVO, "unused"), RATE);
+        NormLinkSettings defaults = NormLinkSettings.of(site, Map.of(BRAVO.equals(site) ? ALPHA : BRAVO, "unused"),
+                RATE);
         return new NormLinkSettings(site, peers, null, defaults.port(), RATE, defaults.segmentBytes(),
                 defaults.blockSegments(), defaults.paritySegments(), defaults.autoParity(), defaults.grttEstimate(),
                 peerTimeout, defaults.bufferBytes(), 0, null, this.group);
@@ -158,6 +160,56 @@ class NormMulticastLinkTest {
                         && alpha.unacknowledgedBytes(CHARLIE) == 0);
                 assertThat(atCharlie.frames).as("the frame given up at DOWN was cancelled").hasSize(1);
             }
+        }
+    }
+
+    @Test
+    void aPeerThatRestartedWhileUpIsDownThenUpAtOnceWithOnlyItsOwnFramesGivenUp() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(settings(ALPHA, Duration.ofSeconds(60)));
+                NormWanLink charlie = new NormWanLink(settings(CHARLIE))) {
+            alpha.open(atAlpha);
+            charlie.open(new Recorder());
+            NormWanLink bravo = new NormWanLink(settings(BRAVO));
+            bravo.open(new Recorder());
+            awaitState(alpha, BRAVO, LinkState.UP);
+            awaitState(alpha, CHARLIE, LinkState.UP);
+            bravo.close();
+            alpha.send(BRAVO, new byte[700]);
+            try (NormWanLink again = new NormWanLink(settings(BRAVO))) {
+                again.open(new Recorder());
+                // Far sooner than the peer timeout: the new sender instance tells alpha bravo restarted.
+                await().atMost(WAIT)
+                        .until(() -> atAlpha.states.stream().filter(s -> s.startsWith("bravo")).count() >= 3);
+                assertThat(atAlpha.states.stream().filter(s -> s.startsWith("bravo")))
+                        .containsExactly(BRAVO + "=up", BRAVO + "=down", BRAVO + "=up");
+                assertThat(peerDetails(alpha, BRAVO)).containsEntry("restarts", 1L).containsEntry("framesLost", 1L);
+                alpha.send(CHARLIE, new byte[] {7});
+                alpha.send(BRAVO, new byte[] {8});
+                await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(CHARLIE) == 0
+                        && alpha.unacknowledgedBytes(BRAVO) == 0);
+                assertThat(alpha.state(CHARLIE)).isEqualTo(LinkState.UP);
+            }
+        }
+    }
+
+    @Test
+    void anObjectFromASiteThatIsNotAPeerIsIgnoredAndCounted() throws Exception {
+        Recorder atAlpha = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(settings(ALPHA));
+                NormWanLink intruder = new NormWanLink(new NormLinkSettings(SiteId.of("intruder"),
+                        Map.of(ALPHA, ""), null, 6010, RATE, 1400, 64, 32, 0, Duration.ofMillis(50),
+                        Duration.ofSeconds(30), 4 * 1024 * 1024, 0, null, this.group))) {
+            alpha.open(atAlpha);
+            intruder.open(new Recorder());
+            // Alpha's probes of its peers reach the intruder, which takes alpha for UP and sends it a frame; alpha
+            // knows no such site.
+            awaitState(intruder, ALPHA, LinkState.UP);
+            intruder.send(ALPHA, new byte[] {9});
+            await().atMost(WAIT).until(() -> ((Number) alpha.details().get("framesIgnored")).longValue() >= 1);
+            assertThat(atAlpha.frames).isEmpty();
+            assertThat(atAlpha.states).isEmpty();
+            assertThat(alpha.state(BRAVO)).isEqualTo(LinkState.CONNECTING);
         }
     }
 
