@@ -1,5 +1,6 @@
 package kr.c4i.gateway.norm;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -15,6 +16,8 @@ public final class NormEvent {
 
     /** {@code NORM_NODE_NONE}: the event concerns no remote sender. */
     public static final int NO_NODE = 0;
+    /** The longest info read back; NORM's own bound is one segment, the link's markers take five bytes. */
+    private static final int MAX_INFO = 256;
 
     private final Norm norm;
     private final NormEventType type;
@@ -52,6 +55,18 @@ public final class NormEvent {
     /** Whether a received object carries NORM's out-of-band info (see {@link NormSession#enqueue(byte[], byte[])}). */
     public boolean hasInfo() {
         return !this.object.equals(MemorySegment.NULL) && this.norm.objectHasInfo(this.object);
+    }
+
+    /** A copy of a received object's NORM info; empty when it has none. */
+    public byte[] info() {
+        if (!hasInfo()) {
+            return new byte[0];
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment buffer = call.allocate(MAX_INFO);
+            int length = Short.toUnsignedInt(this.norm.objectGetInfo(this.object, buffer, (short) MAX_INFO));
+            return buffer.asSlice(0, Math.min(length, MAX_INFO)).toArray(ValueLayout.JAVA_BYTE);
+        }
     }
 
     /** A copy of a received object's bytes; call it while handling {@link NormEventType#RX_OBJECT_COMPLETED}. */

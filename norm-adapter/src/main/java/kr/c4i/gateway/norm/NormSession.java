@@ -96,6 +96,32 @@ public final class NormSession implements AutoCloseable {
         this.norm.setTxOnly(this.handle, true, false);
     }
 
+    /** The interface a multicast session joins its group on and sends from, by name (e.g. {@code eth0}). */
+    public void setMulticastInterface(String interfaceName) {
+        try (Arena call = Arena.ofConfined()) {
+            if (!this.norm.setMulticastInterface(this.handle, call.allocateFrom(interfaceName))) {
+                throw new NormException("NormSetMulticastInterface", "interface '" + interfaceName + "'");
+            }
+        }
+    }
+
+    /** How many hops the session's multicast packets may take. */
+    public void setTtl(int ttl) {
+        if (!this.norm.setTtl(this.handle, (byte) ttl)) {
+            throw new NormException("NormSetTTL", "TTL " + ttl);
+        }
+    }
+
+    /**
+     * Whether the session hears its own sender. Off (NORM's default), NORM drops packets with its own node id; the
+     * socket's multicast loop stays on, so other sessions on this host still hear the group.
+     */
+    public void setLoopback(boolean loopback) {
+        if (!this.norm.setLoopback(this.handle, loopback) || !this.norm.setMulticastLoopback(this.handle, true)) {
+            throw new NormException("NormSetLoopback", "loopback " + loopback);
+        }
+    }
+
     /**
      * Asks for one {@link NormEventType#USER_TIMEOUT} event of this session after {@code seconds}: a way to run
      * periodic work on the thread that owns the event queue.
@@ -157,6 +183,11 @@ public final class NormSession implements AutoCloseable {
         if (!this.norm.addAckingNode(this.handle, nodeId)) {
             throw new NormException("NormAddAckingNode", "node " + Integer.toUnsignedString(nodeId));
         }
+    }
+
+    /** No longer waits for {@code nodeId}'s acknowledgement of a watermark; nothing when it was not listed. */
+    public void removeAckingNode(int nodeId) {
+        this.norm.removeAckingNode(this.handle, nodeId);
     }
 
     /**

@@ -48,6 +48,25 @@ class NormBindingTest {
         }
     }
 
+    /**
+     * The multicast link takes a lost peer off the acking list so its watermark waits for the others only: a node
+     * that never answers, once removed, no longer makes the watermark fail for everyone (NORM_NODE_ANY), and the
+     * object's NORM info comes back as sent.
+     */
+    @Test
+    void aRemovedAckingNodeNoLongerHoldsUpTheWatermarkAndInfoComesBackAsSent() throws Exception {
+        try (Pair pair = new Pair(2_000_000, 64)) {
+            int silent = 33;
+            pair.sender.addAckingNode(silent);
+            pair.sender.removeAckingNode(silent);
+            long object = pair.sender.enqueue(new byte[] {1, 2, 3}, new byte[] {'f', 0, 0, 0, 22});
+            assertThat(pair.sender.setWatermark(object)).isTrue();
+            await().atMost(WAIT).until(() -> !pair.overall.isEmpty());
+            assertThat(pair.overall).containsExactly(NormSession.AckingStatus.SUCCESS);
+            assertThat(pair.infoBytes).containsExactly(HexFormat.of().formatHex(new byte[] {'f', 0, 0, 0, 22}));
+        }
+    }
+
     @Test
     void theSenderFreesWhatNormPurgedAndCloseFreesTheRest() throws Exception {
         try (Pair pair = new Pair(10_000_000, 16)) {
@@ -176,6 +195,9 @@ class NormBindingTest {
         final List<byte[]> received = new CopyOnWriteArrayList<>();
         final List<Boolean> infos = new CopyOnWriteArrayList<>();
         final List<NormSession.AckingStatus> watermarks = new CopyOnWriteArrayList<>();
+        /** Each completed watermark's status over every acking node (NORM_NODE_ANY). */
+        final List<NormSession.AckingStatus> overall = new CopyOnWriteArrayList<>();
+        final List<String> infoBytes = new CopyOnWriteArrayList<>();
         final java.util.Set<Integer> senders = ConcurrentHashMap.newKeySet();
         private final Thread sendEvents;
         private final Thread receiveEvents;
@@ -203,6 +225,7 @@ class NormBindingTest {
                 while ((event = this.sending.nextEvent()) != null) {
                     if (event.type() == NormEventType.TX_WATERMARK_COMPLETED) {
                         this.watermarks.add(this.sender.ackingStatus(RECEIVER_NODE));
+                        this.overall.add(this.sender.ackingStatus(-1));
                     }
                 }
             });
@@ -212,6 +235,9 @@ class NormBindingTest {
                     if (event.type() == NormEventType.RX_OBJECT_COMPLETED) {
                         this.senders.add(event.senderNodeId());
                         this.infos.add(event.hasInfo());
+                        if (event.hasInfo()) {
+                            this.infoBytes.add(HexFormat.of().formatHex(event.info()));
+                        }
                         this.received.add(event.data());
                     }
                 }

@@ -410,6 +410,60 @@ public final class Norm {
         }
     }
 
+    public boolean setMulticastInterface(MemorySegment session, MemorySegment interfaceName) {
+        try {
+            return (boolean) h(NormSymbol.SET_MULTICAST_INTERFACE).invokeExact(session, interfaceName);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public boolean setTtl(MemorySegment session, byte ttl) {
+        try {
+            return (boolean) h(NormSymbol.SET_TTL).invokeExact(session, ttl);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public boolean setLoopback(MemorySegment session, boolean loopback) {
+        try {
+            return (boolean) h(NormSymbol.SET_LOOPBACK).invokeExact(session, loopback);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public boolean setMulticastLoopback(MemorySegment session, boolean loopback) {
+        try {
+            return (boolean) h(NormSymbol.SET_MULTICAST_LOOPBACK).invokeExact(session, loopback);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void removeAckingNode(MemorySegment session, int nodeId) {
+        try {
+            h(NormSymbol.REMOVE_ACKING_NODE).invokeExact(session, nodeId);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public short objectGetInfo(MemorySegment object, MemorySegment buffer, short length) {
+        try {
+            return (short) h(NormSymbol.OBJECT_GET_INFO).invokeExact(object, buffer, length);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
     private static RuntimeException rethrow(Throwable ex) {
         if (ex instanceof RuntimeException runtime) {
             throw runtime;

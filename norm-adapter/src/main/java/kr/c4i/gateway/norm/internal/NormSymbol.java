@@ -37,6 +37,14 @@ enum NormSymbol {
     // UINT16 senderPort)
     SET_RX_PORT_REUSE("NormSetRxPortReuse",
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_BOOLEAN, ADDRESS, ADDRESS, JAVA_SHORT)),
+    // bool NormSetMulticastInterface(session, const char* interfaceName)
+    SET_MULTICAST_INTERFACE("NormSetMulticastInterface", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, ADDRESS)),
+    // bool NormSetTTL(session, unsigned char ttl)
+    SET_TTL("NormSetTTL", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, JAVA_BYTE)),
+    // bool NormSetLoopback(session, bool): whether the session hears its own sender (its own node id)
+    SET_LOOPBACK("NormSetLoopback", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, JAVA_BOOLEAN)),
+    // bool NormSetMulticastLoopback(session, bool): IP_MULTICAST_LOOP, so other sockets on this host hear the group
+    SET_MULTICAST_LOOPBACK("NormSetMulticastLoopback", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, JAVA_BOOLEAN)),
     // void NormSetUserTimer(session, double seconds): one NORM_USER_TIMEOUT event after that long
     SET_USER_TIMER("NormSetUserTimer", FunctionDescriptor.ofVoid(ADDRESS, JAVA_DOUBLE)),
     // void NormSetTxOnly(session, bool txOnly, bool connectToSessionAddress)
@@ -77,6 +85,8 @@ enum NormSymbol {
     RESET_WATERMARK("NormResetWatermark", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS)),
     // bool NormAddAckingNode(session, NormNodeId)
     ADD_ACKING_NODE("NormAddAckingNode", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, JAVA_INT)),
+    // void NormRemoveAckingNode(session, NormNodeId)
+    REMOVE_ACKING_NODE("NormRemoveAckingNode", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)),
     // NormAckingStatus NormGetAckingStatus(session, NormNodeId)
     GET_ACKING_STATUS("NormGetAckingStatus", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT)),
     // bool NormStartReceiver(session, UINT32 bufferSpace)
@@ -87,6 +97,8 @@ enum NormSymbol {
     SET_DEFAULT_UNICAST_NACK("NormSetDefaultUnicastNack", FunctionDescriptor.ofVoid(ADDRESS, JAVA_BOOLEAN)),
     // void NormSetDefaultSyncPolicy(session, NormSyncPolicy)
     SET_DEFAULT_SYNC_POLICY("NormSetDefaultSyncPolicy", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)),
+    // UINT16 NormObjectGetInfo(NormObjectHandle, char* buffer, UINT16 bufferLen): copies the info, returns its length
+    OBJECT_GET_INFO("NormObjectGetInfo", FunctionDescriptor.of(JAVA_SHORT, ADDRESS, ADDRESS, JAVA_SHORT)),
     // NormSize NormObjectGetSize(NormObjectHandle)
     OBJECT_GET_SIZE("NormObjectGetSize", FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
     // const char* NormDataAccessData(NormObjectHandle)

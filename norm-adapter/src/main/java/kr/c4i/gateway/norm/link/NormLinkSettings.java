@@ -31,10 +31,12 @@ import kr.c4i.gateway.core.link.SiteId;
  * @param bufferBytes memory for the sender's repair state per peer, and for the receiver per remote sender
  * @param txLossPercent packets NORM drops on purpose before they leave (NORM's test hook); 0 in operation
  * @param library libnorm's file name or path; Debian's {@code libnorm.so.1} when null
+ * @param multicast the group every gateway of the link joins, instead of unicast to each peer; unicast when null
  */
 public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable String bindAddress, int port,
         long rateBitsPerSecond, int segmentBytes, int blockSegments, int paritySegments, int autoParity,
-        Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent, @Nullable String library) {
+        Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent, @Nullable String library,
+        @Nullable Multicast multicast) {
 
     public static final int DEFAULT_PORT = 6010;
     public static final int DEFAULT_SEGMENT_BYTES = 1400;
@@ -53,6 +55,8 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     public static final int WIRE_HEADER_BYTES = 42;
     /** NORM's own header on a data message: common, object and FEC payload headers and the FEC extension. */
     public static final int NORM_DATA_HEADER_BYTES = 40;
+    /** One hop: the group stays on the shared net unless the operator raises it for a routed one. */
+    public static final int DEFAULT_MULTICAST_TTL = 1;
 
     public NormLinkSettings {
         Objects.requireNonNull(site, "site");
@@ -64,7 +68,12 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
         if (peers.containsKey(site)) {
             throw new IllegalArgumentException("Site " + site + " lists itself among its norm peers");
         }
-        peers.forEach((peer, address) -> hostPort(peer, address, 1));
+        // In multicast mode the group reaches every peer: a peer's address is not used and may be left empty.
+        peers.forEach((peer, address) -> {
+            if (multicast == null || !address.isBlank()) {
+                hostPort(peer, address, 1);
+            }
+        });
         requireRange("port", port, 1, 0xFFFF);
         if (rateBitsPerSecond < 8_000) {
             throw new IllegalArgumentException("The norm link's rate must be at least 8000 bits/s, was "
@@ -101,22 +110,27 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
         return new NormLinkSettings(site, peers, null, DEFAULT_PORT, rateBitsPerSecond, DEFAULT_SEGMENT_BYTES,
                 DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, DEFAULT_AUTO_PARITY,
                 Duration.ofMillis(DEFAULT_GRTT_ESTIMATE_MILLIS), Duration.ofMillis(DEFAULT_PEER_TIMEOUT_MILLIS),
-                DEFAULT_BUFFER_BYTES, 0, null);
+                DEFAULT_BUFFER_BYTES, 0, null, null);
     }
 
     public NormLinkSettings withEndpoint(@Nullable String bindAddress, int port) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library);
+                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, multicast);
     }
 
     public NormLinkSettings withTxLoss(double percent) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, percent, library);
+                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, percent, library, multicast);
     }
 
     public NormLinkSettings withPeerTimeout(Duration timeout) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, timeout, bufferBytes, txLossPercent, library);
+                paritySegments, autoParity, grttEstimate, timeout, bufferBytes, txLossPercent, library, multicast);
+    }
+
+    public NormLinkSettings withMulticast(@Nullable Multicast group) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, group);
     }
 
     /**
@@ -127,6 +141,14 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     public double txRateBitsPerSecond() {
         double message = segmentBytes + NORM_DATA_HEADER_BYTES;
         return rateBitsPerSecond * message / (message + WIRE_HEADER_BYTES);
+    }
+
+    /**
+     * The rate of the one multicast session: what the per-peer senders may offer together, the per-peer budget
+     * ({@link #txRateBitsPerSecond}) times the number of peers, since every frame goes to the group once.
+     */
+    public double groupTxRateBitsPerSecond() {
+        return txRateBitsPerSecond() * peers.size();
     }
 
     /**
@@ -163,6 +185,79 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
                     + "': the port must be 1-65535");
         }
         return new Endpoint(text.substring(0, colon), port);
+    }
+
+    /**
+     * The multicast group of the link: one NORM session on it sends to and hears every peer.
+     *
+     * @param group an IPv4 multicast address (an administratively scoped one, 239.x.y.z, on a private net)
+     * @param port the group's UDP port, the same at every gateway
+     * @param networkInterface the interface name the group is joined and sent on; the system's choice when null
+     * @param ttl the hops a packet may take: 1 keeps it on the shared net, 0 on the host
+     */
+    public record Multicast(String group, int port, @Nullable String networkInterface, int ttl) {
+
+        public Multicast {
+            Objects.requireNonNull(group, "group");
+            if (!isIpv4Multicast(group)) {
+                throw new IllegalArgumentException("The norm link's multicast group must be an IPv4 multicast "
+                        + "address (224.0.0.0-239.255.255.255), was '" + group + "'");
+            }
+            requireRange("multicast port", port, 1, 0xFFFF);
+            if (networkInterface != null && networkInterface.isBlank()) {
+                throw new IllegalArgumentException("The norm link's multicast interface is blank: name one (e.g. "
+                        + "eth0) or leave it unset");
+            }
+            requireRange("multicast TTL", ttl, 0, 255);
+        }
+
+        /**
+         * A group from {@code address:port}, as {@code gateway.wan.norm.multicast-group} names it.
+         *
+         * @param ttl hops; {@link #DEFAULT_MULTICAST_TTL} when null
+         */
+        public static Multicast parse(String groupAndPort, @Nullable String networkInterface, @Nullable Integer ttl) {
+            String text = groupAndPort.strip();
+            int colon = text.lastIndexOf(':');
+            int port = -1;
+            if (colon > 0) {
+                try {
+                    port = Integer.parseInt(text.substring(colon + 1));
+                }
+                catch (NumberFormatException ex) {
+                    port = -1;
+                }
+            }
+            if (port < 1 || port > 0xFFFF) {
+                throw new IllegalArgumentException("The norm link's multicast group is '" + groupAndPort
+                        + "': use address:port, e.g. 239.255.10.1:6010");
+            }
+            return new Multicast(text.substring(0, colon), port,
+                    networkInterface == null ? null : networkInterface.strip(),
+                    ttl == null ? DEFAULT_MULTICAST_TTL : ttl);
+        }
+
+        private static boolean isIpv4Multicast(String text) {
+            String[] parts = text.split("\\.", -1);
+            if (parts.length != 4) {
+                return false;
+            }
+            int first = -1;
+            for (int i = 0; i < 4; i++) {
+                if (!parts[i].matches("[0-9]{1,3}") || Integer.parseInt(parts[i]) > 255) {
+                    return false;
+                }
+                if (i == 0) {
+                    first = Integer.parseInt(parts[i]);
+                }
+            }
+            return first >= 224 && first <= 239;
+        }
+
+        @Override
+        public String toString() {
+            return this.group + ":" + this.port;
+        }
     }
 
     record Endpoint(String host, int port) {

@@ -1,5 +1,6 @@
 package kr.c4i.gateway.norm.link;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -50,6 +52,11 @@ import kr.c4i.gateway.norm.NormSession;
  * as lost and the gateway sends their messages again. A DOWN peer is UP again when it acknowledges or is heard
  * anew. One platform thread owns NORM's event queue; it hands frames to the {@link FrameHandler}, in the order
  * they complete, and checks the peers every {@value #CHECK_MILLIS} ms on NORM's user timer.
+ *
+ * <p><b>Multicast mode</b> ({@link NormLinkSettings#multicast}): one session on the group sends to and hears every
+ * peer instead ({@link NormGroup}). Each object's NORM info names the site it is for; a gateway drops those for
+ * others. The session's one watermark is acknowledged per peer, only UP peers are acking nodes, and a peer that is
+ * not UP is probed by objects addressed to it, which its link answers.
  */
 public final class NormWanLink implements WanLink {
 
@@ -61,6 +68,8 @@ public final class NormWanLink implements WanLink {
     private static final int CACHE_COUNT_MAX = 4096;
     /** A probe's data and its NORM info: frames carry no info, so the info tells a probe from a frame. */
     private static final byte[] PROBE = {'p'};
+    /** How often a peer that is not UP is probed in multicast mode, where no watermark paces the probes. */
+    static final long MULTICAST_PROBE_MILLIS = 1000;
     /** Round trips added to the peer timeout: each repair round of a lossy link costs about one. */
     static final int TIMEOUT_ROUND_TRIPS = 10;
 
@@ -70,6 +79,7 @@ public final class NormWanLink implements WanLink {
     private final Map<SiteId, Peer> peers;
     private final Map<Integer, Peer> peersByNodeId;
     private final LongAdder framesIgnored = new LongAdder();
+    private final LongAdder framesForOthers = new LongAdder();
     private final Object lifecycle = new Object();
     private @Nullable Open open;
     private volatile boolean closed;
@@ -81,8 +91,8 @@ public final class NormWanLink implements WanLink {
         Map<SiteId, Peer> byPeer = new LinkedHashMap<>();
         Map<Integer, Peer> byNode = new LinkedHashMap<>();
         settings.peers().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
-            Peer peer = new Peer(entry.getKey(),
-                    NormLinkSettings.hostPort(entry.getKey(), entry.getValue(), settings.port()));
+            Peer peer = new Peer(entry.getKey(), settings.multicast() != null && entry.getValue().isBlank() ? null
+                    : NormLinkSettings.hostPort(entry.getKey(), entry.getValue(), settings.port()));
             byPeer.put(peer.site, peer);
             byNode.put(peer.nodeId, peer);
         });
@@ -129,12 +139,27 @@ public final class NormWanLink implements WanLink {
             try {
                 this.open = new Open(instance, handler);
             }
-            catch (RuntimeException | UnknownHostException ex) {
+            catch (RuntimeException | IOException ex) {
                 instance.close();
+                NormLinkSettings.Multicast group = this.settings.multicast();
                 throw new TransportUnavailableException("Unable to open the norm WAN link of site " + this.site
-                        + " on port " + this.settings.port() + ": " + ex.getMessage(), ex);
+                        + (group == null ? " on port " + this.settings.port() : " on multicast group " + group
+                                + (group.networkInterface() == null ? "" : " (interface " + group.networkInterface()
+                                        + ")"))
+                        + ": " + ex.getMessage(), ex);
             }
             this.open.thread.start();
+            NormLinkSettings.Multicast multicast = this.settings.multicast();
+            if (multicast != null) {
+                log.info("norm WAN link of site {} open on multicast group {} (interface {}, TTL {}, node {}): peers "
+                        + "{}, {} bit/s of NORM messages for all of them ({} on the wire per peer), segments {} B, "
+                        + "block {} + parity {}", this.site, multicast,
+                        multicast.networkInterface() == null ? "the system's" : multicast.networkInterface(),
+                        multicast.ttl(), Integer.toUnsignedString(this.localNodeId), this.settings.peers().keySet(),
+                        Math.round(this.settings.groupTxRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
+                        this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments());
+                return;
+            }
             log.info("norm WAN link of site {} open on {}:{} (node {}): peers {}, {} bit/s of NORM messages per peer "
                     + "({} on the wire), segments {} B, block {} + parity {}", this.site,
                     this.settings.bindAddress() == null ? "*" : this.settings.bindAddress(), this.settings.port(),
@@ -190,6 +215,15 @@ public final class NormWanLink implements WanLink {
         details.put("peerTimeout", this.settings.peerTimeout().toString());
         details.put("open", this.open != null && !this.closed);
         details.put("framesIgnored", this.framesIgnored.sum());
+        NormLinkSettings.Multicast multicast = this.settings.multicast();
+        details.put("mode", multicast == null ? "unicast" : "multicast");
+        if (multicast != null) {
+            details.put("multicastGroup", multicast.toString());
+            details.put("multicastInterface", multicast.networkInterface() == null ? "" : multicast.networkInterface());
+            details.put("multicastTtl", multicast.ttl());
+            details.put("groupTxRateBitsPerSecond", Math.round(this.settings.groupTxRateBitsPerSecond()));
+            details.put("framesForOthers", this.framesForOthers.sum());
+        }
         Map<String, Object> byPeer = new LinkedHashMap<>();
         this.peers.forEach((id, peer) -> byPeer.put(id.value(), peer.details()));
         details.put("peers", byPeer);
@@ -238,23 +272,43 @@ public final class NormWanLink implements WanLink {
         final NormInstance instance;
         final FrameHandler handler;
         final NormSession receiver;
+        /** The one session on the multicast group, which is also {@link #receiver}; null in unicast mode. */
+        final @Nullable NormGroup group;
         final Thread thread;
 
-        Open(NormInstance instance, FrameHandler handler) throws UnknownHostException {
+        Open(NormInstance instance, FrameHandler handler) throws IOException {
             this.instance = instance;
             this.handler = handler;
+            if (settings.multicast() != null) {
+                NormGroup opened = NormGroup.open(instance, settings, localNodeId, peers.values(), CACHE_COUNT_MIN,
+                        CACHE_COUNT_MAX);
+                peers.values().forEach(peer -> peer.attach(opened.session, opened));
+                this.group = opened;
+                this.receiver = opened.session;
+            }
+            else {
+                this.group = null;
+                this.receiver = openUnicast(instance);
+            }
+            this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
+            this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+        }
+
+        /** The receive session on this gateway's port, and a send-only session to each peer. */
+        private NormSession openUnicast(NormInstance instance) throws UnknownHostException {
             String bind = settings.bindAddress() == null ? null : resolve(settings.bindAddress());
-            this.receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(), localNodeId);
-            this.receiver.bindTo(bind, null);
-            this.receiver.setUnicastNacks(true);
+            NormSession receiver = instance.createSession(bind == null ? "0.0.0.0" : bind, settings.port(),
+                    localNodeId);
+            receiver.bindTo(bind, null);
+            receiver.setUnicastNacks(true);
             // The default policy may skip an object whose first packets were lost.
-            this.receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
-            this.receiver.setBackoffFactor(0);
-            this.receiver.startReceiver(settings.bufferBytes());
+            receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
+            receiver.setBackoffFactor(0);
+            receiver.startReceiver(settings.bufferBytes());
             SecureRandom random = new SecureRandom();
             for (Peer peer : peers.values()) {
-                NormSession sender = instance.createSession(resolve(peer.endpoint.host()), peer.endpoint.port(),
-                        localNodeId);
+                NormLinkSettings.Endpoint endpoint = Objects.requireNonNull(peer.endpoint, "endpoint");
+                NormSession sender = instance.createSession(resolve(endpoint.host()), endpoint.port(), localNodeId);
                 sender.setTxOnly();
                 sender.setCongestionControl(false);
                 sender.setTxRate(settings.txRateBitsPerSecond());
@@ -270,11 +324,11 @@ public final class NormWanLink implements WanLink {
                 if (settings.txLossPercent() > 0) {
                     sender.setTxLoss(settings.txLossPercent());
                 }
-                peer.attach(sender);
+                peer.attach(sender, null);
             }
-            this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
-            this.thread = Thread.ofPlatform().name("norm-wan-link-" + site).daemon(true).unstarted(this::run);
+            return receiver;
         }
+
 
         private static String resolve(String host) throws UnknownHostException {
             return InetAddress.getByName(host).getHostAddress();
@@ -297,6 +351,10 @@ public final class NormWanLink implements WanLink {
             if (session == null) {
                 return;
             }
+            if (event.type() == NormEventType.TX_OBJECT_SENT) {
+                objectSent(event.object());
+                return;
+            }
             if (session == this.receiver) {
                 switch (event.type()) {
                     case RX_OBJECT_COMPLETED -> frame(event);
@@ -305,6 +363,11 @@ public final class NormWanLink implements WanLink {
                     case USER_TIMEOUT -> {
                         checkPeers();
                         this.receiver.setUserTimer(CHECK_MILLIS / 1000.0);
+                    }
+                    case TX_WATERMARK_COMPLETED -> {
+                        if (this.group != null) {
+                            this.group.watermarkCompleted();
+                        }
                     }
                     default -> {
                     }
@@ -318,12 +381,19 @@ public final class NormWanLink implements WanLink {
             if (event.type() == NormEventType.TX_WATERMARK_COMPLETED) {
                 notify(peer, peer.watermarkCompleted(session.ackingStatus(peer.nodeId)));
             }
-            else if (event.type() == NormEventType.TX_OBJECT_SENT && peer.leftQueue(event.object())) {
-                try {
-                    this.handler.queueDrained(peer.site);
-                }
-                catch (RuntimeException ex) {
-                    log.warn("Frame handler failed on the drained queue of peer {}", peer.site, ex);
+        }
+
+        /** NORM sent an object once: the peer whose frame it was has a shorter queue (a probe is nobody's frame). */
+        private void objectSent(long object) {
+            for (Peer peer : peers.values()) {
+                if (peer.leftQueue(object)) {
+                    try {
+                        this.handler.queueDrained(peer.site);
+                    }
+                    catch (RuntimeException ex) {
+                        log.warn("Frame handler failed on the drained queue of peer {}", peer.site, ex);
+                    }
+                    return;
                 }
             }
         }
@@ -338,13 +408,54 @@ public final class NormWanLink implements WanLink {
                 }
                 return;
             }
+            if (this.group != null) {
+                groupObject(sender, event);
+                return;
+            }
             if (event.hasInfo()) {
                 // A probe of the peer's link (see Peer.probe), not a frame.
                 sender.probesReceived.increment();
                 notify(sender, sender.heard(false));
                 return;
             }
-            byte[] frame = event.data();
+            deliver(sender, event.data());
+        }
+
+        /**
+         * An object of the group: a frame or probe marked with the node id of the site it is for (see
+         * {@link NormGroup.Marker}). Every member receives every object; one for another site only shows its sender
+         * alive.
+         */
+        private void groupObject(Peer sender, NormEvent event) {
+            NormGroup.Marker marker = NormGroup.Marker.of(event.info());
+            if (marker == null) {
+                framesIgnored.increment();
+                if (Long.bitCount(framesIgnored.sum()) == 1) {
+                    log.warn("norm WAN link of site {} ignored an object from {} without the multicast mode's "
+                            + "marker: is that gateway in unicast mode?", site, sender.site);
+                }
+                return;
+            }
+            if (marker.nodeId() != localNodeId) {
+                if (marker.kind() == NormGroup.Marker.FRAME) {
+                    framesForOthers.increment();
+                }
+                notify(sender, sender.heard(false));
+                return;
+            }
+            switch (marker.kind()) {
+                case NormGroup.Marker.PROBE -> {
+                    sender.probesReceived.increment();
+                    notify(sender, sender.heard(false));
+                    // It has not heard us: tell it we are here.
+                    sender.answer();
+                }
+                case NormGroup.Marker.ANSWER -> notify(sender, sender.heard(false));
+                default -> deliver(sender, event.data());
+            }
+        }
+
+        private void deliver(Peer sender, byte[] frame) {
             sender.ledger.received(frame.length);
             notify(sender, sender.heard(false));
             try {
@@ -410,48 +521,82 @@ public final class NormWanLink implements WanLink {
         }
     }
 
-    /** One peer site: its send session, its node id, its watermark, and the link's bookkeeping of it. */
-    private final class Peer {
+    /**
+     * One peer site: its send session (in multicast mode the group's, shared), its node id, its watermark (in
+     * multicast mode the group's), and the link's bookkeeping of it.
+     */
+    private final class Peer implements NormGroup.Member {
 
         final SiteId site;
-        final NormLinkSettings.Endpoint endpoint;
+        final NormLinkSettings.@Nullable Endpoint endpoint;
         final int nodeId;
         final LinkPeer ledger;
         final LongAdder restarts = new LongAdder();
         final LongAdder probesSent = new LongAdder();
         final LongAdder probesReceived = new LongAdder();
         volatile @Nullable NormSession sender;
-        // Guarded by ledger.
-        /** Counter and NORM object of each frame handed over and not acknowledged, oldest first. */
+        /** The multicast group this peer is reached through; null in unicast mode. */
+        private volatile @Nullable NormGroup group;
+        // Guarded by lock().
+        /**
+         * Counter, NORM object and (multicast mode) the group's enqueue order of each frame handed over and not
+         * acknowledged, oldest first.
+         */
         private final ArrayDeque<long[]> objects = new ArrayDeque<>();
         private long lastObject;
         /** Bytes of each frame's NORM object not yet sent once, by object: the link's queue to this peer. */
         private final Map<Long, Integer> unsent = new HashMap<>();
         private long queued;
-        /** The counter of the frame the outstanding watermark is on; 0 when none is. */
+        /** The counter of the frame the outstanding watermark is on; 0 when none is. Unicast only. */
         private long watermarkAt;
+        /** When the next probe may go, in multicast mode (no watermark paces it there). */
+        private long nextProbeNanos;
 
-        Peer(SiteId site, NormLinkSettings.Endpoint endpoint) {
+        Peer(SiteId site, NormLinkSettings.@Nullable Endpoint endpoint) {
             this.site = site;
             this.endpoint = endpoint;
             this.nodeId = NormLinkSettings.nodeId(site);
             this.ledger = new LinkPeer(site);
         }
 
-        void attach(NormSession session) {
+        @Override
+        public int nodeId() {
+            return this.nodeId;
+        }
+
+        @Override
+        public LinkPeer ledger() {
+            return this.ledger;
+        }
+
+        @Override
+        public ArrayDeque<long[]> objects() {
+            return this.objects;
+        }
+
+        void attach(NormSession session, @Nullable NormGroup group) {
             this.sender = session;
+            this.group = group;
+        }
+
+        /** What guards this peer's objects: the group's lock in multicast mode, whose watermark spans every peer. */
+        private Object lock() {
+            NormGroup shared = this.group;
+            return shared != null ? shared : this.ledger;
         }
 
         void send(byte[] frame) throws TransportException {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 this.ledger.requireUp(kind());
                 NormSession session = this.sender;
                 if (session == null) {
                     throw this.ledger.refused("The norm WAN link to peer site " + this.site + " is not open", null);
                 }
+                NormGroup shared = this.group;
                 long object;
                 try {
-                    object = session.enqueue(frame);
+                    object = shared == null ? session.enqueue(frame)
+                            : session.enqueue(frame, NormGroup.Marker.bytes(NormGroup.Marker.FRAME, this.nodeId));
                 }
                 catch (NormException.QueueFull ex) {
                     throw this.ledger.refused("Peer site " + this.site + " does not keep up: " + ex.getMessage(), ex);
@@ -460,9 +605,14 @@ public final class NormWanLink implements WanLink {
                     throw this.ledger.refused("Unable to send a frame to peer site " + this.site + ": "
                             + ex.getMessage(), ex);
                 }
-                this.objects.addLast(new long[] {this.ledger.sent(frame.length), object});
+                long counter = this.ledger.sent(frame.length);
                 this.unsent.put(object, frame.length);
                 this.queued += frame.length;
+                if (shared != null) {
+                    this.objects.addLast(new long[] {counter, object, shared.sent(object)});
+                    return;
+                }
+                this.objects.addLast(new long[] {counter, object});
                 this.lastObject = object;
                 if (this.watermarkAt == 0) {
                     armWatermark(session);
@@ -471,14 +621,14 @@ public final class NormWanLink implements WanLink {
         }
 
         long queuedBytes() {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 return this.queued;
             }
         }
 
         /** NORM sent this object once; whether it was a frame still counted in the queue (a probe is not). */
         boolean leftQueue(long object) {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 Integer bytes = this.unsent.remove(object);
                 if (bytes == null) {
                     return false;
@@ -494,17 +644,14 @@ public final class NormWanLink implements WanLink {
             this.watermarkAt = set ? this.ledger.nextCounter() - 1 : 0;
         }
 
-        /** The watermark request ended: acknowledged, or NORM gave up asking. */
+        /** The watermark request ended: acknowledged, or NORM gave up asking. Unicast mode. */
         List<LinkState> watermarkCompleted(NormSession.AckingStatus status) {
             List<LinkState> transitions = new ArrayList<>(1);
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 long upTo = this.watermarkAt;
                 this.watermarkAt = 0;
                 if (status == NormSession.AckingStatus.SUCCESS) {
-                    this.ledger.acknowledged(upTo);
-                    while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
-                        this.objects.removeFirst();
-                    }
+                    acknowledged(upTo);
                     if (this.ledger.state() != LinkState.UP) {
                         up(transitions);
                     }
@@ -519,10 +666,19 @@ public final class NormWanLink implements WanLink {
             return transitions;
         }
 
+        /** The peer has every frame up to counter {@code upTo}: they leave the unacknowledged bytes. */
+        @Override
+        public void acknowledged(long upTo) {
+            this.ledger.acknowledged(upTo);
+            while (!this.objects.isEmpty() && this.objects.peekFirst()[0] <= upTo) {
+                this.objects.removeFirst();
+            }
+        }
+
         /** The peer's sender reached our receiver; {@code restarted} when it came back as a new instance. */
         List<LinkState> heard(boolean restarted) {
             List<LinkState> transitions = new ArrayList<>(2);
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 LinkState state = this.ledger.state();
                 if (restarted) {
                     this.restarts.increment();
@@ -544,7 +700,7 @@ public final class NormWanLink implements WanLink {
             List<LinkState> transitions = new ArrayList<>(1);
             NormSession session = this.sender;
             Duration timeout = peerTimeout(settings.peerTimeout(), session == null ? 0 : session.grttEstimate());
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 if (this.ledger.overdue(now, timeout)) {
                     down("nothing acknowledged for " + timeout, true, transitions);
                 }
@@ -556,22 +712,52 @@ public final class NormWanLink implements WanLink {
          * While the peer is not UP and no watermark is out, sends a probe (a one-byte object marked by NORM info,
          * which the peer's link drops) with a watermark: its acknowledgement makes the peer UP. An idle NORM sender
          * stops probing after a while, so waiting to hear the peer could wait for ever.
+         *
+         * <p>In multicast mode a peer that is not UP is no acking node (it would hold up the others' watermark): the
+         * probe, addressed to it, asks it to {@linkplain #answer answer}, and hearing the answer makes it UP. One
+         * probe a {@value #MULTICAST_PROBE_MILLIS} ms.
          */
         void probe() {
-            synchronized (this.ledger) {
+            synchronized (lock()) {
                 NormSession session = this.sender;
                 LinkState state = this.ledger.state();
                 if (session == null || this.watermarkAt != 0 || state == LinkState.UP) {
                     return;
                 }
+                if (this.group != null) {
+                    long now = System.nanoTime();
+                    if (now - this.nextProbeNanos < 0) {
+                        return;
+                    }
+                    this.nextProbeNanos = now + MULTICAST_PROBE_MILLIS * 1_000_000;
+                }
                 try {
-                    this.lastObject = session.enqueue(PROBE, PROBE);
+                    long object = session.enqueue(PROBE, this.group == null ? PROBE
+                            : NormGroup.Marker.bytes(NormGroup.Marker.PROBE, this.nodeId));
+                    this.lastObject = this.group == null ? object : 0;
                 }
                 catch (NormException | IllegalStateException ex) {
                     return; // the next check tries again
                 }
                 this.probesSent.increment();
-                armWatermark(session);
+                if (this.group == null) {
+                    armWatermark(session);
+                }
+            }
+        }
+
+        /** Answers the peer's probe (multicast mode): anything from us makes us UP at its end. */
+        void answer() {
+            NormSession session = this.sender;
+            if (session == null) {
+                return;
+            }
+            try {
+                session.enqueue(PROBE, NormGroup.Marker.bytes(NormGroup.Marker.ANSWER, this.nodeId));
+            }
+            catch (NormException | IllegalStateException ex) {
+                log.debug("norm WAN link of site {}: no answer to the probe of {}: {}", NormWanLink.this.site,
+                        this.site, ex.getMessage());
             }
         }
 
@@ -581,8 +767,13 @@ public final class NormWanLink implements WanLink {
             // NORM would repair what it still holds first, in the order it was handed over, when the peer is back;
             // the gateway sends those messages again, by precedence.
             NormSession session = this.sender;
+            NormGroup shared = this.group;
             if (session != null) {
-                session.cancelWatermark();
+                // In multicast mode the watermark is the group's (see NormGroup.left) and only this peer's objects go:
+                // the others' stay under way.
+                if (shared == null) {
+                    session.cancelWatermark();
+                }
                 this.objects.forEach(entry -> session.cancel(entry[1]));
             }
             this.objects.clear();
@@ -590,6 +781,9 @@ public final class NormWanLink implements WanLink {
             this.queued = 0;
             this.watermarkAt = 0;
             this.lastObject = 0;
+            if (shared != null) {
+                shared.left(this);
+            }
             log.warn("norm WAN link of site {}: peer {} lost ({}); {} frames ({} bytes) not acknowledged count as "
                     + "lost", NormWanLink.this.site, this.site, why, frames, bytes);
             transitions.add(LinkState.DOWN);
@@ -597,12 +791,16 @@ public final class NormWanLink implements WanLink {
 
         private void up(List<LinkState> transitions) {
             this.ledger.up();
+            NormGroup shared = this.group;
+            if (shared != null) {
+                shared.joined(this);
+            }
             transitions.add(LinkState.UP);
         }
 
         Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
-            details.put("address", this.endpoint.toString());
+            details.put("address", this.endpoint == null ? "" : this.endpoint.toString());
             details.put("nodeId", Integer.toUnsignedString(this.nodeId));
             details.putAll(this.ledger.details());
             details.put("queuedBytes", queuedBytes());

@@ -29,6 +29,11 @@ import kr.c4i.gateway.norm.link.NormLinkSettings;
  * @param txLoss percentage of its packets the link drops on purpose (NORM's test hook), for demonstrations; 0 in
  *        operation
  * @param library libnorm's file name or path; Debian's libnorm.so.1 when unset
+ * @param multicastGroup {@code address:port} of a multicast group that every gateway of the link joins, instead of
+ *        unicast to each peer (then the peers' addresses are not used and may be empty); unicast when unset
+ * @param multicastInterface the network interface the group is joined and sent on, by name; the system's choice
+ *        when unset
+ * @param multicastTtl hops the group's packets may take: 1 keeps them on the shared net
  */
 @ConfigurationProperties("gateway.wan.norm")
 public record NormLinkProperties(Map<String, String> peers, @Nullable String bindAddress,
@@ -40,9 +45,28 @@ public record NormLinkProperties(Map<String, String> peers, @Nullable String bin
         @DefaultValue("" + NormLinkSettings.DEFAULT_GRTT_ESTIMATE_MILLIS + "ms") Duration grttEstimate,
         @DefaultValue("" + NormLinkSettings.DEFAULT_PEER_TIMEOUT_MILLIS + "ms") Duration peerTimeout,
         @DefaultValue("" + NormLinkSettings.DEFAULT_BUFFER_BYTES) int bufferSize,
-        @DefaultValue("0") double txLoss, @Nullable String library) {
+        @DefaultValue("0") double txLoss, @Nullable String library, @Nullable String multicastGroup,
+        @Nullable String multicastInterface,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_MULTICAST_TTL) int multicastTtl) {
 
     public NormLinkProperties {
         peers = peers == null ? Map.of() : Map.copyOf(peers);
+    }
+
+    /** The multicast group the settings name, or null for unicast. */
+    public NormLinkSettings.@Nullable Multicast toMulticast() {
+        if (this.multicastGroup == null || this.multicastGroup.isBlank()) {
+            return null;
+        }
+        try {
+            return NormLinkSettings.Multicast.parse(this.multicastGroup,
+                    this.multicastInterface == null || this.multicastInterface.isBlank() ? null
+                            : this.multicastInterface,
+                    this.multicastTtl);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("gateway.wan.norm.multicast-group, -interface, -ttl: "
+                    + ex.getMessage(), ex);
+        }
     }
 }
