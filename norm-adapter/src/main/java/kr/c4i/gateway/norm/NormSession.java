@@ -22,6 +22,9 @@ import kr.c4i.gateway.norm.internal.Norm;
  */
 public final class NormSession implements AutoCloseable {
 
+    /** The largest {@link #setRxCacheLimit}: object ids are 16 bits, and NORM orders them within half that range. */
+    public static final int RX_CACHE_LIMIT_MAX = 16_384;
+
     /** {@code NormAckingStatus}. */
     public enum AckingStatus {
         INVALID, FAILURE, PENDING, SUCCESS;
@@ -143,6 +146,21 @@ public final class NormSession implements AutoCloseable {
     /** How many objects, and bytes, the sender keeps for repair; set before {@link #startSender}. */
     public void setTxCacheBounds(long bytesMax, int countMin, int countMax) {
         this.norm.setTxCacheBounds(this.handle, bytesMax, countMin, countMax);
+    }
+
+    /**
+     * How many objects a receiver keeps pending per remote sender (NORM's default: 256). An object still waiting for
+     * repair when the sender is this many objects further on is aborted and never delivered, so a receiver must cover
+     * what its senders may hold in their caches. Set it before {@link #startReceiver}.
+     *
+     * @param countMax 1 to {@value #RX_CACHE_LIMIT_MAX} (NORM's 16-bit object ids wrap beyond half their range)
+     */
+    public void setRxCacheLimit(int countMax) {
+        if (countMax < 1 || countMax > RX_CACHE_LIMIT_MAX) {
+            throw new IllegalArgumentException("A receive cache limit must be 1 to " + RX_CACHE_LIMIT_MAX
+                    + " objects, got " + countMax);
+        }
+        this.norm.setRxCacheLimit(this.handle, (short) countMax);
     }
 
     /** Parity segments sent with every block before anyone asks. */

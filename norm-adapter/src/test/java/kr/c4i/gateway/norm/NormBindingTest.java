@@ -146,6 +146,11 @@ class NormBindingTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
             NormSession session = instance.createSession("127.0.0.1", freePort(), 5);
             assertThatThrownBy(() -> session.enqueue(new byte[0])).isInstanceOf(IllegalArgumentException.class);
+            // NORM takes an unsigned short and orders object ids within half their range: 40,000 would wrap.
+            assertThatThrownBy(() -> session.setRxCacheLimit(40_000)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("40000");
+            assertThatThrownBy(() -> session.setRxCacheLimit(0)).isInstanceOf(IllegalArgumentException.class);
+            session.setRxCacheLimit(NormSession.RX_CACHE_LIMIT_MAX);
         }
     }
 

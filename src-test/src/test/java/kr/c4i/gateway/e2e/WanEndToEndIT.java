@@ -231,13 +231,13 @@ class WanEndToEndIT {
      * gateway s2: every message arrives exactly once, and nothing stays in either gateway's custody. Just before each
      * kill both nodes write a burst, more than the narrow link (64 kbit/s) carries at once, so that messages are at
      * every hop when the gateway dies: in the outboxes, in the LAN, in its store's backlog, in NORM's queue, received
-     * and not yet stored. (Without NORM's tx-loss: under it, frames of a lossy norm test stalled in full CI builds,
-     * not yet understood; NormBindingTest covers repair.)
+     * and not yet stored. The link drops some of its own packets ({@code tx-loss}) so that NORM's repair is at work
+     * across the restarts too.
      */
     @Test
     void theNormLinkKeepsCustodyAcrossAKillOfEitherGateway() throws Exception {
         try (WanCluster wan = new WanCluster(dir, Variant.NORM, sites("s1", List.of("a"), "s2", List.of("c")),
-                Map.of("gateway.wan.schedule.budget-bits-per-second", "64000"))) {
+                Map.of("gateway.wan.norm.tx-loss", "10", "gateway.wan.schedule.budget-bits-per-second", "64000"))) {
             wan.startAll();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<String> phase = new AtomicReference<>("before");

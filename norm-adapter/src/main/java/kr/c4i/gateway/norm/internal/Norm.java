@@ -211,6 +211,15 @@ public final class Norm {
         }
     }
 
+    public void setRxCacheLimit(MemorySegment session, short countMax) {
+        try {
+            h(NormSymbol.SET_RX_CACHE_LIMIT).invokeExact(session, countMax);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
     public void setAutoParity(MemorySegment session, byte autoParity) {
         try {
             h(NormSymbol.SET_AUTO_PARITY).invokeExact(session, autoParity);

@@ -61,6 +61,8 @@ enum NormSymbol {
     SET_CONGESTION_CONTROL("NormSetCongestionControl", FunctionDescriptor.ofVoid(ADDRESS, JAVA_BOOLEAN, JAVA_BOOLEAN)),
     // void NormSetTxCacheBounds(session, NormSize sizeMax, UINT32 countMin, UINT32 countMax)
     SET_TX_CACHE_BOUNDS("NormSetTxCacheBounds", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT)),
+    // void NormSetRxCacheLimit(session, unsigned short countMax)
+    SET_RX_CACHE_LIMIT("NormSetRxCacheLimit", FunctionDescriptor.ofVoid(ADDRESS, JAVA_SHORT)),
     // void NormSetAutoParity(session, unsigned char autoParity)
     SET_AUTO_PARITY("NormSetAutoParity", FunctionDescriptor.ofVoid(ADDRESS, JAVA_BYTE)),
     // void NormSetGrttEstimate(session, double seconds)

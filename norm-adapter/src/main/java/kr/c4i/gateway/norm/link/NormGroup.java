@@ -87,6 +87,7 @@ final class NormGroup {
         session.setAutoParity(settings.autoParity());
         session.setTxCacheBounds(Math.max(settings.bufferBytes(), (long) cacheCountMin * settings.segmentBytes())
                 * members.size(), cacheCountMin, cacheCountMax);
+        session.setRxCacheLimit(NormWanLink.RX_CACHE_COUNT);
         session.startReceiver(settings.bufferBytes());
         // A new instance id each start: the peers' receivers see a restart, not old objects' successors.
         session.startSender(new SecureRandom().nextInt(1 << 16), settings.bufferBytes(), settings.segmentBytes(),

@@ -66,6 +66,12 @@ public final class NormWanLink implements WanLink {
     /** Objects the sender keeps for repair per peer; NORM refuses new ones only while all of them still wait. */
     private static final int CACHE_COUNT_MIN = 64;
     private static final int CACHE_COUNT_MAX = 4096;
+    /**
+     * Objects a receiver keeps pending per peer: as many as a peer's sender may hold. With NORM's default of 256, an
+     * object still under repair once the sender was 256 objects further on was aborted and never delivered (a
+     * both-ways test of 300 frames stalled so in loaded CI builds).
+     */
+    static final int RX_CACHE_COUNT = CACHE_COUNT_MAX;
     /** A probe's data and its NORM info: frames carry no info, so the info tells a probe from a frame. */
     private static final byte[] PROBE = {'p'};
     /** How often a peer that is not UP is probed in multicast mode, where no watermark paces the probes. */
@@ -304,6 +310,7 @@ public final class NormWanLink implements WanLink {
             // The default policy may skip an object whose first packets were lost.
             receiver.setSyncPolicy(NormSession.SyncPolicy.ALL);
             receiver.setBackoffFactor(0);
+            receiver.setRxCacheLimit(RX_CACHE_COUNT);
             receiver.startReceiver(settings.bufferBytes());
             SecureRandom random = new SecureRandom();
             for (Peer peer : peers.values()) {
@@ -358,6 +365,7 @@ public final class NormWanLink implements WanLink {
             if (session == this.receiver) {
                 switch (event.type()) {
                     case RX_OBJECT_COMPLETED -> frame(event);
+                    case RX_OBJECT_ABORTED -> aborted(event);
                     case REMOTE_SENDER_NEW, REMOTE_SENDER_ACTIVE -> heard(event, false);
                     case REMOTE_SENDER_RESET -> heard(event, true);
                     case USER_TIMEOUT -> {
@@ -468,6 +476,20 @@ public final class NormWanLink implements WanLink {
             }
         }
 
+        /** NORM gave up an object it was receiving: the peer's gateway sends its messages again once unreceipted. */
+        private void aborted(NormEvent event) {
+            Peer peer = peersByNodeId.get(event.senderNodeId());
+            if (peer == null) {
+                return;
+            }
+            peer.framesAborted.increment();
+            if (Long.bitCount(peer.framesAborted.sum()) == 1) {
+                log.warn("norm WAN link of site {}: NORM aborted an object from peer {} before it completed ({} so "
+                        + "far); its messages come again when the peer's receipt timeout passes", site, peer.site,
+                        peer.framesAborted.sum());
+            }
+        }
+
         private void heard(NormEvent event, boolean restarted) {
             Peer peer = peersByNodeId.get(event.senderNodeId());
             if (peer != null) {
@@ -534,6 +556,7 @@ public final class NormWanLink implements WanLink {
         final LongAdder restarts = new LongAdder();
         final LongAdder probesSent = new LongAdder();
         final LongAdder probesReceived = new LongAdder();
+        final LongAdder framesAborted = new LongAdder();
         volatile @Nullable NormSession sender;
         /** The multicast group this peer is reached through; null in unicast mode. */
         private volatile @Nullable NormGroup group;
@@ -809,6 +832,7 @@ public final class NormWanLink implements WanLink {
             details.put("restarts", this.restarts.sum());
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());
+            details.put("framesAborted", this.framesAborted.sum());
             return details;
         }
     }
