@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -63,6 +64,8 @@ final class PeerSender implements Runnable {
     // Receipts owed to the peer, by the peer's epoch; guarded by lock.
     private final Map<Long, SortedSet<Long>> receiptsOwed = new java.util.LinkedHashMap<>();
     private boolean signalled;
+    /** The link said the peer went DOWN since the last step: it may be UP again already (a restarted peer). */
+    private final AtomicBoolean wentDown = new AtomicBoolean();
     private volatile boolean running = true;
     private long nextSeq = 1;
     // Bytes of messages per byte of frame, as the last frames came out: how much to ask the scheduler for.
@@ -109,6 +112,16 @@ final class PeerSender implements Runnable {
             lock.unlock();
         }
         pacer.wakeUp();
+    }
+
+    /**
+     * The link gave the peer up: what it had in flight counts as lost, even if the peer is UP again by the time this
+     * sender looks (a restarted peer is DOWN and UP at once), so its messages go again now rather than after the
+     * receipt timeout.
+     */
+    void linkDown() {
+        wentDown.set(true);
+        wake();
     }
 
     /** The peer sent a DATA frame that is now stored here: it is owed a receipt. */
@@ -176,15 +189,18 @@ final class PeerSender implements Runnable {
     }
 
     private void step() throws InterruptedException, SQLException {
-        if (link.state(peer) != LinkState.UP) {
+        LinkState state = link.state(peer);
+        if (wentDown.getAndSet(false) || state != LinkState.UP) {
             List<SentFrame> stranded = inFlight.drain();
             if (!stranded.isEmpty()) {
-                log.info("Link to site {} is {}: {} frames in flight go back to the store's backlog", peer,
-                        link.state(peer).label(), stranded.size());
+                log.info("Link to site {} went down (now {}): {} frames in flight go back to the store's backlog",
+                        peer, state.label(), stranded.size());
                 giveBack(stranded);
             }
-            await(IDLE.toNanos());
-            return;
+            if (state != LinkState.UP) {
+                await(IDLE.toNanos());
+                return;
+            }
         }
         sendReceipts();
         List<SentFrame> overdue = inFlight.overdue(System.nanoTime(), receiptTimeout);

@@ -439,7 +439,13 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     public void stateChanged(SiteId peer, LinkState state) {
         log.info("Link to site {} is {}", peer, state.label());
         PeerSender sender = senders.get(peer);
-        if (sender != null) {
+        if (sender == null) {
+            return;
+        }
+        if (state == LinkState.DOWN) {
+            sender.linkDown();
+        }
+        else {
             sender.wake();
         }
     }

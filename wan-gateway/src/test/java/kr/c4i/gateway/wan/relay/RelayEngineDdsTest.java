@@ -67,6 +67,7 @@ class RelayEngineDdsTest {
     static final int BASE = 1 + (int) (ProcessHandle.current().pid() % 70);
 
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Map<SiteId, HikariDataSource> pools = new ConcurrentHashMap<>();
 
     @AfterEach
     void close() throws Exception {
@@ -146,6 +147,56 @@ class RelayEngineDdsTest {
                 .isLessThanOrEqualTo(RelayEngine.linkQueueBytes(budget, frameBytes) + s1Link.maxFrameBytes());
     }
 
+    /**
+     * A peer gateway that restarts is DOWN and at once UP again on the norm link (its NORM sender comes back as a new
+     * instance): the frames sent to it and not yet receipted are lost with it (the receipts it owed went with it too),
+     * and go again at once, not after the receipt timeout (ten minutes here, so only the link's DOWN can bring them).
+     * Until they are receipted their copies stay in s1's custody.
+     */
+    @Test
+    void overTheNormLinkWhatWasInFlightToARestartedPeerGoesAgainAtOnce() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        Map<String, List<Envelope>> inboxC = new ConcurrentHashMap<>();
+        DdsTransport a = node(A, BASE, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), C);
+        node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
+        long budget = 64_000;
+        int s1Port = freeUdpPort();
+        int s2Port = freeUdpPort();
+        RelayEngine.Settings settings = new RelayEngine.Settings(1200, Duration.ofMinutes(10), budget, 1400,
+                Duration.ofSeconds(1), 0.05, 1500, 256 * 1024);
+        gateway(postgres, S1, BASE, normLink(S1, s1Port, S2, s2Port, budget), settings);
+        RelayEngine s2 = gateway(postgres, S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget), settings);
+        // About four seconds of the 64 kbit/s link: frames are in flight to s2 when it stops.
+        List<Envelope> fromA = RelayEngineJmsTest.messages(A, 600, null, 200);
+        send(a, fromA);
+        await().atMost(Duration.ofSeconds(60)).until(() -> !inboxC.isEmpty());
+
+        s2.close();
+        engine(pools.get(S2), S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget), settings);
+
+        await().atMost(Duration.ofSeconds(120)).until(() -> inboxC.keySet().containsAll(ids(fromA)));
+        assertThat(inboxC.keySet()).isEqualTo(ids(fromA));
+        await().alias("s1's custody empty").atMost(Duration.ofSeconds(60)).until(() -> copiesHeld(S1, "s2") == 0);
+    }
+
+    private long copiesHeld(SiteId site, String route) throws java.sql.SQLException {
+        try (Connection conn = pools.get(site).getConnection();
+                var query = conn.prepareStatement("SELECT count(*) FROM relay_copy WHERE route = ?")) {
+            query.setString(1, route);
+            try (var rows = query.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** A norm link on loopback whose peer timeout (a minute) leaves only a restart to put the peer DOWN. */
+    private static NormWanLink normLink(SiteId site, int port, SiteId peer, int peerPort, long budget) {
+        return new NormWanLink(NormLinkSettings.of(site, Map.of(peer, "127.0.0.1:" + peerPort), budget)
+                .withEndpoint("127.0.0.1", port).withPeerTimeout(Duration.ofSeconds(60)));
+    }
+
     private void send(DdsTransport node, List<Envelope> envelopes) throws Exception {
         List<Outbound> batch = new ArrayList<>();
         for (Envelope e : envelopes) {
@@ -178,7 +229,7 @@ class RelayEngineDdsTest {
                 .networkInterface("127.0.0.1").peerTimeout(Duration.ofSeconds(10)).build());
     }
 
-    private void gateway(EmbeddedPostgres postgres, SiteId site, int lanDomain, WanLink link,
+    private RelayEngine gateway(EmbeddedPostgres postgres, SiteId site, int lanDomain, WanLink link,
             RelayEngine.Settings settings) throws Exception {
         String name = "gw_" + site.value();
         try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
@@ -190,6 +241,13 @@ class RelayEngineDdsTest {
         pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));
         pool.setMaximumPoolSize(4);
         opened.add(pool);
+        pools.put(site, pool);
+        return engine(pool, site, lanDomain, link, settings);
+    }
+
+    /** A gateway's engine on its store's database: started, and closed after the test unless closed before. */
+    private RelayEngine engine(HikariDataSource pool, SiteId site, int lanDomain, WanLink link,
+            RelayEngine.Settings settings) throws Exception {
         SiteMap sites = SiteMap.of(site, SITES);
         DdsLanSide lan = new DdsLanSide(NodeId.of("gw-" + site.value()), sites, ROUTING, CATALOGUE, lan(lanDomain),
                 Duration.ofMillis(500), Duration.ofSeconds(2));
@@ -200,6 +258,7 @@ class RelayEngineDdsTest {
                 settings, Clock.systemUTC());
         opened.add(engine);
         engine.start();
+        return engine;
     }
 
     private static DdsTransportSettings lan(int domain) {
