@@ -106,12 +106,14 @@ class NormWanLinkTest {
     void framesNormHasNotSentYetCountAsQueuedUntilItSendsThemAndTheHandlerIsToldAsTheQueueDrains() throws Exception {
         Recorder atAlpha = new Recorder();
         Recorder atBravo = new Recorder();
-        // 100 kbit/s: NORM takes about 0.1 s per 1,400-byte frame, so ten frames handed over at once wait in its queue.
+        // 100 kbit/s: NORM takes about 0.1 s per 1,400-byte frame, so ten frames handed over at once wait in its
+        // queue.
         long rate = 100_000;
-        try (NormWanLink alpha = new NormWanLink(NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), rate)
-                .withEndpoint("127.0.0.1", this.alphaPort).withPeerTimeout(WAIT));
-                NormWanLink bravo = new NormWanLink(NormLinkSettings.of(BRAVO, Map.of(ALPHA, "127.0.0.1:" + this.alphaPort), rate)
-                        .withEndpoint("127.0.0.1", this.bravoPort).withPeerTimeout(WAIT))) {
+        NormLinkSettings alphaSettings = NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), rate)
+                .withEndpoint("127.0.0.1", this.alphaPort).withPeerTimeout(WAIT);
+        NormLinkSettings bravoSettings = NormLinkSettings.of(BRAVO, Map.of(ALPHA, "127.0.0.1:" + this.alphaPort), rate)
+                .withEndpoint("127.0.0.1", this.bravoPort).withPeerTimeout(WAIT);
+        try (NormWanLink alpha = new NormWanLink(alphaSettings); NormWanLink bravo = new NormWanLink(bravoSettings)) {
             alpha.open(atAlpha);
             bravo.open(atBravo);
             awaitState(alpha, BRAVO, LinkState.UP);
@@ -124,8 +126,8 @@ class NormWanLinkTest {
                     .isLessThanOrEqualTo(total);
             assertThat(peerDetails(alpha, BRAVO)).containsKey("queuedBytes");
             await().atMost(WAIT).until(() -> alpha.queuedBytes(BRAVO) == 0);
-            assertThat(atAlpha.drained).as("told as each frame left the queue").hasSizeGreaterThanOrEqualTo(frames.size())
-                    .containsOnly(BRAVO);
+            assertThat(atAlpha.drained).as("told as each frame left the queue")
+                    .hasSizeGreaterThanOrEqualTo(frames.size()).containsOnly(BRAVO);
             await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
             assertThat(bravo.queuedBytes(ALPHA)).isZero();
         }

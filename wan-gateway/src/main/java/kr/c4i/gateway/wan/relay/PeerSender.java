@@ -34,9 +34,10 @@ import kr.c4i.gateway.wan.store.RelayStore;
 
 /**
  * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
- * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its
- * credit ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. A frame's copies leave the store only when the peer receipts it; a frame not
- * receipted within the receipt timeout, or in flight when the link goes down, goes back to the backlog.
+ * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its credit
+ * ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. A
+ * frame's copies leave the store only when the peer receipts it; a frame not receipted within the receipt timeout,
+ * or in flight when the link goes down, goes back to the backlog.
  */
 final class PeerSender implements Runnable {
 

@@ -50,8 +50,8 @@ import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * The relay engine over DDS in one JVM: each site's LAN its own Cyclone domain with a real DDS node, the gateways
- * joined by the dds link on a WAN domain of its own, unicast on loopback (or by the norm link, on loopback too). Node a learns from its receipts that c has
- * the messages: the gateway receipted as c once it had stored them.
+ * joined by the dds link on a WAN domain of its own, unicast on loopback (or by the norm link, on loopback too). Node
+ * a learns from its receipts that c has the messages: the gateway receipted as c once it had stored them.
  */
 @Timeout(240)
 class RelayEngineDdsTest {
