@@ -116,10 +116,8 @@ class RelayEngineDdsTest {
         long budget = 256_000;
         int s1Port = freeUdpPort();
         int s2Port = freeUdpPort();
-        NormWanLink s1Link = new NormWanLink(NormLinkSettings.of(S1, Map.of(S2, "127.0.0.1:" + s2Port), budget)
-                .withEndpoint("127.0.0.1", s1Port).withTxLoss(30).withPeerTimeout(Duration.ofSeconds(60)));
-        NormWanLink s2Link = new NormWanLink(NormLinkSettings.of(S2, Map.of(S1, "127.0.0.1:" + s1Port), budget)
-                .withEndpoint("127.0.0.1", s2Port).withTxLoss(30).withPeerTimeout(Duration.ofSeconds(60)));
+        NormWanLink s1Link = normLink(S1, s1Port, S2, s2Port, budget, 30);
+        NormWanLink s2Link = normLink(S2, s2Port, S1, s1Port, budget, 30);
         // A window of a whole second: without the queue bound, NORM's queue would grow towards it under loss.
         RelayEngine.Settings settings = new RelayEngine.Settings(1200, Duration.ofSeconds(30), budget, 1400,
                 Duration.ofSeconds(1), 0.05, 1500, 256 * 1024);
@@ -165,15 +163,15 @@ class RelayEngineDdsTest {
         int s2Port = freeUdpPort();
         RelayEngine.Settings settings = new RelayEngine.Settings(1200, Duration.ofMinutes(10), budget, 1400,
                 Duration.ofSeconds(1), 0.05, 1500, 256 * 1024);
-        gateway(postgres, S1, BASE, normLink(S1, s1Port, S2, s2Port, budget), settings);
-        RelayEngine s2 = gateway(postgres, S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget), settings);
+        gateway(postgres, S1, BASE, normLink(S1, s1Port, S2, s2Port, budget, 0), settings);
+        RelayEngine s2 = gateway(postgres, S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget, 0), settings);
         // About four seconds of the 64 kbit/s link: frames are in flight to s2 when it stops.
         List<Envelope> fromA = RelayEngineJmsTest.messages(A, 600, null, 200);
         send(a, fromA);
         await().atMost(Duration.ofSeconds(60)).until(() -> !inboxC.isEmpty());
 
         s2.close();
-        engine(pools.get(S2), S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget), settings);
+        engine(pools.get(S2), S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget, 0), settings);
 
         await().atMost(Duration.ofSeconds(120)).until(() -> inboxC.keySet().containsAll(ids(fromA)));
         assertThat(inboxC.keySet()).isEqualTo(ids(fromA));
@@ -191,10 +189,14 @@ class RelayEngineDdsTest {
         }
     }
 
-    /** A norm link on loopback whose peer timeout (a minute) leaves only a restart to put the peer DOWN. */
-    private static NormWanLink normLink(SiteId site, int port, SiteId peer, int peerPort, long budget) {
+    /**
+     * A norm link on loopback dropping {@code txLossPercent} of its own packets, whose peer timeout (a minute) leaves
+     * only a restart to put the peer DOWN.
+     */
+    private static NormWanLink normLink(SiteId site, int port, SiteId peer, int peerPort, long budget,
+            double txLossPercent) {
         return new NormWanLink(NormLinkSettings.of(site, Map.of(peer, "127.0.0.1:" + peerPort), budget)
-                .withEndpoint("127.0.0.1", port).withPeerTimeout(Duration.ofSeconds(60)));
+                .withEndpoint("127.0.0.1", port).withTxLoss(txLossPercent).withPeerTimeout(Duration.ofSeconds(60)));
     }
 
     private void send(DdsTransport node, List<Envelope> envelopes) throws Exception {
