@@ -336,7 +336,6 @@ public final class NormWanLink implements WanLink {
             return receiver;
         }
 
-
         private static String resolve(String host) throws UnknownHostException {
             return InetAddress.getByName(host).getHostAddress();
         }
@@ -569,7 +568,6 @@ public final class NormWanLink implements WanLink {
         private long lastObject;
         /** Bytes of each frame's NORM object not yet sent once, by object: the link's queue to this peer. */
         private final Map<Long, Integer> unsent = new HashMap<>();
-        private long queued;
         /** The counter of the frame the outstanding watermark is on; 0 when none is. Unicast only. */
         private long watermarkAt;
         /** When the next probe may go, in multicast mode (no watermark paces it there). */
@@ -630,7 +628,6 @@ public final class NormWanLink implements WanLink {
                 }
                 long counter = this.ledger.sent(frame.length);
                 this.unsent.put(object, frame.length);
-                this.queued += frame.length;
                 if (shared != null) {
                     this.objects.addLast(new long[] {counter, object, shared.sent(object)});
                     return;
@@ -645,19 +642,15 @@ public final class NormWanLink implements WanLink {
 
         long queuedBytes() {
             synchronized (lock()) {
-                return this.queued;
+                // A few frames at most: the gateway hands over more only while this stays under its link queue.
+                return this.unsent.values().stream().mapToLong(Integer::longValue).sum();
             }
         }
 
         /** NORM sent this object once; whether it was a frame still counted in the queue (a probe is not). */
         boolean leftQueue(long object) {
             synchronized (lock()) {
-                Integer bytes = this.unsent.remove(object);
-                if (bytes == null) {
-                    return false;
-                }
-                this.queued -= bytes;
-                return true;
+                return this.unsent.remove(object) != null;
             }
         }
 
@@ -801,7 +794,6 @@ public final class NormWanLink implements WanLink {
             }
             this.objects.clear();
             this.unsent.clear();
-            this.queued = 0;
             this.watermarkAt = 0;
             this.lastObject = 0;
             if (shared != null) {
