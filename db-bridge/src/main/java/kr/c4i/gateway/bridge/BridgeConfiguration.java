@@ -1,5 +1,6 @@
 package kr.c4i.gateway.bridge;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,8 @@ import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -26,11 +29,13 @@ import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.outbox.DeliveryLedger;
 import kr.c4i.gateway.bridge.outbox.OutboxPoller;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.text.Classification;
 
 /**
  * The transport-independent half of the bridge: catalogue, routing, inbox, metrics, lifecycle; the outbox loop's
@@ -38,6 +43,8 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  */
 @Configuration(proxyBeanMethods = false)
 class BridgeConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(BridgeConfiguration.class);
 
     @Bean
     NodeId nodeId(NodeProperties node) {
@@ -64,6 +71,25 @@ class BridgeConfiguration {
         return RoutingTable.of(subscriptions, catalogue);
     }
 
+    /**
+     * Each node's clearance; fail-safe: a node not listed is cleared UNCLASSIFIED only, so forgetting a node sends
+     * it nothing classified rather than everything. An unknown level stops the start.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    Clearances clearances(RoutingProperties routing, RoutingTable table, NodeId self) {
+        Clearances clearances = Clearances.of(routing.clearances(), Classification.UNCLASSIFIED,
+                "gateway.routing.clearances");
+        List<String> nodes = new ArrayList<>(table.nodes().stream().map(NodeId::value).toList());
+        nodes.add(self.value());
+        var unlisted = clearances.unlisted(nodes);
+        if (!unlisted.isEmpty()) {
+            log.warn("No clearance for nodes {} (gateway.routing.clearances.<node>): they are cleared {} only, and "
+                    + "get no message classified higher", unlisted, clearances.unlistedClearance());
+        }
+        return clearances;
+    }
+
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
         return new BridgeMetrics(registry, node.transport());
@@ -76,8 +102,8 @@ class BridgeConfiguration {
 
     @Bean
     ValidatingInbox validatingInbox(DataSource dataSource, KmtfValidator validator, InboxWriter inbox,
-            BridgeMetrics metrics) {
-        return new ValidatingInbox(new InboundValidator(validator), inbox,
+            BridgeMetrics metrics, Clearances clearances, NodeId self) {
+        return new ValidatingInbox(new InboundValidator(validator, clearances.of(self.value())), inbox,
                 new InboundQuarantine(dataSource, metrics.transport().label()), metrics);
     }
 

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.dds.spi.ReaderDriver;
 
 /**
@@ -48,6 +50,33 @@ public final class DataReader<T> extends Entity {
         }
         Objects.requireNonNull(sink, "sink");
         return call(() -> this.driver.take(max, sink));
+    }
+
+    /**
+     * Like {@link #take(int, Consumer)}, also passing each sample's publication handle: which matched writer wrote
+     * it, for {@link #publicationPartitions(long)}.
+     */
+    public int takeWithPublication(int max, SampleSink<T> sink) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1, was " + max);
+        }
+        Objects.requireNonNull(sink, "sink");
+        return call(() -> this.driver.takeWithPublication(max, sink));
+    }
+
+    /**
+     * The partitions the matched writer with this publication handle is in, as discovery (under DDS Security:
+     * authenticated discovery) reported them; {@code null} if it is no longer matched.
+     */
+    public @Nullable List<String> publicationPartitions(long publication) {
+        return call(() -> this.driver.publicationPartitions(publication));
+    }
+
+    /** Receives each taken sample with its publication handle. */
+    @FunctionalInterface
+    public interface SampleSink<T> {
+
+        void accept(T sample, long publication);
     }
 
     public ReaderStatus status() {

@@ -132,6 +132,28 @@ public final class DomainParticipant implements AutoCloseable {
         }
     }
 
+    /**
+     * Remote participants DDS Security kept out of this participant's domain since it joined, by reason, each counted
+     * once however often it retried. A binding learns of them per domain, so every participant of the domain in this
+     * process reports them. See the binding for when each is counted (Cyclone counts a participant whose handshake
+     * fails when Cyclone gives up on it, or when it leaves).
+     *
+     * @throws IllegalStateException if the participant is closed
+     */
+    public SecurityRefusals securityRefusals() {
+        Lock lock = this.lifecycle.readLock();
+        lock.lock();
+        try {
+            if (this.closed) {
+                throw new IllegalStateException("The participant is closed");
+            }
+            return this.driver.securityRefusals();
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
     public boolean isClosed() {
         return this.closed;
     }

@@ -1,5 +1,7 @@
 package kr.c4i.gateway.dds;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -25,9 +27,11 @@ import kr.c4i.gateway.core.transport.InvalidSettingsException;
  *        {@code false} sends every sample as it is written; {@code null} for the vendor configuration's setting
  *        (Cyclone's default: off). Applies per domain: participants of one domain in one process must agree.
  * @param vendor which binding and native library, and the binding's raw configuration
+ * @param security the participant's DDS Security (OMG DDS-Security 1.1) identity and documents; {@code null} for
+ *        an unsecured participant, which secured participants neither discover nor exchange data with
  */
 public record ParticipantSettings(int domainId, Network network, Discovery discovery, Reliability reliability,
-        @Nullable Boolean writeBatch, Vendor vendor) {
+        @Nullable Boolean writeBatch, Vendor vendor, @Nullable Security security) {
 
     /** The highest domain id RTPS port arithmetic allows with default port settings. */
     public static final int MAX_DOMAIN_ID = 232;
@@ -73,7 +77,8 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
                 .maxParticipantsPerHost(this.discovery.maxParticipantsPerHost())
                 .heartbeatMaxInterval(this.reliability.heartbeatMaxInterval())
                 .nackRepeatInterval(this.reliability.nackRepeatInterval()).writeBatch(this.writeBatch)
-                .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config());
+                .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config())
+                .security(this.security);
     }
 
     /**
@@ -180,6 +185,48 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
         }
     }
 
+    /**
+     * The files of a participant's DDS Security (OMG DDS-Security 1.1, builtin plugins): PEM certificates and key,
+     * and S/MIME-signed XML documents. {@link #checkFiles()} runs when the participant is created, so settings can
+     * be built before the files are written.
+     *
+     * @param identityCertificate the participant's X.509 certificate (PEM), issued by {@code identityCa}
+     * @param privateKey the certificate's private key (PEM, unencrypted)
+     * @param identityCa the CA (PEM) every participant's certificate must chain to, this one's and its peers'
+     * @param permissionsCa the CA (PEM) that signed the governance and permissions documents
+     * @param governance the domain's signed governance document: what is protected and how
+     * @param permissions the signed permissions document: which topics and partitions each subject may use
+     */
+    public record Security(Path identityCertificate, Path privateKey, Path identityCa, Path permissionsCa,
+            Path governance, Path permissions) {
+
+        public Security {
+            Objects.requireNonNull(identityCertificate, "identityCertificate");
+            Objects.requireNonNull(privateKey, "privateKey");
+            Objects.requireNonNull(identityCa, "identityCa");
+            Objects.requireNonNull(permissionsCa, "permissionsCa");
+            Objects.requireNonNull(governance, "governance");
+            Objects.requireNonNull(permissions, "permissions");
+        }
+
+        /** @throws InvalidSettingsException naming the first file that is missing or unreadable */
+        public void checkFiles() {
+            check("identityCertificate", this.identityCertificate);
+            check("privateKey", this.privateKey);
+            check("identityCa", this.identityCa);
+            check("permissionsCa", this.permissionsCa);
+            check("governance", this.governance);
+            check("permissions", this.permissions);
+        }
+
+        private static void check(String setting, Path file) {
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw invalid("security." + setting, "DDS Security file " + setting + " " + file.toAbsolutePath()
+                        + (Files.exists(file) ? " is not a readable file" : " does not exist"));
+            }
+        }
+    }
+
     /** Collects settings by name; {@link #build()} groups and checks them. */
     public static final class Builder {
 
@@ -197,6 +244,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
         private @Nullable String binding;
         private @Nullable String library;
         private @Nullable String vendorConfig;
+        private @Nullable Security security;
 
         private Builder() {
         }
@@ -271,6 +319,11 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
             return this;
         }
 
+        public Builder security(@Nullable Security value) {
+            this.security = value;
+            return this;
+        }
+
         /** @throws InvalidSettingsException naming the first setting out of range */
         public ParticipantSettings build() {
             return new ParticipantSettings(this.domainId,
@@ -278,7 +331,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
                             this.maxDatagramSize),
                     new Discovery(this.announceInterval, this.maxParticipantsPerHost),
                     new Reliability(this.heartbeatMaxInterval, this.nackRepeatInterval), this.writeBatch,
-                    new Vendor(this.binding, this.library, this.vendorConfig));
+                    new Vendor(this.binding, this.library, this.vendorConfig), this.security);
         }
     }
 

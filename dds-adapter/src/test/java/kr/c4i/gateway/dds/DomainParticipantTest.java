@@ -140,6 +140,12 @@ class DomainParticipantTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         assertThatThrownBy(() -> this.participant.createTopic("test/after", PROBE))
                 .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(this.participant::securityRefusals).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void withoutSecurityNobodyIsRefused() {
+        assertThat(this.participant.securityRefusals()).isEqualTo(SecurityRefusals.NONE);
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -253,6 +254,36 @@ class ComposeFileTest {
         assertThat(scripted).as("addresses in scenario.sh").isEqualTo(composed);
         assertThat(script).contains("COMPOSE_PROJECT_NAME:-" + compose.get("name") + "}");
         assertThat(map(compose.get("networks"))).containsKeys(network.group(1), wan.group(1));
+    }
+
+    /**
+     * DDS is fail-closed like broker TLS (.env may switch the transport to dds): every node and gateway names its DDS
+     * Security or asks for plain DDS, and its broker TLS or plain TCP, or it does not start.
+     */
+    @Test
+    void everyNodeAndGatewayChoosesItsDdsSecurityAndBrokerTlsExplicitly() {
+        List<String> problems = new ArrayList<>();
+        services.forEach((name, definition) -> {
+            Map<String, String> env = environment(map(definition));
+            if (name.startsWith("node-")) {
+                requireOneOf(name, env, problems, "GATEWAY_DDS_SECURITY_PLAIN", "GATEWAY_DDS_SECURITY_DIRECTORY");
+                requireOneOf(name, env, problems, "GATEWAY_JMS_TLS_PLAINTCP", "GATEWAY_JMS_TLS_KEYSTORE");
+            }
+            else if (name.startsWith("wan-gateway-")) {
+                requireOneOf(name, env, problems, "GATEWAY_WAN_LAN_DDS_SECURITY_PLAIN",
+                        "GATEWAY_WAN_LAN_DDS_SECURITY_DIRECTORY");
+                requireOneOf(name, env, problems, "GATEWAY_WAN_LAN_JMS_TLS_PLAINTCP",
+                        "GATEWAY_WAN_LAN_JMS_TLS_KEYSTORE");
+            }
+        });
+        assertThat(problems).isEmpty();
+    }
+
+    private static void requireOneOf(String service, Map<String, String> env, List<String> problems,
+            String... variables) {
+        if (Arrays.stream(variables).filter(env::containsKey).count() != 1) {
+            problems.add(service + " sets not exactly one of " + List.of(variables));
+        }
     }
 
     @Test

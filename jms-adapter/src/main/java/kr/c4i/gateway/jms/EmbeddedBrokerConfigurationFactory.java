@@ -19,11 +19,13 @@ import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
 import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the settings into the embedded broker's Artemis configuration: a persistent NIO journal, one
- * CORE acceptor, security with the node's single user, a queue per known node, and a store-and-forward
- * bridge per peer. A site's WAN gateway also gets a queue, without a bridge, per remote node it relays for.
+ * CORE acceptor (TLS with a client certificate required, when the settings have TLS), security with the node's
+ * single user, a queue per known node, and a store-and-forward bridge per peer (over TLS likewise). A site's WAN
+ * gateway also gets a queue, without a bridge, per remote node it relays for.
  */
 final class EmbeddedBrokerConfigurationFactory {
 
@@ -75,7 +77,7 @@ final class EmbeddedBrokerConfigurationFactory {
         configuration.setJMXManagementEnabled(false);
         configuration.setSecurityEnabled(true);
         configuration.putSecurityRoles(MATCH_ALL, Set.of(allPermissions()));
-        addAcceptor(configuration, embedded);
+        addAcceptor(configuration, embedded, settings.tls());
         addQueue(configuration, settings.queueName(settings.nodeId()));
         addQueue(configuration, settings.invalidQueue());
         settings.peers().forEach((id, peer) -> addPeer(configuration, id, peer));
@@ -97,10 +99,16 @@ final class EmbeddedBrokerConfigurationFactory {
         return new Role(ROLE, true, true, true, true, true, true, true, true, true, true, true, true);
     }
 
-    private static void addAcceptor(ConfigurationImpl configuration, JmsTransportSettings.Embedded embedded) {
+    private static void addAcceptor(ConfigurationImpl configuration, JmsTransportSettings.Embedded embedded,
+            @Nullable BrokerTls tls) {
         try {
             configuration.addAcceptorConfiguration(ACCEPTOR,
                     "tcp://" + uriHost(embedded.host()) + ":" + embedded.port() + "?protocols=CORE");
+            if (tls != null) {
+                configuration.getAcceptorConfigurations().stream()
+                        .filter((acceptor) -> ACCEPTOR.equals(acceptor.getName()))
+                        .forEach((acceptor) -> acceptor.getParams().putAll(tls.acceptorParameters()));
+            }
         }
         catch (Exception ex) {
             throw new IllegalStateException("Unable to configure the acceptor on " + embedded.host() + ":"
@@ -145,6 +153,9 @@ final class EmbeddedBrokerConfigurationFactory {
             // timeout lets each attempt during an outage hang in TCP SYN back-off. The URL may set its own.
             configuration.getConnectorConfigurations().get(connectorName(id)).getParams()
                     .putIfAbsent("connectTimeoutMillis", PEER_CONNECT_TIMEOUT_MILLIS);
+            if (settings.tls() != null) {
+                settings.tls().applyToConnector(configuration.getConnectorConfigurations().get(connectorName(id)));
+            }
         }
         catch (Exception ex) {
             throw new IllegalStateException("Unable to configure the connector to peer " + id + " at " + peer.url()

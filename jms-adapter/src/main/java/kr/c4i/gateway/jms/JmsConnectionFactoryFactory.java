@@ -4,7 +4,8 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 /**
  * Turns the settings into the JMS connection factory of this node's own broker: the external URL, or
- * the embedded broker's acceptor over loopback. Either way the node's credentials are used.
+ * the embedded broker's acceptor over loopback. Either way the node's credentials are used, and its TLS identity
+ * when the settings have one.
  */
 final class JmsConnectionFactoryFactory {
 
@@ -17,7 +18,8 @@ final class JmsConnectionFactoryFactory {
     ActiveMQConnectionFactory createConnectionFactory() {
         // Artemis' default of no client reconnect suits the transport, which rebuilds a failed
         // connection on its next call instead of blocking the caller; an external URL may still set it.
-        return new ActiveMQConnectionFactory(brokerUrl(), settings.user(), settings.password());
+        return BrokerTls.secure(new ActiveMQConnectionFactory(brokerUrl(), settings.user(), settings.password()),
+                settings.tls());
     }
 
     /** The URL this node's clients connect to. */

@@ -41,10 +41,12 @@ import org.jspecify.annotations.Nullable;
  * @param invalidQueue queue that receives inbound messages that are not valid envelopes; default {@code kmtf.invalid}
  * @param receive how the inbox is consumed
  * @param bridge how store-and-forward bridges reach peers
+ * @param tls TLS with mutual authentication on the embedded broker's acceptor, this node's connections to its broker
+ *        and its bridges to peers; {@code null} for plain TCP, which a service allows only when an operator says so
  */
 public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
         String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
-        Receive receive, Bridge bridge) {
+        Receive receive, Bridge bridge, @Nullable BrokerTls tls) {
 
     public static final String DEFAULT_QUEUE_PREFIX = "kmtf.node.";
     public static final String DEFAULT_INVALID_QUEUE = "kmtf.invalid";
@@ -88,9 +90,18 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         else {
             bridge.check(problems);
         }
+        BrokerTls.check("tls.", tls, problems);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException("Invalid JMS transport settings: ", problems);
         }
+    }
+
+    /** Settings in plain TCP (no {@link #tls()}). */
+    public JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
+            String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
+            Receive receive, Bridge bridge) {
+        this(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue, receive, bridge,
+                null);
     }
 
     /** An embedded broker, no peers, the default queue names. */
@@ -102,32 +113,37 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
 
     public JmsTransportSettings withMode(@Nullable BrokerMode mode) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
     }
 
     public JmsTransportSettings withBrokerUrl(@Nullable String brokerUrl) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
     }
 
     public JmsTransportSettings withEmbedded(Embedded embedded) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
     }
 
     public JmsTransportSettings withPeers(Map<NodeId, Peer> peers) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
     }
 
     public JmsTransportSettings withReceive(Receive receive) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
     }
 
     public JmsTransportSettings withBridge(Bridge bridge) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge);
+                invalidQueue, receive, bridge, tls);
+    }
+
+    public JmsTransportSettings withTls(@Nullable BrokerTls tls) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge, tls);
     }
 
     /** The explicit {@link #mode()} if set; otherwise external when a broker URL is set, else embedded. */
@@ -154,7 +170,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return "JmsTransportSettings[nodeId=" + nodeId + ", mode=" + effectiveMode().label() + ", brokerUrl="
                 + brokerUrl + ", user=" + user + ", password=******, embedded=" + embedded + ", peers=" + peers
                 + ", queuePrefix=" + queuePrefix + ", invalidQueue=" + invalidQueue + ", receive=" + receive
-                + ", bridge=" + bridge + "]";
+                + ", bridge=" + bridge + ", tls=" + tls + "]";
     }
 
     private static BrokerMode deduceMode(@Nullable String brokerUrl) {

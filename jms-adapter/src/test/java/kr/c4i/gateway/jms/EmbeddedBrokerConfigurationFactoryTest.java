@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.Set;
 
 import kr.c4i.gateway.core.NodeId;
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.config.BridgeConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
 import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,6 +48,32 @@ class EmbeddedBrokerConfigurationFactoryTest {
             assertThat(acceptor.getParams()).containsEntry("host", "127.0.0.1").containsEntry("port", "61700")
                     .containsEntry("protocols", "CORE");
         });
+    }
+
+    @Test
+    void withTlsTheAcceptorRequiresAClientCertificateAndTheBridgeChecksThePeersHostWithoutShowingAPassword(
+            @TempDir Path dir) {
+        BrokerTls tls = new TlsFixture("s1", dir).loopback("a");
+        String password = BrokerTls.readPassword(tls.keyStorePasswordFile());
+
+        Configuration secured = new EmbeddedBrokerConfigurationFactory(this.settings.withTls(tls))
+                .createConfiguration();
+
+        assertThat(secured.getAcceptorConfigurations()).singleElement().satisfies((acceptor) -> {
+            assertThat(acceptor.getParams()).containsEntry("sslEnabled", true).containsEntry("needClientAuth", true)
+                    .containsEntry("keyStoreType", "PKCS12")
+                    .containsEntry("keyStorePath", tls.keyStore().toAbsolutePath().toString())
+                    .containsEntry("trustStorePath", tls.trustStore().toAbsolutePath().toString())
+                    .containsEntry("protocols", "CORE");
+            assertThat(acceptor.toString()).doesNotContain(password);
+        });
+        TransportConfiguration bridge = secured.getConnectorConfigurations().get("kmtf-peer-b");
+        assertThat(bridge.getParams()).containsEntry("sslEnabled", true).containsEntry("verifyHost", true)
+                .containsEntry("keyStorePath", tls.keyStore().toAbsolutePath().toString())
+                .containsEntry("host", "node-b").doesNotContainKey("needClientAuth");
+        assertThat(bridge.toString()).doesNotContain(password);
+        assertThat(this.configuration.getAcceptorConfigurations()).singleElement()
+                .satisfies((plain) -> assertThat(plain.getParams()).doesNotContainKey("sslEnabled"));
     }
 
     @Test

@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.TransportException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Nodes with embedded brokers on free ports, each peered with all the others, with data under a
@@ -26,6 +28,7 @@ final class TestNodes implements AutoCloseable {
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, JmsTransport> running = new LinkedHashMap<>();
     private final Map<String, RecordingHandler> handlers = new LinkedHashMap<>();
+    private Function<String, @Nullable BrokerTls> tls = (id) -> null;
 
     private TestNodes(Path root, String... ids) {
         this.root = root;
@@ -54,6 +57,12 @@ final class TestNodes implements AutoCloseable {
         return nodes;
     }
 
+    /** Each node's TLS settings, for the nodes started from now on; plain TCP without. */
+    TestNodes withTls(Function<String, @Nullable BrokerTls> tls) {
+        this.tls = tls;
+        return this;
+    }
+
     /** Fast retries, so a returning node is found within a second. */
     JmsTransportSettings settings(String id) {
         Map<NodeId, JmsTransportSettings.Peer> peers = new LinkedHashMap<>();
@@ -67,7 +76,7 @@ final class TestNodes implements AutoCloseable {
                 new JmsTransportSettings.Receive(500, Duration.ofMillis(200), Duration.ofMillis(100),
                         Duration.ofSeconds(1)),
                 new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
-                .withPeers(peers);
+                .withPeers(peers).withTls(this.tls.apply(id));
     }
 
     /**

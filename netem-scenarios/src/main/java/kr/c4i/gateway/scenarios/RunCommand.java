@@ -172,6 +172,11 @@ final class RunCommand implements Callable<Integer> {
             description = "A bridge property for every node (repeatable), e.g. gateway.outbox.batch-size=100.")
     Map<String, String> nodeProperties = new LinkedHashMap<>();
 
+    @Option(names = "--plain", description = "Run nodes and gateways without security (brokers in plain TCP, DDS "
+            + "without DDS Security, WAN frames in clear), to measure what it costs. By default each run makes its "
+            + "own site PKI in its work directory.")
+    boolean plain;
+
     @Option(names = "--prefix", defaultValue = "c4g-", description = "Start of every namespace and nftables name.")
     String prefix;
 
@@ -223,7 +228,7 @@ final class RunCommand implements Callable<Integer> {
                 multicastAddress, nodeProperties);
         Path workRoot = Files.createTempDirectory("c4g-scenarios-");
         ScenarioRunner.Options options = new ScenarioRunner.Options(new Topology(prefix, subnet, 6), backend,
-                hostTuning.tuning(), nodes, workRoot, dir.resolve("nodes"));
+                hostTuning.tuning(), nodes, workRoot, dir.resolve("nodes"), !plain);
         String command = "bin/scenarios " + String.join(" ",
                 spec.root().commandLine().getParseResult().originalArgs());
         out.println("Results folder: " + dir.toAbsolutePath());

@@ -34,7 +34,7 @@ class ScenariosCliTest {
         CliDriver.Result r = CliDriver.run("run", "--help");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).as(r.toString()).contains("--quick", "--experiments", "--transports", "--repetitions",
-                "--errors", "--verbose", "Exit codes:", "incomplete");
+                "--plain", "--errors", "--verbose", "Exit codes:", "incomplete");
     }
 
     @Test
@@ -104,7 +104,7 @@ class ScenariosCliTest {
     void goodOptionsPassTheChecks() {
         CliDriver.Result r = CliDriver.validate("run", "--quick", "--repetitions", "3", "--subscribers", "1,5",
                 "--loss-cells", "10%@128kbit,30%@2mbit", "--recovery-order", "lift-then-restart", "--dds-domain", "232",
-                "--wan-delay", "0,250ms,1s");
+                "--wan-delay", "0,250ms,1s", "--plain");
         assertThat(r.exitCode()).as(r.toString()).isZero();
     }
 

@@ -1,5 +1,6 @@
 package kr.c4i.gateway.bridge.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -8,8 +9,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.security.DdsSecurityOptions;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 
 /**
@@ -48,6 +51,8 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
  * @param bestEffortBacklog samples a BEST_EFFORT type's reader holds while the node is busy with earlier ones
  *        before it rejects more (counted in {@code gateway.dds.samples.dropped{reason=rejected}}); a burst of one
  *        type up to this size is never dropped on a loss-free link
+ * @param security DDS Security (authentication, encryption, per-node permissions; see docs/dds-security.md);
+ *        required unless {@code security.plain} is set
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
@@ -56,10 +61,36 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
         @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
-        @DefaultValue("4096") int bestEffortBacklog) {
+        @DefaultValue("4096") int bestEffortBacklog, @DefaultValue Security security) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);
+    }
+
+    /**
+     * DDS Security's files. Each file left unset is taken from {@code directory}, laid out as the site's DDS
+     * Security set is written ({@code authority/ca.crt}, {@code dds/governance.p7s}, {@code dds/permissions.p7s},
+     * {@code <node>/identity.crt}, {@code <node>/identity.key}: the site's PKI directory of {@code gateway pki}).
+     *
+     * @param directory the site's DDS Security set, from which unset files are taken
+     * @param identityCertificate this node's certificate (PEM)
+     * @param privateKey its private key (PEM)
+     * @param identityCa the CA every participant's certificate must chain to (PEM)
+     * @param permissionsCa the CA that signed the governance and permissions documents (PEM)
+     * @param governance the signed governance document
+     * @param permissions the signed permissions document
+     * @param plain true to run DDS without security, any participant of the domain reading and writing every topic;
+     *        a DDS node with neither this nor {@code directory} or {@code identity-certificate} does not start
+     */
+    public record Security(@Nullable Path directory, @Nullable Path identityCertificate, @Nullable Path privateKey,
+            @Nullable Path identityCa, @Nullable Path permissionsCa, @Nullable Path governance,
+            @Nullable Path permissions, @DefaultValue("false") boolean plain) {
+
+        /** The files as the DDS adapter resolves them, for a node as for a WAN gateway's LAN side. */
+        DdsSecurityOptions options() {
+            return new DdsSecurityOptions(this.directory, this.identityCertificate, this.privateKey, this.identityCa,
+                    this.permissionsCa, this.governance, this.permissions, this.plain);
+        }
     }
 
     /**
@@ -67,14 +98,15 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
      *
      * @throws InvalidSettingsException naming the setting the transport refuses
      */
-    public DdsTransportSettings transportSettings() {
+    public DdsTransportSettings transportSettings(NodeId node) {
         ParticipantSettings participant = ParticipantSettings.builder().domainId(this.domainId)
                 .networkInterface(this.networkInterface).multicastAddress(this.multicastAddress)
                 .multicast(this.multicast).peers(this.peers)
                 .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE, Integer.MAX_VALUE))
                 .announceInterval(this.announceInterval).maxParticipantsPerHost(this.maxParticipantsPerHost)
                 .heartbeatMaxInterval(this.heartbeatMaxInterval).nackRepeatInterval(this.nackRepeatInterval)
-                .library(this.library).vendorConfig(this.config).build();
+                .library(this.library).vendorConfig(this.config)
+                .security(this.security.options().settings(node)).build();
         return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant).build();
     }
 }

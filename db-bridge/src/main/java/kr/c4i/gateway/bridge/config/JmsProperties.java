@@ -22,11 +22,14 @@ import kr.c4i.gateway.jms.BrokerMode;
  * @param receiveBatchSize most messages written to the inbox in one transaction
  * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a peer that is
  *        down, so a returning peer gets its backlog within about this long
+ * @param tls mutual TLS on the broker's acceptor, this node's connections and its bridges; required unless
+ *        {@code tls.plain-tcp} is set
  */
 @ConfigurationProperties("gateway.jms")
 public record JmsProperties(@Nullable BrokerMode mode, @Nullable String url, @Nullable String user,
         @Nullable String password, @DefaultValue Embedded embedded, Map<String, Peer> peers,
-        @DefaultValue("500") int receiveBatchSize, @DefaultValue("10s") Duration bridgeMaxRetryInterval) {
+        @DefaultValue("500") int receiveBatchSize, @DefaultValue("10s") Duration bridgeMaxRetryInterval,
+        @DefaultValue Tls tls) {
 
     public JmsProperties {
         peers = peers == null ? Map.of() : Map.copyOf(peers);
@@ -41,6 +44,23 @@ public record JmsProperties(@Nullable BrokerMode mode, @Nullable String url, @Nu
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61616") int port,
             @DefaultValue("data/artemis") Path dataDirectory) {
+    }
+
+    /**
+     * Mutual TLS on every broker connection: a client certificate is required on the acceptor, and every client
+     * checks the broker's certificate and host name.
+     *
+     * @param keyStore PKCS #12 key store with this node's key and certificate, presented on both ends
+     * @param keyStorePasswordFile file holding the key store's password
+     * @param trustStore PKCS #12 trust store with the site's certificate authority
+     * @param trustStorePasswordFile file holding the trust store's password; the key store's password file when unset
+     * @param verifyHost whether clients check that a broker's certificate names the host they connect to
+     * @param plainTcp true to run without TLS, credentials and messages in clear; a node with neither this nor the
+     *        stores does not start
+     */
+    public record Tls(@Nullable Path keyStore, @Nullable Path keyStorePasswordFile, @Nullable Path trustStore,
+            @Nullable Path trustStorePasswordFile, @DefaultValue("true") boolean verifyHost,
+            @DefaultValue("false") boolean plainTcp) {
     }
 
     /**

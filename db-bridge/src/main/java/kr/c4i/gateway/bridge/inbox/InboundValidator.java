@@ -8,12 +8,14 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.kmtf.KmtfRejection;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.ValidatedMessage;
+import kr.c4i.gateway.kmtf.text.Classification;
 
 /**
  * Checks a received envelope as strictly as the sending side checks its outbox, whatever transport brought it and
  * whoever wrote it: the fields the inbox stores must be storable and sane, and the body must be UTF-8 KMTF of the
- * declared type within the catalogue's size, with the classification the text itself carries. Cheapest checks
- * first. Thread-safe.
+ * declared type within the catalogue's size, with the classification the text itself carries, no higher than this
+ * node's clearance (the origin sends nothing above it, but a DDS topic reaches every subscriber of the type).
+ * Cheapest checks first. Thread-safe.
  */
 public final class InboundValidator {
 
@@ -25,15 +27,25 @@ public final class InboundValidator {
     public static final String INVALID_CLASSIFICATION = "invalid-classification-label";
     public static final String CLASSIFICATION_MISMATCH = "classification-mismatch";
     public static final String INVALID_CREATED_AT = "invalid-created-at";
+    /** The message is classified above this node's clearance. */
+    public static final String CLEARANCE_EXCEEDED = "clearance-exceeded";
 
     /** Why an envelope was refused; {@code kind} is a stable name (a metric tag), {@code reason} is for a person. */
     public record Rejection(String kind, String reason) {
     }
 
     private final KmtfValidator kmtf;
+    private final Classification clearance;
 
+    /** A validator for a node cleared for everything. */
     public InboundValidator(KmtfValidator kmtf) {
+        this(kmtf, Classification.TOP_SECRET);
+    }
+
+    /** @param clearance this node's clearance: a message classified higher is refused */
+    public InboundValidator(KmtfValidator kmtf, Classification clearance) {
         this.kmtf = Objects.requireNonNull(kmtf, "kmtf");
+        this.clearance = Objects.requireNonNull(clearance, "clearance");
     }
 
     /** @return why the envelope must not enter the inbox, or empty if it may */
@@ -71,6 +83,11 @@ public final class InboundValidator {
         if (!carried.equals(classification)) {
             return reject(CLASSIFICATION_MISMATCH, "message " + id + " is labelled '" + classification
                     + "' but its text is classified '" + carried + "'");
+        }
+        Classification level = Classification.of(valid.message());
+        if (!this.clearance.dominates(level)) {
+            return reject(CLEARANCE_EXCEEDED, "message " + id + " is " + level + " ('" + carried
+                    + "'); this node is cleared " + this.clearance);
         }
         return Optional.empty();
     }

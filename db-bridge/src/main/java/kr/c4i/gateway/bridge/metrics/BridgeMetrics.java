@@ -78,6 +78,13 @@ public final class BridgeMetrics {
                 .register(registry).increment();
     }
 
+    /** A message not sent to {@code destination}, whose clearance its classification exceeds. */
+    public void clearanceRefused(String destination) {
+        Counter.builder(MetricNames.CLEARANCE_REFUSED).description("Messages not sent to a destination not cleared "
+                + "for their classification").tag(MetricNames.TAG_DESTINATION, destination)
+                .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry).increment();
+    }
+
     public void sendFailed() {
         sendFailures.increment();
     }

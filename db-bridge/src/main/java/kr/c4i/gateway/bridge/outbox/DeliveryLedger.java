@@ -73,6 +73,8 @@ public final class DeliveryLedger implements ReceiptHandler {
                    next_attempt_at = ?::timestamptz + least(? * power(2, attempts), ?) * interval '1 millisecond'
              WHERE message_id = ? AND destination = ?""";
 
+    private static final String DROP = "DELETE FROM outbox_delivery WHERE message_id = ? AND destination = ?";
+
     private static final String UNRECEIPTED = "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL";
 
     private static final String FORGET = """
@@ -227,6 +229,15 @@ public final class DeliveryLedger implements ReceiptHandler {
     }
 
     /** Drops receipted rows older than {@link #RETENTION}. */
+    /** Stops awaiting a receipt from a destination the message is no longer sent to (its clearance). */
+    void drop(Connection tx, String messageId, NodeId destination) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(DROP)) {
+            ps.setString(1, messageId);
+            ps.setString(2, destination.value());
+            ps.executeUpdate();
+        }
+    }
+
     void forgetReceipted() throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(FORGET)) {
             ps.setObject(1, now());

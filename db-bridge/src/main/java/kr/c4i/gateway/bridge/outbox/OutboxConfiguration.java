@@ -13,6 +13,7 @@ import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
@@ -49,8 +50,8 @@ class OutboxConfiguration {
     }
 
     @Bean
-    RowEnvelopes rowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node) {
-        return new RowEnvelopes(validator, routing, node);
+    RowEnvelopes rowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances) {
+        return new RowEnvelopes(validator, routing, node, clearances);
     }
 
     @Bean
@@ -63,8 +64,8 @@ class OutboxConfiguration {
 
     @Bean
     OutboxResender outboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes,
-            Transport transport, BridgeMetrics metrics) {
-        return new OutboxResender(dataSource, ledger, envelopes, transport, metrics);
+            Transport transport, BridgeMetrics metrics, NodeId node) {
+        return new OutboxResender(dataSource, ledger, envelopes, transport, metrics, new QuarantineRepository(), node);
     }
 
     @Bean

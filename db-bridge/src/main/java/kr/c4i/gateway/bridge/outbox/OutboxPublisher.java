@@ -37,6 +37,9 @@ public final class OutboxPublisher {
 
     static final String REPEATED_FAILURE = "repeated-failure";
 
+    /** The quarantine's reason kind for a message refused to a destination whose clearance it exceeds. */
+    public static final String CLEARANCE_EXCEEDED = "clearance-exceeded";
+
     private final DataSource dataSource;
     private final OutboxRepository outbox;
     private final QuarantineRepository quarantine;
@@ -102,7 +105,16 @@ public final class OutboxPublisher {
                 continue;
             }
             try {
-                toSend.put(row.messageId(), envelopes.outbound(row));
+                Outbound outbound = envelopes.outbound(row);
+                List<NodeId> refused = envelopes.uncleared(outbound);
+                if (!refused.isEmpty()) {
+                    refuseDestinations(tx, row, outbound, refused);
+                    if (refused.size() == outbound.destinations().size()) {
+                        continue;
+                    }
+                    outbound = envelopes.cleared(outbound);
+                }
+                toSend.put(row.messageId(), outbound);
                 rowsById.put(row.messageId(), row);
             }
             catch (KmtfRejection rejection) {
@@ -189,6 +201,32 @@ public final class OutboxPublisher {
         }
         if (exhausted) {
             refuse(tx, row, REPEATED_FAILURE, repeatedFailure(failures.maxAttempts(), ex.toString()));
+        }
+    }
+
+    /**
+     * Keeps the message in quarantine once per destination its classification exceeds the clearance of, whatever
+     * the bad-row policy (the row is not bad, only not for them). Refused to all its destinations, the row leaves
+     * the outbox with the last of them, so it is not left pending; otherwise it stays and goes to the others.
+     */
+    private void refuseDestinations(Connection tx, OutboxRow row, Outbound outbound, List<NodeId> refused)
+            throws SQLException {
+        boolean all = refused.size() == outbound.destinations().size();
+        for (int i = 0; i < refused.size(); i++) {
+            NodeId destination = refused.get(i);
+            String reason = envelopes.refusal(outbound, destination);
+            Refusal refusal = new Refusal(row.id(), row.messageId(), row.kmtfType(), CLEARANCE_EXCEEDED, reason);
+            if (all && i == refused.size() - 1) {
+                quarantine.quarantine(tx, refusal, node.value());
+                failures.clear(row.id());
+            }
+            else {
+                quarantine.copy(tx, refusal, node.value());
+            }
+            metrics.clearanceRefused(destination.value());
+            metrics.quarantined(CLEARANCE_EXCEEDED);
+            log.warn("Outbox row {} (message '{}', type {}) refused to {}: {}", row.id(), row.messageId(),
+                    row.kmtfType(), destination, reason);
         }
     }
 

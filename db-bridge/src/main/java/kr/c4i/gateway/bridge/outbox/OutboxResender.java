@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
+import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
+import kr.c4i.gateway.bridge.quarantine.QuarantineRepository.Refusal;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
@@ -33,14 +35,18 @@ public final class OutboxResender {
     private final RowEnvelopes envelopes;
     private final Transport transport;
     private final BridgeMetrics metrics;
+    private final QuarantineRepository quarantine;
+    private final NodeId node;
 
     OutboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes, Transport transport,
-            BridgeMetrics metrics) {
+            BridgeMetrics metrics, QuarantineRepository quarantine, NodeId node) {
         this.dataSource = dataSource;
         this.ledger = ledger;
         this.envelopes = envelopes;
         this.transport = transport;
         this.metrics = metrics;
+        this.quarantine = quarantine;
+        this.node = node;
     }
 
     /** Whether receipts wait to be applied: an idle poller wakes for them. */
@@ -67,6 +73,23 @@ public final class OutboxResender {
         return OutboxTransaction.inTransaction(dataSource, tx -> resend(tx, limit));
     }
 
+    /**
+     * A destination whose clearance was lowered below the message's since it was first sent: not sent it again, and
+     * no longer awaited; quarantined and counted as the publisher does.
+     */
+    private void refuseUncleared(Connection tx, OutboxRow row, Outbound owed) throws SQLException {
+        for (NodeId destination : envelopes.uncleared(owed)) {
+            String reason = envelopes.refusal(owed, destination);
+            quarantine.copy(tx, new Refusal(row.id(), row.messageId(), row.kmtfType(),
+                    OutboxPublisher.CLEARANCE_EXCEEDED, reason), node.value());
+            ledger.drop(tx, row.messageId(), destination);
+            metrics.clearanceRefused(destination.value());
+            metrics.quarantined(OutboxPublisher.CLEARANCE_EXCEEDED);
+            log.warn("Outbox row {} (message '{}', type {}) not resent to {}: {}", row.id(), row.messageId(),
+                    row.kmtfType(), destination, reason);
+        }
+    }
+
     private int resend(Connection tx, int limit) throws SQLException, TransportException {
         List<DeliveryLedger.Due> due = ledger.claimDue(tx, limit);
         if (due.isEmpty()) {
@@ -83,7 +106,12 @@ public final class OutboxResender {
         for (OutboxRow row : rows.values()) {
             try {
                 Outbound outbound = envelopes.outbound(row);
-                again.add(new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId())));
+                Outbound owed = new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId()));
+                refuseUncleared(tx, row, owed);
+                Outbound cleared = envelopes.cleared(owed);
+                if (!cleared.destinations().isEmpty()) {
+                    again.add(cleared);
+                }
             }
             catch (KmtfRejection | RowEnvelopes.InvalidRowException | RuntimeException ex) {
                 // Only possible if the catalogue changed since it was sent; keep trying with the rest.

@@ -1,31 +1,65 @@
 package kr.c4i.gateway.bridge.outbox;
 
 import java.time.Instant;
+import java.util.List;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.kmtf.KmtfRejection;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.ValidatedMessage;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.kmtf.text.Classification;
 
 /**
  * Turns an outbox row into what the transport takes: a valid KMTF message in an envelope from this
  * node, addressed to the type's subscribers. Shared by the publisher and the resender, so a message
- * sent again is built exactly as it was the first time.
+ * sent again is built exactly as it was the first time; both leave out the destinations whose clearance the
+ * message's classification exceeds ({@link #uncleared}).
  */
 public final class RowEnvelopes {
 
     private final KmtfValidator validator;
     private final RoutingTable routing;
     private final NodeId node;
+    private final Clearances clearances;
 
-    RowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node) {
+    RowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances) {
         this.validator = validator;
         this.routing = routing;
         this.node = node;
+        this.clearances = clearances;
+    }
+
+    /** The level of a message this node built: its label comes from its own validated text. */
+    private static Classification level(Outbound outbound) {
+        return Classification.ofLine(outbound.envelope().classification());
+    }
+
+    /** The destinations of {@code outbound} whose clearance its classification exceeds, in order. */
+    List<NodeId> uncleared(Outbound outbound) {
+        Classification level = level(outbound);
+        return outbound.destinations().stream().filter(d -> !clearances.clears(d.value(), level)).toList();
+    }
+
+    /** Why {@code outbound} is not sent to {@code destination}: the quarantine's reason. */
+    String refusal(Outbound outbound, NodeId destination) {
+        return "destination " + destination + " is cleared " + clearances.of(destination.value())
+                + "; the message is " + level(outbound) + " ('" + outbound.envelope().classification()
+                + "'): not sent there";
+    }
+
+    /** {@code outbound} addressed only to the destinations cleared for it. */
+    Outbound cleared(Outbound outbound) {
+        List<NodeId> refused = uncleared(outbound);
+        if (refused.isEmpty()) {
+            return outbound;
+        }
+        return new Outbound(outbound.envelope(), outbound.type(),
+                outbound.destinations().stream().filter(d -> !refused.contains(d)).toList());
     }
 
     Outbound outbound(OutboxRow row) throws KmtfRejection, InvalidRowException {

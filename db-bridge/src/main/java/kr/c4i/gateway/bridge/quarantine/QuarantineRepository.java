@@ -16,6 +16,11 @@ public final class QuarantineRepository {
             INSERT INTO quarantine (outbox_id, message_id, kmtf_type, reason_kind, reason, body, created_at, quarantined_by)
             SELECT id, message_id, kmtf_type, ?, ?, body, created_at, ? FROM moved""";
 
+    // A copy for one refused destination of a row that goes on to the others (or whose other refusals follow).
+    private static final String COPY = """
+            INSERT INTO quarantine (outbox_id, message_id, kmtf_type, reason_kind, reason, body, created_at, quarantined_by)
+            SELECT id, message_id, kmtf_type, ?, ?, body, created_at, ? FROM outbox WHERE id = ?""";
+
     /**
      * The refused row and why.
      *
@@ -31,6 +36,20 @@ public final class QuarantineRepository {
             move.setString(3, refusal.reason());
             move.setString(4, node);
             move.executeUpdate();
+        }
+    }
+
+    /**
+     * Keeps a copy of the row in quarantine and leaves it in the outbox: for a message refused to one destination
+     * (its clearance) that still goes to others, one quarantine row per refused destination.
+     */
+    public void copy(Connection tx, Refusal refusal, String node) throws SQLException {
+        try (PreparedStatement copy = tx.prepareStatement(COPY)) {
+            copy.setString(1, refusal.kind());
+            copy.setString(2, refusal.reason());
+            copy.setString(3, node);
+            copy.setLong(4, refusal.outboxId());
+            copy.executeUpdate();
         }
     }
 }

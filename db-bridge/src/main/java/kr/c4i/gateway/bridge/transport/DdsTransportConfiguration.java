@@ -2,6 +2,8 @@ package kr.c4i.gateway.bridge.transport;
 
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -26,14 +28,21 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "dds")
 public final class DdsTransportConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(DdsTransportConfiguration.class);
+
     /** The settings whose property is not named after them. */
     private static final Map<String, String> RENAMES = Map.of("vendorConfig", "gateway.dds.config");
 
     @Bean
     @ConditionalOnMissingBean
-    DdsTransportSettings ddsTransportSettings(DdsProperties dds, Environment environment) {
+    DdsTransportSettings ddsTransportSettings(DdsProperties dds, NodeId node, Environment environment) {
         try {
-            return dds.transportSettings();
+            DdsTransportSettings settings = dds.transportSettings(node);
+            if (settings.participant().security() == null) {
+                log.warn("DDS runs without DDS Security (gateway.dds.security.plain=true): any participant of domain "
+                        + "{} can read and write every topic", settings.participant().domainId());
+            }
+            return settings;
         }
         catch (InvalidSettingsException ex) {
             throw InvalidPropertiesException.of(ex, "gateway.dds", RENAMES, environment);

@@ -16,8 +16,8 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 
 /**
  * Publishes the DDS transport's own counters: samples written, received, lost and rejected (from
- * Cyclone's sample-lost and sample-rejected statuses), BEST_EFFORT samples dropped by reason, receipts,
- * and matched readers per topic.
+ * Cyclone's sample-lost and sample-rejected statuses), BEST_EFFORT samples dropped by reason, attempts
+ * DDS Security refused by reason, receipts, and matched readers per topic.
  * One stats snapshot, at most a second old, serves every meter of a scrape: reading the statuses
  * of 270 writers once per meter would cost more than the scrape is worth.
  */
@@ -42,6 +42,15 @@ final class DdsTransportMetrics {
             FunctionCounter.builder(MetricNames.DDS_SAMPLES_DROPPED, this,
                     m -> m.stats().dropped().getOrDefault(reason, 0L)).tag(MetricNames.TAG_REASON, reason)
                     .description("BEST_EFFORT samples dropped").register(registry);
+        }
+        for (String reason : List.of(DdsTransportStats.REFUSED_FORGED_ORIGIN,
+                DdsTransportStats.REFUSED_FORGED_RECEIPT, DdsTransportStats.REFUSED_UNAUTHENTICATED,
+                DdsTransportStats.REFUSED_AUTHENTICATION_FAILED, DdsTransportStats.REFUSED_NOT_PERMITTED)) {
+            FunctionCounter.builder(MetricNames.DDS_SECURITY_REFUSED, this,
+                    m -> m.stats().refused().getOrDefault(reason, 0L)).tag(MetricNames.TAG_REASON, reason)
+                    .description("Attempts DDS Security refused: samples claiming an origin or receiver their "
+                            + "writer's permissions do not allow, and remote participants kept out of the domain")
+                    .register(registry);
         }
         counter(registry, MetricNames.DDS_RECEIPTS_SENT, "Receipts sent", DdsTransportStats::receiptsSent);
         counter(registry, MetricNames.DDS_RECEIPTS_RECEIVED, "Receipts received", DdsTransportStats::receiptsReceived);

@@ -1,6 +1,8 @@
 package kr.c4i.gateway.bridge.transport;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +17,9 @@ import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.bridge.config.JmsProperties;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
@@ -41,14 +45,31 @@ public final class JmsTransportConfiguration {
         jms.peers().forEach((id, peer) -> peers.put(NodeId.of(id), new Peer(peer.url(), peer.user(), peer.password())));
         Embedded embedded = Embedded.at(jms.embedded().host(), jms.embedded().port(),
                 jms.embedded().dataDirectory().resolve(node.value()));
+        JmsProperties.Tls tls = jms.tls();
+        List<Problem> problems = new ArrayList<>();
+        BrokerTls brokerTls = null;
         try {
-            return new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(), jms.password(), embedded, peers,
-                    JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
-                    Receive.of(jms.receiveBatchSize()), Bridge.of(jms.bridgeMaxRetryInterval()));
+            brokerTls = BrokerTls.choose(tls.keyStore(), tls.keyStorePasswordFile(), tls.trustStore(),
+                    tls.trustStorePasswordFile(), tls.verifyHost(), tls.plainTcp());
         }
         catch (InvalidSettingsException ex) {
-            throw InvalidPropertiesException.of(ex, "gateway.jms", RENAMES, environment);
+            problems.addAll(ex.problems());
         }
+        try {
+            JmsTransportSettings settings = new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(),
+                    jms.password(), embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX,
+                    JmsTransportSettings.DEFAULT_INVALID_QUEUE, Receive.of(jms.receiveBatchSize()),
+                    Bridge.of(jms.bridgeMaxRetryInterval()), brokerTls);
+            if (problems.isEmpty()) {
+                return settings;
+            }
+        }
+        catch (InvalidSettingsException ex) {
+            problems.addAll(0, ex.problems());
+        }
+        // Every refused property at once, the TLS choice among them.
+        throw InvalidPropertiesException.of(new InvalidSettingsException("Invalid JMS transport settings: ", problems),
+                "gateway.jms", RENAMES, environment);
     }
 
     @Bean

@@ -34,12 +34,21 @@ class PropertiesFailureAnalyzerTest {
     @Test
     void aDomainIdOutOfRangeOnTheCommandLineIsNamedAsWrittenWithItsValueAndOrigin() {
         FailureAnalysis analysis = analyze(new StandardEnvironment(), "--gateway.node.transport=dds",
-                "--gateway.dds.domain-id=500");
+                "--gateway.dds.security.plain=true", "--gateway.dds.domain-id=500");
 
         assertThat(analysis.getDescription()).contains("Property: gateway.dds.domain-id").contains("Value: \"500\"")
                 .contains("Origin: \"gateway.dds.domain-id\" from property source \"commandLineArgs\"")
                 .contains("Reason: domainId must be 0..232, was 500");
         assertThat(analysis.getAction()).contains("docs/configuration.md");
+    }
+
+    @Test
+    void aDdsNodeWithNeitherSecurityNorPlainDdsIsToldBothProperties() {
+        FailureAnalysis analysis = analyze(new StandardEnvironment(), "--gateway.node.transport=dds");
+
+        assertThat(analysis.getDescription()).contains("Property: gateway.dds.security.directory")
+                .contains("Property: gateway.dds.security.plain").contains("Value: (not set)")
+                .contains("Reason: DDS runs under DDS Security unless plain DDS is asked for");
     }
 
     @Test
@@ -78,6 +87,20 @@ class PropertiesFailureAnalyzerTest {
 
         assertThat(analysis.getDescription()).contains("Property: gateway.jms.password").contains("Value: (not set)")
                 .contains("Reason: password must not be blank");
+    }
+
+    @Test
+    void aNodeWithNeitherBrokerTlsNorPlainTcpIsToldWhatToSet() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("test",
+                Map.of("gateway.jms.user", "gw", "gateway.jms.password", "secret")));
+
+        FailureAnalysis analysis = analyze(environment);
+
+        assertThat(analysis.getDescription()).contains("Property: gateway.jms.tls.key-store")
+                .contains("Value: (not set)")
+                .contains("Reason: broker connections use TLS unless plain TCP is turned on explicitly")
+                .doesNotContain("Property: gateway.jms.password");
     }
 
     @Test

@@ -16,6 +16,8 @@ import kr.c4i.gateway.kmtf.KmtfRejection;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.kmtf.text.Classification;
+import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 class InboundValidatorTest {
 
@@ -90,6 +92,27 @@ class InboundValidatorTest {
         assertThat(VALIDATOR.check(envelope("m-1", "SITREP", "TOP SECRET", NOW, good().body()))).get()
                 .satisfies(r -> assertThat(r.kind()).isEqualTo(InboundValidator.CLASSIFICATION_MISMATCH))
                 .satisfies(r -> assertThat(r.reason()).contains("TOP SECRET").contains("'UNCLASSIFIED'"));
+    }
+
+    @Test
+    void aMessageClassifiedAboveThisNodesClearanceIsRefusedAndTheRestPass() {
+        InboundValidator confidential = new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault()),
+                Classification.CONFIDENTIAL);
+        for (String line : new String[] { "UNCLASSIFIED", "RESTRICTED", "CONFIDENTIAL//REL KOR" }) {
+            assertThat(confidential.check(classified("m-1", line))).as(line).isEmpty();
+        }
+        assertThat(confidential.check(classified("m-2", "SECRET//REL TO USA, KOR"))).get()
+                .satisfies(r -> assertThat(r.kind()).isEqualTo(InboundValidator.CLEARANCE_EXCEEDED))
+                .satisfies(r -> assertThat(r.reason()).isEqualTo("message m-2 is SECRET ('SECRET//REL TO USA, KOR'); "
+                        + "this node is cleared CONFIDENTIAL"));
+        assertThat(confidential.check(classified("m-3", "TOP SECRET")).map(Rejection::kind))
+                .contains(InboundValidator.CLEARANCE_EXCEEDED);
+    }
+
+    private static Envelope classified(String id, String line) {
+        String text = new KmtfMessageBuilder().classification(line).msgid("SITREP", "1CORPS", "1")
+                .set("DTG", "211430ZNOV2026").build().render();
+        return envelope(id, "SITREP", line, NOW, utf8(text));
     }
 
     @Test

@@ -41,7 +41,8 @@ import kr.c4i.gateway.core.transport.Transport;
 @SpringBootTest(classes = DbBridgeApplication.class, webEnvironment = WebEnvironment.DEFINED_PORT,
         properties = { "gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=broker-secret",
                 "spring.security.user.password=" + ManagementSecurityTest.PASSWORD, "management.server.port=0",
-                "gateway.routing.subscriptions.b=*" })
+                "gateway.routing.subscriptions.b=*",
+                "gateway.jms.tls.plain-tcp=true" })
 @Import(ManagementSecurityTest.Node.class)
 @DirtiesContext
 class ManagementSecurityTest {

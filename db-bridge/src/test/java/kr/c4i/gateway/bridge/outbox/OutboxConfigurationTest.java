@@ -23,6 +23,7 @@ import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -56,6 +57,11 @@ class OutboxConfigurationTest {
         @Bean
         RoutingTable routingTable() {
             return RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), CATALOGUE);
+        }
+
+        @Bean
+        Clearances clearances() {
+            return Clearances.unrestricted();
         }
 
         @Bean

@@ -21,6 +21,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.kmtf.KmtfValidator;
@@ -61,7 +62,7 @@ class OutboxGaugesTest {
         OutboxRepository outbox = new OutboxRepository(db.dataSource());
         OutboxPublisher publisher = new OutboxPublisher(db.dataSource(), outbox, new QuarantineRepository(),
                 new RowEnvelopes(new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE),
-                        A),
+                        A, Clearances.unrestricted()),
                 A, new RecordingTransport(), metrics, BadRowPolicy.QUARANTINE, ledger, failures);
         for (int i = 0; i < 3; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));

@@ -10,6 +10,7 @@ import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.kmtf.KmtfValidator;
@@ -25,13 +26,22 @@ public final class OutboxLoop {
     public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
             RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
             @Nullable DeliveryLedger ledger, Clock clock) {
+        return poller(dataSource, properties, catalogue, routing, Clearances.unrestricted(), node, transport, metrics,
+                ledger, clock);
+    }
+
+    /** @param clearances each destination's clearance, as {@code gateway.routing.clearances} configures them */
+    public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
+            RoutingTable routing, Clearances clearances, NodeId node, Transport transport, BridgeMetrics metrics,
+            @Nullable DeliveryLedger ledger, Clock clock) {
         OutboxRepository outbox = new OutboxRepository(dataSource);
         RowFailures failures = new RowFailures(properties.maxRowAttempts());
-        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node);
+        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node, clearances);
         OutboxPublisher publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes,
                 node, transport, metrics, properties.badRowPolicy(), ledger, failures);
         OutboxResender resender = ledger == null ? null
-                : new OutboxResender(dataSource, ledger, envelopes, transport, metrics);
+                : new OutboxResender(dataSource, ledger, envelopes, transport, metrics,
+                        new QuarantineRepository(), node);
         return new OutboxPoller(dataSource, properties, publisher, resender,
                 new OutboxGauges(outbox, failures, ledger, metrics), failures, metrics, clock, node);
     }

@@ -21,6 +21,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -53,11 +54,13 @@ class OutboxResenderTest {
         ledger = new DeliveryLedger(db.dataSource(), RESEND_AFTER, Duration.ofMinutes(10), clock);
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(CATALOGUE),
-                RoutingTable.of(Map.of(B, List.of("*"), C, List.of("*")), CATALOGUE), A);
+                RoutingTable.of(Map.of(B, List.of("*"), C, List.of("*")), CATALOGUE), A,
+                Clearances.unrestricted());
         publisher = new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()),
                 new QuarantineRepository(), envelopes, A, transport, metrics, BadRowPolicy.QUARANTINE, ledger,
                 new RowFailures(5));
-        resender = new OutboxResender(db.dataSource(), ledger, envelopes, transport, metrics);
+        resender = new OutboxResender(db.dataSource(), ledger, envelopes, transport, metrics,
+                new QuarantineRepository(), A);
     }
 
     @AfterEach

@@ -7,31 +7,50 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.bridge.support.NodeContext;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.pki.IdentityRequest;
+import kr.c4i.gateway.pki.SiteAuthority;
+import kr.c4i.gateway.pki.TlsStores;
 
 /** Which transport one property selects; nothing here opens a broker or a participant. */
 class TransportConfigurationTest {
+
+    /** DDS without security, which a DDS node must be told explicitly. */
+    private static final String PLAIN_DDS = "gateway.dds.security.plain=true";
 
     private static final AutoConfigurations TRANSPORTS = AutoConfigurations.of(JmsTransportConfiguration.class,
             DdsTransportConfiguration.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(NodeContext.class).withConfiguration(TRANSPORTS)
+            .withPropertyValues("gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=secret")
+            .withPropertyValues("gateway.jms.tls.plain-tcp=true");
+
+    // As an operator starts a node who has chosen neither TLS nor plain TCP.
+    private final ApplicationContextRunner unsecured = new ApplicationContextRunner()
+            .withUserConfiguration(NodeContext.class).withConfiguration(TRANSPORTS)
             .withPropertyValues("gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=secret");
+
+    @TempDir
+    Path dir;
 
     @Configuration(proxyBeanMethods = false)
     static class OwnTransport {
@@ -52,7 +71,7 @@ class TransportConfigurationTest {
 
     @Test
     void ddsIsTheTransportWhenTheNodeSaysSo() {
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=7").run(context -> {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.domain-id=7").run(context -> {
             assertThat(context).hasSingleBean(DdsTransport.class).doesNotHaveBean(JmsTransport.class);
             assertThat(context.getBean(Transport.class).kind()).isEqualTo(TransportKind.DDS);
         });
@@ -60,7 +79,7 @@ class TransportConfigurationTest {
 
     @Test
     void ddsCountsBestEffortDropsByReasonAndSizesItsReadersFromProperties() {
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.best-effort-backlog=1000")
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.best-effort-backlog=1000")
                 .run(context -> {
                     assertThat(context.getBean(DdsTransportSettings.class).bestEffortBacklog()).isEqualTo(1000);
                     assertThat(context.getBean(MeterRegistry.class).find(MetricNames.DDS_SAMPLES_DROPPED)
@@ -85,7 +104,7 @@ class TransportConfigurationTest {
 
     @Test
     void ddsDefaultsAreTheDocumentedOnesAndReachTheAdapter() {
-        runner.withPropertyValues("gateway.node.transport=dds").run(context -> {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS).run(context -> {
             DdsTransportSettings settings = context.getBean(DdsTransportSettings.class);
             assertThat(settings.participant().domainId()).isZero();
             assertThat(settings.participant().network().maxDatagramSize()).isEqualTo(1400);
@@ -115,18 +134,88 @@ class TransportConfigurationTest {
     }
 
     @Test
+    void jmsWithNeitherTlsNorPlainTcpRefusesToStartSayingWhatToSet() {
+        unsecured.run(context -> assertThat(context).hasFailed().getFailure()
+                .hasStackTraceContaining("gateway.jms.tls.key-store=(not set)")
+                .hasStackTraceContaining("broker connections use TLS unless plain TCP is turned on explicitly")
+                .hasStackTraceContaining("tls.plainTcp=true"));
+    }
+
+    @Test
+    void jmsTlsStoresFromPropertiesReachTheAdapterWithHostsVerified() {
+        Duration day = Duration.ofDays(1);
+        TlsStores stores = TlsStores.write(SiteAuthority.create("s1", day).issue(IdentityRequest.loopback("a"), day),
+                dir);
+        unsecured.withPropertyValues("gateway.jms.tls.key-store=" + stores.keyStore(),
+                "gateway.jms.tls.key-store-password-file=" + stores.passwordFile(),
+                "gateway.jms.tls.trust-store=" + stores.trustStore()).run(context -> assertThat(
+                        context.getBean(JmsTransportSettings.class).tls())
+                        .isEqualTo(new BrokerTls(stores.keyStore(), stores.passwordFile(), stores.trustStore(), null,
+                                true)));
+    }
+
+    @Test
+    void jmsWithTlsStoresAndPlainTcpBothSetIsRefused() {
+        runner.withPropertyValues("gateway.jms.tls.key-store=/etc/gateway/a.p12").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("gateway.jms.tls.plain-tcp=true")
+                .hasStackTraceContaining("remove one or the other"));
+    }
+
+    @Test
     void ddsAnnouncementsComeFromPropertiesAndOneOutlivingTheLeaseIsRefused() {
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=500ms")
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.announce-interval=500ms")
                 .run(context -> assertThat(context.getBean(DdsTransportSettings.class).participant()
                         .discovery().announceInterval()).isEqualTo(Duration.ofMillis(500)));
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.announce-interval=30s")
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.announce-interval=30s")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("gateway.dds.announce-interval=30s").hasStackTraceContaining("lease"));
     }
 
     @Test
+    void aDdsNodeWithNeitherSecurityNorPlainDdsDoesNotStartAndNamesBothChoices() {
+        runner.withPropertyValues("gateway.node.transport=dds").run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining(InvalidPropertiesException.class.getName())
+                .hasStackTraceContaining("gateway.dds.security.directory=(not set)")
+                .hasStackTraceContaining("gateway.dds.security.plain=(not set)")
+                .hasStackTraceContaining("security.plain=true to join without it"));
+    }
+
+    @Test
+    void plainDdsWithSecurityFilesIsRefusedNamingPlain() {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS,
+                "gateway.dds.security.directory=/etc/gateway/dds").run(context -> assertThat(context).hasFailed()
+                        .getFailure().hasStackTraceContaining("gateway.dds.security.plain=true")
+                        .hasStackTraceContaining("remove one or the other"));
+    }
+
+    @Test
+    void ddsSecurityIsOffOnlyWhenPlainIsAskedForAndTakesUnsetFilesFromItsDirectory() {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS).run(context -> {
+            assertThat(context.getBean(DdsTransportSettings.class).participant().security()).isNull();
+            assertThat(context.getBean(MeterRegistry.class).find(MetricNames.DDS_SECURITY_REFUSED)
+                    .functionCounters()).extracting(counter -> counter.getId().getTag(MetricNames.TAG_REASON))
+                    .containsExactlyInAnyOrder("forged-origin", "forged-receipt", "unauthenticated",
+                            "authentication-failed", "not-permitted");
+        });
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.security.directory=/etc/gateway/dds",
+                "gateway.dds.security.governance=/srv/governance.p7s").run(context -> {
+                    ParticipantSettings.Security security = context.getBean(DdsTransportSettings.class)
+                            .participant().security();
+                    assertThat(security.identityCertificate()).isEqualTo(Path.of("/etc/gateway/dds/a/identity.crt"));
+                    assertThat(security.privateKey()).isEqualTo(Path.of("/etc/gateway/dds/a/identity.key"));
+                    assertThat(security.identityCa()).isEqualTo(Path.of("/etc/gateway/dds/authority/ca.crt"));
+                    assertThat(security.permissionsCa()).isEqualTo(Path.of("/etc/gateway/dds/authority/ca.crt"));
+                    assertThat(security.governance()).isEqualTo(Path.of("/srv/governance.p7s"));
+                    assertThat(security.permissions()).isEqualTo(Path.of("/etc/gateway/dds/dds/permissions.p7s"));
+                });
+        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.security.identity-certificate=/a.pem")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.security.private-key"));
+    }
+
+    @Test
     void anInvalidDdsDomainFailsNamingTheProperties() {
-        runner.withPropertyValues("gateway.node.transport=dds", "gateway.dds.domain-id=999")
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.domain-id=999")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("gateway.dds.domain-id=999")
                         .hasStackTraceContaining("domainId must be 0..232, was 999"));
@@ -142,7 +231,7 @@ class TransportConfigurationTest {
 
     @Test
     void aTransportBeanOfTheUsersOwnWinsOverDdsAndItsMetricsAndRouteMatching() {
-        runner.withUserConfiguration(OwnTransport.class).withPropertyValues("gateway.node.transport=dds")
+        runner.withUserConfiguration(OwnTransport.class).withPropertyValues("gateway.node.transport=dds", PLAIN_DDS)
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(Transport.class)
                             .doesNotHaveBean(DdsTransport.class).doesNotHaveBean(DdsTransportMetrics.class)

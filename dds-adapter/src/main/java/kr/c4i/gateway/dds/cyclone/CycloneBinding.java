@@ -22,6 +22,6 @@ public final class CycloneBinding implements DdsBinding {
     public ParticipantDriver createParticipant(ParticipantSettings settings) {
         Ddsc ddsc = Ddsc.load(settings.vendor().library());
         String config = CycloneConfig.build(settings, System.getenv(CycloneConfig.CYCLONEDDS_URI));
-        return new CycloneParticipant(ddsc, settings.domainId(), config);
+        return new CycloneParticipant(ddsc, settings.domainId(), config, settings.security() != null);
     }
 }

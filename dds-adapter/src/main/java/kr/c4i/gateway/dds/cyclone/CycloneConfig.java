@@ -15,7 +15,8 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * there is none, the {@code CYCLONEDDS_URI} environment variable (which {@code dds_create_domain}, unlike an
  * implicitly created domain, does not read by itself); then an XML fragment for the typed settings (interface,
  * multicast, discovery peers and announcements, datagram size, heartbeat and NACK timing, and
- * {@code Internal/WriteBatch} for {@link ParticipantSettings#writeBatch()}).
+ * {@code Internal/WriteBatch} for {@link ParticipantSettings#writeBatch()}, and the {@code Security} section for
+ * {@link ParticipantSettings#security()}).
  */
 final class CycloneConfig {
 
@@ -116,7 +117,8 @@ final class CycloneConfig {
             internal.append("<AutoReschedNackDelay>").append(Math.max(1, nackRepeatInterval.toMillis()))
                     .append("ms</AutoReschedNackDelay>");
         }
-        if (general.isEmpty() && discovery.isEmpty() && internal.isEmpty()) {
+        String security = CycloneSecurity.section(settings.security());
+        if (general.isEmpty() && discovery.isEmpty() && internal.isEmpty() && security.isEmpty()) {
             return "";
         }
         StringBuilder xml = new StringBuilder("<CycloneDDS><Domain id=\"any\">");
@@ -129,10 +131,11 @@ final class CycloneConfig {
         if (!internal.isEmpty()) {
             xml.append("<Internal>").append(internal).append("</Internal>");
         }
+        xml.append(security);
         return xml.append("</Domain></CycloneDDS>").toString();
     }
 
-    private static String escape(String value) {
+    static String escape(String value) {
         return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
                 .replace("'", "&apos;");
     }

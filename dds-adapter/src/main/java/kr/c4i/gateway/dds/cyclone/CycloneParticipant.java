@@ -6,11 +6,13 @@ import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.Qos;
+import kr.c4i.gateway.dds.SecurityRefusals;
 import kr.c4i.gateway.dds.cyclone.internal.Ddsc;
 import kr.c4i.gateway.dds.cyclone.internal.TypeLayout;
 import kr.c4i.gateway.dds.spi.ParticipantDriver;
@@ -23,7 +25,8 @@ import kr.c4i.gateway.dds.spi.WriterDriver;
  * A Cyclone participant. Its shared arena holds the topic descriptors (one per data type) for the participant's
  * whole life and is closed after {@code dds_delete}, when Cyclone can no longer refer to them. Its writers share
  * one write scratch and its readers one take scratch (reused native memory, see {@link Scratch}), freed at the same
- * time.
+ * time. A secured participant reports the remote participants its domain's {@link HandshakeWatch} counted as
+ * refused since it joined.
  */
 final class CycloneParticipant implements ParticipantDriver {
 
@@ -35,18 +38,25 @@ final class CycloneParticipant implements ParticipantDriver {
     private final int domainId;
     private final int handle;
     private final Arena arena = Arena.ofShared();
+    private final @Nullable HandshakeWatch handshakes;
+    private final SecurityRefusals refusedBefore;
     private final Map<DataType<?>, Prepared> types = new ConcurrentHashMap<>();
     /** Where writes marshal samples; larger samples use a per-call arena. */
     final Scratch writeScratch = new Scratch(SCRATCH_MAX_BYTES);
     /** Where takes put the loan pointers and sample infos. */
     final Scratch takeScratch = new Scratch(SCRATCH_MAX_BYTES);
 
-    CycloneParticipant(Ddsc ddsc, int domainId, String config) {
+    /**
+     * @param secured whether {@code config} turns DDS Security on, so a refusal's reason is captured
+     */
+    CycloneParticipant(Ddsc ddsc, int domainId, String config, boolean secured) {
         this.ddsc = ddsc;
         this.domainId = domainId;
-        DomainRegistry.acquire(ddsc, domainId, config);
+        this.handshakes = DomainRegistry.acquire(ddsc, domainId, config, secured);
+        this.refusedBefore = this.handshakes == null ? SecurityRefusals.NONE : this.handshakes.refusals();
         try {
-            this.handle = ddsc.check(ddsc.createParticipant(domainId, MemorySegment.NULL), "dds_create_participant");
+            this.handle = secured ? CycloneSecurity.createParticipant(ddsc, domainId)
+                    : ddsc.check(ddsc.createParticipant(domainId, MemorySegment.NULL), "dds_create_participant");
         }
         catch (RuntimeException ex) {
             DomainRegistry.release(ddsc, domainId);
@@ -65,6 +75,11 @@ final class CycloneParticipant implements ParticipantDriver {
         try (Arena call = Arena.ofConfined()) {
             return this.ddsc.getDomainid(this.handle, call.allocate(ValueLayout.JAVA_INT)) >= 0;
         }
+    }
+
+    @Override
+    public SecurityRefusals securityRefusals() {
+        return this.handshakes == null ? SecurityRefusals.NONE : this.handshakes.refusals().since(this.refusedBefore);
     }
 
     @Override

@@ -7,12 +7,16 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import kr.c4i.gateway.dds.DataReader.SampleSink;
 import kr.c4i.gateway.dds.ReaderStatus;
 import kr.c4i.gateway.dds.cyclone.internal.DdscLayouts;
 import kr.c4i.gateway.dds.cyclone.internal.Ddsc;
@@ -61,12 +65,56 @@ final class CycloneReader<T> implements ReaderDriver<T> {
         return take(max, this.loanCapacity, GUARD_SLOTS, sink);
     }
 
+    @Override
+    public synchronized int takeWithPublication(int max, SampleSink<T> sink) {
+        this.loanCapacity = Math.max(this.loanCapacity, max);
+        return takeWithInfo(max, this.loanCapacity, GUARD_SLOTS, sink);
+    }
+
+    @Override
+    public @Nullable List<String> publicationPartitions(long publication) {
+        MemorySegment endpoint = this.ddsc.getMatchedPublicationData(this.handle, publication);
+        if (endpoint.equals(MemorySegment.NULL)) {
+            return null;
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment qos = endpoint.reinterpret(DdscLayouts.BUILTINTOPIC_ENDPOINT.byteSize())
+                    .get(ADDRESS, DdscLayouts.BUILTINTOPIC_ENDPOINT_QOS);
+            MemorySegment count = call.allocate(JAVA_INT);
+            MemorySegment names = call.allocate(ADDRESS);
+            if (qos.equals(MemorySegment.NULL) || !this.ddsc.qgetPartition(qos, count, names)) {
+                return List.of();
+            }
+            int n = count.get(JAVA_INT, 0);
+            MemorySegment array = names.get(ADDRESS, 0);
+            if (array.equals(MemorySegment.NULL)) {
+                return List.of();
+            }
+            array = array.reinterpret(ADDRESS.byteSize() * n);
+            List<String> partitions = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                MemorySegment name = array.getAtIndex(ADDRESS, i);
+                partitions.add(name.reinterpret(Integer.MAX_VALUE).getString(0));
+                this.ddsc.free(name);
+            }
+            this.ddsc.free(array);
+            return partitions;
+        }
+        finally {
+            this.ddsc.builtintopicFreeEndpoint(endpoint);
+        }
+    }
+
     /**
      * Takes up to {@code max} samples through a pointer array of {@code slots} slots followed by {@code guardSlots}
      * guard slots. {@link #take(int, Consumer)} passes the loan capacity; tests pass fewer slots and a guard long
      * enough to catch what Cyclone writes past them.
      */
     synchronized int take(int max, int slots, int guardSlots, Consumer<? super T> sink) {
+        return takeWithInfo(max, slots, guardSlots, (sample, publication) -> sink.accept(sample));
+    }
+
+    private int takeWithInfo(int max, int slots, int guardSlots, SampleSink<T> sink) {
         if (slots < max) {
             throw new IllegalArgumentException("slots " + slots + " < max " + max);
         }
@@ -91,7 +139,7 @@ final class CycloneReader<T> implements ReaderDriver<T> {
     }
 
     private int take(int max, int slots, int guardSlots, MemorySegment buffers, MemorySegment infos,
-            Consumer<? super T> sink) {
+            SampleSink<T> sink) {
         // buf[0] == NULL: Cyclone lends its own buffers and stores the pointers to them into buf. The other slots
         // and the infos are only written by Cyclone, so reused memory needs no clearing.
         buffers.setAtIndex(ADDRESS, 0, MemorySegment.NULL);
@@ -107,7 +155,9 @@ final class CycloneReader<T> implements ReaderDriver<T> {
                     boolean valid = infos.get(JAVA_BOOLEAN,
                             i * DdscLayouts.SAMPLE_INFO.byteSize() + DdscLayouts.SAMPLE_INFO_VALID_DATA);
                     if (valid) {
-                        decode(buffers.getAtIndex(ADDRESS, i), sink);
+                        decode(buffers.getAtIndex(ADDRESS, i), infos.get(JAVA_LONG,
+                                i * DdscLayouts.SAMPLE_INFO.byteSize() + DdscLayouts.SAMPLE_INFO_PUBLICATION_HANDLE),
+                                sink);
                     }
                 }
             }
@@ -153,7 +203,7 @@ final class CycloneReader<T> implements ReaderDriver<T> {
         return this.loanCapacity;
     }
 
-    private void decode(MemorySegment sample, Consumer<? super T> sink) {
+    private void decode(MemorySegment sample, long publication, SampleSink<T> sink) {
         T value;
         try {
             NativeSampleDecoder decoder = new NativeSampleDecoder(sample, this.topic.layout, this.topic.type.name());
@@ -168,7 +218,7 @@ final class CycloneReader<T> implements ReaderDriver<T> {
             }
             return;
         }
-        sink.accept(value);
+        sink.accept(value, publication);
     }
 
     @Override

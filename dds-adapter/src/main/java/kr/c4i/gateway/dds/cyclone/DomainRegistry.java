@@ -4,13 +4,14 @@ import java.lang.foreign.Arena;
 import java.util.HashMap;
 import java.util.Map;
 
-import kr.c4i.gateway.dds.DdsException;
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.dds.cyclone.internal.Ddsc;
 
 /**
  * Cyclone allows one explicitly created domain per id and process, so participants of the same domain share it:
  * the first creates it with its configuration, later ones must ask for the same configuration, and the last to
- * leave deletes it.
+ * leave deletes it. A secured domain's {@link HandshakeWatch} lives as long as the domain.
  */
 final class DomainRegistry {
 
@@ -20,9 +21,14 @@ final class DomainRegistry {
     }
 
     /**
-     * @throws IllegalStateException if the domain exists in this process with a different configuration
+     * Joins the domain, creating it first if this process has not.
+     *
+     * @param secured whether {@code config} turns DDS Security on, so remote participants it refuses are watched
+     * @return the domain's handshake watch, or null if it is not secured
+     * @throws IllegalStateException if the domain exists in this process with a different configuration, or Cyclone
+     *         refuses the configuration (with the reason it logged)
      */
-    static synchronized void acquire(Ddsc ddsc, int domainId, String config) {
+    static synchronized @Nullable HandshakeWatch acquire(Ddsc ddsc, int domainId, String config, boolean secured) {
         Key key = new Key(ddsc, domainId);
         Entry entry = DOMAINS.get(key);
         if (entry != null) {
@@ -32,18 +38,32 @@ final class DomainRegistry {
                         + "]; Cyclone allows one configuration per domain and process");
             }
             entry.references++;
-            return;
+            return entry.watch;
+        }
+        CycloneLog.install(ddsc);
+        // Watched before it exists: discovery starts while the domain is created.
+        HandshakeWatch watch = secured ? new HandshakeWatch() : null;
+        if (watch != null) {
+            CycloneLog.watch(domainId, watch);
         }
         int handle;
-        try (Arena arena = Arena.ofConfined()) {
-            handle = ddsc.check(ddsc.createDomain(domainId, arena.allocateFrom(config)), "dds_create_domain");
+        try (Arena arena = Arena.ofConfined(); CycloneLog.Capture capture = CycloneLog.capture()) {
+            handle = ddsc.createDomain(domainId, arena.allocateFrom(config));
+            if (handle < 0) {
+                String reason = capture.text();
+                throw new IllegalStateException("Unable to create DDS domain " + domainId + " with configuration ["
+                        + config + "]: " + (reason.isEmpty() ? "Cyclone logged no reason (" + ddsc.strretcode(handle)
+                        + "); a domain created elsewhere in this process?" : reason));
+            }
         }
-        catch (DdsException ex) {
-            throw new IllegalStateException("Unable to create DDS domain " + domainId + " with configuration ["
-                    + config + "]; Cyclone writes the reason to stderr (a misspelt element, an unknown interface, "
-                    + "a domain created elsewhere in this process)", ex);
+        catch (RuntimeException ex) {
+            if (watch != null) {
+                CycloneLog.unwatch(domainId);
+            }
+            throw ex;
         }
-        DOMAINS.put(key, new Entry(handle, config));
+        DOMAINS.put(key, new Entry(handle, config, watch));
+        return watch;
     }
 
     static synchronized void release(Ddsc ddsc, int domainId) {
@@ -52,6 +72,9 @@ final class DomainRegistry {
         if (entry != null && --entry.references == 0) {
             DOMAINS.remove(key);
             ddsc.delete(entry.handle);
+            if (entry.watch != null) {
+                CycloneLog.unwatch(domainId);
+            }
         }
     }
 
@@ -62,11 +85,13 @@ final class DomainRegistry {
 
         final int handle;
         final String config;
+        final @Nullable HandshakeWatch watch;
         int references = 1;
 
-        Entry(int handle, String config) {
+        Entry(int handle, String config, @Nullable HandshakeWatch watch) {
             this.handle = handle;
             this.config = config;
+            this.watch = watch;
         }
     }
 }

@@ -33,6 +33,14 @@
  * therefore win. Cyclone allows one configuration per domain and process: participants of one domain in one JVM
  * share it.
  *
+ * <h2>Log</h2>
+ * From the first participant on, Cyclone's log and trace go to the SLF4J logger
+ * {@code kr.c4i.gateway.dds.cyclone.CycloneLog} (errors, warnings and info at their level, trace categories at debug),
+ * never to stderr or a {@code Tracing/OutputFile}: Cyclone's sinks are process-wide, so one class owns them. What
+ * a failing call logs on its own thread becomes its exception's message. A secured domain also traces the discovery
+ * category, from which {@code HandshakeWatch} counts the remote participants DDS Security refused
+ * ({@link kr.c4i.gateway.dds.DomainParticipant#securityRefusals()}).
+ *
  * <h2>Write batching</h2>
  * {@link kr.c4i.gateway.dds.ParticipantSettings#writeBatch()} sets Cyclone's {@code Internal/WriteBatch} for the
  * domain (never the process-wide {@code dds_write_set_batch}): each {@code dds_write} then only queues the sample

@@ -2,6 +2,7 @@ package kr.c4i.gateway.dds.spi;
 
 import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.Qos;
+import kr.c4i.gateway.dds.SecurityRefusals;
 
 /**
  * A binding's participant. The public {@link kr.c4i.gateway.dds.DomainParticipant} serialises its lifecycle: no
@@ -13,6 +14,9 @@ public interface ParticipantDriver {
 
     /** Whether the native participant still exists. */
     boolean alive();
+
+    /** Remote participants DDS Security kept out of this participant's domain since it joined. */
+    SecurityRefusals securityRefusals();
 
     <T> TopicDriver<T> createTopic(String name, DataType<T> type);
 

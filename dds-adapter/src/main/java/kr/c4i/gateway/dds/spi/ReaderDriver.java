@@ -1,6 +1,11 @@
 package kr.c4i.gateway.dds.spi;
 
+import java.util.List;
 import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.dds.DataReader.SampleSink;
 
 import kr.c4i.gateway.dds.ReaderStatus;
 
@@ -13,7 +18,17 @@ public interface ReaderDriver<T> {
      *
      * @return the number of samples taken, including undecodable ones and those without data
      */
-    int take(int max, Consumer<? super T> sink);
+    default int take(int max, Consumer<? super T> sink) {
+        return takeWithPublication(max, (SampleSink<T>) (sample, publication) -> sink.accept(sample));
+    }
+
+    /** Like {@link #take(int, Consumer)}, also passing the handle of each sample's writer. */
+    int takeWithPublication(int max, SampleSink<T> sink);
+
+    /**
+     * The partitions of the matched writer with this handle, or {@code null} if it is no longer matched.
+     */
+    @Nullable List<String> publicationPartitions(long publication);
 
     ReaderStatus status();
 

@@ -36,9 +36,12 @@ import kr.c4i.gateway.dds.DataReader;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DdsException;
 import kr.c4i.gateway.dds.DomainParticipant;
+import kr.c4i.gateway.dds.Qos;
 import kr.c4i.gateway.dds.ReaderStatus;
+import kr.c4i.gateway.dds.SecurityRefusals;
 import kr.c4i.gateway.dds.Topic;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
+import kr.c4i.gateway.dds.security.SecurePartitions;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfReceiptSample;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -155,8 +158,11 @@ public final class DdsTransport implements ReceiptingTransport {
         try {
             for (MessageType type : this.catalogue.types()) {
                 Topic<KmtfMessageSample> topic = this.participant.createTopic(type.topicName(), KmtfTypes.MESSAGE);
-                DataWriter<KmtfMessageSample> writer = this.participant.createWriter(topic,
-                        TopicQos.writer(type, this.settings.writeTimeout()));
+                Qos qos = TopicQos.writer(type, this.settings.writeTimeout());
+                if (secured()) {
+                    qos = qos.withPartitions(origins().stream().map(SecurePartitions::messages).toList());
+                }
+                DataWriter<KmtfMessageSample> writer = this.participant.createWriter(topic, qos);
                 this.channels.put(type.id(), new Channel(type, writer, new AtomicLong()));
             }
             this.receiptTopic = this.participant.createTopic(this.settings.receiptsTopic(), KmtfTypes.RECEIPT);
@@ -195,13 +201,27 @@ public final class DdsTransport implements ReceiptingTransport {
         }
     }
 
-    private void attachReceiptReader() {
+    /** With DDS Security on, messages and receipts travel in the partitions that bind them to their writers. */
+    private boolean secured() {
+        return this.settings.participant().security() != null;
+    }
+
+    /** This node and the origins it relays for: whom it publishes and receipts as. */
+    private Set<NodeId> origins() {
         Set<NodeId> origins = new TreeSet<>(Set.of(this.node));
         if (this.relaying != null) {
             origins.addAll(this.relaying.origins());
         }
-        DataReader<KmtfReceiptSample> reader = this.participant.createReader(this.receiptTopic,
-                TopicQos.receipts(origins, this.settings.writeTimeout()));
+        return origins;
+    }
+
+    private void attachReceiptReader() {
+        Set<NodeId> origins = origins();
+        Qos qos = TopicQos.receipts(origins, this.settings.writeTimeout());
+        if (secured()) {
+            qos = qos.withPartitions(origins.stream().map(SecurePartitions::receiptsFor).toList());
+        }
+        DataReader<KmtfReceiptSample> reader = this.participant.createReader(this.receiptTopic, qos);
         this.receiveLoop.onReceipts(this.receiptHandler, reader);
         startReceiving();
     }
@@ -223,8 +243,11 @@ public final class DdsTransport implements ReceiptingTransport {
         try {
             for (String id : this.subscribedTypes) {
                 Channel channel = this.channels.get(id);
-                readers.put(channel.type(), this.participant.createReader(channel.writer().topic(),
-                        TopicQos.reader(channel.type(), this.settings.bestEffortBacklog())));
+                Qos qos = TopicQos.reader(channel.type(), this.settings.bestEffortBacklog());
+                if (secured()) {
+                    qos = qos.withPartitions(List.of(SecurePartitions.ALL_ORIGINS));
+                }
+                readers.put(channel.type(), this.participant.createReader(channel.writer().topic(), qos));
             }
             this.receiveLoop.subscribe(handler, readers);
         }
@@ -418,8 +441,10 @@ public final class DdsTransport implements ReceiptingTransport {
         long bestEffortLost = 0;
         long bestEffortRejected = 0;
         Map<String, Integer> matched = new TreeMap<>();
+        SecurityRefusals participantsRefused = SecurityRefusals.NONE;
         if (this.state == State.OPEN) {
             try {
+                participantsRefused = this.participant.securityRefusals();
                 if (this.receiveLoop != null) {
                     for (Map.Entry<MessageType, DataReader<KmtfMessageSample>> entry : this.receiveLoop.readersByType()
                             .entrySet()) {
@@ -444,7 +469,8 @@ public final class DdsTransport implements ReceiptingTransport {
                 this.counters.invalid.sum() + undecodable, this.counters.batches.sum(),
                 this.counters.deliveryFailures.sum(), this.counters.receiptsSent.sum(),
                 this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched,
-                this.unmatched.sum(), bestEffortLost, bestEffortRejected);
+                this.unmatched.sum(), bestEffortLost, bestEffortRejected, this.counters.forgedOrigins.sum(),
+                this.counters.forgedReceipts.sum(), participantsRefused);
     }
 
     /** How long {@link #open} took to join the domain and create every topic and writer. */

@@ -3,6 +3,8 @@ package kr.c4i.gateway.dds.transport;
 import java.util.Map;
 import java.util.TreeMap;
 
+import kr.c4i.gateway.dds.SecurityRefusals;
+
 /**
  * Counters of a {@link DdsTransport} since it was opened, for a metrics binder (e.g. Micrometer function counters
  * and gauges over {@link DdsTransport#stats()}).
@@ -24,11 +26,17 @@ import java.util.TreeMap;
  * @param droppedLost BEST_EFFORT samples the middleware reports lost on this node's readers
  * @param droppedRejected BEST_EFFORT samples this node's readers rejected because they held their backlog already
  *        ({@link DdsTransportSettings#bestEffortBacklog()})
+ * @param forgedOrigins messages refused because their origin is not one their writer's partition (and so its DDS
+ *        Security permissions) allows; with security off always 0
+ * @param forgedReceipts receipts dropped because their receiver or origin is not one their writer's partition
+ *        allows; with security off always 0
+ * @param participantsRefused remote participants DDS Security kept out of the node's domain, by reason
+ *        ({@link kr.c4i.gateway.dds.DomainParticipant#securityRefusals()}); with security off all 0
  */
 public record DdsTransportStats(long samplesWritten, long samplesReceived, long samplesLost, long samplesRejected,
         long samplesInvalid, long batchesDelivered, long deliveryFailures, long receiptsSent, long receiptsReceived,
         long receiptFailures, Map<String, Integer> matchedReaders, long droppedUnmatched, long droppedLost,
-        long droppedRejected) {
+        long droppedRejected, long forgedOrigins, long forgedReceipts, SecurityRefusals participantsRefused) {
 
     /** The reason a sender's write on a writer without the destination's reader matched. */
     public static final String DROPPED_UNMATCHED = "unmatched";
@@ -36,6 +44,16 @@ public record DdsTransportStats(long samplesWritten, long samplesReceived, long 
     public static final String DROPPED_LOST = "lost";
     /** The reason for samples a full reader rejected (Cyclone's sample-rejected status). */
     public static final String DROPPED_REJECTED = "rejected";
+    /** The reason for a message whose origin its writer's partition does not allow. */
+    public static final String REFUSED_FORGED_ORIGIN = "forged-origin";
+    /** The reason for a receipt whose receiver or origin its writer's partition does not allow. */
+    public static final String REFUSED_FORGED_RECEIPT = "forged-receipt";
+    /** The reason for a remote participant without DDS Security. */
+    public static final String REFUSED_UNAUTHENTICATED = SecurityRefusals.UNAUTHENTICATED;
+    /** The reason for a remote participant whose authentication handshake did not complete. */
+    public static final String REFUSED_AUTHENTICATION_FAILED = SecurityRefusals.AUTHENTICATION_FAILED;
+    /** The reason for a remote participant that authenticated but whose permissions were not accepted. */
+    public static final String REFUSED_NOT_PERMITTED = SecurityRefusals.NOT_PERMITTED;
 
     public DdsTransportStats {
         matchedReaders = Map.copyOf(matchedReaders);
@@ -45,6 +63,18 @@ public record DdsTransportStats(long samplesWritten, long samplesReceived, long 
     public Map<String, Long> dropped() {
         return new TreeMap<>(Map.of(DROPPED_UNMATCHED, this.droppedUnmatched, DROPPED_LOST, this.droppedLost,
                 DROPPED_REJECTED, this.droppedRejected));
+    }
+
+    /**
+     * Attempts DDS Security refused, by reason: samples that claim what their writer may not ({@code forged-origin},
+     * {@code forged-receipt}) and remote participants kept out ({@code unauthenticated},
+     * {@code authentication-failed}, {@code not-permitted}).
+     */
+    public Map<String, Long> refused() {
+        Map<String, Long> refused = new TreeMap<>(this.participantsRefused.byReason());
+        refused.put(REFUSED_FORGED_ORIGIN, this.forgedOrigins);
+        refused.put(REFUSED_FORGED_RECEIPT, this.forgedReceipts);
+        return refused;
     }
 
     /** Matched readers summed over all topics. */

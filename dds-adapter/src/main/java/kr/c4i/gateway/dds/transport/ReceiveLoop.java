@@ -25,8 +25,10 @@ import kr.c4i.gateway.core.transport.ReceiptHandler;
 import kr.c4i.gateway.dds.DataReader;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
+import kr.c4i.gateway.dds.Qos;
 import kr.c4i.gateway.dds.Topic;
 import kr.c4i.gateway.dds.WaitSet;
+import kr.c4i.gateway.dds.security.SecurePartitions;
 import kr.c4i.gateway.dds.transport.EnvelopeMapper.InvalidSample;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfMessageSample;
 import kr.c4i.gateway.dds.transport.KmtfTypes.KmtfReceiptSample;
@@ -50,6 +52,8 @@ final class ReceiveLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ReceiveLoop.class);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration MAX_REDELIVERY_DELAY = Duration.ofSeconds(10);
+    /** The refusal kind of a message whose origin its writer's partition does not allow. */
+    static final String FORGED_ORIGIN = DdsTransportStats.REFUSED_FORGED_ORIGIN;
 
     private final NodeId node;
     private final DomainParticipant participant;
@@ -67,6 +71,11 @@ final class ReceiveLoop implements Runnable {
     private volatile InboundHandler inboundHandler;
     private volatile boolean running = true;
     private final AtomicLong invalidLogged = new AtomicLong();
+    // With DDS Security: what each matched writer's partitions allow, by publication handle (handles are unique
+    // for the process's life, so an entry never goes stale; a bound keeps churn from growing it).
+    private final boolean secured;
+    private final Map<Long, Set<String>> allowedByWriter = new ConcurrentHashMap<>();
+    private static final int MAX_KNOWN_WRITERS = 10_000;
 
     ReceiveLoop(NodeId node, DomainParticipant participant, Topic<KmtfReceiptSample> receiptTopic,
             DdsTransportSettings settings, Counters counters) {
@@ -89,6 +98,7 @@ final class ReceiveLoop implements Runnable {
         this.settings = settings;
         this.counters = counters;
         this.waitSet = participant.createWaitSet();
+        this.secured = settings.participant().security() != null;
     }
 
     /** Counters shared with the transport. */
@@ -100,6 +110,8 @@ final class ReceiveLoop implements Runnable {
         final LongAdder receiptsSent = new LongAdder();
         final LongAdder receiptsReceived = new LongAdder();
         final LongAdder receiptFailures = new LongAdder();
+        final LongAdder forgedOrigins = new LongAdder();
+        final LongAdder forgedReceipts = new LongAdder();
     }
 
     /** {@code undecodable}: how many undecodable samples of the reader have been handed on as refusals. */
@@ -170,9 +182,20 @@ final class ReceiveLoop implements Runnable {
     private void takeMessages(Subscription subscription, List<Envelope> batch, List<InboundRefusal> refused) {
         MessageType type = subscription.type();
         int[] decoded = new int[1];
-        int taken = subscription.reader().take(this.settings.maxBatch() - batch.size() - refused.size(), sample -> {
+        DataReader<KmtfMessageSample> reader = subscription.reader();
+        int max = this.settings.maxBatch() - batch.size() - refused.size();
+        int taken = reader.takeWithPublication(max, (sample, publication) -> {
             decoded[0]++;
             if (this.ownOrigins.contains(sample.origin())) {
+                return;
+            }
+            if (this.secured && !allowed(reader, publication, true).contains(sample.origin())) {
+                this.counters.forgedOrigins.increment();
+                refused.add(new InboundRefusal(sample.origin(), sample.messageId(), sample.messageType(),
+                        type.topicName(), FORGED_ORIGIN, "origin " + sample.origin() + " is not one its writer's "
+                        + "partition allows " + allowed(reader, publication, true) + ": a node wrote as another",
+                        sample.body()));
+                logInvalid(type, FORGED_ORIGIN, "origin " + sample.origin());
                 return;
             }
             try {
@@ -269,14 +292,33 @@ final class ReceiveLoop implements Runnable {
     private DataWriter<KmtfReceiptSample> receiptWriter(NodeId origin) {
         // One writer per origin, so the partition keeps each receipt to the one node that needs it. The writer
         // keeps recent receipts (TRANSIENT_LOCAL) for the origin's reader, which may match only after this write.
-        return this.receiptWriters.computeIfAbsent(origin, o -> this.participant.createWriter(this.receiptTopic,
-                TopicQos.receipts(o, this.settings.writeTimeout())));
+        return this.receiptWriters.computeIfAbsent(origin, o -> {
+            Qos qos = TopicQos.receipts(o, this.settings.writeTimeout());
+            if (this.secured) {
+                // Receipts as this node, or as a relayed one: each pair its permissions grant.
+                qos = qos.withPartitions(this.ownOrigins.stream().sorted()
+                        .map(r -> SecurePartitions.receipts(o, NodeId.of(r))).toList());
+            }
+            return this.participant.createWriter(this.receiptTopic, qos);
+        });
     }
 
     private void takeReceipts() {
         ReceiptHandler handler = this.receiptHandler;
-        this.receiptReader.take(this.settings.maxBatch(), receipt -> {
+        DataReader<KmtfReceiptSample> reader = this.receiptReader;
+        reader.takeWithPublication(this.settings.maxBatch(), (receipt, publication) -> {
             if (!this.ownOrigins.contains(receipt.origin())) {
+                return;
+            }
+            if (this.secured && !allowed(reader, publication, false)
+                    .contains(SecurePartitions.receiptPair(receipt.origin(), receipt.receiver()))) {
+                this.counters.forgedReceipts.increment();
+                long count = this.counters.forgedReceipts.sum();
+                if (Long.bitCount(count) == 1) {
+                    log.warn("Dropped forged receipt #{}: receiver {} for origin {} is not what its writer's "
+                            + "partition allows {}", count, receipt.receiver(), receipt.origin(),
+                            allowed(reader, publication, false));
+                }
                 return;
             }
             NodeId receiver;
@@ -296,6 +338,28 @@ final class ReceiveLoop implements Runnable {
                 log.warn("Receipt handler failed for {} ids from {}", receipt.messageIds().size(), receiver, ex);
             }
         });
+    }
+
+    /**
+     * What the writer of a sample may claim: origins ({@code messages}) or origin.receiver pairs, from its
+     * partitions as (authenticated) discovery reported them. A writer no longer matched allows nothing.
+     */
+    private Set<String> allowed(DataReader<?> reader, long publication, boolean messages) {
+        Set<String> known = this.allowedByWriter.get(publication);
+        if (known != null) {
+            return known;
+        }
+        List<String> partitions = reader.publicationPartitions(publication);
+        if (partitions == null) {
+            return Set.of();
+        }
+        Set<String> allowed = messages ? SecurePartitions.originsOf(partitions)
+                : SecurePartitions.receiptPairsOf(partitions);
+        if (this.allowedByWriter.size() >= MAX_KNOWN_WRITERS) {
+            this.allowedByWriter.clear();
+        }
+        this.allowedByWriter.put(publication, allowed);
+        return allowed;
     }
 
     private void pause(Duration delay) {

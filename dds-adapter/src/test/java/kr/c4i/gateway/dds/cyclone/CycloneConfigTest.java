@@ -2,12 +2,17 @@ package kr.c4i.gateway.dds.cyclone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.dds.ParticipantSettings;
 
 class CycloneConfigTest {
@@ -38,6 +43,39 @@ class CycloneConfigTest {
                 + "<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>"
                 + "<Peers><Peer address=\"10.0.0.2\"/><Peer address=\"host&quot;&amp;\"/></Peers>"
                 + "</Discovery></Domain></CycloneDDS>");
+    }
+
+    @Test
+    void securityBecomesTheSecuritySectionWithTheBuiltinPluginsAndTracesDiscoveryAndItsFilesMustExist(
+            @TempDir Path dir)
+            throws Exception {
+        for (String name : List.of("cert.pem", "key.pem", "ca.pem", "gov.p7s", "perm.p7s")) {
+            Files.writeString(dir.resolve(name), "x");
+        }
+        ParticipantSettings.Security security = new ParticipantSettings.Security(dir.resolve("cert.pem"),
+                dir.resolve("key.pem"), dir.resolve("ca.pem"), dir.resolve("ca.pem"), dir.resolve("gov.p7s"),
+                dir.resolve("perm.p7s"));
+        String config = CycloneConfig.build(ParticipantSettings.builder().security(security).build(), null);
+        // Discovery is traced for the handshake watch; the file is never written, the lines go to CycloneLog.
+        assertThat(config).isEqualTo("<CycloneDDS><Domain id=\"any\"><Tracing><Category>discovery</Category>"
+                + "<OutputFile>stderr</OutputFile></Tracing><Security><Authentication>"
+                + "<Library path=\"dds_security_auth\" initFunction=\"init_authentication\" "
+                + "finalizeFunction=\"finalize_authentication\"/>"
+                + "<IdentityCA>file:" + dir.resolve("ca.pem") + "</IdentityCA>"
+                + "<IdentityCertificate>file:" + dir.resolve("cert.pem") + "</IdentityCertificate>"
+                + "<PrivateKey>file:" + dir.resolve("key.pem") + "</PrivateKey></Authentication><AccessControl>"
+                + "<Library path=\"dds_security_ac\" initFunction=\"init_access_control\" "
+                + "finalizeFunction=\"finalize_access_control\"/>"
+                + "<PermissionsCA>file:" + dir.resolve("ca.pem") + "</PermissionsCA>"
+                + "<Governance>file:" + dir.resolve("gov.p7s") + "</Governance>"
+                + "<Permissions>file:" + dir.resolve("perm.p7s") + "</Permissions></AccessControl><Cryptographic>"
+                + "<Library path=\"dds_security_crypto\" initFunction=\"init_crypto\" "
+                + "finalizeFunction=\"finalize_crypto\"/></Cryptographic></Security></Domain></CycloneDDS>");
+
+        Files.delete(dir.resolve("gov.p7s"));
+        assertThatThrownBy(() -> CycloneConfig.build(ParticipantSettings.builder().security(security).build(), null))
+                .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("governance")
+                .hasMessageContaining("gov.p7s").hasMessageContaining("does not exist");
     }
 
     @Test

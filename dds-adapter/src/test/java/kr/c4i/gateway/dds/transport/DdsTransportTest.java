@@ -353,13 +353,14 @@ class DdsTransportTest {
     }
 
     @Test
-    void aConfigurationCycloneRejectsFailsOpenAsUnavailableQuotingIt() {
+    void aConfigurationCycloneRejectsFailsOpenAsUnavailableQuotingItAndCyclonesReason() {
         DdsTransportSettings settings = TestNetwork.transport().participant(TestNetwork.loopback().toBuilder()
                 .vendorConfig("<CycloneDDS><Domain><NoSuchElement/></Domain></CycloneDDS>").build()).build();
         DdsTransport broken = new DdsTransport(ALPHA, CATALOGUE, Set.of(), settings);
         this.opened.add(broken);
         assertThatThrownBy(broken::open).isInstanceOf(TransportUnavailableException.class)
-                .hasMessageContaining("Unable to join DDS domain").hasMessageContaining("NoSuchElement");
+                .hasMessageContaining("Unable to join DDS domain").hasMessageContaining("NoSuchElement")
+                .hasMessageContaining("NoSuchElement: unknown element");
     }
 
     static MessageType bestEffortType(int history) {

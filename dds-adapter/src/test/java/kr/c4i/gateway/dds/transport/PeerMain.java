@@ -3,12 +3,14 @@ package kr.c4i.gateway.dds.transport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.dds.TestNetwork;
+import kr.c4i.gateway.dds.security.DdsSecurityFiles;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
@@ -17,8 +19,13 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  * {@code RECEIVED <distinct> <total>} whenever the counts change, and exits when its standard input closes.
  * Arguments: domain id, node id, and optionally the comma-separated types to subscribe to instead of all; with
  * them, each {@code RECEIVED} line ends with the BEST_EFFORT samples the transport counted as dropped here.
+ * With the system property {@value #SECURITY_DIR} naming a directory {@link DdsSecurityFiles#write} filled, the
+ * node joins with DDS Security as itself.
  */
 public final class PeerMain {
+
+    /** System property: the DDS Security directory to join with. */
+    static final String SECURITY_DIR = "kr.c4i.gateway.test.dds-security";
 
     private PeerMain() {
     }
@@ -31,8 +38,13 @@ public final class PeerMain {
         Set<String> types = someTypes ? Set.of(args[2].split(",")) : catalogue.ids();
         Set<String> distinct = ConcurrentHashMap.newKeySet();
         AtomicLong total = new AtomicLong();
-        try (DdsTransport transport = new DdsTransport(node, catalogue, types,
-                TestNetwork.transport(domainId).build())) {
+        DdsTransportSettings settings = TestNetwork.transport(domainId).build();
+        String security = System.getProperty(SECURITY_DIR);
+        if (security != null) {
+            settings = settings.toBuilder().participant(settings.participant().toBuilder()
+                    .security(DdsSecurityFiles.security(Path.of(security), node)).build()).build();
+        }
+        try (DdsTransport transport = new DdsTransport(node, catalogue, types, settings)) {
             transport.open();
             transport.subscribe(batch -> {
                 batch.forEach(e -> distinct.add(e.messageId()));

@@ -31,6 +31,11 @@ public final class MetricNames {
      * the inbox; tags {@code reason} and {@code transport}.
      */
     public static final String INBOUND_REJECTED = "gateway.inbound.rejected";
+    /**
+     * Messages not sent to a destination whose clearance their classification exceeds; tag {@code destination} (a
+     * node at the origin bridge, a site or node at the WAN gateway).
+     */
+    public static final String CLEARANCE_REFUSED = "gateway.clearance.refused";
     /** Time from outbox insert at the origin to inbox insert here. */
     public static final String DELIVERY_LATENCY = "gateway.delivery.latency";
     /**
@@ -53,6 +58,14 @@ public final class MetricNames {
     public static final String DDS_RECEIPTS_SENT = "gateway.dds.receipts.sent";
     /** Receipts this node received for RELIABLE messages it sent. */
     public static final String DDS_RECEIPTS_RECEIVED = "gateway.dds.receipts.received";
+    /**
+     * Attempts DDS Security refused; tag {@code reason}. Samples that claim to be what their writer's permissions do
+     * not allow: {@code forged-origin} (a message whose origin is not its writer's), {@code forged-receipt} (a
+     * receipt whose receiver is not its writer). Remote participants kept out of the node's domain, once each:
+     * {@code unauthenticated} (no DDS Security), {@code authentication-failed} (a handshake that failed, timed out or
+     * was abandoned: e.g. another authority's certificate), {@code not-permitted} (permissions not accepted).
+     */
+    public static final String DDS_SECURITY_REFUSED = "gateway.dds.security.refused";
     /** Remote readers matched by this node's writer of a topic; tag {@code topic}. */
     public static final String DDS_TOPIC_READERS_MATCHED = "gateway.dds.topic.readers.matched";
 
@@ -61,6 +74,7 @@ public final class MetricNames {
     public static final String TAG_TYPE = "type";
     public static final String TAG_NODE = "node";
     public static final String TAG_TOPIC = "topic";
+    public static final String TAG_DESTINATION = "destination";
 
     // The WAN gateway's relay engine (wan-gateway's relay and metrics packages).
     /**
@@ -77,6 +91,11 @@ public final class MetricNames {
     public static final String WAN_BYTES = "gateway.wan.bytes";
     /** Frames received that could not be read (corrupt, unknown version or dictionary); tag {@code site}. */
     public static final String WAN_FRAMES_REJECTED = "gateway.wan.frames.rejected";
+    /**
+     * Sealed WAN frames refused before the gateway read them (bad tag, unknown key or site, wrong site or destination,
+     * replay, old epoch); tags {@code site} (as the link named the sender), {@code reason}.
+     */
+    public static final String WAN_FRAMES_REFUSED = "gateway.wan.frames.refused";
     /** DATA frames given up (no receipt in time, link down) whose messages went back to be sent again; tag {@code site}. */
     public static final String WAN_FRAMES_RESENT = "gateway.wan.frames.resent";
     /** 1 while the link reaches the peer site, else 0; tag {@code site}. */

@@ -21,6 +21,7 @@ import jakarta.jms.Session;
 import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.retry.Backoff;
+import kr.c4i.gateway.jms.BrokerTls;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -71,8 +72,8 @@ final class FrameReceiver implements Runnable {
         this.queueName = settings.queueName(settings.site());
         this.handler = handler;
         this.backoff = new Backoff(settings.reconnectBackoff(), settings.maxReconnectBackoff());
-        this.factory = new ActiveMQConnectionFactory(PeerSender.withConnectTimeout(brokerUrl), settings.user(),
-                settings.password());
+        this.factory = BrokerTls.secure(new ActiveMQConnectionFactory(PeerSender.withConnectTimeout(brokerUrl),
+                settings.user(), settings.password()), settings.tls());
         this.factory.setConsumerWindowSize(settings.windows().consumerWindowBytes());
         settings.peers().keySet().forEach((peer) -> this.received.put(peer, new Counters()));
         this.thread = Thread.ofPlatform().name("jms-link-receive-" + settings.site()).daemon(true).unstarted(this);

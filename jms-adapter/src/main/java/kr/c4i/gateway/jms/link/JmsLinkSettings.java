@@ -19,6 +19,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
+import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import org.jspecify.annotations.Nullable;
 
@@ -41,10 +42,14 @@ import org.jspecify.annotations.Nullable;
  *        about one second of it (see {@link #windows()})
  * @param reconnectBackoff wait before reconnecting to a lost peer or own broker, doubled after each failure
  * @param maxReconnectBackoff upper bound of that wait, so a returning peer is found within it
+ * @param tls TLS with mutual authentication on the embedded broker's acceptor and on every connection, to this site's
+ *        broker and to the peers'; its trust store holds the authorities of this site and of the peer sites;
+ *        {@code null} for plain TCP, which a service allows only when an operator says so
  */
 public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String user, String password,
         JmsTransportSettings.@Nullable Embedded embedded, Map<SiteId, Peer> peers, String queuePrefix,
-        String invalidQueue, long budgetBytesPerSecond, Duration reconnectBackoff, Duration maxReconnectBackoff) {
+        String invalidQueue, long budgetBytesPerSecond, Duration reconnectBackoff, Duration maxReconnectBackoff,
+        @Nullable BrokerTls tls) {
 
     public static final String DEFAULT_QUEUE_PREFIX = "kmtf.wan.";
     public static final String DEFAULT_INVALID_QUEUE = "kmtf.wan-invalid";
@@ -81,9 +86,18 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         requirePositive("maxReconnectBackoff", maxReconnectBackoff, problems);
         requireAtLeast("maxReconnectBackoff", maxReconnectBackoff, "reconnectBackoff", reconnectBackoff,
                 problems);
+        BrokerTls.check("tls.", tls, problems);
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException("Invalid JMS link settings: ", problems);
         }
+    }
+
+    /** Settings in plain TCP (no {@link #tls()}). */
+    public JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String user, String password,
+            JmsTransportSettings.@Nullable Embedded embedded, Map<SiteId, Peer> peers, String queuePrefix,
+            String invalidQueue, long budgetBytesPerSecond, Duration reconnectBackoff, Duration maxReconnectBackoff) {
+        this(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue, budgetBytesPerSecond,
+                reconnectBackoff, maxReconnectBackoff, null);
     }
 
     /** An embedded broker, no peers yet, the default queue names, reconnecting after 500 ms up to 10 s. */
@@ -95,22 +109,27 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
 
     public JmsLinkSettings withPeers(Map<SiteId, Peer> peers) {
         return new JmsLinkSettings(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue,
-                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff);
+                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff, tls);
     }
 
     public JmsLinkSettings withBrokerUrl(@Nullable String brokerUrl) {
         return new JmsLinkSettings(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue,
-                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff);
+                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff, tls);
     }
 
     public JmsLinkSettings withQueues(String queuePrefix, String invalidQueue) {
         return new JmsLinkSettings(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue,
-                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff);
+                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff, tls);
     }
 
     public JmsLinkSettings withReconnectBackoff(Duration reconnectBackoff, Duration maxReconnectBackoff) {
         return new JmsLinkSettings(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue,
-                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff);
+                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff, tls);
+    }
+
+    public JmsLinkSettings withTls(@Nullable BrokerTls tls) {
+        return new JmsLinkSettings(site, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue,
+                budgetBytesPerSecond, reconnectBackoff, maxReconnectBackoff, tls);
     }
 
     /** Whether this site's broker runs inside the gateway. */
@@ -154,7 +173,7 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         }
         return new JmsTransportSettings(NodeId.of(site.value()), null, null, user, password, embedded, Map.of(),
                 queuePrefix, invalidQueue, JmsTransportSettings.Receive.of(1),
-                JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)));
+                JmsTransportSettings.Bridge.of(Duration.ofSeconds(1))).withTls(tls);
     }
 
     @Override
@@ -162,7 +181,8 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         return "JmsLinkSettings[site=" + site + ", brokerUrl=" + brokerUrl + ", user=" + user
                 + ", password=******, embedded=" + embedded + ", peers=" + peers + ", queuePrefix=" + queuePrefix
                 + ", invalidQueue=" + invalidQueue + ", budgetBytesPerSecond=" + budgetBytesPerSecond
-                + ", reconnectBackoff=" + reconnectBackoff + ", maxReconnectBackoff=" + maxReconnectBackoff + "]";
+                + ", reconnectBackoff=" + reconnectBackoff + ", maxReconnectBackoff=" + maxReconnectBackoff + ", tls="
+                + tls + "]";
     }
 
     private static Map<SiteId, Peer> checkPeers(@Nullable SiteId self, @Nullable Map<SiteId, Peer> peers,

@@ -20,6 +20,7 @@ import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.jms.BrokerTls;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -75,8 +76,8 @@ final class PeerSender {
         this.stateListener = stateListener;
         this.backoff = new Backoff(settings.reconnectBackoff(), settings.maxReconnectBackoff());
         JmsLinkSettings.Windows windows = settings.windows();
-        this.factory = new ActiveMQConnectionFactory(withConnectTimeout(config.url()), settings.userFor(config),
-                settings.passwordFor(config));
+        this.factory = BrokerTls.secure(new ActiveMQConnectionFactory(withConnectTimeout(config.url()),
+                settings.userFor(config), settings.passwordFor(config)), settings.tls());
         this.factory.setProducerWindowSize(windows.producerWindowBytes());
         // Also what makes the broker answer each asynchronous send, which completes it.
         this.factory.setConfirmationWindowSize(windows.confirmationWindowBytes());

@@ -8,11 +8,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sites whose JMS links each run an embedded broker on a free loopback port, peered with all the others, with data
@@ -28,12 +31,19 @@ final class LinkSites implements AutoCloseable {
     private final Path root;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, JmsWanLink> open = new LinkedHashMap<>();
+    private Function<String, @Nullable BrokerTls> tls = (site) -> null;
 
     LinkSites(Path root, String... sites) {
         this.root = root;
         for (String site : sites) {
             this.ports.put(site, freePort());
         }
+    }
+
+    /** Each site's TLS settings, for the sites opened from now on; plain TCP without. */
+    LinkSites withTls(Function<String, @Nullable BrokerTls> tls) {
+        this.tls = tls;
+        return this;
     }
 
     /** Fast reconnects, so a returning site is found within a second. */
@@ -47,7 +57,8 @@ final class LinkSites implements AutoCloseable {
         return JmsLinkSettings.of(SiteId.of(site), USER, PASSWORD,
                 JmsTransportSettings.Embedded.at("127.0.0.1", this.ports.get(site), this.root.resolve(site)), BUDGET)
                 .withPeers(peers)
-                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                .withTls(this.tls.apply(site));
     }
 
     JmsWanLink open(String site, RecordingFrameHandler handler, EmbeddedBrokerCustomizer... customizers)

@@ -25,6 +25,7 @@ final class TextRules {
     /** Sets whose text runs to the terminating {@code //} and may therefore contain {@code /}. */
     static final Set<String> FREE_TEXT_SETS = Set.of("AMPN", "NARR", "RMKS", GENTEXT);
 
+    /** The labels of {@link Classification}, lowest first. */
     static final List<String> CLASSIFICATION_LEVELS = List.of("UNCLASSIFIED", "RESTRICTED", "CONFIDENTIAL",
             "SECRET", "TOP SECRET");
 

@@ -47,9 +47,10 @@ public final class ScenarioRunner {
      * @param nodes how nodes are started
      * @param workRoot where nodes keep databases and journals during the run (deleted at the end)
      * @param logDir where node consoles are written
+     * @param secured whether nodes and gateways run with a site PKI of the run's own (the default) or plain
      */
     public record Options(Topology topology, @Nullable ImpairmentBackend backend, HostTuning hostTuning,
-            NodeSettings nodes, Path workRoot, Path logDir) {
+            NodeSettings nodes, Path workRoot, Path logDir, boolean secured) {
     }
 
     private final RunPlan plan;
@@ -120,7 +121,7 @@ public final class ScenarioRunner {
         List<Integer> hosts = java.util.stream.IntStream.rangeClosed(1, plan.deploymentHosts()).boxed().toList();
         Map<Integer, List<String>> routing = types.routing(plan);
         Testbed testbed = new Testbed("nodes", network, transport, hosts, routing, nodeSettings(),
-                options.workRoot(), options.logDir(), log);
+                options.workRoot(), options.logDir(), options.secured(), log);
         Budget budget = new Budget(plan.stepsPerTransport());
         try (testbed) {
             start(testbed, types.sizes(plan), routing);
@@ -194,7 +195,7 @@ public final class ScenarioRunner {
         int left = 1 + wan.cellCount() * plan.repetitions();
         try (WanTestbed bed = new WanTestbed(network, link, wan.nodesPerSite(),
                 WanExperiment.subscriptions(types.loss()), WanExperiment.budget(link, steps.getFirst().rate()),
-                nodeSettings(), options.workRoot(), options.logDir(), log)) {
+                nodeSettings(), options.workRoot(), options.logDir(), options.secured(), log)) {
             network.delayWan(steps.getFirst().delay(), delayLauncher());
             progress.status(what + ": starting nodes and gateways");
             bed.start(plan.nodeStartTimeout());
@@ -394,6 +395,11 @@ public final class ScenarioRunner {
             nodeJarCopy = copy;
             log.accept("Nodes run a copy of " + original + " (" + java.nio.file.Files.size(original) + " bytes, "
                     + java.nio.file.Files.getLastModifiedTime(original) + ")");
+            String jvmOptions = System.getenv("JDK_JAVA_OPTIONS");
+            if (jvmOptions != null && !jvmOptions.isBlank()) {
+                // The nodes inherit it, and their figures depend on it.
+                log.accept("Nodes' JVMs also take JDK_JAVA_OPTIONS=" + jvmOptions.strip());
+            }
         }
         catch (java.io.IOException ex) {
             throw new IllegalStateException("Unable to copy the node jar " + original + " to " + options.workRoot()
@@ -436,6 +442,7 @@ public final class ScenarioRunner {
         return new RunSetup(network.backend().description(), network.congestionControl(), network.arpRetryMillis(),
                 options.topology().hosts(), options.topology().subnet() + ".0/24", queues,
                 System.getProperty("os.version"), Runtime.getRuntime().availableProcessors(),
-                Runtime.version().toString(), options.nodes().jar().toString(), options.nodes().heap(), typeList, extra);
+                Runtime.version().toString(), options.nodes().jar().toString(), options.nodes().heap(), typeList, extra,
+                options.secured());
     }
 }

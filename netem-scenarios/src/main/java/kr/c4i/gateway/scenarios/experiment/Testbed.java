@@ -18,6 +18,8 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
 import kr.c4i.gateway.scenarios.node.DeploymentPlan;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
@@ -25,6 +27,7 @@ import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.NodeSpec;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
+import kr.c4i.gateway.scenarios.node.SitePki;
 import kr.c4i.gateway.core.transport.TransportKind;
 
 /**
@@ -46,16 +49,22 @@ final class Testbed implements AutoCloseable {
      * @param name short name of the deployment, part of its directories ({@code pair}, {@code fanout})
      * @param workRoot where the deployment's work dir is made
      * @param logDir where each node's console log goes
+     * @param secured whether the nodes run with a site PKI made in the work dir (TLS, DDS Security) or plain
      */
     Testbed(String name, EmulatedNetwork network, TransportKind transport, List<Integer> hosts,
-            Map<Integer, List<String>> routing, NodeSettings settings, Path workRoot, Path logDir,
+            Map<Integer, List<String>> routing, NodeSettings settings, Path workRoot, Path logDir, boolean secured,
             Consumer<String> log) {
         this.name = name;
         this.transport = transport;
         this.network = network;
         this.log = log;
         this.workDir = workRoot.resolve(transport.label());
-        for (NodeSpec spec : DeploymentPlan.nodes(network.topology(), transport, hosts, routing, settings)) {
+        @Nullable SitePki pki = secured ? HarnessPki.lan(workDir.resolve("pki"), network.topology(),
+                transport == TransportKind.DDS, settings.ddsDomain(), hosts, routing) : null;
+        log.accept(transport.label() + " " + name + ": " + (pki == null ? "security off (--plain)"
+                : transport == TransportKind.JMS ? "brokers in mutual TLS, an identity per node from " + pki.directory()
+                : "DDS Security, an identity and grant per node from " + pki.directory()));
+        for (NodeSpec spec : DeploymentPlan.nodes(network.topology(), transport, hosts, routing, settings, pki)) {
             Path sockets = workDir.resolve("sockets").resolve(spec.id());
             List<String> command = DeploymentPlan.command(network.topology(), spec, settings, workDir, sockets);
             Path console = logDir.resolve(transport.label() + "-" + spec.id() + ".log");

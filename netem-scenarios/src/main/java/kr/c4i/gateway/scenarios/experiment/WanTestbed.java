@@ -13,12 +13,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.scenarios.net.WanNetwork;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
 import kr.c4i.gateway.scenarios.node.NodeSettings;
 import kr.c4i.gateway.scenarios.node.NodeSpec;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
+import kr.c4i.gateway.scenarios.node.SitePki;
 import kr.c4i.gateway.scenarios.node.WanDeploymentPlan;
 import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.tools.node.NodeLaunch;
@@ -40,14 +42,17 @@ final class WanTestbed implements AutoCloseable {
     private final Map<String, List<String>> subscriptions;
     private final NodeSettings settings;
     private final Path logDir;
+    private final Map<Integer, SitePki> pki;
     private long budget;
 
     /**
      * @param subscriptions node id to the types it receives
      * @param budgetBitsPerSecond the gateways' first WAN budget
+     * @param secured whether the sites run with PKIs made in the work dir (TLS, sealed WAN frames) or plain
      */
     WanTestbed(WanNetwork network, WanLinkKind link, int nodesPerSite, Map<String, List<String>> subscriptions,
-            long budgetBitsPerSecond, NodeSettings settings, Path workRoot, Path logDir, Consumer<String> log) {
+            long budgetBitsPerSecond, NodeSettings settings, Path workRoot, Path logDir, boolean secured,
+            Consumer<String> log) {
         this.network = network;
         this.link = link;
         this.nodesPerSite = nodesPerSite;
@@ -57,8 +62,15 @@ final class WanTestbed implements AutoCloseable {
         this.log = log;
         this.workDir = workRoot.resolve("wan-" + link.label());
         WanTopology t = network.topology();
+        this.pki = secured ? HarnessPki.wan(workDir.resolve("pki"), t, link, nodesPerSite, subscriptions, settings)
+                : Map.of();
+        log.accept("wan " + link.label() + ": " + (!secured ? "security off (--plain)"
+                : "WAN frames sealed per site, " + (link.lanTransport() == TransportKind.JMS
+                        ? "brokers in mutual TLS" : "DDS Security on the LANs (the gateways granted the other site's "
+                                + "nodes)")
+                        + ", an identity per node and gateway from " + workDir.resolve("pki")));
         for (WanDeploymentPlan.SiteNode node : WanDeploymentPlan.nodes(t, link, nodesPerSite, subscriptions,
-                settings)) {
+                settings, pki)) {
             NodeSpec spec = node.spec();
             Path sockets = workDir.resolve("sockets").resolve(spec.id());
             List<String> command = WanDeploymentPlan.nodeCommand(t, node, settings, workDir, sockets);
@@ -77,7 +89,7 @@ final class WanTestbed implements AutoCloseable {
         for (int site = 1; site <= 2; site++) {
             String id = WanDeploymentPlan.siteId(site);
             WanDeploymentPlan.Gateway gateway = WanDeploymentPlan.gateway(t, site, link, nodesPerSite, subscriptions,
-                    budgetBitsPerSecond, settings, workDir, Map.of());
+                    budgetBitsPerSecond, settings, workDir, pki, Map.of());
             Path sockets = workDir.resolve("sockets").resolve("gw-" + id);
             List<String> command = WanDeploymentPlan.gatewayCommand(t, gateway, settings, workDir, sockets);
             // The harness's process handle wants a NodeSpec: the gateway's id and host, no bridge properties.

@@ -7,7 +7,11 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.pki.SiteDirectory;
+import kr.c4i.gateway.pki.TlsStores;
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
@@ -24,9 +28,11 @@ public final class DeploymentPlan {
     /**
      * @param hosts hosts that run a node
      * @param subscriptions per host, the KMTF types its node receives (hosts without an entry receive nothing)
+     * @param pki the site's PKI with an identity per node: brokers in mutual TLS, DDS under DDS Security; null runs
+     *        every node plain (brokers in plain TCP, DDS without security)
      */
     public static List<NodeSpec> nodes(Topology topology, TransportKind transport, List<Integer> hosts,
-            Map<Integer, List<String>> subscriptions, NodeSettings settings) {
+            Map<Integer, List<String>> subscriptions, NodeSettings settings, @Nullable SitePki pki) {
         SortedMap<Integer, List<String>> routing = new TreeMap<>(subscriptions);
         List<NodeSpec> nodes = new ArrayList<>();
         for (int host : hosts) {
@@ -42,6 +48,7 @@ public final class DeploymentPlan {
                     launch.jmsCredentials(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD)
                             .embeddedBroker(topology.hostAddress(host), NodeSettings.JMS_PORT)
                             .bridgeMaxRetryInterval(settings.jmsRetryInterval());
+                    jmsSecurity(launch, pki, NodeSpec.idOf(host));
                     for (int peer : peers) {
                         launch.jmsPeer(NodeSpec.idOf(peer),
                                 "tcp://" + topology.hostAddress(peer) + ":" + NodeSettings.JMS_PORT);
@@ -51,10 +58,28 @@ public final class DeploymentPlan {
                         .ddsMulticastAddress(settings.multicastAddress())
                         .ddsPeers(peers.stream().map(topology::hostAddress).toList());
             }
+            if (transport == TransportKind.DDS && pki == null) {
+                launch.ddsPlain();
+            }
+            else if (transport == TransportKind.DDS) {
+                // One node per process: each participant under its own identity and grant.
+                SiteDirectory.HolderFiles own = pki.holder(NodeSpec.idOf(host));
+                launch.ddsSecurity(pki.directory(), own.certificate(), own.privateKey());
+            }
             launch.properties(settings.extraProperties());
             nodes.add(new NodeSpec(NodeSpec.idOf(host), host, topology.hostAddress(host), transport, launch.build()));
         }
         return nodes;
+    }
+
+    /** A JMS node's broker connections: mutual TLS with its own identity, or plain TCP without a PKI. */
+    static void jmsSecurity(NodeLaunch.Builder launch, @Nullable SitePki pki, String id) {
+        if (pki == null) {
+            launch.jmsPlainTcp();
+            return;
+        }
+        TlsStores tls = pki.holder(id).tls();
+        launch.jmsTls(tls.keyStore(), tls.passwordFile(), tls.trustStore());
     }
 
     /**

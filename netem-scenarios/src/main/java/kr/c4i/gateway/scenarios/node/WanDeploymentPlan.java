@@ -5,6 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.pki.SiteDirectory;
+import kr.c4i.gateway.pki.TlsStores;
+
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
@@ -16,6 +21,10 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  * ({@code n1, n2} at site {@code s1}, {@code n4, n5} at {@code s2}) so one routing table serves both. A node reaches
  * a remote node exactly as a local one: over JMS its store-and-forward route to a remote node ends at its site
  * gateway's LAN broker; over DDS the gateway subscribes on the site's domain to what the other site subscribes to.
+ *
+ * <p>Given each site's PKI, JMS nodes and the gateways' brokers use mutual TLS, DDS nodes and the gateway's DDS LAN
+ * side join their site's domain under DDS Security (each its own identity, the gateway's grant naming the other
+ * site's nodes), and the gateways seal their WAN frames.
  */
 public final class WanDeploymentPlan {
 
@@ -54,6 +63,11 @@ public final class WanDeploymentPlan {
         return "s" + site;
     }
 
+    /** A site's gateway's identity in the site's PKI: {@code gw-s<site>}. */
+    public static String gatewayId(int site) {
+        return "gw-" + siteId(site);
+    }
+
     /** The id of the node on a site's host: {@code n<global host>}, the sites' hosts numbered one after the other. */
     public static String nodeId(int site, int host) {
         return NodeSpec.idOf((site - 1) * WanTopology.SITE_HOSTS + host);
@@ -68,9 +82,11 @@ public final class WanDeploymentPlan {
      * The nodes of both sites: hosts {@code 1..nodesPerSite} of each.
      *
      * @param subscriptions node id to the KMTF types it receives (every node gets the same table)
+     * @param pki site (1, 2) to its PKI, with an identity per node (and on a DDS LAN the site's DDS Security set);
+     *        empty runs every process plain
      */
     public static List<SiteNode> nodes(WanTopology t, WanLinkKind link, int nodesPerSite,
-            Map<String, List<String>> subscriptions, NodeSettings settings) {
+            Map<String, List<String>> subscriptions, NodeSettings settings, Map<Integer, SitePki> pki) {
         if (nodesPerSite < 1 || nodesPerSite >= WanTopology.SITE_HOSTS) {
             throw new IllegalArgumentException("nodes per site must be between 1 and " + (WanTopology.SITE_HOSTS - 1)
                     + ", was " + nodesPerSite);
@@ -87,6 +103,7 @@ public final class WanDeploymentPlan {
                         launch.jmsCredentials(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD)
                                 .embeddedBroker(lan.hostAddress(host), NodeSettings.JMS_PORT)
                                 .bridgeMaxRetryInterval(settings.jmsRetryInterval());
+                        DeploymentPlan.jmsSecurity(launch, pki.get(site), id);
                         for (int other = 1; other <= 2; other++) {
                             for (int peer = 1; peer <= nodesPerSite; peer++) {
                                 if (other == site && peer == host) {
@@ -108,6 +125,14 @@ public final class WanDeploymentPlan {
                         peers.add(t.gatewayLanAddress(site));
                         launch.ddsDomain(ddsDomain(settings, site)).ddsNetworkInterface(lan.hostInterface())
                                 .ddsMulticastAddress(settings.multicastAddress()).ddsPeers(peers);
+                        @Nullable SitePki own = pki.get(site);
+                        if (own == null) {
+                            launch.ddsPlain();
+                        }
+                        else {
+                            SiteDirectory.HolderFiles identity = own.holder(id);
+                            launch.ddsSecurity(own.directory(), identity.certificate(), identity.privateKey());
+                        }
                     }
                 }
                 launch.properties(settings.extraProperties());
@@ -124,13 +149,21 @@ public final class WanDeploymentPlan {
      * @param budgetBitsPerSecond {@code gateway.wan.schedule.budget-bits-per-second}
      * @param workDir the {@code wan} command's work dir; the gateway keeps its database and journals under
      *        {@code <workDir>/<site>-gw}
+     * @param pki site (1, 2) to its PKI, with an identity per gateway ({@link #gatewayId}) and on a DDS LAN the
+     *        site's DDS Security set with the gateway's grant; empty runs it plain
      * @param extraProperties more gateway properties (tuning), applied last
      */
     public static Gateway gateway(WanTopology t, int site, WanLinkKind link, int nodesPerSite,
             Map<String, List<String>> subscriptions, long budgetBitsPerSecond, NodeSettings settings, Path workDir,
-            Map<String, String> extraProperties) {
+            Map<Integer, SitePki> pki, Map<String, String> extraProperties) {
         int peer = 3 - site;
         String id = siteId(site);
+        @Nullable SitePki own = pki.get(site);
+        @Nullable SitePki other = pki.get(peer);
+        if ((own == null) != (other == null)) {
+            throw new IllegalArgumentException("both sites or neither need a PKI, was given " + pki.keySet());
+        }
+        @Nullable TlsStores tls = own == null ? null : own.holder(gatewayId(site)).tls();
         Path home = workDir.resolve(id + "-gw");
         GatewayLaunch.Builder launch = GatewayLaunch.builder(id);
         for (int s = 1; s <= 2; s++) {
@@ -148,6 +181,12 @@ public final class WanDeploymentPlan {
                 launch.jmsLan(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayLanAddress(site),
                         NodeSettings.JMS_PORT, home.resolve("artemis-lan"));
                 launch.property("gateway.wan.lan.jms.bridge-max-retry-interval", settings.jmsRetryInterval());
+                if (tls == null) {
+                    launch.jmsLanPlainTcp();
+                }
+                else {
+                    launch.jmsLanTls(tls.keyStore(), tls.passwordFile(), tls.trustStore());
+                }
                 for (int host = 1; host <= nodesPerSite; host++) {
                     launch.jmsLanNode(nodeId(site, host),
                             "tcp://" + lan.hostAddress(host) + ":" + NodeSettings.JMS_PORT);
@@ -160,6 +199,13 @@ public final class WanDeploymentPlan {
                 }
                 launch.ddsLan(ddsDomain(settings, site), true, peers);
                 launch.property("gateway.wan.lan.dds.network-interface", lan.hostInterface());
+                if (own == null) {
+                    launch.ddsLanPlain();
+                }
+                else {
+                    // Its identity is the directory's under its node id, gw-<site>: gatewayId.
+                    launch.ddsLanSecurity(own.directory());
+                }
             }
         }
         switch (link) {
@@ -167,6 +213,13 @@ public final class WanDeploymentPlan {
                 launch.jmsLink(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD, t.gatewayWanAddress(site),
                         WAN_JMS_PORT, home.resolve("artemis-wan"));
                 launch.jmsLinkPeer(siteId(peer), "tcp://" + t.gatewayWanAddress(peer) + ":" + WAN_JMS_PORT);
+                if (tls == null) {
+                    launch.jmsLinkPlainTcp();
+                }
+                else {
+                    // The gateway's trust store holds the peer site's authority too.
+                    launch.jmsLinkTls(tls.keyStore(), tls.passwordFile(), tls.trustStore());
+                }
             }
             case DDS -> {
                 launch.ddsLink(ddsDomain(settings, 0));
@@ -178,6 +231,12 @@ public final class WanDeploymentPlan {
                 launch.normLink(t.gatewayWanAddress(site), WAN_NORM_PORT);
                 launch.normLinkPeer(siteId(peer), t.gatewayWanAddress(peer) + ":" + WAN_NORM_PORT);
             }
+        }
+        if (own != null && other != null) {
+            SiteDirectory.HolderFiles identity = own.holder(gatewayId(site));
+            launch.wanSecurity(identity.certificate(), identity.privateKey(),
+                    List.of(own.authorityCertificate(), other.authorityCertificate()),
+                    Map.of(siteId(peer), other.holder(gatewayId(peer)).certificate()));
         }
         launch.properties(extraProperties);
         return new Gateway(site, launch.build());

@@ -111,6 +111,12 @@ public final class MarkdownReport {
                 + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
                 + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
                 + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties()));
+        row(md, "Security", Boolean.TRUE.equals(s.secured())
+                ? "on: a site PKI per deployment, brokers in mutual TLS, DDS Security (each node its own identity), "
+                        + "WAN frames sealed; on the wan experiment's DDS LANs the gateways too, granted the other "
+                        + "site's nodes"
+                : "off (--plain, or a run before security was on by default): brokers in plain TCP, DDS without "
+                        + "DDS Security, WAN frames in clear");
         row(md, "KMTF types (all RELIABLE)", s.types());
         row(md, "Machine", "kernel " + s.kernel() + ", " + s.cpus() + " CPUs, Java " + s.java());
         md.append('\n');

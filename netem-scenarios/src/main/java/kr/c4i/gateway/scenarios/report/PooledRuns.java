@@ -67,9 +67,13 @@ public final class PooledRuns {
         }
     }
 
-    /** The setup without what may differ between runs of one build on one machine: the subnet. */
+    /**
+     * The setup without what may differ between runs of one build on one machine: the subnet; a run saved before
+     * security was recorded ran plain.
+     */
     private static RunSetup comparable(RunSetup s) {
         return new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), "", s.queues(),
-                s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties());
+                s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties(),
+                Boolean.TRUE.equals(s.secured()));
     }
 }

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.pki.SiteDirectory;
+import kr.c4i.gateway.pki.TlsStores;
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 
@@ -22,7 +25,7 @@ class WanDeploymentPlanTest {
     @Test
     void jmsNodesSendToARemoteNodeThroughTheirSiteGatewaysLanBroker() {
         List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 2, subscriptions,
-                settings);
+                settings, Map.of());
         assertThat(nodes).extracting(n -> n.spec().id()).containsExactly("n1", "n2", "n4", "n5");
         assertThat(nodes).extracting(n -> n.spec().host()).containsExactly(1, 2, 1, 2);
         Map<String, String> n1 = nodes.getFirst().spec().properties();
@@ -41,11 +44,13 @@ class WanDeploymentPlanTest {
     @Test
     void ddsSitesEachGetTheirOwnDomainAndTheWanAThird() {
         List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.DDS, 1, subscriptions,
-                settings);
+                settings, Map.of());
         assertThat(nodes.getFirst().spec().properties()).containsEntry("gateway.dds.domain-id", "7");
-        assertThat(nodes.get(1).spec().properties()).containsEntry("gateway.dds.domain-id", "8");
+        assertThat(nodes.get(1).spec().properties()).containsEntry("gateway.dds.domain-id", "8")
+                .as("without a PKI, plain DDS explicitly").containsEntry("gateway.dds.security.plain", "true");
         Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.DDS, 1, subscriptions, 244_840, settings,
-                Path.of("/w"), Map.of()).launch().properties();
+                Path.of("/w"), Map.of(), Map.of()).launch().properties();
+        assertThat(gw2).containsEntry("gateway.wan.lan.dds.security.plain", "true");
         assertThat(gw2).containsEntry("gateway.wan.link", "dds").containsEntry("gateway.wan.lan.transport", "dds")
                 .containsEntry("gateway.wan.lan.dds.domain-id", "8")
                 .containsEntry("gateway.wan.lan.dds.network-interface", "eth0")
@@ -58,11 +63,11 @@ class WanDeploymentPlanTest {
     @Test
     void aNormGatewayReceivesOnItsWanAddressAndSendsToThePeerGatewaysWanAddressWithDdsLans() {
         List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.NORM, 1, subscriptions,
-                settings);
+                settings, Map.of());
         assertThat(nodes).allSatisfy(n -> assertThat(n.spec().transport()).isEqualTo(
                 kr.c4i.gateway.core.transport.TransportKind.DDS));
         Map<String, String> gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.NORM, 1, subscriptions, 2_000_000,
-                settings, Path.of("/w"), Map.of()).launch().properties();
+                settings, Path.of("/w"), Map.of(), Map.of()).launch().properties();
         assertThat(gw1).containsEntry("gateway.wan.link", "norm").containsEntry("gateway.wan.lan.transport", "dds")
                 .containsEntry("gateway.wan.lan.dds.domain-id", "7")
                 .containsEntry("gateway.wan.norm.bind-address", "10.77.3.1")
@@ -71,7 +76,7 @@ class WanDeploymentPlanTest {
                 .containsEntry("gateway.wan.schedule.budget-bits-per-second", "2000000")
                 .doesNotContainKeys("gateway.wan.dds.domain-id", "gateway.wan.jms.embedded.host");
         Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.NORM, 1, subscriptions, 2_000_000,
-                settings, Path.of("/w"), Map.of()).launch().properties();
+                settings, Path.of("/w"), Map.of(), Map.of()).launch().properties();
         assertThat(gw2).containsEntry("gateway.wan.norm.bind-address", "10.77.3.2")
                 .containsEntry("gateway.wan.norm.peers.s1", "10.77.3.1:6010");
         assertThat(WanLinkKind.parse(" NORM ")).isEqualTo(WanLinkKind.NORM);
@@ -80,7 +85,7 @@ class WanDeploymentPlanTest {
     @Test
     void aJmsGatewayHasItsBudgetItsSitesAndItsBrokersOnTheRightInterfacesWithSecretsInTheEnvironment() {
         WanDeploymentPlan.Gateway gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.JMS, 2, subscriptions, 122_420,
-                settings, Path.of("/w"), Map.of("gateway.wan.schedule.floor", "0.1"));
+                settings, Path.of("/w"), Map.of(), Map.of("gateway.wan.schedule.floor", "0.1"));
         assertThat(gw1.id()).isEqualTo("s1");
         assertThat(gw1.launch().properties()).containsEntry("gateway.wan.site", "s1")
                 .containsEntry("gateway.wan.link", "jms").containsEntry("gateway.wan.lan.transport", "jms")
@@ -102,12 +107,78 @@ class WanDeploymentPlanTest {
         assertThat(String.join(" ", command)).doesNotContain(NodeSettings.JMS_PASSWORD);
         assertThat(gw1.launch().environment()).containsEntry("GATEWAY_WAN_LAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD)
                 .containsEntry("GATEWAY_WAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD);
+        assertThat(gw1.launch().properties()).containsEntry("gateway.wan.security.plain", "true")
+                .containsEntry("gateway.wan.lan.jms.tls.plain-tcp", "true")
+                .containsEntry("gateway.wan.jms.tls.plain-tcp", "true")
+                .doesNotContainKeys("gateway.wan.security.certificate", "gateway.wan.lan.jms.tls.key-store");
+    }
+
+    @Test
+    void securedJmsSitesUseTlsOnTheLanAndTheLinkAndSealFramesForThePeerSite() {
+        Map<Integer, SitePki> pki = Map.of(1, pki(1, "n1", "n2"), 2, pki(2, "n4", "n5"));
+        List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 2, subscriptions,
+                settings, pki);
+        assertThat(nodes.get(2).spec().properties()).containsEntry("gateway.jms.tls.key-store", "/p/s2/n4/n4.p12")
+                .containsEntry("gateway.jms.tls.trust-store", "/p/s2/n4/trust.p12")
+                .containsEntry("gateway.jms.peers.n1.url", "tcp://10.77.2.3:61616")
+                .doesNotContainKey("gateway.jms.tls.plain-tcp");
+        Map<String, String> gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.JMS, 2, subscriptions, 122_420,
+                settings, Path.of("/w"), pki, Map.of()).launch().properties();
+        assertThat(gw1).containsEntry("gateway.wan.lan.jms.tls.key-store", "/p/s1/gw-s1/gw-s1.p12")
+                .containsEntry("gateway.wan.lan.jms.tls.key-store-password-file", "/p/s1/gw-s1/gw-s1.password")
+                .containsEntry("gateway.wan.jms.tls.key-store", "/p/s1/gw-s1/gw-s1.p12")
+                .containsEntry("gateway.wan.jms.tls.trust-store", "/p/s1/gw-s1/trust.p12")
+                .containsEntry("gateway.wan.security.certificate", "/p/s1/gw-s1/identity.crt")
+                .containsEntry("gateway.wan.security.private-key", "/p/s1/gw-s1/identity.key")
+                .containsEntry("gateway.wan.security.trusted-authorities",
+                        "/p/s1/authority/ca.crt,/p/s2/authority/ca.crt")
+                .containsEntry("gateway.wan.security.peers.s2", "/p/s2/gw-s2/identity.crt")
+                .doesNotContainKeys("gateway.wan.security.plain", "gateway.wan.lan.jms.tls.plain-tcp",
+                        "gateway.wan.jms.tls.plain-tcp");
+    }
+
+    @Test
+    void securedDdsLanSitesRunDdsSecurityEachNodeAndGatewayAsItselfAndSealTheirFrames() {
+        Map<Integer, SitePki> pki = Map.of(1, pki(1, "n1"), 2, pki(2, "n4"));
+        List<WanDeploymentPlan.SiteNode> nodes = WanDeploymentPlan.nodes(wan, WanLinkKind.NORM, 1, subscriptions,
+                settings, pki);
+        assertThat(nodes.get(1).spec().properties()).containsEntry("gateway.dds.security.directory", "/p/s2")
+                .containsEntry("gateway.dds.security.identity-certificate", "/p/s2/n4/identity.crt")
+                .containsEntry("gateway.dds.security.private-key", "/p/s2/n4/identity.key")
+                .doesNotContainKey("gateway.jms.tls.key-store");
+        Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.NORM, 1, subscriptions, 2_000_000,
+                settings, Path.of("/w"), pki, Map.of()).launch().properties();
+        // Its identity there is gw-s2's, the gateway's node id on its LAN.
+        assertThat(gw2).containsEntry("gateway.wan.lan.dds.security.directory", "/p/s2")
+                .doesNotContainKey("gateway.wan.lan.dds.security.plain")
+                .containsEntry("gateway.wan.security.certificate", "/p/s2/gw-s2/identity.crt")
+                .containsEntry("gateway.wan.security.trusted-authorities",
+                        "/p/s2/authority/ca.crt,/p/s1/authority/ca.crt")
+                .containsEntry("gateway.wan.security.peers.s1", "/p/s1/gw-s1/identity.crt")
+                .doesNotContainKey("gateway.wan.security.plain");
+        assertThat(WanDeploymentPlan.gatewayId(2)).isEqualTo("gw-s2");
+        assertThatIllegalArgumentException().isThrownBy(() -> WanDeploymentPlan.gateway(wan, 1, WanLinkKind.NORM, 1,
+                subscriptions, 2_000_000, settings, Path.of("/w"), Map.of(1, pki(1)), Map.of()));
+    }
+
+    /** A site's PKI file names as the runner's would be: its gateway's identity and these nodes'. */
+    private static SitePki pki(int site, String... nodes) {
+        Path dir = Path.of("/p", "s" + site);
+        Map<String, SiteDirectory.HolderFiles> holders = new LinkedHashMap<>();
+        List<String> ids = new java.util.ArrayList<>(List.of(nodes));
+        ids.add(WanDeploymentPlan.gatewayId(site));
+        for (String id : ids) {
+            Path home = dir.resolve(id);
+            holders.put(id, new SiteDirectory.HolderFiles(home.resolve("identity.crt"), home.resolve("identity.key"),
+                    TlsStores.in(home, id)));
+        }
+        return new SitePki(dir, dir.resolve("authority/ca.crt"), holders);
     }
 
     @Test
     void aSiteHasRoomForTwoNodesBesideItsGateway() {
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 3, subscriptions, settings));
+                .isThrownBy(() -> WanDeploymentPlan.nodes(wan, WanLinkKind.JMS, 3, subscriptions, settings, Map.of()));
         assertThat(WanLinkKind.parse(" DDS ")).isEqualTo(WanLinkKind.DDS);
         assertThatIllegalArgumentException().isThrownBy(() -> WanLinkKind.parse("mqtt"))
                 .withMessageContaining("[jms, dds, norm]");

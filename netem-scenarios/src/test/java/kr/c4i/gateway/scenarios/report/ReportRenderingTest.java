@@ -135,6 +135,19 @@ class ReportRenderingTest {
     }
 
     @Test
+    void theSetupSaysWhetherSecurityWasOnAndARunSavedBeforeItWasRecordedRanPlain(@TempDir Path dir) throws Exception {
+        assertThat(MarkdownReport.render(SampleRuns.ddsWins(), Map.of())).contains("| Security | on: a site PKI");
+        ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
+        Path json = dir.resolve(ResultFiles.JSON);
+        String saved = Files.readString(json);
+        assertThat(saved).contains("\"secured\" : true");
+        Files.writeString(json, saved.replaceAll(",\\s*\"secured\" : true", ""));
+        RunResult old = ResultFiles.read(dir);
+        assertThat(old.setup().secured()).isNull();
+        assertThat(MarkdownReport.render(old, Map.of())).contains("| Security | off (--plain, or a run before");
+    }
+
+    @Test
     void aFullRunSaysSoAndProblemsAreListed() {
         RunResult sample = SampleRuns.ddsLoses();
         RunResult full = new RunResult(sample.command(), sample.startedAt(), sample.finishedAt(),

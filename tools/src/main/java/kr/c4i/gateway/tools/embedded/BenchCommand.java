@@ -119,7 +119,7 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("Benchmark over %s, 2 nodes, %d-byte messages (work dir %s)%n", transport, size, workDir);
         out.flush();
         try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, 2, workDir,
-                workDir.resolve("gateway.log"))) {
+                workDir.resolve("gateway.log"), !cluster.plain)) {
             DataSource outbox = running.publisher().database();
             DataSource inbox = running.receivers().getFirst().database();
             KmtfLoadGenerator generator = generator();

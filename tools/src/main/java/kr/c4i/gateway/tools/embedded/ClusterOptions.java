@@ -29,6 +29,11 @@ final class ClusterOptions {
             + "(default: runs/<command>-<timestamp>, removed after a successful run).")
     @Nullable Path workDir;
 
+    @Option(names = "--plain", description = "Security off: brokers in plain TCP and DDS without DDS Security "
+            + "(to measure what security costs). By default each run makes a site PKI of its own in the work "
+            + "directory and the nodes use it.")
+    boolean plain;
+
     @Option(names = "--keep-data", description = "Keep the databases, broker journals and log of a successful run.")
     boolean keepData;
 

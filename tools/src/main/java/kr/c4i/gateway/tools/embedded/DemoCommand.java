@@ -106,12 +106,12 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("Starting %d nodes over %s in %s (log: %s)%n", nodes, cluster.transport.name().toLowerCase(),
                 workDir, log);
         out.flush();
-        try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, nodes, workDir, log)) {
+        try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, nodes, workDir, log, !cluster.plain)) {
             for (EmbeddedNode node : running.nodes()) {
-                out.printf("  node %s: %s over %s  management http://127.0.0.1:%d/actuator, user '%s', "
+                out.printf("  node %s: %s over %s (%s)  management http://127.0.0.1:%d/actuator, user '%s', "
                         + "password in %s%n",
                         node.id(), node == running.publisher() ? "publishes" : "receives ", node.transportKind(),
-                        node.httpPort(), node.managementUser(), node.managementPasswordFile());
+                        node.security(), node.httpPort(), node.managementUser(), node.managementPasswordFile());
                 out.printf("          dashboard %s (live while the demo runs)%n", dashboardUrl(node));
             }
             out.flush();

@@ -22,6 +22,8 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -125,6 +127,26 @@ final class EmbeddedNode implements AutoCloseable {
     /** The transport the running bridge actually uses, as it names itself ({@code jms}, {@code dds}). */
     String transportKind() {
         return context == null ? "none" : context.getBean(Transport.class).kind().label();
+    }
+
+    /** The running bridge's security, as the demo shows it: what its transport settings turned on. */
+    String security() {
+        if (context == null) {
+            return "none";
+        }
+        JmsTransportSettings jms = context.getBeanProvider(JmsTransportSettings.class).getIfAvailable();
+        DdsTransportSettings dds = context.getBeanProvider(DdsTransportSettings.class).getIfAvailable();
+        if (jms != null) {
+            return jms.tls() == null ? "brokers in plain TCP" : "brokers in mutual TLS";
+        }
+        return dds != null && dds.participant().security() != null ? "DDS Security" : "DDS without security";
+    }
+
+    /** The node's embedded broker's port, or -1 without one. */
+    int brokerPort() {
+        JmsTransportSettings jms = context == null ? null
+                : context.getBeanProvider(JmsTransportSettings.class).getIfAvailable();
+        return jms == null ? -1 : jms.embedded().port();
     }
 
     /** BEST_EFFORT samples the running bridge's DDS transport counted as dropped, by reason; empty otherwise. */

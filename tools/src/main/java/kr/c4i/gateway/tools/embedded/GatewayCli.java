@@ -10,6 +10,7 @@ import picocli.CommandLine.ParseResult;
 
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.UsageError;
+import kr.c4i.gateway.tools.pki.PkiCommand;
 import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
 
 /**
@@ -21,7 +22,7 @@ import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
         subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, WanCommand.class,
-                WanBenchCommand.class, WanBytesCommand.class, CommandLine.HelpCommand.class })
+                WanBenchCommand.class, WanBytesCommand.class, PkiCommand.class, CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
     @CommandLine.Spec

@@ -31,7 +31,9 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
                 "The management endpoints (--http-port, on 127.0.0.1) take user 'user' and a password made for this "
                         + "run, kept in <work-dir>/<id>/management-password, unless spring.security.user.password "
                         + "is given.",
-                "Bridge properties follow '--', e.g. -- --gateway.jms.peers.b.url=tcp://10.0.0.2:61616" })
+                "Bridge properties follow '--', e.g. -- --gateway.jms.peers.b.url=tcp://10.0.0.2:61616. With "
+                        + "--transport dds and no gateway.dds.security.* property, DDS runs without DDS Security "
+                        + "(gateway.dds.security.plain=true)." })
 final class NodeCommand implements Callable<Integer> {
 
     @Spec

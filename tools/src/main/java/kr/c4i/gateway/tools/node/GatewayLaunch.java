@@ -1,6 +1,7 @@
 package kr.c4i.gateway.tools.node;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,6 +18,8 @@ public final class GatewayLaunch extends Launch {
 
     /** The JMS LAN's settings: the gateway's LAN broker and the nodes it delivers to. */
     private static final String LAN_JMS = "gateway.wan.lan.jms.";
+    /** The DDS LAN side's DDS Security. */
+    private static final String LAN_DDS_SECURITY = "gateway.wan.lan.dds.security.";
     /** The {@code jms} link's settings: the site's WAN broker and the peer sites'. */
     private static final String LINK_JMS = "gateway.wan.jms.";
 
@@ -86,6 +89,16 @@ public final class GatewayLaunch extends Launch {
             return this;
         }
 
+        /**
+         * DDS Security on the DDS LAN side from the site's PKI directory, as {@code gateway pki --dds-domain
+         * --gateway} writes it: the gateway's identity is the directory's under its node id, and its grant names the
+         * nodes at other sites it relays for. A gateway is a process of its own, so unlike a node's
+         * ({@link NodeLaunch.Builder#ddsSecurity}) its certificate is never another's.
+         */
+        public Builder ddsLanSecurity(Path directory) {
+            return set(LAN_DDS_SECURITY + "directory", directory.toString());
+        }
+
         /** The {@code jms} link: this site's embedded WAN broker and its credentials. */
         public Builder jmsLink(String user, String password, String host, int port, Path dataDirectory) {
             set("gateway.wan.link", "jms");
@@ -122,7 +135,51 @@ public final class GatewayLaunch extends Launch {
             return set("gateway.wan.norm.peers." + site, address);
         }
 
+        /**
+         * WAN frames sealed per peer site (docs/wan-gateway.md, "Security"): this gateway's certificate and key, the
+         * authorities its and the peers' certificates chain to, and each peer site's gateway certificate.
+         */
+        public Builder wanSecurity(Path certificate, Path privateKey, List<Path> trustedAuthorities,
+                Map<String, Path> peers) {
+            set("gateway.wan.security.certificate", certificate.toString());
+            set("gateway.wan.security.private-key", privateKey.toString());
+            set("gateway.wan.security.trusted-authorities",
+                    String.join(",", trustedAuthorities.stream().map(Path::toString).toList()));
+            peers.forEach((site, peer) -> set("gateway.wan.security.peers." + site, peer.toString()));
+            return this;
+        }
+
         // The JMS LAN and the jms link are set alike, each under its own prefix.
+        /** The JMS LAN side's broker connections in plain TCP: the explicit choice such a gateway needs. */
+        public Builder jmsLanPlainTcp() {
+            return jmsPlainTcp(LAN_JMS);
+        }
+
+        /** The {@code jms} link's broker connections in plain TCP: the explicit choice such a gateway needs. */
+        public Builder jmsLinkPlainTcp() {
+            return jmsPlainTcp(LINK_JMS);
+        }
+
+        /** Mutual TLS on the JMS LAN side's broker connections (docs/wan-gateway.md, "Broker TLS"). */
+        public Builder jmsLanTls(Path keyStore, Path passwordFile, Path trustStore) {
+            return jmsTls(LAN_JMS, keyStore, passwordFile, trustStore);
+        }
+
+        /** Mutual TLS on the {@code jms} link's connections; the trust store holds the peer sites' authorities. */
+        public Builder jmsLinkTls(Path keyStore, Path passwordFile, Path trustStore) {
+            return jmsTls(LINK_JMS, keyStore, passwordFile, trustStore);
+        }
+
+        private Builder jmsPlainTcp(String prefix) {
+            return set(prefix + "tls.plain-tcp", "true");
+        }
+
+        private Builder jmsTls(String prefix, Path keyStore, Path passwordFile, Path trustStore) {
+            set(prefix + "tls.key-store", keyStore.toString());
+            set(prefix + "tls.key-store-password-file", passwordFile.toString());
+            return set(prefix + "tls.trust-store", trustStore.toString());
+        }
+
         private Builder jmsBroker(String prefix, String user, String password, String host, int port,
                 Path dataDirectory) {
             set(prefix + "user", user);
@@ -136,8 +193,23 @@ public final class GatewayLaunch extends Launch {
             return set(prefix + "peers." + peer + ".url", url);
         }
 
+        /** The DDS LAN side without DDS Security ({@code gateway.wan.lan.dds.security.plain}). */
+        public Builder ddsLanPlain() {
+            return set(LAN_DDS_SECURITY + "plain", "true");
+        }
+
+        /**
+         * The gateway, its WAN frames in clear ({@code gateway.wan.security.plain}) unless a
+         * {@code gateway.wan.security.*} property was set, and a DDS LAN side without DDS Security
+         * ({@code gateway.wan.lan.dds.security.plain}) unless one of those was: a gateway with neither does not start.
+         */
         public GatewayLaunch build() {
-            return new GatewayLaunch(settings());
+            Map<String, Map.Entry<String, String>> defaults = new LinkedHashMap<>();
+            if ("dds".equals(settings().get("gateway.wan.lan.transport"))) {
+                defaults.put(LAN_DDS_SECURITY, Map.entry(LAN_DDS_SECURITY + "plain", "true"));
+            }
+            defaults.put("gateway.wan.security.", Map.entry("gateway.wan.security.plain", "true"));
+            return new GatewayLaunch(withDefaults(defaults));
         }
     }
 }

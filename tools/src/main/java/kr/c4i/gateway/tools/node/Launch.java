@@ -131,6 +131,39 @@ public abstract sealed class Launch permits NodeLaunch, GatewayLaunch {
             return self();
         }
 
+        /**
+         * The settings with the explicit choices a service needs to start when nothing else was chosen, e.g. a plain
+         * transport where no security was set: each of {@code defaults} whose group has no property yet.
+         *
+         * @param defaults property to its value, each with the prefix of its group, e.g.
+         *        {@code gateway.dds.security.plain=true} for {@code gateway.dds.security.}
+         */
+        final Map<String, String> withDefaults(Map<String, Map.Entry<String, String>> defaults) {
+            Map<String, String> added = new LinkedHashMap<>();
+            defaults.forEach((group, property) -> {
+                if (properties.keySet().stream().noneMatch(key -> key.startsWith(group))) {
+                    added.put(property.getKey(), property.getValue());
+                }
+            });
+            if (added.isEmpty()) {
+                return properties;
+            }
+            // With the other gateway.* settings, before the database's and management's.
+            String lastGateway = properties.keySet().stream().filter(key -> key.startsWith("gateway."))
+                    .reduce((first, second) -> second).orElse(null);
+            Map<String, String> all = new LinkedHashMap<>();
+            if (lastGateway == null) {
+                all.putAll(added);
+            }
+            properties.forEach((key, value) -> {
+                all.put(key, value);
+                if (key.equals(lastGateway)) {
+                    all.putAll(added);
+                }
+            });
+            return all;
+        }
+
         // The one subclass of Builder<B> is B itself (the permitted builders each name themselves).
         @SuppressWarnings("unchecked")
         private B self() {

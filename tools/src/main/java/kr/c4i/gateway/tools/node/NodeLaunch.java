@@ -55,10 +55,38 @@ public final class NodeLaunch extends Launch {
             return set("gateway.routing.subscriptions." + subscriber, types);
         }
 
+        /** Node {@code node} may receive messages classified up to {@code level} (e.g. {@code CONFIDENTIAL}). */
+        public Builder clearance(String node, String level) {
+            return set("gateway.routing.clearances." + node, level);
+        }
+
         /** The credentials of the brokers (the node's own embedded broker and its peers'). */
         public Builder jmsCredentials(String user, String password) {
             set("gateway.jms.user", user);
             return set("gateway.jms.password", password);
+        }
+
+        /** Broker connections in plain TCP, credentials and messages in clear: the explicit choice a node needs. */
+        public Builder jmsPlainTcp() {
+            return set("gateway.jms.tls.plain-tcp", "true");
+        }
+
+        /** Mutual TLS on every broker connection (docs/configuration.md, "Broker TLS"). */
+        public Builder jmsTls(Path keyStore, Path passwordFile, Path trustStore) {
+            set("gateway.jms.tls.key-store", keyStore.toString());
+            set("gateway.jms.tls.key-store-password-file", passwordFile.toString());
+            return set("gateway.jms.tls.trust-store", trustStore.toString());
+        }
+
+        /**
+         * DDS Security from a site's PKI directory ({@code gateway pki --dds-domain}), with the participant's
+         * certificate and key given (the node's own unless several nodes share one process: see
+         * docs/dds-security.md).
+         */
+        public Builder ddsSecurity(Path directory, Path certificate, Path privateKey) {
+            set("gateway.dds.security.directory", directory.toString());
+            set("gateway.dds.security.identity-certificate", certificate.toString());
+            return set("gateway.dds.security.private-key", privateKey.toString());
         }
 
         /** The node's own embedded Artemis broker. */
@@ -118,8 +146,21 @@ public final class NodeLaunch extends Launch {
             return set("logging.threshold.console", "OFF");
         }
 
+        /** DDS without DDS Security ({@code gateway.dds.security.plain}): the explicit choice such a node needs. */
+        public Builder ddsPlain() {
+            return set("gateway.dds.security.plain", "true");
+        }
+
+        /**
+         * The node; a DDS node without DDS Security ({@code gateway.dds.security.plain}) unless a
+         * {@code gateway.dds.security.*} property was set: a DDS node with neither does not start.
+         */
         public NodeLaunch build() {
-            return new NodeLaunch(settings());
+            if (!TransportKind.DDS.label().equals(settings().get("gateway.node.transport"))) {
+                return new NodeLaunch(settings());
+            }
+            return new NodeLaunch(withDefaults(Map.of("gateway.dds.security.",
+                    Map.entry("gateway.dds.security.plain", "true"))));
         }
     }
 }

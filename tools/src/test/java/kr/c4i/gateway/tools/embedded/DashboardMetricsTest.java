@@ -1,6 +1,7 @@
 package kr.c4i.gateway.tools.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -15,6 +16,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
@@ -122,7 +126,7 @@ class DashboardMetricsTest {
     /** Two nodes on the embedded defaults, a load with bad rows through them, every node's names once it is in. */
     private Set<String> exposedUnderLoad(TransportKind transport) throws Exception {
         Path dir = work.resolve(transport.name().toLowerCase());
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(transport, 2, dir, dir.resolve("gateway.log"))) {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(transport, 2, dir, dir.resolve("gateway.log"), true)) {
             LoadDriver load = new LoadDriver(new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", 0, false, 7),
                     cluster.publisher().database());
             load.drive(300, 0, 30);
@@ -133,6 +137,19 @@ class DashboardMetricsTest {
                 assertThat(InboxProbe.inbox(receiver.database())).isPositive();
                 assertThat(Scrape.prometheus(receiver)).contains("gateway_delivery_latency_seconds_bucket{");
             });
+            // The embedded default is secured: the run's own site PKI, and a plain-TCP client gets no broker.
+            for (EmbeddedNode node : cluster.nodes()) {
+                assertThat(node.security())
+                        .isEqualTo(transport == TransportKind.JMS ? "brokers in mutual TLS" : "DDS Security");
+            }
+            if (transport == TransportKind.JMS) {
+                try (ActiveMQConnectionFactory plain = new ActiveMQConnectionFactory(
+                        "tcp://127.0.0.1:" + cluster.publisher().brokerPort() + "?reconnectAttempts=0"
+                                + "&callTimeout=5000&connectionTTL=5000")) {
+                    assertThatThrownBy(() -> plain.createConnection("gateway", "wrong").close())
+                            .isInstanceOf(JMSException.class).isNotInstanceOf(JMSSecurityException.class);
+                }
+            }
             Set<String> names = new TreeSet<>();
             for (EmbeddedNode node : cluster.nodes()) {
                 names.addAll(Scrape.names(Scrape.prometheus(node)));

@@ -50,6 +50,21 @@ class GatewayLaunchTest {
     }
 
     @Test
+    void sealedFramesNameTheIdentityTheAuthoritiesAndEachPeerAndAreNotPlain() {
+        GatewayLaunch sealed = GatewayLaunch.builder("s1").normLink(null, 6010)
+                .wanSecurity(Path.of("/p/s1/gw-s1/identity.crt"), Path.of("/p/s1/gw-s1/identity.key"),
+                        List.of(Path.of("/p/s1/authority/ca.crt"), Path.of("/p/s2/authority/ca.crt")),
+                        Map.of("s2", Path.of("/p/s2/gw-s2/identity.crt")))
+                .build();
+        assertThat(sealed.properties())
+                .containsEntry("gateway.wan.security.certificate", "/p/s1/gw-s1/identity.crt")
+                .containsEntry("gateway.wan.security.private-key", "/p/s1/gw-s1/identity.key")
+                .containsEntry("gateway.wan.security.trusted-authorities", "/p/s1/authority/ca.crt,/p/s2/authority/ca.crt")
+                .containsEntry("gateway.wan.security.peers.s2", "/p/s2/gw-s2/identity.crt")
+                .doesNotContainKey("gateway.wan.security.plain");
+    }
+
+    @Test
     void ddsLanAndLinkAndAPropertyGivenAgainOverrides() {
         GatewayLaunch dds = GatewayLaunch.builder("s2").ddsLan(12, false, List.of("127.0.0.1")).ddsLink(100)
                 .ddsLinkPeer("s1", "127.0.0.1").property("gateway.wan.dds.domain-id", "101").build();
@@ -58,6 +73,15 @@ class GatewayLaunchTest {
                 .containsEntry("gateway.wan.lan.dds.peers", "127.0.0.1").containsEntry("gateway.wan.link", "dds")
                 .containsEntry("gateway.wan.dds.domain-id", "101").containsEntry("gateway.wan.dds.peers.s1", "127.0.0.1");
         assertThat(dds.environment()).isEmpty();
+        assertThat(dds.properties()).as("frames in clear and plain DDS unless security is set").containsEntry(
+                "gateway.wan.security.plain", "true").containsEntry("gateway.wan.lan.dds.security.plain", "true");
+        assertThat(GatewayLaunch.builder("s2").ddsLan(12, false, List.of()).ddsLanSecurity(Path.of("/pki/s2"))
+                .build().properties()).containsEntry("gateway.wan.lan.dds.security.directory", "/pki/s2")
+                .doesNotContainKey("gateway.wan.lan.dds.security.plain");
+        assertThat(GatewayLaunch.builder("s2").jmsLanPlainTcp().build().properties())
+                .doesNotContainKey("gateway.wan.lan.dds.security.plain");
+        assertThat(GatewayLaunch.builder("s2").property("gateway.wan.security.certificate", "/pki/gw-s2.crt").build()
+                .properties()).doesNotContainKey("gateway.wan.security.plain");
         assertThat(GatewayLaunch.builder("s3").ddsLan(3, true, List.of()).build().properties())
                 .doesNotContainKey("gateway.wan.lan.dds.peers");
     }

@@ -56,4 +56,16 @@ class NodeLaunchTest {
         assertThat(NodeLaunch.builder("n2", TransportKind.DDS).ddsPeers(List.of("10.0.0.1", "10.0.0.3")).build().arguments())
                 .contains("--gateway.dds.peers=10.0.0.1,10.0.0.3");
     }
+
+    @Test
+    void aDdsNodeRunsPlainDdsUnlessDdsSecurityIsGivenAndAJmsNodeIsToldNothingOfDds() {
+        assertThat(NodeLaunch.builder("n1", TransportKind.DDS).ddsDomain(7).build().properties())
+                .as("plain DDS unless security is set").containsEntry("gateway.dds.security.plain", "true");
+        assertThat(NodeLaunch.builder("n1", TransportKind.DDS).ddsSecurity(Path.of("/pki"),
+                Path.of("/pki/n1/identity.crt"), Path.of("/pki/n1/identity.key")).build().properties())
+                .containsEntry("gateway.dds.security.directory", "/pki")
+                .doesNotContainKey("gateway.dds.security.plain");
+        assertThat(NodeLaunch.builder("n1", TransportKind.JMS).jmsPlainTcp().build().properties())
+                .doesNotContainKey("gateway.dds.security.plain");
+    }
 }

@@ -67,6 +67,12 @@ public final class Ddsc {
     private final MethodHandle qsetPartition;
     private final MethodHandle qsetTransportPriority;
     private final MethodHandle qsetResourceLimits;
+    private final MethodHandle qgetPartition;
+    private final MethodHandle getMatchedPublicationData;
+    private final MethodHandle builtintopicFreeEndpoint;
+    private final MethodHandle free;
+    private final MethodHandle setLogSink;
+    private final MethodHandle setTraceSink;
 
     private Ddsc(String library, SymbolLookup lookup) {
         this.library = library;
@@ -103,6 +109,12 @@ public final class Ddsc {
         this.qsetPartition = h.get(DdscSymbol.QSET_PARTITION);
         this.qsetTransportPriority = h.get(DdscSymbol.QSET_TRANSPORT_PRIORITY);
         this.qsetResourceLimits = h.get(DdscSymbol.QSET_RESOURCE_LIMITS);
+        this.qgetPartition = h.get(DdscSymbol.QGET_PARTITION);
+        this.getMatchedPublicationData = h.get(DdscSymbol.GET_MATCHED_PUBLICATION_DATA);
+        this.builtintopicFreeEndpoint = h.get(DdscSymbol.BUILTINTOPIC_FREE_ENDPOINT);
+        this.free = h.get(DdscSymbol.FREE);
+        this.setLogSink = h.get(DdscSymbol.SET_LOG_SINK);
+        this.setTraceSink = h.get(DdscSymbol.SET_TRACE_SINK);
     }
 
     /**
@@ -479,6 +491,67 @@ public final class Ddsc {
     public void qsetResourceLimits(MemorySegment qos, int maxSamples, int maxInstances, int maxSamplesPerInstance) {
         try {
             this.qsetResourceLimits.invokeExact(qos, maxSamples, maxInstances, maxSamplesPerInstance);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public boolean qgetPartition(MemorySegment qos, MemorySegment countOut, MemorySegment namesOut) {
+        try {
+            return (boolean) this.qgetPartition.invokeExact(qos, countOut, namesOut);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    /** The matched writer's discovery data, or NULL if it is no longer matched; free with the next method. */
+    public MemorySegment getMatchedPublicationData(int reader, long publicationHandle) {
+        try {
+            return (MemorySegment) this.getMatchedPublicationData.invokeExact(reader, publicationHandle);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void builtintopicFreeEndpoint(MemorySegment endpoint) {
+        try {
+            this.builtintopicFreeEndpoint.invokeExact(endpoint);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void free(MemorySegment pointer) {
+        try {
+            this.free.invokeExact(pointer);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    /** Routes Cyclone's log (not its trace) to {@code callback}; {@code NULL} restores its default, stderr. */
+    public void setLogSink(MemorySegment callback, MemorySegment userdata) {
+        try {
+            this.setLogSink.invokeExact(callback, userdata);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    /**
+     * Routes Cyclone's trace (the categories a domain's {@code Tracing} turns on) to {@code callback}; {@code NULL}
+     * restores its default, the domain's {@code Tracing/OutputFile}. A line in both log and trace reaches a callback
+     * set for both with the same userdata once.
+     */
+    public void setTraceSink(MemorySegment callback, MemorySegment userdata) {
+        try {
+            this.setTraceSink.invokeExact(callback, userdata);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

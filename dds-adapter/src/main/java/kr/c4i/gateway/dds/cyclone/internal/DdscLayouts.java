@@ -4,9 +4,11 @@ import static java.lang.foreign.MemoryLayout.paddingLayout;
 import static java.lang.foreign.MemoryLayout.structLayout;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.StructLayout;
 
@@ -82,6 +84,39 @@ public final class DdscLayouts {
             JAVA_LONG.withName("last_instance_handle"));
 
     public static final long SAMPLE_INFO_VALID_DATA = offset(SAMPLE_INFO, "valid_data");
+    public static final long SAMPLE_INFO_PUBLICATION_HANDLE = offset(SAMPLE_INFO, "publication_handle");
+
+    /**
+     * {@code dds_builtintopic_endpoint_t}: key and participant_key (GUIDs, 16 bytes each), the participant's
+     * instance handle, topic and type name, QoS; only the QoS is read.
+     */
+    public static final StructLayout BUILTINTOPIC_ENDPOINT = structLayout(
+            MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("key"),
+            MemoryLayout.sequenceLayout(16, JAVA_BYTE).withName("participant_key"),
+            JAVA_LONG.withName("participant_instance_handle"),
+            ADDRESS.withName("topic_name"),
+            ADDRESS.withName("type_name"),
+            ADDRESS.withName("qos"));
+    /**
+     * {@code dds_log_data_t}: one log line and where it came from; {@code priority}, {@code message}, {@code size}
+     * and {@code hdrsize} are read. Cyclone 0.10.2 never fills in {@code domid}: the domain id is only in the line's
+     * header, the {@code hdrsize} bytes before {@code message}.
+     */
+    public static final StructLayout LOG_DATA = structLayout(
+            JAVA_INT.withName("priority"),
+            JAVA_INT.withName("domid"),
+            ADDRESS.withName("file"),
+            JAVA_INT.withName("line"),
+            paddingLayout(4),
+            ADDRESS.withName("function"),
+            ADDRESS.withName("message"),
+            JAVA_LONG.withName("size"),
+            JAVA_LONG.withName("hdrsize"));
+    public static final long LOG_DATA_PRIORITY = offset(LOG_DATA, "priority");
+    public static final long LOG_DATA_MESSAGE = offset(LOG_DATA, "message");
+    public static final long LOG_DATA_SIZE = offset(LOG_DATA, "size");
+    public static final long LOG_DATA_HDRSIZE = offset(LOG_DATA, "hdrsize");
+    public static final long BUILTINTOPIC_ENDPOINT_QOS = offset(BUILTINTOPIC_ENDPOINT, "qos");
     public static final long SEQUENCE_MAXIMUM = offset(SEQUENCE, "_maximum");
     public static final long SEQUENCE_LENGTH = offset(SEQUENCE, "_length");
     public static final long SEQUENCE_BUFFER = offset(SEQUENCE, "_buffer");

@@ -83,7 +83,21 @@ public enum DdscSymbol {
     // void dds_qset_transport_priority(dds_qos_t *, int32_t)
     QSET_TRANSPORT_PRIORITY("dds_qset_transport_priority", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)),
     // void dds_qset_resource_limits(dds_qos_t *, int32_t max_samples, int32_t max_instances, int32_t per_instance)
-    QSET_RESOURCE_LIMITS("dds_qset_resource_limits", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT));
+    QSET_RESOURCE_LIMITS("dds_qset_resource_limits", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT)),
+    // bool dds_qget_partition(const dds_qos_t *, uint32_t *n, char ***ps): ps and each name are dds_free'd
+    QGET_PARTITION("dds_qget_partition", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, ADDRESS, ADDRESS)),
+    // dds_builtintopic_endpoint_t *dds_get_matched_publication_data(dds_entity_t reader, dds_instance_handle_t ih)
+    GET_MATCHED_PUBLICATION_DATA("dds_get_matched_publication_data",
+            FunctionDescriptor.of(ADDRESS, JAVA_INT, JAVA_LONG)),
+    // void dds_builtintopic_free_endpoint(dds_builtintopic_endpoint_t *)
+    BUILTINTOPIC_FREE_ENDPOINT("dds_builtintopic_free_endpoint", FunctionDescriptor.ofVoid(ADDRESS)),
+    // void dds_set_log_sink(dds_log_write_fn_t callback, void *userdata): NULL restores the default (stderr)
+    SET_LOG_SINK("dds_set_log_sink", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+    // void dds_set_trace_sink(dds_log_write_fn_t callback, void *userdata): NULL restores the default (the domain's
+    // Tracing/OutputFile)
+    SET_TRACE_SINK("dds_set_trace_sink", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)),
+    // void dds_free(void *)
+    FREE("dds_free", FunctionDescriptor.ofVoid(ADDRESS));
 
     private final String symbol;
     private final FunctionDescriptor descriptor;

@@ -42,6 +42,10 @@ class LayoutProbeTest {
         struct(expressions, "dds_sample_lost_status_t", DdscLayouts.SAMPLE_LOST_STATUS, List.of("total_count"));
         struct(expressions, "dds_sample_rejected_status_t", DdscLayouts.SAMPLE_REJECTED_STATUS,
                 List.of("total_count"));
+        struct(expressions, "dds_log_data_t", DdscLayouts.LOG_DATA, List.of("priority", "domid", "file", "line",
+                "function", "message", "size", "hdrsize"));
+        struct(expressions, "dds_builtintopic_endpoint_t", DdscLayouts.BUILTINTOPIC_ENDPOINT, List.of("key",
+                "participant_key", "participant_instance_handle", "topic_name", "type_name", "qos"));
         Map<String, Long> expected = new LinkedHashMap<>();
         expected.put("DDS_RELIABILITY_RELIABLE", (long) DdscLayouts.DDS_RELIABILITY_RELIABLE);
         expected.put("DDS_RELIABILITY_BEST_EFFORT", (long) DdscLayouts.DDS_RELIABILITY_BEST_EFFORT);
