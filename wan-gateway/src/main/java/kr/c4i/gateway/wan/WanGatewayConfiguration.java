@@ -11,6 +11,9 @@ import java.util.TreeSet;
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -24,12 +27,15 @@ import org.springframework.util.Assert;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.link.DdsLinkSettings;
 import kr.c4i.gateway.dds.link.DdsWanLink;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.JournalBufferTimeout;
@@ -38,13 +44,17 @@ import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.wan.config.BrokerTlsProperties;
+import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.wan.config.DdsLinkProperties;
+import kr.c4i.gateway.wan.config.InvalidProperties;
 import kr.c4i.gateway.wan.config.JmsLinkProperties;
 import kr.c4i.gateway.wan.config.LanProperties;
 import kr.c4i.gateway.wan.config.LinkKind;
 import kr.c4i.gateway.wan.config.NormLinkProperties;
 import kr.c4i.gateway.wan.config.SiteRoutingProperties;
 import kr.c4i.gateway.wan.config.WanProperties;
+import kr.c4i.gateway.wan.config.WanSecurityProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.lan.JmsLanSide;
@@ -56,6 +66,8 @@ import kr.c4i.gateway.wan.policy.PolicyFile;
 import kr.c4i.gateway.wan.relay.RelayEngine;
 import kr.c4i.gateway.wan.relay.SiteRoutes;
 import kr.c4i.gateway.wan.schedule.ScheduleProperties;
+import kr.c4i.gateway.wan.seal.SiteCredentials;
+import kr.c4i.gateway.wan.seal.WanSecurity;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.RelayStore;
 
@@ -65,6 +77,8 @@ import kr.c4i.gateway.wan.store.RelayStore;
  */
 @Configuration(proxyBeanMethods = false)
 class WanGatewayConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(WanGatewayConfiguration.class);
 
     /**
      * A message crosses several of the gateway's brokers (LAN, link) and waits for each one's journal sync: they
@@ -103,7 +117,26 @@ class WanGatewayConfiguration {
     SiteMap siteMap(SiteId site, SiteRoutingProperties routing) {
         Map<SiteId, List<NodeId>> sites = new LinkedHashMap<>();
         routing.sites().forEach((id, nodes) -> sites.put(SiteId.of(id), nodes.stream().map(NodeId::of).toList()));
-        return SiteMap.of(site, sites);
+        SiteMap map = SiteMap.of(site, sites);
+        return map.withClearances(clearances(routing.clearances(), "gateway.routing.clearances",
+                map.localNodes().stream().map(NodeId::value).toList(), "nodes of this site"),
+                clearances(routing.siteClearances(), "gateway.routing.site-clearances",
+                        map.peerSites().stream().map(SiteId::value).toList(), "sites"));
+    }
+
+    /**
+     * Fail-safe: what is not listed is cleared UNCLASSIFIED only, so a forgotten site or node gets nothing classified
+     * rather than everything; named in a WARN at start. An unknown level stops the start.
+     */
+    private static Clearances clearances(Map<String, String> configured, String property, List<String> expected,
+            String what) {
+        Clearances clearances = Clearances.of(configured, Classification.UNCLASSIFIED, property);
+        var unlisted = clearances.unlisted(expected);
+        if (!unlisted.isEmpty()) {
+            log.warn("No clearance for {} {} ({}.<id>): they are cleared {} only, and get no message classified higher",
+                    what, unlisted, property, clearances.unlistedClearance());
+        }
+        return clearances;
     }
 
     /** The gateway's own node id on its LAN. */
@@ -130,14 +163,24 @@ class WanGatewayConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock) {
-        return new RelayStore(dataSource, wan.store().limits(), clock);
+        return new RelayStore(dataSource, wan.store().limits(), wan.store().cacheSize().toBytes(), clock);
     }
 
     @Bean
     @ConditionalOnMissingBean(WanLink.class)
     WanLink wanLink(WanProperties wan, SiteId site, ScheduleProperties schedule, ObjectProvider<DdsLinkProperties> dds,
             ObjectProvider<JmsLinkProperties> jms, ObjectProvider<NormLinkProperties> norm,
-            ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+            ObjectProvider<EmbeddedBrokerCustomizer> customizers, WanSecurityProperties security,
+            MeterRegistry registry) {
+        // Checked before the link opens anything: a gateway that cannot prove its site does not start.
+        SiteCredentials credentials = WanSecurity.credentials(security, site);
+        WanLink link = link(wan, site, schedule, dds, jms, norm, customizers);
+        return credentials == null ? link : WanSecurity.seal(link, credentials, registry);
+    }
+
+    private static WanLink link(WanProperties wan, SiteId site, ScheduleProperties schedule,
+            ObjectProvider<DdsLinkProperties> dds, ObjectProvider<JmsLinkProperties> jms,
+            ObjectProvider<NormLinkProperties> norm, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
         if (wan.link() == LinkKind.NORM) {
             NormLinkProperties p = norm.getObject();
             Map<SiteId, String> peers = new LinkedHashMap<>();
@@ -163,8 +206,8 @@ class WanGatewayConfiguration {
                 p.embedded().port(), p.embedded().dataDirectory().resolve(site.value()));
         return new JmsWanLink(new JmsLinkSettings(site, p.url(), p.user(), p.password(), embedded, peers,
                 JmsLinkSettings.DEFAULT_QUEUE_PREFIX, JmsLinkSettings.DEFAULT_INVALID_QUEUE,
-                schedule.budgetBitsPerSecond() / 8, p.reconnectBackoff(), p.maxReconnectBackoff()),
-                customizers.orderedStream().toList());
+                schedule.budgetBitsPerSecond() / 8, p.reconnectBackoff(), p.maxReconnectBackoff(),
+                brokerTls("gateway.wan.jms", p.tls())), customizers.orderedStream().toList());
     }
 
     @Bean
@@ -173,13 +216,12 @@ class WanGatewayConfiguration {
             KmtfCatalogue catalogue, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
         if (lan.transport() == TransportKind.DDS) {
             LanProperties.Dds p = lan.dds();
-            ParticipantSettings participant = ParticipantSettings.builder().domainId(p.domainId())
-                    .networkInterface(p.networkInterface()).multicast(p.multicast()).peers(p.peers())
-                    .maxDatagramSize(Math.toIntExact(p.maxDatagramSize().toBytes())).library(p.library()).build();
-            return new DdsLanSide(gatewayNodeId, sites, routing, catalogue,
-                    DdsTransportSettings.builder(p.writeTimeout(), p.bestEffortBacklog()).participant(participant)
-                            .build(),
-                    p.resendAfter(), p.resendMax());
+            DdsTransportSettings settings = p.transportSettings(gatewayNodeId);
+            if (settings.participant().security() == null) {
+                log.warn("The DDS LAN side runs without DDS Security (gateway.wan.lan.dds.security.plain=true): any "
+                        + "participant of domain {} can read and write every topic", p.domainId());
+            }
+            return new DdsLanSide(gatewayNodeId, sites, routing, catalogue, settings, p.resendAfter(), p.resendMax());
         }
         LanProperties.Jms p = lan.jms();
         Map<NodeId, JmsTransportSettings.Peer> peers = new LinkedHashMap<>();
@@ -190,8 +232,24 @@ class WanGatewayConfiguration {
         JmsTransportSettings settings = new JmsTransportSettings(gatewayNodeId, null, p.url(), p.user(), p.password(),
                 embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
                 JmsTransportSettings.Receive.of(p.receiveBatchSize()),
-                JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()));
+                JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()),
+                brokerTls("gateway.wan.lan.jms", p.tls()));
         return new JmsLanSide(settings, sites, routing, catalogue, customizers.orderedStream().toList());
+    }
+
+    /**
+     * TLS as the operator set it under {@code prefix}, or plain TCP when {@code prefix.tls.plain-tcp} says so.
+     *
+     * @throws IllegalArgumentException naming each refused property, e.g. {@code gateway.wan.jms.tls.key-store}
+     */
+    private static @Nullable BrokerTls brokerTls(String prefix, BrokerTlsProperties tls) {
+        try {
+            return BrokerTls.choose(tls.keyStore(), tls.keyStorePasswordFile(), tls.trustStore(),
+                    tls.trustStorePasswordFile(), tls.verifyHost(), tls.plainTcp());
+        }
+        catch (InvalidSettingsException ex) {
+            throw InvalidProperties.of(prefix, ex);
+        }
     }
 
     @Bean

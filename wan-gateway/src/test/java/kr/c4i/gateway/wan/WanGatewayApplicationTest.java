@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.jayway.jsonpath.JsonPath;
@@ -38,6 +39,10 @@ import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.pki.Identity;
+import kr.c4i.gateway.pki.IdentityRequest;
+import kr.c4i.gateway.pki.PemFiles;
+import kr.c4i.gateway.pki.SiteAuthority;
 
 /**
  * Two WAN gateway applications as an operator configures them (JMS LAN, jms link), between two real JMS nodes: the
@@ -94,6 +99,8 @@ class WanGatewayApplicationTest {
             assertThat((String) JsonPath.read(health, "$.components." + side + ".status")).as(side).isEqualTo("UP");
         }
         assertThat((String) JsonPath.read(health, "$.components.wanLink.details.peers.s1.state")).isEqualTo("up");
+        assertThat((String) JsonPath.read(health, "$.components.wanLink.details.link.security.mode"))
+                .isEqualTo("sealed");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(gw1, "/actuator/prometheus"))
                 .contains("gateway_wan_relayed_total{", "direction=\"wan-out\"", "gateway_wan_link_up{",
                         "gateway_wan_store_copies{", "gateway=\"s1\""));
@@ -106,6 +113,53 @@ class WanGatewayApplicationTest {
         assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class)
                 .run("--spring.datasource.url=jdbc:postgresql://127.0.0.1:1/none", "--management.server.port=0",
                         "--spring.security.user.password=" + PASSWORD)).hasStackTraceContaining("gateway.wan.site must be set");
+    }
+
+    @Test
+    void aGatewayWithNeitherAnIdentityNorPlainFramesDoesNotStartAndSaysWhy() {
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class)
+                .run("--spring.datasource.url=jdbc:postgresql://127.0.0.1:1/none", "--management.server.port=0",
+                        "--spring.security.user.password=" + PASSWORD, "--gateway.wan.site=s1",
+                        "--gateway.routing.sites.s1=a", "--gateway.routing.sites.s2=c",
+                        "--gateway.wan.jms.peers.s2.url=tcp://127.0.0.1:1",
+                        "--gateway.wan.jms.tls.plain-tcp=true", "--gateway.wan.lan.jms.tls.plain-tcp=true"))
+                .hasStackTraceContaining("gateway.wan.security.certificate")
+                .hasStackTraceContaining("gateway.wan.security.plain=true");
+    }
+
+    @Test
+    void aGatewayWithNeitherBrokerTlsNorPlainTcpDoesNotStartAndSaysWhatToSet() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class).run(
+                "--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+                "--spring.datasource.username=postgres", "--management.server.port=0",
+                "--spring.security.user.password=" + PASSWORD, "--gateway.wan.site=s1",
+                "--gateway.routing.sites.s1=a", "--gateway.routing.sites.s2=c", "--gateway.wan.jms.user=gateway",
+                "--gateway.wan.jms.password=pw", "--gateway.wan.jms.peers.s2.url=tcp://127.0.0.1:1",
+                "--gateway.wan.lan.jms.user=gateway", "--gateway.wan.lan.jms.password=pw",
+                "--gateway.wan.lan.jms.tls.plain-tcp=true", "--gateway.wan.security.plain=true"))
+                .hasStackTraceContaining("gateway.wan.jms.tls.key-store: broker connections use TLS unless plain "
+                        + "TCP is turned on explicitly")
+                .hasStackTraceContaining("tls.plainTcp=true");
+    }
+
+    @Test
+    void aGatewayWithADdsLanAndNeitherDdsSecurityNorPlainDdsDoesNotStartAndNamesBoth() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class).run(
+                "--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+                "--spring.datasource.username=postgres", "--management.server.port=0",
+                "--spring.security.user.password=" + PASSWORD, "--gateway.wan.site=s1",
+                "--gateway.routing.sites.s1=a", "--gateway.routing.sites.s2=c", "--gateway.wan.jms.user=gateway",
+                "--gateway.wan.jms.password=pw", "--gateway.wan.jms.peers.s2.url=tcp://127.0.0.1:1",
+                "--gateway.wan.jms.tls.plain-tcp=true", "--gateway.wan.security.plain=true",
+                "--gateway.wan.lan.transport=dds"))
+                .hasStackTraceContaining("gateway.wan.lan.dds.security.directory: DDS runs under DDS Security")
+                .hasStackTraceContaining("gateway.wan.lan.dds.security.plain: or set security.plain=true");
     }
 
     private ConfigurableApplicationContext gateway(EmbeddedPostgres postgres, String site, int lanPort, int wanPort,
@@ -123,8 +177,14 @@ class WanGatewayApplicationTest {
         properties.put("gateway.routing.sites.s2", "c");
         properties.put("gateway.routing.subscriptions.a", "*");
         properties.put("gateway.routing.subscriptions.c", "*");
+        // The message is SECRET: what is not cleared gets nothing classified.
+        properties.put("gateway.routing.clearances.a", "SECRET");
+        properties.put("gateway.routing.clearances.c", "SECRET");
+        properties.put("gateway.routing.site-clearances.s1", "SECRET");
+        properties.put("gateway.routing.site-clearances.s2", "SECRET");
         properties.put("gateway.wan.schedule.budget-bits-per-second", "2000000");
         properties.put("gateway.wan.lan.jms.user", "gateway");
+        properties.put("gateway.wan.lan.jms.tls.plain-tcp", "true");
         properties.put("gateway.wan.lan.jms.password", "s3cret-pw");
         properties.put("gateway.wan.lan.jms.embedded.host", "127.0.0.1");
         properties.put("gateway.wan.lan.jms.embedded.port", lanPort);
@@ -132,12 +192,14 @@ class WanGatewayApplicationTest {
         localNodes.forEach((node, port) -> properties.put("gateway.wan.lan.jms.peers." + node + ".url",
                 "tcp://127.0.0.1:" + port));
         properties.put("gateway.wan.jms.user", "gateway");
+        properties.put("gateway.wan.jms.tls.plain-tcp", "true");
         properties.put("gateway.wan.jms.password", "s3cret-pw");
         properties.put("gateway.wan.jms.embedded.host", "127.0.0.1");
         properties.put("gateway.wan.jms.embedded.port", wanPort);
         properties.put("gateway.wan.jms.embedded.data-directory", dir.resolve("wan-" + site).toString());
         peers.forEach((peer, port) -> properties.put("gateway.wan.jms.peers." + peer + ".url",
                 "tcp://127.0.0.1:" + port));
+        properties.putAll(security(site, peers.keySet()));
         // As arguments: builder properties are mere defaults, below the application's own yaml.
         ConfigurableApplicationContext context = new SpringApplicationBuilder(WanGatewayApplication.class)
                 .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
@@ -145,6 +207,40 @@ class WanGatewayApplicationTest {
         opened.add(context);
         return context;
     }
+
+    /**
+     * The frames sealed (docs/wan-gateway.md, "Security"): each gateway's identity from its site's authority, both
+     * authorities trusted, the peer gateways' certificates, all as PEM files.
+     */
+    private Map<String, Object> security(String site, Set<String> peers) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        List<String> authorities = new ArrayList<>();
+        for (String each : AUTHORITIES.keySet()) {
+            Path authority = dir.resolve(each + "-ca.crt");
+            PemFiles.writeCertificate(authority, AUTHORITIES.get(each).certificate());
+            authorities.add(authority.toString());
+            Path certificate = dir.resolve("gw-" + each + ".crt");
+            PemFiles.writeCertificate(certificate, GATEWAYS.get(each).certificate());
+            if (each.equals(site)) {
+                Path key = dir.resolve("gw-" + each + ".key");
+                PemFiles.writePrivateKey(key, GATEWAYS.get(each).privateKey());
+                properties.put("gateway.wan.security.certificate", certificate.toString());
+                properties.put("gateway.wan.security.private-key", key.toString());
+            }
+            else if (peers.contains(each)) {
+                properties.put("gateway.wan.security.peers." + each, certificate.toString());
+            }
+        }
+        properties.put("gateway.wan.security.trusted-authorities", String.join(",", authorities));
+        return properties;
+    }
+
+    private static final Map<String, SiteAuthority> AUTHORITIES = Map.of(
+            "s1", SiteAuthority.create("s1", SiteAuthority.DEFAULT_AUTHORITY_VALIDITY),
+            "s2", SiteAuthority.create("s2", SiteAuthority.DEFAULT_AUTHORITY_VALIDITY));
+    private static final Map<String, Identity> GATEWAYS = Map.of(
+            "s1", AUTHORITIES.get("s1").issue(IdentityRequest.loopback("gw-s1"), Duration.ofDays(1)),
+            "s2", AUTHORITIES.get("s2").issue(IdentityRequest.loopback("gw-s2"), Duration.ofDays(1)));
 
     private static String get(ConfigurableApplicationContext context, String path) throws Exception {
         String port = context.getEnvironment().getProperty("local.management.port");

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -19,11 +20,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param peers peer site id to its gateway's WAN broker
  * @param reconnectBackoff first wait before reconnecting to a lost broker, doubled after each failure
  * @param maxReconnectBackoff the longest such wait
+ * @param tls mutual TLS on the WAN broker and every connection to it and to the peers' brokers; required unless
+ *        {@code tls.plain-tcp} is set
  */
 @ConfigurationProperties("gateway.wan.jms")
 public record JmsLinkProperties(@Nullable String url, @Nullable String user, @Nullable String password,
         @DefaultValue Embedded embedded, Map<String, Peer> peers, @DefaultValue("500ms") Duration reconnectBackoff,
-        @DefaultValue("10s") Duration maxReconnectBackoff) {
+        @DefaultValue("10s") Duration maxReconnectBackoff,
+        @NestedConfigurationProperty @DefaultValue BrokerTlsProperties tls) {
 
     public JmsLinkProperties {
         peers = peers == null ? Map.of() : Map.copyOf(peers);

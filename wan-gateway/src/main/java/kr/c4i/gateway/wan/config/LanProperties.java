@@ -7,10 +7,15 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 
 /**
  * The gateway on its site's LAN, as one more node there.
@@ -31,19 +36,47 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param maxDatagramSize the largest datagram sent on the LAN
      * @param writeTimeout how long a send may block on a RELIABLE topic whose readers do not keep up
      * @param bestEffortBacklog samples a BEST_EFFORT reader holds while the gateway is busy
+     * @param maxBatch most messages taken off the LAN and stored in one transaction: each store commit waits for
+     *        the disk, so a larger batch lets the gateway keep up with a faster site
      * @param resendAfter first wait before a relayed RELIABLE message a node of this site has not receipted is
      *        published again, doubled per attempt
      * @param resendMax the longest wait between such resends
      * @param library Cyclone's native library; libddsc.so.0debian, then libddsc.so.0 when unset
+     * @param security DDS Security of the gateway's participant (docs/dds-security.md), its grant naming the nodes at
+     *        other sites it relays for; required unless {@code security.plain} is set
      */
     public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface, @Nullable Boolean multicast,
             List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
-            @DefaultValue("2s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
-            @Nullable String library) {
+            @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
+            @Nullable String library, @NestedConfigurationProperty @DefaultValue DdsSecurityProperties security) {
+
+        /** The one statement of {@code max-batch}'s default, which the benchmark's gateways use too. */
+        public static final int DEFAULT_MAX_BATCH = 2048;
+        static final String DEFAULT_MAX_BATCH_TEXT = "" + DEFAULT_MAX_BATCH;
 
         public Dds {
             peers = peers == null ? List.of() : List.copyOf(peers);
+        }
+
+        /**
+         * The gateway's transport on the site's domain, as participant {@code gateway}.
+         *
+         * @throws IllegalArgumentException naming each refused {@code gateway.wan.lan.dds.*} property
+         */
+        public DdsTransportSettings transportSettings(NodeId gateway) {
+            try {
+                ParticipantSettings participant = ParticipantSettings.builder().domainId(this.domainId)
+                        .networkInterface(this.networkInterface).multicast(this.multicast).peers(this.peers)
+                        .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE,
+                                Integer.MAX_VALUE))
+                        .library(this.library).security(this.security.options().settings(gateway)).build();
+                return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
+                        .maxBatch(this.maxBatch).build();
+            }
+            catch (InvalidSettingsException ex) {
+                throw InvalidProperties.of("gateway.wan.lan.dds", ex);
+            }
         }
     }
 
@@ -56,10 +89,13 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param peers the site's nodes' brokers by node id, which the gateway delivers to
      * @param receiveBatchSize most messages taken off a remote node's queue in one transaction
      * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a node that is down
+     * @param tls mutual TLS on the LAN broker, the gateway's connections to it and its bridges to the nodes' brokers;
+     *        required unless {@code tls.plain-tcp} is set
      */
     public record Jms(@Nullable String url, @Nullable String user, @Nullable String password,
             @DefaultValue Embedded embedded, Map<String, Peer> peers, @DefaultValue("500") int receiveBatchSize,
-            @DefaultValue("10s") Duration bridgeMaxRetryInterval) {
+            @DefaultValue("10s") Duration bridgeMaxRetryInterval,
+            @NestedConfigurationProperty @DefaultValue BrokerTlsProperties tls) {
 
         public Jms {
             peers = peers == null ? Map.of() : Map.copyOf(peers);

@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
@@ -49,12 +50,15 @@ public record WanProperties(@Nullable String site, @Nullable String nodeId, @Def
      * @param priorityPercent the share PRIORITY messages may fill
      * @param immediatePercent the share IMMEDIATE messages may fill
      * @param flashPercent the share FLASH messages may fill
+     * @param cacheSize how much of what is stored is also kept in memory, so that sending and delivering it reads no
+     *        rows; beyond it, and after a restart, messages are read back from the table (0B keeps none)
      */
     public record Store(@DefaultValue("256MB") DataSize maxSize,
             @DefaultValue("" + StoreLimits.DEFAULT_ROUTINE_PERCENT) int routinePercent,
             @DefaultValue("" + StoreLimits.DEFAULT_PRIORITY_PERCENT) int priorityPercent,
             @DefaultValue("" + StoreLimits.DEFAULT_IMMEDIATE_PERCENT) int immediatePercent,
-            @DefaultValue("" + StoreLimits.DEFAULT_FLASH_PERCENT) int flashPercent) {
+            @DefaultValue("" + StoreLimits.DEFAULT_FLASH_PERCENT) int flashPercent,
+            @DefaultValue(RelayStore.DEFAULT_CACHE_SIZE) DataSize cacheSize) {
 
         /** The store's bound and tiers, as the relay store takes them. */
         public StoreLimits limits() {

@@ -133,6 +133,15 @@ public final class DdsLanSide implements LanSide {
                 new Relaying(sites.remoteNodes(), this::receiptsAs));
     }
 
+    /**
+     * What DDS Security refused on this site's domain since the gateway joined it, by reason (the reasons of
+     * {@link kr.c4i.gateway.dds.transport.DdsTransportStats#refused}): participants kept out, samples claiming an
+     * origin or receiver their writer's permissions do not allow. Each call reads the transport's statuses.
+     */
+    public Map<String, Long> securityRefused() {
+        return this.transport.stats().refused();
+    }
+
     /** Who a receipt for a message taken off the LAN names: its destination nodes at other sites. */
     private Set<NodeId> receiptsAs(Envelope envelope) {
         return this.routes.sites().isLocal(envelope.origin()) ? this.routes.remoteDestinations(envelope) : Set.of();

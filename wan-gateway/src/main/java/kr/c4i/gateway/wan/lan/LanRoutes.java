@@ -1,10 +1,14 @@
 package kr.c4i.gateway.wan.lan;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
@@ -16,6 +20,16 @@ final class LanRoutes {
 
     private final SiteMap sites;
     private final RoutingTable routing;
+    // The split depends on the type and the origin only, and was computed (filtered, sorted) for every message: twice
+    // as it is taken off a DDS LAN (whether to take it, whom to receipt as) and once as it is delivered. Kept only for
+    // origins the site map places and types someone subscribes to, so a stray publisher cannot make it grow.
+    private final Map<TypeAndOrigin, Split> splits = new ConcurrentHashMap<>();
+
+    private record TypeAndOrigin(String type, NodeId origin) {
+    }
+
+    private record Split(List<NodeId> local, Set<NodeId> remote) {
+    }
 
     LanRoutes(SiteMap sites, RoutingTable routing) {
         this.sites = sites;
@@ -26,15 +40,37 @@ final class LanRoutes {
         return this.sites;
     }
 
-    /** The destination nodes of a message at this site. */
+    /** The destination nodes of a message at this site, those cleared for its classification only. */
     List<NodeId> localDestinations(Envelope envelope) {
-        return this.routing.destinations(envelope.kmtfType(), envelope.origin()).stream()
-                .filter(this.sites::isLocal).toList();
+        List<NodeId> local = split(envelope).local();
+        Predicate<NodeId> cleared = n -> this.sites.nodeClearances().clearsLabel(n.value(), envelope.classification());
+        // The kept split itself when every node is cleared, as for most messages: no list per message.
+        return local.stream().allMatch(cleared) ? local : local.stream().filter(cleared).toList();
     }
 
-    /** The destination nodes of a message at other sites. */
+    /** The destination nodes of a message at other sites, sorted; unmodifiable. */
     Set<NodeId> remoteDestinations(Envelope envelope) {
-        return new TreeSet<>(this.sites.remoteOf(this.routing.destinations(envelope.kmtfType(), envelope.origin())));
+        return split(envelope).remote();
+    }
+
+    /** How many (type, origin) splits are kept. */
+    int splitsKept() {
+        return this.splits.size();
+    }
+
+    private Split split(Envelope envelope) {
+        TypeAndOrigin key = new TypeAndOrigin(envelope.kmtfType(), envelope.origin());
+        Split kept = this.splits.get(key);
+        if (kept != null) {
+            return kept;
+        }
+        List<NodeId> destinations = this.routing.destinations(key.type(), key.origin());
+        Split split = new Split(destinations.stream().filter(this.sites::isLocal).toList(),
+                Collections.unmodifiableSortedSet(new TreeSet<>(this.sites.remoteOf(destinations))));
+        if (!destinations.isEmpty() && this.sites.siteOf(key.origin()).isPresent()) {
+            this.splits.putIfAbsent(key, split);
+        }
+        return split;
     }
 
     /** The types some node at another site subscribes to: what the gateway takes off a DDS domain. */

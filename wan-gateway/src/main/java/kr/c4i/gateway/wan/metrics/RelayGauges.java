@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -20,7 +21,9 @@ import org.jspecify.annotations.Nullable;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.dds.transport.DdsTransportStats;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.relay.RelayEngine;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
@@ -56,6 +59,9 @@ public final class RelayGauges {
         }
         FunctionCounter.builder(MetricNames.WAN_STORE_DUPLICATES, store, RelayStore::duplicates)
                 .description("Messages offered again that were stored already").register(registry);
+        if (engine.lan() instanceof DdsLanSide dds) {
+            registerDdsSecurity(registry, dds::securityRefused, clock);
+        }
         for (SiteId peer : engine.link().peers()) {
             Gauge.builder(MetricNames.WAN_LINK_UP, engine, e -> e.link().state(peer) == LinkState.UP ? 1 : 0)
                     .description("1 while the link reaches the peer site").tag(TAG_SITE, peer.value())
@@ -66,9 +72,25 @@ public final class RelayGauges {
         }
     }
 
+    /**
+     * {@code gateway.dds.security.refused} by reason for the gateway's participant on its DDS LAN, as a node has it:
+     * one reading of the LAN side's statuses serves a scrape.
+     */
+    static void registerDdsSecurity(MeterRegistry registry, Supplier<Map<String, Long>> byReason, Clock clock) {
+        Timed<Map<String, Long>> refused = new Timed<>(byReason, clock);
+        for (String reason : List.of(DdsTransportStats.REFUSED_FORGED_ORIGIN, DdsTransportStats.REFUSED_FORGED_RECEIPT,
+                DdsTransportStats.REFUSED_UNAUTHENTICATED, DdsTransportStats.REFUSED_AUTHENTICATION_FAILED,
+                DdsTransportStats.REFUSED_NOT_PERMITTED)) {
+            FunctionCounter.builder(MetricNames.DDS_SECURITY_REFUSED, refused, r -> r.get().getOrDefault(reason, 0L))
+                    .description("Attempts DDS Security refused on this site's LAN: samples claiming an origin or "
+                            + "receiver their writer's permissions do not allow, and participants kept out")
+                    .tag(MetricNames.TAG_REASON, reason).register(registry);
+        }
+    }
+
     /** The copies, bytes and oldest age per route and precedence, all read from one snapshot of {@code stats}. */
     static void registerLevels(MeterRegistry registry, Supplier<StoreStats> stats, List<Route> routes, Clock clock) {
-        Snapshot snapshot = new Snapshot(stats, clock);
+        Timed<StoreStats> snapshot = new Timed<>(stats, clock);
         for (Route route : routes) {
             for (Precedence precedence : Precedence.values()) {
                 level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_COPIES, "copies",
@@ -83,29 +105,29 @@ public final class RelayGauges {
         }
     }
 
-    private static void level(MeterRegistry registry, Snapshot snapshot, Route route, Precedence precedence,
+    private static void level(MeterRegistry registry, Timed<StoreStats> snapshot, Route route, Precedence precedence,
             String name, String unit, ToDoubleFunction<StoreStats> value) {
         // Held strongly: the snapshot is the gauges' own, nothing else keeps it.
         Gauge.builder(name, snapshot, s -> value.applyAsDouble(s.get())).strongReference(true).baseUnit(unit)
                 .tag(TAG_ROUTE, route.key()).tag(TAG_PRECEDENCE, precedence.label()).register(registry);
     }
 
-    /** The store's stats, taken again once the last are {@link #SNAPSHOT_TTL} old (or the clock went back). */
-    private static final class Snapshot {
+    /** A reading, taken again once the last is {@link #SNAPSHOT_TTL} old (or the clock went back). */
+    private static final class Timed<T> {
 
-        private final Supplier<StoreStats> source;
+        private final Supplier<T> source;
         private final Clock clock;
-        private @Nullable StoreStats stats;
+        private @Nullable T stats;
         private Instant takenAt = Instant.EPOCH;
 
-        Snapshot(Supplier<StoreStats> source, Clock clock) {
+        Timed(Supplier<T> source, Clock clock) {
             this.source = source;
             this.clock = clock;
         }
 
-        synchronized StoreStats get() {
+        synchronized T get() {
             Instant now = clock.instant();
-            StoreStats current = stats;
+            T current = stats;
             if (current == null || now.isBefore(takenAt) || !now.isBefore(takenAt.plus(SNAPSHOT_TTL))) {
                 current = source.get();
                 stats = current;

@@ -95,6 +95,13 @@ public final class RelayMetrics {
                 .increment();
     }
 
+    /** A message was not relayed to {@code destination} (a site or a node of this site) it is not cleared for. */
+    public void clearanceRefused(String destination) {
+        Counter.builder(MetricNames.CLEARANCE_REFUSED)
+                .description("Messages not sent to a destination not cleared for their classification")
+                .tag(MetricNames.TAG_DESTINATION, destination).register(registry).increment();
+    }
+
     /**
      * A message was kept in the relay quarantine instead of being relayed. Not tagged by type: the types it counts
      * are those the catalogue does not define, so any text a sender writes.

@@ -12,9 +12,14 @@ public enum DropReason {
     /** It was older than the policy's maximum age for its precedence or type. */
     EXPIRED,
     /** A later report with the same supersede key replaced it while it waited. */
-    SUPERSEDED;
+    SUPERSEDED,
+    /** Its classification exceeds the clearance of a site (or a node at this site) it was bound for. */
+    CLEARANCE;
 
-    /** Lower case with {@code -}: {@code denied}, {@code rate-limited}, {@code expired}, {@code superseded}. */
+    /**
+     * Lower case with {@code -}: {@code denied}, {@code rate-limited}, {@code expired}, {@code superseded},
+     * {@code clearance}.
+     */
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -35,7 +35,8 @@ final class LanDeliverer implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(LanDeliverer.class);
 
-    private static final Duration IDLE = Duration.ofMillis(200);
+    /** How long the thread waits for work when it was not woken; what is stored for the LAN wakes it. */
+    static final Duration IDLE = Duration.ofMillis(200);
 
     /**
      * The most messages handed over whose custody has not passed yet: beyond it, a node of this site that stays away
@@ -51,6 +52,8 @@ final class LanDeliverer implements Runnable {
     private final RelayMetrics metrics;
     private final Clock clock;
     private final int batchBytes;
+    private final int maxPending;
+    private final Duration idle;
     private final Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 2.0);
     // Handed to the LAN side, custody not passed yet: message id to its stored copy.
     private final Map<String, Waiting> pending = new ConcurrentHashMap<>();
@@ -59,8 +62,12 @@ final class LanDeliverer implements Runnable {
     private boolean signalled;
     private volatile boolean running = true;
 
+    /**
+     * @param maxPending the most messages handed over whose custody has not passed yet ({@link #MAX_PENDING})
+     * @param idle how long to wait for work unless woken ({@link #IDLE})
+     */
     LanDeliverer(SiteId site, LanSide lan, RelayStore store, Backlog backlog, PrecedenceScheduler scheduler,
-            RelayMetrics metrics, Clock clock, int batchBytes) {
+            RelayMetrics metrics, Clock clock, int batchBytes, int maxPending, Duration idle) {
         this.site = site;
         this.lan = lan;
         this.store = store;
@@ -69,6 +76,8 @@ final class LanDeliverer implements Runnable {
         this.metrics = metrics;
         this.clock = clock;
         this.batchBytes = batchBytes;
+        this.maxPending = maxPending;
+        this.idle = idle;
     }
 
     void wake() {
@@ -93,6 +102,7 @@ final class LanDeliverer implements Runnable {
 
     /** The LAN side reports messages that passed custody after {@code deliver} returned. */
     void delivered(Collection<String> messageIds) {
+        boolean wasFull = pending.size() >= maxPending;
         List<Waiting> done = new ArrayList<>(messageIds.size());
         for (String id : messageIds) {
             Waiting copy = pending.remove(id);
@@ -101,6 +111,10 @@ final class LanDeliverer implements Runnable {
             }
         }
         passed(done);
+        if (wasFull && pending.size() < maxPending) {
+            // The thread stopped handing over at the bound; room again, so it goes on now, not after its idle wait.
+            wake();
+        }
     }
 
     @Override
@@ -108,7 +122,7 @@ final class LanDeliverer implements Runnable {
         while (running) {
             try {
                 if (!step()) {
-                    await(IDLE);
+                    await(idle);
                 }
             }
             catch (TransportException ex) {
@@ -128,7 +142,7 @@ final class LanDeliverer implements Runnable {
 
     /** Delivers one batch; whether there was one. */
     private boolean step() throws TransportException, SQLException {
-        if (pending.size() >= MAX_PENDING) {
+        if (pending.size() >= maxPending) {
             return false;
         }
         Batch batch = scheduler.next(Long.MAX_VALUE, batchBytes);
@@ -187,13 +201,7 @@ final class LanDeliverer implements Runnable {
         if (copies.isEmpty()) {
             return;
         }
-        try {
-            store.remove(copies.stream().map(Waiting::id).toList());
-        }
-        catch (SQLException ex) {
-            // Still stored: delivered again after a restart, and the nodes' inboxes absorb the duplicates.
-            log.warn("Unable to delete {} delivered messages from the store: {}", copies.size(), ex.getMessage());
-        }
+        store.remove(copies.stream().map(Waiting::id).toList());
         var now = clock.instant();
         for (Waiting copy : copies) {
             metrics.relayed(site, RelayMetrics.Direction.LAN_OUT, copy.precedence(), copy.kmtfType());

@@ -152,14 +152,7 @@ final class PeerSender implements Runnable {
             frame.copies().forEach(c -> ids.add(c.id()));
             bytes += frame.frameBytes();
         }
-        try {
-            store.remove(ids);
-        }
-        catch (SQLException ex) {
-            // Still stored: they go again after the next restart, and the peer absorbs the duplicates.
-            log.warn("Unable to delete {} messages receipted by site {} from the store: {}", ids.size(), peer,
-                    ex.getMessage());
-        }
+        store.remove(ids);
         pacer.receipted(bytes);
         frames.forEach(f -> f.copies().forEach(
                 c -> metrics.relayed(peer, RelayMetrics.Direction.WAN_OUT, c.precedence(), c.kmtfType())));

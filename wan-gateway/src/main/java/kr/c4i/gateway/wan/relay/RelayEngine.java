@@ -27,10 +27,12 @@ import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.Frame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
@@ -40,6 +42,7 @@ import kr.c4i.gateway.wan.lan.LanIngest;
 import kr.c4i.gateway.wan.lan.LanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.metrics.RelayMetrics.Direction;
+import kr.c4i.gateway.wan.policy.DropReason;
 import kr.c4i.gateway.wan.policy.PolicyDecision;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.ExpiryRule;
@@ -65,6 +68,9 @@ import kr.c4i.gateway.wan.store.Route;
  * <li>LAN out: what is stored for this site's nodes goes to the LAN side, FLASH first, and leaves the store once the
  * nodes have it.</li>
  * </ul>
+ * A message never crosses the WAN to a site, nor through a next hop, whose clearance its classification exceeds, and
+ * is stored for this site's LAN only if a destination node here is cleared for it; each refusal is dropped as
+ * {@link DropReason#CLEARANCE} and counted per destination.
  */
 public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
 
@@ -146,7 +152,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         var lanBacklog = store.backlog(Route.lan());
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
                 new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
-                metrics, clock, settings.lanBatchBytes());
+                metrics, clock, settings.lanBatchBytes(), LanDeliverer.MAX_PENDING, LanDeliverer.IDLE);
     }
 
     /**
@@ -347,7 +353,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 }
                 List<SiteId> crossed = new ArrayList<>(relayed.crossed());
                 crossed.add(self);
-                if (relayed.boundFor().contains(self)) {
+                if (relayed.boundFor().contains(self) && clearedHere(envelope)) {
                     copies.add(Copy.of(Route.lan(),
                             new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
                 }
@@ -398,11 +404,61 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         }
     }
 
-    /** Adds a copy per next hop towards {@code destinations}; sites no route reaches are counted and logged. */
+    /**
+     * Whether the message is stored for this site's LAN: unless every destination node here is refused for want of
+     * clearance (the LAN side delivers to cleared nodes only); each refused node is counted.
+     */
+    private boolean clearedHere(Envelope envelope) {
+        Clearances clearances = sites.nodeClearances();
+        boolean cleared = false;
+        boolean refused = false;
+        for (NodeId node : sites.localOf(routing.destinations(envelope.kmtfType(), envelope.origin()))) {
+            if (clearances.clearsLabel(node.value(), envelope.classification())) {
+                cleared = true;
+            }
+            else {
+                refused(envelope, "node " + node, node.value(), clearances.of(node.value()));
+                refused = true;
+            }
+        }
+        return cleared || !refused;
+    }
+
+    private void refused(Envelope envelope, String what, String destination, Classification clearance) {
+        log.warn("Message {} ({}, from {}) is {} ('{}'); {} is cleared {}: not relayed there", envelope.messageId(),
+                envelope.kmtfType(), envelope.origin(), Clearances.levelOfLabel(envelope.classification()),
+                envelope.classification(), what, clearance);
+        metrics.dropped(DropReason.CLEARANCE.label(), envelope);
+        metrics.clearanceRefused(destination);
+    }
+
+    /**
+     * Adds a copy per next hop towards {@code destinations}; sites no route reaches are counted and logged, and so
+     * are sites the message may not reach: their clearance, or that of the next hop towards them, is below its
+     * classification.
+     */
     private void split(Envelope envelope, List<SiteId> crossed, Set<SiteId> destinations,
             @org.jspecify.annotations.Nullable String supersedeKey, List<Copy> copies) {
+        Clearances clearances = sites.siteClearances();
+        Set<SiteId> cleared = new TreeSet<>();
+        for (SiteId site : destinations) {
+            if (site.equals(self) || crossed.contains(site)) {
+                continue;
+            }
+            Optional<SiteId> hop = routes.nextHop(site);
+            if (!clearances.clearsLabel(site.value(), envelope.classification())) {
+                refused(envelope, "site " + site, site.value(), clearances.of(site.value()));
+            }
+            else if (hop.isPresent() && !clearances.clearsLabel(hop.get().value(), envelope.classification())) {
+                refused(envelope, "site " + hop.get() + ", the next hop towards " + site, site.value(),
+                        clearances.of(hop.get().value()));
+            }
+            else {
+                cleared.add(site);
+            }
+        }
         List<SiteId> unroutable = new ArrayList<>();
-        Map<SiteId, SortedSet<SiteId>> byHop = routes.split(destinations, crossed, unroutable);
+        Map<SiteId, SortedSet<SiteId>> byHop = routes.split(cleared, crossed, unroutable);
         if (!unroutable.isEmpty()) {
             log.warn("Message {} ({}) is bound for sites {}, which no route reaches from site {}: not relayed there",
                     envelope.messageId(), envelope.kmtfType(), unroutable, self);

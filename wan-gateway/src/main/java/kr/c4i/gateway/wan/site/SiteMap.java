@@ -17,23 +17,47 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 
 /**
  * Which node is at which site, as this site's gateway sees it: configuration next to the routing table. A node is at
- * exactly one site; a site may have no nodes (one that only relays). Immutable.
+ * exactly one site; a site may have no nodes (one that only relays). Each node and each site has a clearance
+ * ({@link #withClearances}); a map without any clears everything. Immutable.
  */
 public final class SiteMap {
 
     private final SiteId thisSite;
     private final SortedMap<SiteId, SortedSet<NodeId>> nodesBySite;
     private final Map<NodeId, SiteId> siteByNode;
+    private final Clearances nodeClearances;
+    private final Clearances siteClearances;
 
     private SiteMap(SiteId thisSite, SortedMap<SiteId, SortedSet<NodeId>> nodesBySite,
-            Map<NodeId, SiteId> siteByNode) {
+            Map<NodeId, SiteId> siteByNode, Clearances nodeClearances, Clearances siteClearances) {
         this.thisSite = thisSite;
         this.nodesBySite = nodesBySite;
         this.siteByNode = siteByNode;
+        this.nodeClearances = nodeClearances;
+        this.siteClearances = siteClearances;
+    }
+
+    /**
+     * This map with clearances: a message goes over the WAN only to sites (and through next hops) cleared for it, and
+     * is delivered only to nodes of this site cleared for it.
+     */
+    public SiteMap withClearances(Clearances nodes, Clearances sites) {
+        return new SiteMap(this.thisSite, this.nodesBySite, this.siteByNode, nodes, sites);
+    }
+
+    /** The clearance of each node, by node id. */
+    public Clearances nodeClearances() {
+        return this.nodeClearances;
+    }
+
+    /** The clearance of each site, by site id. */
+    public Clearances siteClearances() {
+        return this.siteClearances;
     }
 
     /**
@@ -103,7 +127,7 @@ public final class SiteMap {
         Map<NodeId, SiteId> siteByNode = new TreeMap<>();
         placed.forEach((node, at) -> siteByNode.put(node, at.first()));
         return new SiteMap(thisSite, Collections.unmodifiableSortedMap(sites),
-                Collections.unmodifiableMap(siteByNode));
+                Collections.unmodifiableMap(siteByNode), Clearances.unrestricted(), Clearances.unrestricted());
     }
 
     public SiteId thisSite() {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -20,12 +21,18 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
@@ -45,12 +52,14 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * would fill the store past its precedence's tier is refused, never one already stored evicted.</li>
  * <li>A copy with a supersede key replaces the waiting copy of its route with the same key, in the same
  * transaction.</li>
+ * <li>What is stored is also kept in memory up to a bound ({@link CopyCache}), so sending and delivering read no
+ * rows; a removed copy is forgotten at once and deleted from the table with the others of a short round.</li>
  * <li>The backlog is read from the table when the store is made, so a restarted gateway resumes where it stopped;
  * copies that were in flight are waiting again.</li>
  * </ul>
  * Times are kept to the microsecond, as PostgreSQL keeps them.
  */
-public final class RelayStore {
+public final class RelayStore implements AutoCloseable {
 
     /**
      * Where the store's Flyway migrations are, as {@code spring.flyway.locations} names them: not db-bridge's
@@ -92,6 +101,19 @@ public final class RelayStore {
 
     private static final Precedence[] PRECEDENCES = Precedence.values();
 
+    /** The default of how many bytes of stored copies are kept in memory as well ({@code gateway.wan.store.cache-size}). */
+    public static final long DEFAULT_CACHE_BYTES = 64L * 1024 * 1024;
+    /** {@link #DEFAULT_CACHE_BYTES} as a property value, for the one statement of the default. */
+    public static final String DEFAULT_CACHE_SIZE = "64MB";
+
+    /**
+     * How long a removed copy may stay in the table before it is deleted with the others removed meanwhile: one
+     * delete a round instead of one per receipt and delivery halves the transactions of a gateway at a low rate.
+     */
+    static final Duration REMOVAL_DELAY = Duration.ofMillis(10);
+
+    private static final Logger log = LoggerFactory.getLogger(RelayStore.class);
+
     private final DataSource dataSource;
     private final StoreLimits limits;
     private final Clock clock;
@@ -107,6 +129,11 @@ public final class RelayStore {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
+    private final CopyCache cache;
+    // Removed copies not yet deleted from the table, and the thread that deletes them.
+    private final Set<Long> removals = new HashSet<>();
+    private final ScheduledExecutorService deleter;
+    private final AtomicLong failedDeletes = new AtomicLong();
 
     /**
      * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
@@ -115,7 +142,17 @@ public final class RelayStore {
      * @throws IllegalStateException if the backlog cannot be read
      */
     public RelayStore(DataSource dataSource, StoreLimits limits, Clock clock) {
+        this(dataSource, limits, DEFAULT_CACHE_BYTES, clock);
+    }
+
+    /**
+     * @param cacheBytes the most bytes of stored copies also kept in memory, so that sending and delivering them
+     *        reads no rows (0 keeps none)
+     * @throws IllegalStateException if the backlog cannot be read
+     */
+    public RelayStore(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.cache = new CopyCache(cacheBytes);
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.quarantine = new RelayQuarantine(dataSource, clock);
@@ -128,6 +165,10 @@ public final class RelayStore {
         catch (SQLException ex) {
             throw new IllegalStateException("Unable to read the relay store's backlog from relay_copy", ex);
         }
+        this.deleter = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("relay-store-delete").factory());
+        this.deleter.scheduleWithFixedDelay(this::deleteRemoved, REMOVAL_DELAY.toMillis(), REMOVAL_DELAY.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     public StoreLimits limits() {
@@ -220,19 +261,25 @@ public final class RelayStore {
 
     /**
      * The stored copies with these ids, for building frames, in the order of {@code ids}; a copy no longer stored
-     * (removed or superseded meanwhile) is absent.
+     * (removed or superseded meanwhile) is absent. Copies kept in memory are not read from the table.
      */
     public Map<Long, RelayedEnvelope> load(Collection<Long> ids) throws SQLException {
         Map<Long, RelayedEnvelope> found = new HashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(LOAD)) {
-            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Envelope envelope = new Envelope(rs.getString(2), NodeId.of(rs.getString(3)), rs.getString(4),
-                            PRECEDENCES[rs.getShort(5)], rs.getString(6), micros(rs.getLong(7)), rs.getBytes(8));
-                    found.put(rs.getLong(1), RelayedEnvelope.of(envelope, sites(rs.getArray(9)),
-                            Set.copyOf(sites(rs.getArray(10)))));
-                }
+        List<Long> uncached = new ArrayList<>();
+        for (Long id : ids) {
+            RelayedEnvelope cached = cache.get(id);
+            if (cached != null) {
+                found.put(id, cached);
+            }
+            else {
+                uncached.add(id);
+            }
+        }
+        if (!uncached.isEmpty()) {
+            read(uncached, found);
+            // Removed, not deleted yet: no longer stored.
+            synchronized (removals) {
+                found.keySet().removeAll(removals);
             }
         }
         Map<Long, RelayedEnvelope> ordered = new LinkedHashMap<>();
@@ -245,28 +292,96 @@ public final class RelayStore {
         return ordered;
     }
 
+    /** Copies kept in memory as well as in the table now. */
+    public int cachedCopies() {
+        return cache.size();
+    }
+
+    private void read(List<Long> ids, Map<Long, RelayedEnvelope> found) throws SQLException {
+        // A transaction only for its planning setting (Transactions): a read commits nothing.
+        Transactions.lazy(dataSource, c -> {
+            try (PreparedStatement ps = c.prepareStatement(LOAD)) {
+                ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Envelope envelope = new Envelope(rs.getString(2), NodeId.of(rs.getString(3)),
+                                rs.getString(4), PRECEDENCES[rs.getShort(5)], rs.getString(6), micros(rs.getLong(7)),
+                                rs.getBytes(8));
+                        found.put(rs.getLong(1), RelayedEnvelope.of(envelope, sites(rs.getArray(9)),
+                                Set.copyOf(sites(rs.getArray(10)))));
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
     /**
-     * Deletes stored copies (custody passed to the next hop, or dropped), in one statement, and forgets them in
-     * their backlogs. Ids no longer stored are ignored. The commit does not wait for the disk: after a crash a
-     * removed copy may be back, and is sent again.
+     * Forgets stored copies (custody passed to the next hop, or dropped): at once in their backlogs and the store's
+     * bytes, and in the table within {@link #REMOVAL_DELAY}, together with the other copies removed meanwhile, in one
+     * statement whose commit does not wait for the disk. Until then, and after a crash that lost the delete, a
+     * removed copy may still be in the table: after a restart it is sent again, and the next hop absorbs it; before,
+     * the same message offered again finds it and is absorbed here. Ids not stored are ignored.
      *
-     * @return the copies deleted
+     * @return the copies forgotten
      */
-    public List<Waiting> remove(Collection<Long> ids) throws SQLException {
+    public List<Waiting> remove(Collection<Long> ids) {
         if (ids.isEmpty()) {
             return List.of();
         }
-        Map<Long, Route> deleted = Transactions.lazy(dataSource, tx -> delete(tx, ids));
-        List<Waiting> removed = new ArrayList<>(deleted.size());
+        List<Waiting> removed = new ArrayList<>(ids.size());
         synchronized (capacity) {
-            deleted.forEach((id, route) -> {
-                Waiting copy = forget(id, route);
+            for (Long id : ids) {
+                Waiting copy = forget(id);
                 if (copy != null) {
                     removed.add(copy);
                 }
-            });
+            }
+        }
+        if (!removed.isEmpty()) {
+            synchronized (removals) {
+                removed.forEach(copy -> removals.add(copy.id()));
+            }
         }
         return removed;
+    }
+
+    /** Deletes from the table what was removed and not yet deleted; the store does so every {@link #REMOVAL_DELAY}. */
+    void deleteRemoved() {
+        List<Long> ids;
+        synchronized (removals) {
+            if (removals.isEmpty()) {
+                return;
+            }
+            ids = new ArrayList<>(removals);
+            removals.clear();
+        }
+        try {
+            Transactions.lazy(dataSource, tx -> delete(tx, ids));
+        }
+        catch (SQLException | RuntimeException ex) {
+            synchronized (removals) {
+                removals.addAll(ids);
+            }
+            // Still in the table: tried again at the next round; logged sparsely, as an outage repeats every round.
+            if (Long.bitCount(failedDeletes.incrementAndGet()) == 1) {
+                log.warn("Unable to delete {} removed copies from relay_copy (tried again every {} ms): {}",
+                        ids.size(), REMOVAL_DELAY.toMillis(), ex.toString());
+            }
+        }
+    }
+
+    /** Deletes what was removed, then stops deleting. */
+    @Override
+    public void close() {
+        deleter.shutdownNow();
+        try {
+            deleter.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        deleteRemoved();
     }
 
     /** What the store holds now, per route and precedence, and in all. */
@@ -341,6 +456,8 @@ public final class RelayStore {
                 }
                 Waiting stored = new Waiting(id, precedence(copy), typeName(copy.relayed().envelope().kmtfType()),
                         copy.bytes(), createdAt(copy), storedAt);
+                // Kept before the backlog shows it, so no sender reads its row.
+                cache.put(id, copy.relayed(), copy.bytes());
                 if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
                     storedBytes += copy.bytes();
                 }
@@ -474,7 +591,19 @@ public final class RelayStore {
         }
     }
 
+    /** Forgets a copy whose route the caller does not know: there are only this site's LAN and its peers. */
+    private @Nullable Waiting forget(long id) {
+        for (Route route : backlogs.keySet()) {
+            Waiting copy = forget(id, route);
+            if (copy != null) {
+                return copy;
+            }
+        }
+        return null;
+    }
+
     private @Nullable Waiting forget(long id, Route route) {
+        cache.remove(id);
         Waiting copy = routeBacklog(route).forget(id);
         if (copy != null) {
             storedBytes -= copy.bytes();

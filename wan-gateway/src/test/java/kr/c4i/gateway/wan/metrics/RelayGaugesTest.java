@@ -73,6 +73,24 @@ class RelayGaugesTest {
         assertThat(reads).hasValue(3);
     }
 
+    @Test
+    void theDdsLanSidesSecurityRefusalsAreCountedByReasonFromOneReadingPerScrape() {
+        AtomicInteger refusalReads = new AtomicInteger();
+        RelayGauges.registerDdsSecurity(registry, () -> {
+            refusalReads.incrementAndGet();
+            return Map.of("forged-origin", 2L, "unauthenticated", 1L);
+        }, clock);
+
+        String scrape = registry.scrape();
+
+        assertThat(scrape).contains("gateway_dds_security_refused_total{reason=\"forged-origin\"} 2.0",
+                "gateway_dds_security_refused_total{reason=\"unauthenticated\"} 1.0",
+                "gateway_dds_security_refused_total{reason=\"authentication-failed\"} 0.0",
+                "gateway_dds_security_refused_total{reason=\"not-permitted\"} 0.0",
+                "gateway_dds_security_refused_total{reason=\"forged-receipt\"} 0.0");
+        assertThat(refusalReads).hasValue(1);
+    }
+
     /** {@code copies} FLASH copies of 200 bytes for s2, the oldest stored 10 s before NOW; nothing else. */
     private static StoreStats stats(long copies) {
         return new StoreStats(copies * 200, 1_000_000, Map.of(TO_S2, Map.of(Precedence.FLASH,

@@ -221,7 +221,7 @@ class RelayPolicyTest {
     @Test
     void dropReasonsAreMetricTags() {
         assertThat(List.of(DropReason.values())).extracting(DropReason::label).containsExactly("denied",
-                "rate-limited", "expired", "superseded");
+                "rate-limited", "expired", "superseded", "clearance");
     }
 
     private RelayPolicy policy(String yaml) {

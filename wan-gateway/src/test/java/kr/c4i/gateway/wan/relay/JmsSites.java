@@ -28,6 +28,7 @@ import org.flywaydb.core.Flyway;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.jms.JmsTransport;
@@ -91,6 +92,8 @@ final class JmsSites implements AutoCloseable {
     private final long budgetBitsPerSecond;
     private final Duration receiptTimeout;
     private final double floor;
+    private final Clearances nodeClearances;
+    private final Clearances siteClearances;
 
     /**
      * @param nodesBySite site to its one node, e.g. s1 to a
@@ -99,7 +102,17 @@ final class JmsSites implements AutoCloseable {
      */
     JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
             long budgetBitsPerSecond, Duration receiptTimeout, double floor) throws Exception {
+        this(dir, nodesBySite, subscriptions, budgetBitsPerSecond, receiptTimeout, floor, Clearances.unrestricted(),
+                Clearances.unrestricted());
+    }
+
+    /** @param nodeClearances and {@code siteClearances}: every gateway's, as gateway.routing.*clearances set them */
+    JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
+            long budgetBitsPerSecond, Duration receiptTimeout, double floor, Clearances nodeClearances,
+            Clearances siteClearances) throws Exception {
         this.floor = floor;
+        this.nodeClearances = nodeClearances;
+        this.siteClearances = siteClearances;
         this.dir = dir;
         this.postgres = EmbeddedPostgres.builder().start();
         this.routing = RoutingTable.of(subscriptions, CATALOGUE);
@@ -159,7 +172,7 @@ final class JmsSites implements AutoCloseable {
         Site site = sites.get(id);
         Map<SiteId, List<NodeId>> map = new TreeMap<>();
         sites.values().forEach(s -> map.put(s.id, List.of(s.node)));
-        SiteMap siteMap = SiteMap.of(id, map);
+        SiteMap siteMap = SiteMap.of(id, map).withClearances(nodeClearances, siteClearances);
         NodeId gatewayNode = NodeId.of("gw-" + id.value());
         JmsLanSide lan = new JmsLanSide(settings(gatewayNode, site.lanPort,
                 Map.of(site.node, JmsTransportSettings.Peer.at("tcp://127.0.0.1:" + site.nodePort))), siteMap,

@@ -109,7 +109,10 @@ class RelayEngineJmsTest {
             assertThat(took).as("FLASH behind 10 MB of ROUTINE").isLessThan(Duration.ofMillis(2_500));
             // Full frames carry these bodies at about 30 bytes a message, so part of the backlog crosses while it is
             // stored; the FLASH message overtakes what still waits rather than queueing behind it.
-            assertThat(waiting).as("ROUTINE waiting when the FLASH message was sent").isGreaterThan(routine.size() / 4);
+            // How much crosses while the backlog is stored depends on how fast the store takes it (10,438 of 50,000
+            // still waited in a slow CI build): a tenth, 5,000 messages at about 30 bytes each, is still 5 s of this
+            // link, twice the FLASH message's bound.
+            assertThat(waiting).as("ROUTINE waiting when the FLASH message was sent").isGreaterThan(routine.size() / 10);
             assertThat(routineMeanwhile).as("ROUTINE delivered before the FLASH message").isLessThan(waiting / 4);
         }
     }

@@ -2,6 +2,7 @@ package kr.c4i.gateway.wan.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +65,11 @@ class RelayStoreTest {
         store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
     }
 
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
     @Test
     void storedCopyLoadsBackWithEveryField() throws Exception {
         Envelope envelope = new Envelope("msg-ü-1", NodeId.of("node-a"), "POSREP", Precedence.IMMEDIATE,
@@ -90,6 +97,64 @@ class RelayStoreTest {
                         "bravo 1 " + Copy.estimateBytes(relayed) + " -", "@lan 3 " + Copy.estimateBytes(toLan) + " -");
         assertThat(store.backlog(TO_BRAVO).peek(Precedence.IMMEDIATE, "POSREP")).isEqualTo(stored);
         assertThat(store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+    }
+
+    @Test
+    void aCopyReadFromTheTableEqualsTheCopyStored() throws Exception {
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        Envelope envelope = new Envelope("msg-ü-3", NodeId.of("node-a"), "POSREP", Precedence.IMMEDIATE,
+                "SECRET//REL KOR", Instant.parse("2026-11-22T08:00:00.123456789Z"),
+                "위치 보고/트랙 7//".getBytes(StandardCharsets.UTF_8));
+        RelayedEnvelope relayed = RelayedEnvelope.of(envelope, List.of(ALPHA, CHARLIE), Set.of(BRAVO));
+
+        long id = store.accept(List.of(Copy.of(TO_BRAVO, relayed))).getFirst().stored().id();
+
+        assertThat(store.cachedCopies()).isZero();
+        RelayedEnvelope read = store.load(List.of(id)).get(id);
+        assertThat(read.envelope().createdAt()).as("kept to the microsecond").isEqualTo(CREATED);
+        assertThat(read.envelope().body()).isEqualTo(envelope.body());
+        assertThat(read.crossed()).containsExactly(ALPHA, CHARLIE);
+        assertThat(read.boundFor()).containsExactly(BRAVO);
+    }
+
+    @Test
+    void storedCopiesAreReadFromMemoryUntilRemovedAndAsTheTableWouldGiveThem() throws Exception {
+        RelayedEnvelope first = relayed("m-1", Precedence.ROUTINE, "SITREP",
+                Instant.parse("2026-11-22T08:00:00.123456789Z"));
+        RelayedEnvelope second = relayed("m-2", Precedence.ROUTINE, "SITREP");
+        List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, first), Copy.of(TO_BRAVO, second)));
+        long firstId = stored.get(0).stored().id();
+        long secondId = stored.get(1).stored().id();
+        // Behind the store's back: a read of the table would show it.
+        db.execute("UPDATE relay_copy SET body = '\\x00'::bytea");
+
+        Map<Long, RelayedEnvelope> loaded = store.load(List.of(secondId, firstId));
+
+        assertThat(loaded.keySet()).containsExactly(secondId, firstId);
+        assertThat(loaded.get(firstId).envelope().body()).isEqualTo(first.envelope().body());
+        assertThat(loaded.get(firstId).envelope().createdAt()).isEqualTo(CREATED);
+        assertThat(store.cachedCopies()).isEqualTo(2);
+        store.remove(List.of(firstId));
+        assertThat(store.cachedCopies()).isEqualTo(1);
+        assertThat(store.load(List.of(firstId, secondId)).keySet()).containsExactly(secondId);
+    }
+
+    @Test
+    void copiesBeyondTheCacheBoundAndAfterARestartAreReadFromTheTable() throws Exception {
+        RelayedEnvelope first = relayed("m-1", Precedence.ROUTINE, "SITREP");
+        RelayedEnvelope second = relayed("m-2", Precedence.ROUTINE, "SITREP");
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), Copy.estimateBytes(first), clock);
+        List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, first), Copy.of(TO_BRAVO, second)));
+        long firstId = stored.get(0).stored().id();
+        long secondId = stored.get(1).stored().id();
+        db.execute("UPDATE relay_copy SET body = '\\x00'::bytea");
+
+        Map<Long, RelayedEnvelope> loaded = store.load(List.of(firstId, secondId));
+
+        assertThat(loaded.get(firstId).envelope().body()).as("kept").isEqualTo(first.envelope().body());
+        assertThat(loaded.get(secondId).envelope().body()).as("past the bound: read").containsExactly(0);
+        RelayStore restarted = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        assertThat(restarted.load(List.of(firstId)).get(firstId).envelope().body()).containsExactly(0);
     }
 
     @Test
@@ -257,6 +322,7 @@ class RelayStoreTest {
         List<Waiting> removed = store.remove(List.of(taken.id(), stored.get(2).stored().id(), 999L));
 
         assertThat(removed).containsExactlyInAnyOrder(taken, stored.get(2).stored());
+        store.deleteRemoved();
         assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("r-1", "r-3");
         assertThat(bravo.waitingCount(Precedence.ROUTINE)).isEqualTo(2);
         assertThat(bravo.waitingBytes(Precedence.ROUTINE)).isEqualTo(200);
@@ -266,6 +332,16 @@ class RelayStoreTest {
         assertThat(drain(bravo, Precedence.ROUTINE, "SITREP")).containsExactly(stored.get(1).stored().id(),
                 stored.get(3).stored().id());
         assertThat(store.remove(List.of(taken.id()))).isEmpty();
+    }
+
+    @Test
+    void removedCopiesLeaveTheTableWithinARoundWithoutBeingAsked() throws Exception {
+        List<Acceptance> stored = store.accept(sized("r", Precedence.ROUTINE, 3));
+
+        store.remove(List.of(stored.get(0).stored().id(), stored.get(2).stored().id()));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> db.strings("SELECT message_id FROM relay_copy ORDER BY id").equals(List.of("r-1")));
     }
 
     @Test
@@ -402,6 +478,7 @@ class RelayStoreTest {
         finally {
             threads.shutdownNow();
         }
+        store.deleteRemoved();
         assertThat(db.count("SELECT count(*) FROM relay_copy")).isZero();
         assertThat(store.stats().bytes()).isZero();
         for (Precedence precedence : Precedence.values()) {
