@@ -1,7 +1,5 @@
 package kr.c4i.gateway.e2e;
 
-import static org.springframework.test.util.TestSocketUtils.findAvailableTcpPort;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +8,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -51,14 +51,15 @@ final class Cluster implements AutoCloseable {
     private final int ddsDomain = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet()) % 200);
     // The management endpoints take a credential; each cluster makes its own, as the embedded default does.
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+    private final Map<String, String> clearances = new TreeMap<>();
 
     Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
         this.transport = transport;
         for (int i = 0; i < size; i++) {
             String id = String.valueOf((char) ('a' + i));
-            Node node = new Node(id, dir.resolve(id + "-pg"), findAvailableTcpPort(), new NodeDatabase[1],
-                    findAvailableTcpPort(), findAvailableTcpPort(), new NodeProcess[1]);
+            Node node = new Node(id, dir.resolve(id + "-pg"), Ports.freeTcp(), new NodeDatabase[1],
+                    Ports.freeTcp(), Ports.freeTcp(), new NodeProcess[1]);
             startDatabase(node);
             nodes.add(node);
         }
@@ -95,6 +96,24 @@ final class Cluster implements AutoCloseable {
         return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
     }
 
+    /** Every node started from now on is configured with node {@code id}'s clearance. */
+    void clearance(String id, String level) {
+        clearances.put(id, level);
+    }
+
+    /**
+     * Starts the nodes at once and waits until each is up: their order does not matter, since an outbox keeps what
+     * it could not send yet and sends it once its peer is there.
+     */
+    List<NodeProcess> startTogether(String... ids) throws IOException {
+        List<NodeProcess> started = new ArrayList<>();
+        for (String id : ids) {
+            started.add(start(id));
+        }
+        started.forEach(process -> process.awaitUp(EndToEndContract.STARTUP));
+        return started;
+    }
+
     NodeProcess start(String id) throws IOException {
         Node node = node(id);
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
@@ -108,9 +127,11 @@ final class Cluster implements AutoCloseable {
                 launch.jmsPeer(other.id(), "tcp://127.0.0.1:" + other.brokerPort());
             }
         }
+        clearances.forEach(launch::clearance);
         launch.jmsCredentials("gateway", "e2e-secret").managementPassword(managementPassword)
                 .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
                 .bridgeMaxRetryInterval("1s")
+                .jmsPlainTcp().ddsPlain()
                 .ddsDomain(ddsDomain).ddsMulticast(false).ddsPeers(List.of("127.0.0.1"))
                 .resend("2s", "4s").managementPort(node.httpPort());
         node.process()[0] = new NodeProcess(launch.build(), node.httpPort(), dir.resolve(id + ".log")).start();

@@ -81,8 +81,7 @@ abstract class EndToEndContract {
 
     @Test
     void messagesInTheOutboxOfAArriveExactlyOnceInTheInboxOfB() throws Exception {
-        cluster.start("b").awaitUp(STARTUP);
-        cluster.start("a").awaitUp(STARTUP);
+        cluster.startTogether("b", "a");
         produce(2000).get(60, TimeUnit.SECONDS);
 
         assertExactlyOnce(2000);
@@ -92,8 +91,7 @@ abstract class EndToEndContract {
 
     @Test
     void receivingNodeKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
-        NodeProcess b = cluster.start("b").awaitUp(STARTUP);
-        cluster.start("a").awaitUp(STARTUP);
+        NodeProcess b = cluster.startTogether("b", "a").getFirst();
         CompletableFuture<Void> producing = produce(3000);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300);
         b.kill();
@@ -113,8 +111,7 @@ abstract class EndToEndContract {
      */
     @Test
     void receivingNodeAndItsDatabaseKilledTogetherMidStreamLoseAndDuplicateNothing() throws Exception {
-        cluster.start("b").awaitUp(STARTUP);
-        cluster.start("a").awaitUp(STARTUP);
+        cluster.startTogether("b", "a");
         CompletableFuture<Void> producing = produce(3000);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 500);
         cluster.powerCut("b");
@@ -132,8 +129,7 @@ abstract class EndToEndContract {
 
     @Test
     void sendingNodeKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
-        cluster.start("b").awaitUp(STARTUP);
-        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        NodeProcess a = cluster.startTogether("b", "a").getLast();
         CompletableFuture<Void> producing = produce(3000);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300);
         a.kill();
@@ -147,8 +143,7 @@ abstract class EndToEndContract {
 
     @Test
     void badRowsAreQuarantinedWithReasonsWhileGoodRowsAroundThemFlow() throws Exception {
-        cluster.start("b").awaitUp(STARTUP);
-        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        NodeProcess a = cluster.startTogether("b", "a").getLast();
         cluster.insertOutbox("a", "SITREP", message("SITREP", 1));
         cluster.insertOutbox("a", "SITREP", "MSGID/SITREP/1CORPS/7");
         cluster.insertOutbox("a", "SITREP", message("SITREP", 2));
@@ -167,10 +162,52 @@ abstract class EndToEndContract {
                 .contains("reason=\"oversize\"");
     }
 
+    /**
+     * b is cleared CONFIDENTIAL, c SECRET; both subscribe to everything. No SECRET message reaches b's inbox (over
+     * DDS the topic brings it to b's reader, and b refuses it into its inbound quarantine); the rest reach both; a
+     * quarantines and counts each refusal.
+     */
+    @Test
+    void secretMessagesNeverReachANodeClearedConfidentialWhileTheRestArrive() throws Exception {
+        cluster.close();
+        cluster = new Cluster(dir.resolve("cleared"), transport(), 3);
+        cluster.clearance("b", "CONFIDENTIAL");
+        cluster.clearance("c", "SECRET");
+        NodeProcess a = cluster.startTogether("b", "c", "a").getLast();
+        List<String> levels = List.of("UNCLASSIFIED", "CONFIDENTIAL", "SECRET//REL TO USA, KOR");
+        for (int i = 0; i < 30; i++) {
+            cluster.insertOutbox("a", "SITREP", new KmtfMessageBuilder().classification(levels.get(i % 3))
+                    .msgid("SITREP", "1CORPS", Integer.toString(i)).set("DTG", "211430ZNOV2026")
+                    .freeText("NARR", "ROUTE CLEAR " + i).build().render());
+        }
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("c", "SELECT count(*) FROM inbox") == 30
+                && cluster.count("b", "SELECT count(*) FROM inbox") == 20);
+        assertThat(cluster.strings("b", "SELECT DISTINCT classification FROM inbox ORDER BY 1"))
+                .containsExactly("CONFIDENTIAL", "UNCLASSIFIED");
+        assertThat(cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+        assertThat(cluster.strings("a", "SELECT DISTINCT reason_kind || ': ' || reason FROM quarantine"))
+                .containsExactly("clearance-exceeded: destination b is cleared CONFIDENTIAL; the message is SECRET "
+                        + "('SECRET//REL TO USA, KOR'): not sent there");
+        assertThat(cluster.count("a", "SELECT count(*) FROM quarantine")).isEqualTo(10);
+        assertThat(a.get("/actuator/prometheus").body()).containsPattern(
+                "gateway_clearance_refused_total\\{[^}]*destination=\"b\"[^}]*\\} 10\\.0");
+        if (transport() == TransportKind.DDS) {
+            // The topic is multicast: b's reader got the SECRET samples too; b kept them out of its inbox.
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.count("b",
+                    "SELECT count(*) FROM inbound_quarantine WHERE reason_kind = 'clearance-exceeded'") == 10);
+        }
+        else {
+            assertThat(cluster.count("b", "SELECT count(*) FROM inbound_quarantine")).as("never sent to b").isZero();
+        }
+        assertThat(cluster.count("b", "SELECT count(*) FROM inbox")).isEqualTo(20);
+    }
+
     @Test
     void healthAndPrometheusEndpointsReportDatabaseBrokerAndFlow() throws Exception {
-        NodeProcess b = cluster.start("b").awaitUp(STARTUP);
-        NodeProcess a = cluster.start("a").awaitUp(STARTUP);
+        List<NodeProcess> started = cluster.startTogether("b", "a");
+        NodeProcess b = started.getFirst();
+        NodeProcess a = started.getLast();
         produce(50).get(30, TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") == 50);
 

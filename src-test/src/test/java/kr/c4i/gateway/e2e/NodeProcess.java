@@ -29,6 +29,8 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  */
 final class NodeProcess implements AutoCloseable {
 
+    // Lines of a process's log quoted when it exits early.
+    private static final int LOG_TAIL = 40;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
@@ -41,23 +43,18 @@ final class NodeProcess implements AutoCloseable {
 
     /** The launch's secrets go into the process's environment, not on a command line every local user can read. */
     NodeProcess(NodeLaunch launch, int httpPort, Path log) {
-        this(launch, httpPort, log, List.of());
-    }
-
-    /** @param jvmOptions more options for the process's JVM, before {@code -jar} */
-    NodeProcess(NodeLaunch launch, int httpPort, Path log, List<String> jvmOptions) {
-        this("node " + launch.id(), bridgeJar(), jvmOptions, launch.arguments(), launch.environment(),
+        this("node " + launch.id(), bridgeJar(), launch.arguments(), launch.environment(),
                 launch.managementPassword(), httpPort, log);
     }
 
     /** A site's WAN gateway from its executable jar, as {@link #NodeProcess(NodeLaunch, int, Path)} a bridge. */
-    static NodeProcess gateway(GatewayLaunch launch, int httpPort, Path log, List<String> jvmOptions) {
+    static NodeProcess gateway(GatewayLaunch launch, int httpPort, Path log) {
         return new NodeProcess("gateway of " + launch.site(), jar("gateway.wan.jar",
-                "../wan-gateway/target/wan-gateway-exec.jar", "wan-gateway"), jvmOptions, launch.arguments(),
+                "../wan-gateway/target/wan-gateway-exec.jar", "wan-gateway"), launch.arguments(),
                 launch.environment(), launch.managementPassword(), httpPort, log);
     }
 
-    private NodeProcess(String name, Path jar, List<String> jvmOptions, List<String> arguments,
+    private NodeProcess(String name, Path jar, List<String> arguments,
             Map<String, String> environment, @Nullable String managementPassword, int httpPort, Path log) {
         this.name = name;
         this.environment = environment;
@@ -66,8 +63,10 @@ final class NodeProcess implements AutoCloseable {
         authorization = "Basic " + Base64.getEncoder().encodeToString(
                 ("user:" + managementPassword).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
-                "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
-        command.addAll(jvmOptions);
+                "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                // The client compiler only: several of these JVMs start at once on a small machine, and the tests'
+                // loads need no peak throughput.
+                "-XX:TieredStopAtLevel=1"));
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(arguments);
     }
@@ -111,11 +110,33 @@ final class NodeProcess implements AutoCloseable {
                 .ignoreExceptionsInstanceOf(IOException.class) // not listening yet
                 .failFast(() -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);
+                        throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log
+                                + "; it ends:\n" + logTail());
                     }
                 })
                 .until(() -> ready.test(get("/actuator/health")));
         return this;
+    }
+
+    /**
+     * The log's last lines, from Spring Boot's failure report on if there is one: a build machine keeps the test's
+     * output, not its temporary directory.
+     */
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            int from = Math.max(0, lines.size() - LOG_TAIL);
+            for (int i = lines.size() - 1; i >= from; i--) {
+                if (lines.get(i).contains("APPLICATION FAILED TO START")) {
+                    from = i;
+                    break;
+                }
+            }
+            return String.join("\n", lines.subList(from, lines.size()));
+        }
+        catch (IOException ex) {
+            return "(log unreadable: " + ex + ")";
+        }
     }
 
     /** A management endpoint, asked with the node's credential. */

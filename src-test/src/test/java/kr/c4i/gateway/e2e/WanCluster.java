@@ -1,11 +1,6 @@
 package kr.c4i.gateway.e2e;
 
-import static org.springframework.test.util.TestSocketUtils.findAvailableTcpPort;
-
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.SQLException;
@@ -20,8 +15,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.security.DdsSecurityFiles;
+import kr.c4i.gateway.dds.security.NodeGrant;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
@@ -36,7 +39,9 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  * each site its own DDS domain, and the gateways on a WAN domain of their own over the {@code dds} link, unicast to
  * 127.0.0.1 (loopback has no multicast). {@link Variant#NORM}: DDS LANs as for {@code DDS}, and the gateways over the
  * {@code norm} link, each receiving on a UDP port of its own on 127.0.0.1 and sending to the others' (loopback has no
- * loss and no cut: the jms variant's proxy stands for the outage).
+ * loss and no cut: the jms variant's proxy stands for the outage). The DDS LANs run DDS Security, each site with its
+ * own authority: every node and the gateway under an identity of their own, the gateway's grant naming the nodes at
+ * the other sites it relays for.
  */
 final class WanCluster implements AutoCloseable {
 
@@ -55,10 +60,9 @@ final class WanCluster implements AutoCloseable {
 
     // Five or six JVMs starting at once on a shared machine: minutes, not seconds, when it is busy.
     static final Duration STARTUP = Duration.ofMinutes(5);
-    // The client compiler only: these JVMs start far sooner and the test's load needs no peak throughput.
-    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
     static final String LAN_USER = "gateway";
     static final String WAN_USER = "wan";
+    private static final Duration PKI_VALIDITY = Duration.ofDays(1);
 
     /** Database and process are cells: a restart replaces them. */
     record Node(String id, String site, int pgPort, NodeDatabase[] database, int httpPort, int brokerPort,
@@ -98,8 +102,8 @@ final class WanCluster implements AutoCloseable {
         int index = 0;
         for (Map.Entry<String, List<String>> site : sites.entrySet()) {
             for (String id : site.getValue()) {
-                Node node = new Node(id, site.getKey(), findAvailableTcpPort(), new NodeDatabase[1],
-                        findAvailableTcpPort(), findAvailableTcpPort(), new NodeProcess[1]);
+                Node node = new Node(id, site.getKey(), Ports.freeTcp(), new NodeDatabase[1],
+                        Ports.freeTcp(), Ports.freeTcp(), new NodeProcess[1]);
                 startDatabase(node);
                 nodes.put(id, node);
             }
@@ -107,25 +111,47 @@ final class WanCluster implements AutoCloseable {
             EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
                     home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
             gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database,
-                    findAvailableTcpPort(), findAvailableTcpPort(),
-                    variant == Variant.NORM ? findAvailableUdpPort() : findAvailableTcpPort(), new TcpProxy[1],
+                    Ports.freeTcp(), Ports.freeTcp(),
+                    variant == Variant.NORM ? Ports.freeUdp() : Ports.freeTcp(), new TcpProxy[1],
                     new NodeProcess[1]));
         }
         if (variant == Variant.JMS) {
             for (Gateway gateway : gateways.values()) {
-                gateway.proxy()[0] = new TcpProxy(findAvailableTcpPort(), gateway.wanPort());
+                gateway.proxy()[0] = new TcpProxy(Ports.freeTcp(), gateway.wanPort());
             }
+        }
+        else {
+            gateways.keySet().forEach(this::writeDdsSecurity);
         }
     }
 
-    /** A UDP port free on loopback now (TestSocketUtils finds TCP ports only). */
-    private static int findAvailableUdpPort() {
-        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+    /**
+     * Site {@code site}'s PKI with its DDS Security set, as {@code gateway pki --dds-domain --subscribe ... --gateway
+     * gw-<site> --remote ...} writes it: each node of the site granted as itself, the gateway as itself and every
+     * node at the other sites.
+     */
+    private void writeDdsSecurity(String site) {
+        KmtfCatalogue catalogue = KmtfCatalogue.loadDefault();
+        Map<NodeId, List<String>> everything = new LinkedHashMap<>();
+        nodes.keySet().forEach(id -> everything.put(NodeId.of(id), List.of(RoutingTable.ALL)));
+        RoutingTable routing = RoutingTable.of(everything, catalogue);
+        List<NodeGrant> grants = new ArrayList<>(NodeGrant.forNodes(
+                sites.get(site).stream().map(NodeId::of).toList(), routing, catalogue));
+        grants.add(NodeGrant.forGateway(gatewayNodeId(site), nodes.values().stream()
+                .filter(node -> !node.site().equals(site)).map(node -> NodeId.of(node.id())).toList(), routing,
+                catalogue));
+        DdsSecurityFiles.write(ddsSecurity(site), SiteAuthority.create(site, PKI_VALIDITY),
+                gateways.get(site).siteDomain(), DdsTransportSettings.DEFAULT_RECEIPTS_TOPIC, grants, PKI_VALIDITY);
+    }
+
+    /** Site {@code site}'s PKI directory, with its DDS Security set on DDS LANs. */
+    Path ddsSecurity(String site) {
+        return dir.resolve("pki").resolve(site);
+    }
+
+    /** A site's gateway's node id on its LAN: the gateway's default, {@code gw-<site>}. */
+    static NodeId gatewayNodeId(String site) {
+        return NodeId.of("gw-" + site);
     }
 
     private void startDatabase(Node node) throws IOException {
@@ -162,8 +188,13 @@ final class WanCluster implements AutoCloseable {
                         + (other.site().equals(node.site()) ? other.brokerPort() : gateway.lanPort()));
             }
         }
+        if (variant != Variant.JMS) {
+            ParticipantSettings.Security own = DdsSecurityFiles.security(ddsSecurity(node.site()), NodeId.of(id));
+            launch.ddsSecurity(ddsSecurity(node.site()), own.identityCertificate(), own.privateKey());
+        }
         return launch.jmsCredentials(LAN_USER, lanPassword).managementPassword(managementPassword)
                 .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
+                .jmsPlainTcp()
                 .bridgeMaxRetryInterval("1s").ddsDomain(gateway.siteDomain()).ddsMulticast(false)
                 .ddsPeers(List.of("127.0.0.1")).resend("2s", "4s").managementPort(node.httpPort()).build();
     }
@@ -181,14 +212,17 @@ final class WanCluster implements AutoCloseable {
             gateways.values().stream().filter(other -> !other.site().equals(site))
                     .forEach(other -> launch.jmsLinkPeer(other.site(), "tcp://127.0.0.1:" + other.proxy()[0].port()));
             launch.property("gateway.wan.jms.max-reconnect-backoff", "2s");
+            launch.jmsLanPlainTcp().jmsLinkPlainTcp();
         }
         else if (variant == Variant.DDS) {
-            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).ddsLink(wanDomain);
+            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).ddsLanSecurity(ddsSecurity(site))
+                    .ddsLink(wanDomain);
             gateways.keySet().stream().filter(other -> !other.equals(site))
                     .forEach(other -> launch.ddsLinkPeer(other, "127.0.0.1"));
         }
         else {
-            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).normLink("127.0.0.1", gateway.wanPort());
+            launch.ddsLan(gateway.siteDomain(), false, List.of("127.0.0.1")).ddsLanSecurity(ddsSecurity(site))
+                    .normLink("127.0.0.1", gateway.wanPort());
             gateways.values().stream().filter(other -> !other.site().equals(site))
                     .forEach(other -> launch.normLinkPeer(other.site(), "127.0.0.1:" + other.wanPort()));
         }
@@ -200,7 +234,7 @@ final class WanCluster implements AutoCloseable {
 
     NodeProcess startNode(String id) throws IOException {
         Node node = nodes.get(id);
-        node.process()[0] = new NodeProcess(nodeLaunch(id), node.httpPort(), dir.resolve(id + ".log"), JVM_OPTIONS)
+        node.process()[0] = new NodeProcess(nodeLaunch(id), node.httpPort(), dir.resolve(id + ".log"))
                 .start();
         return node.process()[0];
     }
@@ -209,7 +243,7 @@ final class WanCluster implements AutoCloseable {
     NodeProcess startGateway(String site) throws IOException {
         Gateway gateway = gateways.get(site);
         gateway.process()[0] = NodeProcess.gateway(gatewayLaunch(site), gateway.httpPort(),
-                dir.resolve(site + "-gw.log"), JVM_OPTIONS).start();
+                dir.resolve(site + "-gw.log")).start();
         return gateway.process()[0];
     }
 

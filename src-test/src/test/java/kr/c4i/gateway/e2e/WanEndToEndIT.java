@@ -110,6 +110,16 @@ class WanEndToEndIT {
                             .as("duplicates at %s", node).isZero();
                 }
             }
+            else {
+                // Secured LANs: each gateway counts what DDS Security refused on its LAN, here nothing.
+                for (String site : List.of("s1", "s2")) {
+                    String metrics = wan.gateway(site).get("/actuator/prometheus").body();
+                    for (String reason : List.of("forged-origin", "unauthenticated", "authentication-failed")) {
+                        assertThat(metrics).as("%s at the gateway of %s", reason, site).containsPattern(
+                                "gateway_dds_security_refused_total\\{[^}]*reason=\"" + reason + "\"[^}]*\\} 0\\.0");
+                    }
+                }
+            }
             // Nothing is left in custody anywhere.
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 for (String site : List.of("s1", "s2")) {
@@ -297,7 +307,7 @@ class WanEndToEndIT {
         run.keySet().removeAll(Set.of("gateway.wan.jms.max-reconnect-backoff"));
         assertThat(run.keySet()).as("the properties of %s", example)
                 .containsExactlyInAnyOrderElementsOf(documented.stringPropertyNames());
-        Pattern machineSpecific = Pattern.compile(".*(url|host|port|address|data-directory|domain-id|peers(\\..*)?)");
+        Pattern machineSpecific = Pattern.compile(".*(url|host|port|address|directory|domain-id|peers(\\..*)?)");
         run.forEach((key, value) -> {
             if (!machineSpecific.matcher(key).matches()) {
                 assertThat(value).as("%s in %s", key, example).isEqualTo(documented.getProperty(key));
