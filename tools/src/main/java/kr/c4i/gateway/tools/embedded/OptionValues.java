@@ -82,8 +82,8 @@ public final class OptionValues {
         }
     }
 
-    static final class NonNegativeInt extends IntIn {
-        NonNegativeInt() {
+    public static final class NonNegativeInt extends IntIn {
+        public NonNegativeInt() {
             super(0, Integer.MAX_VALUE);
         }
     }

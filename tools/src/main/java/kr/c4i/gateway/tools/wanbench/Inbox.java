@@ -14,8 +14,8 @@ import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
- * Node c's inbox handler: takes the time each message arrives, once per message id (a relay may deliver again), and
- * counts it towards the phase under way, whose message ids start with the phase's prefix.
+ * Node c's inbox handler: takes the time each message arrives, once per message id and phase (a relay may deliver
+ * again), and counts it towards the phase under way, whose message ids start with the phase's prefix.
  */
 final class Inbox implements InboundHandler {
 
@@ -70,14 +70,19 @@ final class Inbox implements InboundHandler {
     private final AtomicLong arrived = new AtomicLong();
     private volatile Phase phase = new Phase("\0");
 
-    /** Starts counting the messages whose ids start with {@code prefix}; earlier phases' stragglers are ignored. */
+    /**
+     * Starts counting the messages whose ids start with {@code prefix}; earlier phases' stragglers are ignored. The
+     * ids seen so far are forgotten: a million of them kept the JVM's live set large enough to lengthen every
+     * collection pause of the phases after them.
+     */
     Phase begin(String prefix) {
         Phase next = new Phase(prefix);
         phase = next;
+        seen.clear();
         return next;
     }
 
-    /** Messages that arrived, every phase, once each. */
+    /** Messages that arrived, every phase, once each within the phase under way when they arrived. */
     long arrived() {
         return arrived.get();
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.LinkState;
@@ -26,6 +28,11 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.dds.ParticipantSettings;
+import kr.c4i.gateway.dds.link.DdsLinkSettings;
+import kr.c4i.gateway.dds.link.DdsWanLink;
+import kr.c4i.gateway.dds.transport.DdsTransport;
+import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.JournalBufferTimeout;
@@ -33,16 +40,25 @@ import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 import kr.c4i.gateway.norm.link.NormWanLink;
+import kr.c4i.gateway.pki.Identity;
+import kr.c4i.gateway.pki.IdentityRequest;
+import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
+import kr.c4i.gateway.wan.config.LanProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.frame.FrameCompression;
+import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.lan.JmsLanSide;
+import kr.c4i.gateway.wan.lan.LanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.relay.RelayEngine;
 import kr.c4i.gateway.wan.relay.SiteRoutes;
+import kr.c4i.gateway.wan.seal.RefusalReason;
+import kr.c4i.gateway.wan.seal.SealedWanLink;
+import kr.c4i.gateway.wan.seal.SiteCredentials;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
@@ -50,11 +66,13 @@ import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * Two sites, each with one node and one WAN gateway, in this JVM: node {@code a} at site {@code s1} sends to node
- * {@code c} at site {@code s2}. Everything on the path is real, as deployed with the gateway's defaults: each node
- * and each gateway's LAN side has its own embedded Artemis broker, each gateway its own durable PostgreSQL (the
- * embedded default's, {@code fsync} on) and its own relay engine, and the gateways' {@code jms} link runs between
- * two more brokers on loopback. A message goes a's broker, gateway 1's LAN broker, gateway 1's store, the link,
- * gateway 2's store, gateway 2's LAN broker, c's broker, c's inbox handler.
+ * {@code c} at site {@code s2}. Everything on the path is real, as deployed with the gateway's defaults: each gateway
+ * has its own durable PostgreSQL (the embedded default's, {@code fsync} on) and its own relay engine. On JMS LANs each
+ * node and each gateway's LAN side has its own embedded Artemis broker: a message goes a's broker, gateway 1's LAN
+ * broker, gateway 1's store, the link, gateway 2's store, gateway 2's LAN broker, c's broker, c's inbox handler. On
+ * DDS LANs each site is a Cyclone domain of its own on loopback with no broker: a message goes from a's writer to
+ * gateway 1's reader, gateway 1's store, the link, gateway 2's store, gateway 2's writer, c's reader and inbox
+ * handler. The link is {@code jms} (two more brokers), {@code dds} (a WAN domain of its own) or {@code norm} (UDP).
  */
 final class RelayPair implements AutoCloseable {
 
@@ -65,6 +83,10 @@ final class RelayPair implements AutoCloseable {
 
     private static final String USER = "gateway";
     private static final Duration READY = Duration.ofSeconds(60);
+    // A DDS domain per site and one for the dds link, from the process id, so two runs on one host rarely meet.
+    private static final int LAN_S1 = 1 + (int) (ProcessHandle.current().pid() % 70);
+    private static final int LAN_S2 = LAN_S1 + 70;
+    private static final int WAN_DOMAIN = LAN_S1 + 140;
 
     /**
      * How the pair is built: the WAN budget of each gateway (bits per second), how gateway 1 compresses its DATA
@@ -73,11 +95,17 @@ final class RelayPair implements AutoCloseable {
      * ({@code gateway.wan.schedule.window}).
      */
     record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
-            Feed feed, Link link, Duration window) {
+            Feed feed, Lan lan, Link link, Duration window, boolean sealed) {
+    }
+
+    /** The sites' LANs: JMS (site brokers) or DDS (a Cyclone domain per site). */
+    enum Lan {
+        JMS, DDS
     }
 
     /**
-     * The WAN link: {@code jms} (two more brokers on loopback) or {@code norm} (UDP on loopback), the latter with
+     * The WAN link: {@code jms} (two more brokers on loopback), {@code dds} (Cyclone unicast on a WAN domain of its
+     * own, on loopback) or {@code norm} (UDP on loopback), the latter with
      * NORM's own loss hook: each gateway's NORM sender drops that share of its packets (data and repairs, not the
      * receivers' NACKs and acknowledgements), the only lossy link loopback offers.
      */
@@ -86,8 +114,9 @@ final class RelayPair implements AutoCloseable {
         static final Link JMS = new Link(LinkKind.JMS, 0);
 
         Link {
-            if (kind == LinkKind.JMS && txLossPercent != 0) {
-                throw new IllegalArgumentException("--tx-loss needs --link norm: the jms link has no loss hook");
+            if (kind != LinkKind.NORM && txLossPercent != 0) {
+                throw new IllegalArgumentException("--tx-loss needs --link norm: the "
+                        + kind.name().toLowerCase(java.util.Locale.ROOT) + " link has no loss hook");
             }
         }
 
@@ -99,7 +128,7 @@ final class RelayPair implements AutoCloseable {
 
     /** The WAN links the bench can run. */
     enum LinkKind {
-        JMS, NORM
+        DDS, JMS, NORM
     }
 
     /** Which broker node a sends through. */
@@ -117,7 +146,8 @@ final class RelayPair implements AutoCloseable {
     private final String password = "wan-bench-" + Long.toHexString(System.nanoTime());
     private Gateway gateway1;
     private Gateway gateway2;
-    private JmsTransport nodeA;
+    private @Nullable JmsTransport nodeA;
+    private @Nullable DdsOrigin ddsNodeA;
 
     private RelayPair(KmtfCatalogue catalogue) {
         this.catalogue = catalogue;
@@ -140,25 +170,55 @@ final class RelayPair implements AutoCloseable {
     private void open(Path workDir, Shape shape, InboundHandler inbox) throws Exception {
         int wan1 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
         int wan2 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
-        int lan1 = freePort();
-        int lan2 = freePort();
-        int portC = freePort();
         RoutingTable routing = RoutingTable.of(Map.of(A, List.of(), C, List.of(RoutingTable.ALL)), catalogue);
         Map<SiteId, List<NodeId>> sites = Map.of(S1, List.of(A), S2, List.of(C));
-
-        JmsTransport nodeC = remember(new JmsTransport(nodeSettings(C, portC, workDir, Map.of())));
-        nodeC.open();
-        nodeC.subscribe(inbox);
-        gateway2 = remember(new Gateway(S2, S1, wan2, wan1, lan2, Map.of(C, portC), workDir, shape, routing,
-                SiteMap.of(S2, sites)));
-        gateway1 = remember(new Gateway(S1, S2, wan1, wan2, lan1, Map.of(), workDir, shape, routing,
-                SiteMap.of(S1, sites)));
-        nodeA = remember(new JmsTransport(shape.feed() == Feed.SITE_BROKER
-                // On a shared broker a peer has no URL: its queue is on the same broker.
-                ? nodeSettings(A, freePort(), workDir, Map.of()).withBrokerUrl(url(lan1))
-                        .withPeers(Map.of(C, new JmsTransportSettings.Peer(null, null, null)))
-                : nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
-        nodeA.open();
+        SiteMap at1 = SiteMap.of(S1, sites);
+        SiteMap at2 = SiteMap.of(S2, sites);
+        Path dir1 = workDir.resolve("gw-" + S1.value());
+        Path dir2 = workDir.resolve("gw-" + S2.value());
+        WanLink link1 = wanLink(S1, S2, wan1, wan2, dir1, shape);
+        WanLink link2 = wanLink(S2, S1, wan2, wan1, dir2, shape);
+        if (shape.sealed()) {
+            // Each site's own authority, as between real sites; each gateway trusts both.
+            Identity gw1 = SiteAuthority.create(S1.value(), SiteAuthority.DEFAULT_AUTHORITY_VALIDITY)
+                    .issue(IdentityRequest.loopback("gw-" + S1.value()), SiteAuthority.DEFAULT_IDENTITY_VALIDITY);
+            Identity gw2 = SiteAuthority.create(S2.value(), SiteAuthority.DEFAULT_AUTHORITY_VALIDITY)
+                    .issue(IdentityRequest.loopback("gw-" + S2.value()), SiteAuthority.DEFAULT_IDENTITY_VALIDITY);
+            List<X509Certificate> authorities = List.of(gw1.authority(), gw2.authority());
+            link1 = new SealedWanLink(link1, SiteCredentials.of(S1, gw1.certificate(), gw1.privateKey(), authorities,
+                    Map.of(S2, gw2.certificate())), RelayPair::refused);
+            link2 = new SealedWanLink(link2, SiteCredentials.of(S2, gw2.certificate(), gw2.privateKey(), authorities,
+                    Map.of(S1, gw1.certificate())), RelayPair::refused);
+        }
+        if (shape.lan() == Lan.DDS) {
+            DdsTransport nodeC = remember(new DdsTransport(C, catalogue, routing.subscriptions(C), ddsLan(LAN_S2)));
+            nodeC.open();
+            nodeC.subscribe(inbox);
+            gateway2 = remember(new Gateway(S2, link2, ddsLanSide(S2, LAN_S2, at2, routing), dir2, shape, routing,
+                    at2));
+            gateway1 = remember(new Gateway(S1, link1, ddsLanSide(S1, LAN_S1, at1, routing), dir1, shape, routing,
+                    at1));
+            ddsNodeA = remember(new DdsOrigin(new DdsTransport(A, catalogue, routing.subscriptions(A),
+                    ddsLan(LAN_S1)), C));
+        }
+        else {
+            int lan1 = freePort();
+            int lan2 = freePort();
+            int portC = freePort();
+            JmsTransport nodeC = remember(new JmsTransport(nodeSettings(C, portC, workDir, Map.of())));
+            nodeC.open();
+            nodeC.subscribe(inbox);
+            gateway2 = remember(new Gateway(S2, link2, jmsLanSide(S2, lan2, Map.of(C, portC), dir2, routing, at2),
+                    dir2, shape, routing, at2));
+            gateway1 = remember(new Gateway(S1, link1, jmsLanSide(S1, lan1, Map.of(), dir1, routing, at1), dir1,
+                    shape, routing, at1));
+            nodeA = remember(new JmsTransport(shape.feed() == Feed.SITE_BROKER
+                    // On a shared broker a peer has no URL: its queue is on the same broker.
+                    ? nodeSettings(A, freePort(), workDir, Map.of()).withBrokerUrl(url(lan1))
+                            .withPeers(Map.of(C, new JmsTransportSettings.Peer(null, null, null)))
+                    : nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
+            nodeA.open();
+        }
         long deadline = System.nanoTime() + READY.toNanos();
         while (gateway1.engine.link().state(S2) != LinkState.UP || gateway2.engine.link().state(S1) != LinkState.UP) {
             if (System.nanoTime() > deadline) {
@@ -167,11 +227,31 @@ final class RelayPair implements AutoCloseable {
             }
             TimeUnit.MILLISECONDS.sleep(50);
         }
+        if (ddsNodeA != null) {
+            // A RELIABLE sample written before gateway 1's reader matched would wait for node a's resend. Gateway 1
+            // reads every type c, its one remote node, subscribes to.
+            Map<String, Integer> readers = new java.util.TreeMap<>();
+            routing.subscriptions(C).forEach(type -> readers.put(type, 1));
+            Map<String, String> missing = ddsNodeA.transport().awaitRemoteReaders(readers,
+                    Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("Gateway 1 did not read node a's topics within " + READY.toSeconds()
+                        + " s: " + missing);
+            }
+        }
     }
 
-    /** Node a sends, as a node's bridge does: returns once its broker holds the batch durably. */
-    void send(List<Outbound> batch) throws TransportException {
-        nodeA.send(batch);
+    /**
+     * Node a sends, as a node's bridge does: returns once its broker holds the batch durably (JMS), or once its
+     * writers took it (DDS; node a keeps it, and publishes it again, until gateway 1 receipted it).
+     */
+    void send(List<Outbound> batch) throws TransportException, InterruptedException {
+        if (ddsNodeA != null) {
+            ddsNodeA.send(batch);
+        }
+        else {
+            nodeA.send(batch);
+        }
     }
 
     /** Bytes of ROUTINE copies gateway 1 holds for site s2: the backlog not yet receipted by gateway 2. */
@@ -187,6 +267,29 @@ final class RelayPair implements AutoCloseable {
             copies += stats.level(Route.peer(S2), precedence).copies();
         }
         return copies;
+    }
+
+    /**
+     * Whether everything sent so far is done with: neither gateway holds a copy, and (DDS sites) node a waits for no
+     * receipt. Work left over from one phase would otherwise run during the next.
+     */
+    boolean settled() {
+        DdsOrigin origin = ddsNodeA;
+        return gateway1.store.stats().bytes() == 0 && gateway2.store.stats().bytes() == 0
+                && (origin == null || origin.unreceipted() == 0);
+    }
+
+    /**
+     * Has each gateway's PostgreSQL write out what a warm-up left (a checkpoint) and clear the dead rows of the
+     * stored and removed copies (a vacuum), which it would otherwise do on its own schedule, during the next phase.
+     */
+    void tidyStores() throws java.sql.SQLException {
+        for (Gateway gateway : List.of(gateway1, gateway2)) {
+            try (java.sql.Connection c = gateway.pool.getConnection(); java.sql.Statement s = c.createStatement()) {
+                s.execute("VACUUM ANALYZE relay_copy");
+                s.execute("CHECKPOINT");
+            }
+        }
     }
 
     /** Bytes of frames (DATA, and RECEIPT for what the peer sent) gateway 1 sent: {@code gateway.wan.bytes}. */
@@ -213,12 +316,16 @@ final class RelayPair implements AutoCloseable {
 
     /** Messages gateway 1 passed to gateway 2 (receipted) and gateway 2 passed to its LAN: where a backlog sits. */
     String stages() {
-        return String.format(java.util.Locale.ROOT, "stored at gateway 1 %.0f, receipted by gateway 2 %.0f, "
+        String stages = String.format(java.util.Locale.ROOT, "stored at gateway 1 %.0f, receipted by gateway 2 %.0f, "
                 + "delivered by gateway 2 %.0f", storedFromLan1(),
                 sum(gateway1.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
                         RelayMetrics.Direction.WAN_OUT.label()),
                 sum(gateway2.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
                         RelayMetrics.Direction.LAN_OUT.label()));
+        DdsOrigin origin = ddsNodeA;
+        return origin == null ? stages
+                : stages + String.format(java.util.Locale.ROOT, " (node a: %d not yet receipted, %d published again)",
+                        origin.unreceipted(), origin.resent());
     }
 
     private static double sum(SimpleMeterRegistry registry, String name, String tag, String value) {
@@ -275,6 +382,58 @@ final class RelayPair implements AutoCloseable {
         }
     }
 
+    /** Nothing but the two gateways is on the bench's loopback: a refused frame is a defect. */
+    private static void refused(SiteId from, RefusalReason reason) {
+        throw new IllegalStateException("A frame from " + from + " was refused: " + reason.label());
+    }
+
+    /** A gateway's WAN link as the gateway's wiring builds it, on loopback. */
+    private WanLink wanLink(SiteId self, SiteId peer, int wanPort, int peerWanPort, Path dir, Shape shape) {
+        return switch (shape.link().kind()) {
+            case NORM -> new NormWanLink(NormLinkSettings.of(self, Map.of(peer, "127.0.0.1:" + peerWanPort),
+                    shape.budgetBitsPerSecond()).withEndpoint("127.0.0.1", wanPort)
+                    .withTxLoss(shape.link().txLossPercent()));
+            case DDS -> new DdsWanLink(DdsLinkSettings.builder(WAN_DOMAIN, self).peer(peer, "127.0.0.1")
+                    .networkInterface("127.0.0.1").build());
+            case JMS -> new JmsWanLink(JmsLinkSettings.of(self, USER, password,
+                    JmsTransportSettings.Embedded.at("127.0.0.1", wanPort, dir.resolve("wan-broker")),
+                    Math.max(1, shape.budgetBitsPerSecond() / 8))
+                    .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
+                    // The peer's broker starts a few seconds later: find it soon after, not after 8 s of backoff.
+                    .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
+                    List.of(JournalBufferTimeout.RELAY));
+        };
+    }
+
+    /** A gateway's JMS LAN side: its own broker, which bridges to the site's nodes' brokers. */
+    private JmsLanSide jmsLanSide(SiteId self, int lanPort, Map<NodeId, Integer> localNodes, Path dir,
+            RoutingTable routing, SiteMap sites) {
+        return new JmsLanSide(nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
+                catalogue, List.of(JournalBufferTimeout.RELAY));
+    }
+
+    /**
+     * A gateway's DDS LAN side on its site's domain, with the defaults of {@code gateway.wan.lan.dds.*} (its larger
+     * batch than a node's among them).
+     */
+    private DdsLanSide ddsLanSide(SiteId self, int domain, SiteMap sites, RoutingTable routing) {
+        return new DdsLanSide(NodeId.of("gw-" + self.value()), sites, routing, catalogue,
+                ddsLan(domain).toBuilder().maxBatch(LanProperties.Dds.DEFAULT_MAX_BATCH).build(), Duration.ofSeconds(2),
+                Duration.ofSeconds(30));
+    }
+
+    /**
+     * A participant on a site's domain, unicast on loopback, with the defaults a node's ({@code gateway.dds.*}) and
+     * the gateway's ({@code gateway.wan.lan.dds.*}) share: 10 s write timeout, 4,096 BEST_EFFORT samples, 1,400-byte
+     * datagrams.
+     */
+    private static DdsTransportSettings ddsLan(int domain) {
+        return DdsTransportSettings.builder(Duration.ofSeconds(10), 4096)
+                .participant(ParticipantSettings.builder().domainId(domain).networkInterface("127.0.0.1")
+                        .multicast(false).peers(List.of("127.0.0.1")).maxDatagramSize(1400).build())
+                .build();
+    }
+
     /** Applies the WAN gateway's Flyway migrations (their own location, apart from db-bridge's). */
     private static void migrate(javax.sql.DataSource dataSource) {
         Flyway.configure().dataSource(dataSource).locations(RelayStore.MIGRATIONS).load().migrate();
@@ -289,9 +448,8 @@ final class RelayPair implements AutoCloseable {
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         final RelayEngine engine;
 
-        Gateway(SiteId self, SiteId peer, int wanPort, int peerWanPort, int lanPort, Map<NodeId, Integer> localNodes,
-                Path workDir, Shape shape, RoutingTable routing, SiteMap sites) throws Exception {
-            Path dir = workDir.resolve("gw-" + self.value());
+        Gateway(SiteId self, WanLink link, LanSide lan, Path dir, Shape shape, RoutingTable routing, SiteMap sites)
+                throws Exception {
             database = EmbeddedDatabase.start(dir.resolve("pgdata"), dir.resolve("pg.password"),
                     EmbeddedPostgres.builder().setCleanDataDirectory(true));
             try {
@@ -303,21 +461,6 @@ final class RelayPair implements AutoCloseable {
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
                 store = new RelayStore(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
-                WanLink link = shape.link().kind() == RelayPair.LinkKind.NORM
-                        ? new NormWanLink(NormLinkSettings.of(self, Map.of(peer, "127.0.0.1:" + peerWanPort),
-                                shape.budgetBitsPerSecond()).withEndpoint("127.0.0.1", wanPort)
-                                .withTxLoss(shape.link().txLossPercent()))
-                        : new JmsWanLink(JmsLinkSettings.of(self, USER, password,
-                                JmsTransportSettings.Embedded.at("127.0.0.1", wanPort, dir.resolve("wan-broker")),
-                                Math.max(1, shape.budgetBitsPerSecond() / 8))
-                                .withPeers(Map.of(peer, JmsLinkSettings.Peer.at(url(peerWanPort))))
-                                // The peer's broker starts a few seconds later: find it soon after, not after 8 s
-                                // of backoff.
-                                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)),
-                                List.of(JournalBufferTimeout.RELAY));
-                JmsLanSide lan = new JmsLanSide(
-                        nodeSettings(NodeId.of("gw-" + self.value()), lanPort, dir, localNodes), sites, routing,
-                        catalogue, List.of(JournalBufferTimeout.RELAY));
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
                 // window.
@@ -340,6 +483,9 @@ final class RelayPair implements AutoCloseable {
         public void close() {
             if (engine != null) {
                 engine.close();
+            }
+            if (store != null) {
+                store.close();
             }
             if (pool != null) {
                 pool.close();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import ch.qos.logback.classic.Level;
@@ -39,22 +40,24 @@ import kr.c4i.gateway.wan.frame.KmtfDictionary;
 import kr.c4i.gateway.wan.schedule.ScheduleProperties;
 
 /**
- * Measures the WAN relay on this machine: two gateways, each with its own PostgreSQL, joined by a real {@code jms}
- * (or {@code norm}) link on loopback, and a real JMS node on each LAN (see {@link RelayPair}). Times run from a message's creation at
- * node a to its arrival in node c's inbox handler: the whole path, nothing subtracted.
+ * Measures the WAN relay on this machine: two gateways, each with its own PostgreSQL, joined by a real {@code jms},
+ * {@code dds} or {@code norm} link on loopback, and a real JMS or DDS node on each LAN (see {@link RelayPair}). Times
+ * run from a message's creation at node a to its arrival in node c's inbox handler: the whole path, nothing
+ * subtracted.
  */
 @Command(name = "wan-bench", mixinStandardHelpOptions = true, showDefaultValues = true, sortOptions = false,
         header = "Measure the WAN relay: throughput, latency, FLASH under backlog, WAN bytes per message.",
-        description = { "Starts two WAN gateways in this JVM (each with its own embedded PostgreSQL, JMS LAN broker "
-                + "and relay engine), joined by the jms WAN link (or, --link norm, the norm link) on loopback, a JMS "
-                + "node at each site: node a at "
-                + "site s1 sends, node c at site s2 receives. Latency is from creation at node a to arrival in "
-                + "node c's inbox handler.",
+        description = { "Starts two WAN gateways in this JVM (each with its own embedded PostgreSQL, LAN side and "
+                + "relay engine), joined by the WAN link of --link on loopback, a node at each site: node a at "
+                + "site s1 sends, node c at site s2 receives. With --lan jms (the default) each site's LAN is "
+                + "Artemis brokers and the nodes are JMS nodes; with --lan dds each site's LAN is a DDS domain of its "
+                + "own and the nodes are DDS nodes (node a publishes again what gateway 1 has not receipted, as a "
+                + "node's outbox does). Latency is from creation at node a to arrival in node c's inbox handler.",
                 "throughput: --messages messages of --size bytes, unshaped (--unshaped-budget), as fast as node a "
                         + "takes them, bounded by --max-seconds; messages per second from the first send to the "
                         + "last arrival.",
-                "latency: on a fresh unshaped pair, after the warm-up, --latency-rate messages per second for "
-                        + "--latency-seconds; p50/p99/max.",
+                "latency: on a fresh unshaped pair, after the warm-up and --latency-settle-seconds at the rate, "
+                        + "--latency-rate messages per second for --latency-seconds; p50/p99/max.",
                 "flash: for each --flash budget, a fresh pair at that WAN budget (bits per second), --backlog "
                         + "bytes of ROUTINE messages stored at gateway 1 first, then --flash-count FLASH messages "
                         + "every --flash-interval while the backlog drains; p50/p99/max of the FLASH latencies, and "
@@ -70,6 +73,9 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
     private static final int SEND_BATCH = 500;
     private static final Duration DRAIN = Duration.ofSeconds(120);
+    // The warm-up ends once the JIT compiler takes less than this share of a round's CPU, or after this many rounds.
+    private static final double WARM_JIT_SHARE = 0.05;
+    private static final int WARMUP_ROUNDS = 6;
 
     @Spec
     CommandSpec spec;
@@ -102,9 +108,19 @@ public final class WanBenchCommand implements Callable<Integer> {
                     + "or own-broker (its own, whose bridge forwards to gateway 1's: one broker more).")
     RelayPair.Feed feed;
 
-    @Option(names = "--link", defaultValue = "jms", converter = LinkConverter.class,
-            description = "The WAN link between the gateways: jms (two more brokers on loopback) or norm (UDP on "
-                    + "loopback).")
+    @Option(names = "--plain", description = "WAN frames in clear, to measure what sealing costs. By default the "
+            + "gateways seal every frame (docs/wan-gateway.md, \"Security\") with identities from two site authorities "
+            + "made for the run.")
+    boolean plain;
+
+    @Option(names = "--lan", defaultValue = "dds", converter = LanConverter.class,
+            description = "The sites' LANs: dds (a DDS domain per site, DDS nodes, no broker) or jms (site brokers, "
+                    + "JMS nodes; each message then crosses three brokers, which bound the relay's figures).")
+    RelayPair.Lan lan;
+
+    @Option(names = "--link", defaultValue = "dds", converter = LinkConverter.class,
+            description = "The WAN link between the gateways: jms (two more brokers on loopback), dds (Cyclone "
+                    + "unicast on a WAN domain of its own) or norm (UDP on loopback).")
     RelayPair.LinkKind link;
 
     @Option(names = "--tx-loss", defaultValue = "0",
@@ -123,8 +139,10 @@ public final class WanBenchCommand implements Callable<Integer> {
                     + "--frame-target, as on the narrow links whose bytes matter.")
     long bytesBudget;
 
-    @Option(names = "--warmup", defaultValue = "5000", converter = OptionValues.PositiveInt.class,
-            description = "Messages sent through the unshaped pair before measuring.")
+    @Option(names = "--warmup", defaultValue = "50000", converter = OptionValues.PositiveInt.class,
+            description = "Messages per warm-up round through the unshaped pair before measuring; rounds go on until "
+                    + "the JIT compiler takes under 5%% of a round's CPU, at most 6 (the throughput line says how much "
+                    + "compiling was still left).")
     int warmup;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "200000", converter = OptionValues.PositiveInt.class,
@@ -142,6 +160,11 @@ public final class WanBenchCommand implements Callable<Integer> {
     @Option(names = "--latency-seconds", defaultValue = "20", converter = OptionValues.PositiveInt.class,
             description = "Length of the latency phase.")
     int latencySeconds;
+
+    @Option(names = "--latency-settle-seconds", defaultValue = "5", converter = OptionValues.NonNegativeInt.class,
+            description = "Seconds at --latency-rate before the latency phase counts: the pair goes from the "
+                    + "warm-up's full speed to the rate (the figure line gives their p99 too).")
+    int latencySettleSeconds;
 
     @Option(names = "--flash", split = ",", defaultValue = "256000=1500,128000=2500",
             converter = { OptionValues.PositiveLong.class, OptionValues.PositiveDouble.class },
@@ -198,10 +221,17 @@ public final class WanBenchCommand implements Callable<Integer> {
     }
 
     private int measure() throws Exception {
+        // Combinations of options that cannot go together are usage errors before anything starts.
+        feed();
+        link();
         PrintWriter out = spec.commandLine().getOut();
         Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("wan-bench");
         out.printf("command: gateway %s%n", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
         out.printf("load average at start: %s (work dir %s)%n", load(), dir);
+        // The bench's brokers (JMS LANs, the jms link) run in plain TCP: bench measures what broker TLS costs.
+        out.printf("sites: %s LANs, %s link, WAN frames %s%s%n", lan.name().toLowerCase(Locale.ROOT), link().label(),
+                plain ? "in clear (--plain)" : "sealed",
+                lan == RelayPair.Lan.JMS || link().kind() == RelayPair.LinkKind.JMS ? ", brokers in plain TCP" : "");
         out.flush();
         try {
             // Each on a pair of its own, so the latency phase never waits behind what the throughput phase left.
@@ -241,12 +271,9 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed, link(), window), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
-            progress(out, "warm-up: %d messages", warmup);
-            Inbox.Phase warm = inbox.begin("w-");
-            sendAtFullSpeed(pair, generator, "w-", warmup, Duration.ofSeconds(maxSeconds));
-            awaitArrivals(warm, warmup, "warm-up");
+            warmUp(out, pair, inbox, generator);
             if (measured == Phase.THROUGHPUT) {
                 throughput(out, pair, inbox, generator);
             }
@@ -256,6 +283,34 @@ public final class WanBenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Rounds of {@code --warmup} messages at full speed until the JIT compiler took under {@link #WARM_JIT_SHARE} of
+     * a round's CPU (at most {@link #WARMUP_ROUNDS}), so the phase measures compiled code, not the compiler; then
+     * waits until the pair has settled and has its stores' PostgreSQL checkpoint and vacuum what the warm-up left, so
+     * no work left from the warm-up runs during the phase.
+     */
+    private void warmUp(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator) throws Exception {
+        for (int round = 1; round <= WARMUP_ROUNDS; round++) {
+            long cpuBefore = processCpuNanos();
+            long jitBefore = jitCpuNanos();
+            String prefix = "w" + round + "-";
+            Inbox.Phase warm = inbox.begin(prefix);
+            sendAtFullSpeed(pair, generator, prefix, warmup, Duration.ofSeconds(maxSeconds));
+            awaitArrivals(warm, warmup, "warm-up");
+            double share = (jitCpuNanos() - jitBefore) / (double) Math.max(1, processCpuNanos() - cpuBefore);
+            progress(out, "warm-up round %d: %d messages, the JIT compiler took %.0f%% of the JVM's CPU", round,
+                    warm.arrived(), share * 100);
+            if (share < WARM_JIT_SHARE) {
+                break;
+            }
+        }
+        if (!await(pair::settled, DRAIN)) {
+            throw new IllegalStateException("The pair did not settle after the warm-up within " + DRAIN + ": "
+                    + pair.stages());
+        }
+        pair.tidyStores();
+    }
+
     private void throughput(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator)
             throws Exception {
         progress(out, "throughput: %d messages of %d bytes as fast as node a takes them (at most %d s)", messages,
@@ -263,6 +318,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox.Phase phase = inbox.begin("t-");
         double framesBefore = pair.dataFramesSent1();
         long cpuBefore = processCpuNanos();
+        long jitBefore = jitCpuNanos();
         long start = System.nanoTime();
         long sent = sendAtFullSpeed(pair, generator, "t-", messages, Duration.ofSeconds(maxSeconds));
         long fed = System.nanoTime() - start;
@@ -270,6 +326,7 @@ public final class WanBenchCommand implements Callable<Integer> {
                 phase.arrived());
         boolean all = awaitArrivals(phase, sent, "throughput");
         long cpu = processCpuNanos() - cpuBefore;
+        long jit = Math.max(0, jitCpuNanos() - jitBefore);
         double seconds = (phase.lastArrivalNanos() - start) / 1e9;
         double rate = phase.arrived() / seconds;
         Histogram latencies = phase.latencies();
@@ -277,13 +334,45 @@ public final class WanBenchCommand implements Callable<Integer> {
         figure(out, "relay throughput", String.format(Locale.ROOT,
                 "%.0f msg/s (%d of %d messages of %d bytes arrived in %.1f s; node a took them at %.0f msg/s; "
                         + "%.1f messages per DATA frame; latency under this load p50 %.1f ms, p99 %.1f ms; "
-                        + "CPU of this JVM %.0f us per message) -> target >= %.0f msg/s: %s",
+                        + "CPU of this JVM %.0f us per message, %.1f s of it JIT compiling) -> target >= "
+                        + "%.0f msg/s: %s",
                 rate, phase.arrived(), sent, size, seconds, sent / (fed / 1e9),
                 phase.arrived() / Math.max(1, pair.dataFramesSent1() - framesBefore), millis(latencies, 50),
-                millis(latencies, 99), cpu / 1e3 / Math.max(1, phase.arrived()), targetThroughput, verdict(met)));
+                millis(latencies, 99), cpu / 1e3 / Math.max(1, phase.arrived()), jit / 1e9, targetThroughput,
+                verdict(met)));
         if (!met) {
             missed.add(String.format(Locale.ROOT, "throughput %.0f msg/s < %.0f", rate, targetThroughput));
         }
+    }
+
+    /**
+     * CPU time this JVM's JIT compiler threads have used (Linux's {@code /proc/self/task}; 0 elsewhere): still
+     * compiling during the phase (a warm-up too short for the hot paths) takes CPU from the gateways. A compiler
+     * thread that ended meanwhile takes its time with it, so this is at least what was spent.
+     */
+    private static long jitCpuNanos() {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        // After the name: state, then utime and stime are the 12th and 13th fields.
+                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    }
+                }
+                catch (java.io.IOException | RuntimeException ex) {
+                    // A thread that ended while being read.
+                }
+            }
+        }
+        catch (java.io.IOException | RuntimeException ex) {
+            return 0;
+        }
+        // Linux counts them in USER_HZ, 100 a second.
+        return ticks * 10_000_000L;
     }
 
     /**
@@ -298,8 +387,31 @@ public final class WanBenchCommand implements Callable<Integer> {
     private void latency(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator)
             throws Exception {
         long count = (long) latencyRate * latencySeconds;
-        progress(out, "latency: %d msg/s for %d s", latencyRate, latencySeconds);
+        progress(out, "latency: %d msg/s for %d s after %d s at that rate", latencyRate, latencySeconds,
+                latencySettleSeconds);
+        Inbox.Phase settling = inbox.begin("ls-");
+        atRate(pair, generator, "ls-", (long) latencyRate * latencySettleSeconds);
+        Histogram settled = settling.latencies();
         Inbox.Phase phase = inbox.begin("l-");
+        atRate(pair, generator, "l-", count);
+        boolean all = awaitArrivals(phase, count, "latency");
+        Histogram latencies = phase.latencies();
+        boolean met = all && millis(latencies, 99) < targetP99;
+        figure(out, "added latency at " + latencyRate + " msg/s", String.format(Locale.ROOT,
+                "p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d of %d messages (the %d s at the rate before: p99 "
+                        + "%.1f ms) -> p99 < %.0f ms: %s",
+                millis(latencies, 50), millis(latencies, 99), latencies.getMaxValue() / 1000.0, phase.arrived(), count,
+                latencySettleSeconds, millis(settled, 99), targetP99, verdict(met)));
+        if (!met) {
+            missed.add(String.format(Locale.ROOT, "latency p99 %.1f ms >= %.0f", millis(latencies, 99), targetP99));
+        }
+    }
+
+    /**
+     * Sends {@code count} messages at {@code --latency-rate}, each as it falls due (several at once if the sender fell
+     * behind), parked in between: the sender takes no CPU from the relay while it waits.
+     */
+    private void atRate(RelayPair pair, KmtfLoadGenerator generator, String prefix, long count) throws Exception {
         long start = System.nanoTime();
         long sent = 0;
         while (sent < count) {
@@ -307,23 +419,13 @@ public final class WanBenchCommand implements Callable<Integer> {
             if (due > sent) {
                 List<Outbound> batch = new ArrayList<>();
                 for (; sent < due; sent++) {
-                    batch.add(outbound(generator.next(), "l-", Precedence.ROUTINE));
+                    batch.add(outbound(generator.next(), prefix, Precedence.ROUTINE));
                 }
                 pair.send(batch);
             }
             else {
-                TimeUnit.MICROSECONDS.sleep(200);
+                LockSupport.parkNanos(start + sent * 1_000_000_000L / latencyRate - System.nanoTime());
             }
-        }
-        boolean all = awaitArrivals(phase, count, "latency");
-        Histogram latencies = phase.latencies();
-        boolean met = all && millis(latencies, 99) < targetP99;
-        figure(out, "added latency at " + latencyRate + " msg/s", String.format(Locale.ROOT,
-                "p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d of %d messages -> p99 < %.0f ms: %s",
-                millis(latencies, 50), millis(latencies, 99), latencies.getMaxValue() / 1000.0, phase.arrived(), count,
-                targetP99, verdict(met)));
-        if (!met) {
-            missed.add(String.format(Locale.ROOT, "latency p99 %.1f ms >= %.0f", millis(latencies, 99), targetP99));
         }
     }
 
@@ -331,7 +433,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes, feed, link(), window), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
             progress(out, "flash at %d bit/s over %s: loading %d bytes of ROUTINE (%d messages) into gateway 1",
@@ -379,7 +481,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
-                frameTarget, burstBytes, feed, link(), window), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");
@@ -465,6 +567,16 @@ public final class WanBenchCommand implements Callable<Integer> {
         out.flush();
     }
 
+    /** Node a's broker; refused with DDS LANs, which have none. */
+    private RelayPair.Feed feed() {
+        if (lan == RelayPair.Lan.DDS && feed != RelayPair.Feed.SITE_BROKER) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--feed " + feed.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                            + " needs --lan jms: a DDS LAN has no broker");
+        }
+        return feed;
+    }
+
     private RelayPair.Link link() {
         try {
             return new RelayPair.Link(link, txLoss);
@@ -474,7 +586,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Reads {@code --link}: jms, norm. */
+    /** Reads {@code --link}: dds, jms, norm. */
     static final class LinkConverter implements picocli.CommandLine.ITypeConverter<RelayPair.LinkKind> {
 
         @Override
@@ -484,7 +596,21 @@ public final class WanBenchCommand implements Callable<Integer> {
                     return link;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use jms or norm");
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use dds, jms or norm");
+        }
+    }
+
+    /** Reads {@code --lan}: jms, dds. */
+    static final class LanConverter implements picocli.CommandLine.ITypeConverter<RelayPair.Lan> {
+
+        @Override
+        public RelayPair.Lan convert(String value) {
+            for (RelayPair.Lan lan : RelayPair.Lan.values()) {
+                if (lan.name().equalsIgnoreCase(value.strip())) {
+                    return lan;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use jms or dds");
         }
     }
 
