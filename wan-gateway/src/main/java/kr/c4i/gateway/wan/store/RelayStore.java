@@ -132,6 +132,7 @@ public final class RelayStore implements AutoCloseable {
     private final CopyCache cache;
     // Removed copies not yet deleted from the table, and the thread that deletes them.
     private final Set<Long> removals = new HashSet<>();
+    private final Object deleting = new Object();
     private final ScheduledExecutorService deleter;
     private final AtomicLong failedDeletes = new AtomicLong();
 
@@ -346,27 +347,33 @@ public final class RelayStore implements AutoCloseable {
         return removed;
     }
 
-    /** Deletes from the table what was removed and not yet deleted; the store does so every {@link #REMOVAL_DELAY}. */
+    /**
+     * Deletes from the table what was removed and not yet deleted; the store does so every {@link #REMOVAL_DELAY}.
+     * Returns once what was removed before the call is deleted (or failed to be), also when the store's own round
+     * had already taken it.
+     */
     void deleteRemoved() {
-        List<Long> ids;
-        synchronized (removals) {
-            if (removals.isEmpty()) {
-                return;
-            }
-            ids = new ArrayList<>(removals);
-            removals.clear();
-        }
-        try {
-            Transactions.lazy(dataSource, tx -> delete(tx, ids));
-        }
-        catch (SQLException | RuntimeException ex) {
+        synchronized (deleting) {
+            List<Long> ids;
             synchronized (removals) {
-                removals.addAll(ids);
+                if (removals.isEmpty()) {
+                    return;
+                }
+                ids = new ArrayList<>(removals);
+                removals.clear();
             }
-            // Still in the table: tried again at the next round; logged sparsely, as an outage repeats every round.
-            if (Long.bitCount(failedDeletes.incrementAndGet()) == 1) {
-                log.warn("Unable to delete {} removed copies from relay_copy (tried again every {} ms): {}",
-                        ids.size(), REMOVAL_DELAY.toMillis(), ex.toString());
+            try {
+                Transactions.lazy(dataSource, tx -> delete(tx, ids));
+            }
+            catch (SQLException | RuntimeException ex) {
+                synchronized (removals) {
+                    removals.addAll(ids);
+                }
+                // Still in the table: tried again at the next round; logged sparsely, as an outage repeats every round.
+                if (Long.bitCount(failedDeletes.incrementAndGet()) == 1) {
+                    log.warn("Unable to delete {} removed copies from relay_copy (tried again every {} ms): {}",
+                            ids.size(), REMOVAL_DELAY.toMillis(), ex.toString());
+                }
             }
         }
     }
