@@ -37,7 +37,10 @@ final class CopyCache {
             bytes.addAndGet(-size);
             return;
         }
-        entries.put(id, new Entry(asStored(relayed), size));
+        Entry replaced = entries.put(id, new Entry(asStored(relayed), size));
+        if (replaced != null) {
+            bytes.addAndGet(-replaced.bytes());
+        }
     }
 
     @Nullable RelayedEnvelope get(long id) {

@@ -1,0 +1,49 @@
+package kr.c4i.gateway.wan.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.relay.RelayedEnvelope;
+
+class CopyCacheTest {
+
+    private static final RelayedEnvelope COPY = RelayedEnvelope.of(new Envelope("m-1", NodeId.of("a"), "A001",
+            Precedence.ROUTINE, "UNCLASSIFIED", Instant.parse("2026-11-23T12:00:00.123456789Z"),
+            "EXER/X//".getBytes(StandardCharsets.UTF_8)), List.of(SiteId.of("s1")), Set.of(SiteId.of("s2")));
+
+    @Test
+    void keepsCopiesUpToItsBoundAndFreesWhatIsRemoved() {
+        CopyCache cache = new CopyCache(100);
+        cache.put(1, COPY, 60);
+        cache.put(2, COPY, 50);
+
+        assertThat(cache.get(1)).isNotNull();
+        assertThat(cache.get(2)).as("past the bound: read from the table instead").isNull();
+        cache.remove(1);
+        cache.put(2, COPY, 50);
+        assertThat(cache.get(2)).isNotNull();
+        assertThat(cache.get(2).envelope().createdAt()).as("to the microsecond, as the table keeps it")
+                .isEqualTo(Instant.parse("2026-11-23T12:00:00.123456Z"));
+    }
+
+    @Test
+    void aCopyKeptAgainUnderItsIdCountsOnce() {
+        CopyCache cache = new CopyCache(100);
+        cache.put(1, COPY, 60);
+        cache.put(1, COPY, 30);
+        cache.put(2, COPY, 50);
+
+        assertThat(cache.get(2)).as("30 + 50 bytes are within 100").isNotNull();
+        assertThat(cache.size()).isEqualTo(2);
+    }
+}
