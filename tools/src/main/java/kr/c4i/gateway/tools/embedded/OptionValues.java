@@ -1,6 +1,9 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 import org.springframework.boot.convert.DurationStyle;
 import picocli.CommandLine.ITypeConverter;
@@ -51,6 +54,33 @@ public final class OptionValues {
         @Override
         public Integer convert(String text) {
             return (int) parse(text, min, max);
+        }
+    }
+
+    /** One of an enum's constants, spelled in lower case with '-' for '_' ({@code site-broker}), in any case. */
+    public abstract static class OneOf<E extends Enum<E>> implements ITypeConverter<E> {
+
+        private final Class<E> type;
+
+        protected OneOf(Class<E> type) {
+            this.type = type;
+        }
+
+        @Override
+        public E convert(String text) {
+            for (E value : type.getEnumConstants()) {
+                if (spelling(value).equalsIgnoreCase(text.strip())) {
+                    return value;
+                }
+            }
+            List<String> names = Arrays.stream(type.getEnumConstants()).map(OneOf::spelling).toList();
+            throw new TypeConversionException("'" + text + "': use "
+                    + String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast());
+        }
+
+        /** How an option names the constant. */
+        public static String spelling(Enum<?> value) {
+            return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 

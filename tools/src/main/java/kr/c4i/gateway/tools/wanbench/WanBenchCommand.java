@@ -49,10 +49,10 @@ import kr.c4i.gateway.wan.schedule.ScheduleProperties;
         header = "Measure the WAN relay: throughput, latency, FLASH under backlog, WAN bytes per message.",
         description = { "Starts two WAN gateways in this JVM (each with its own embedded PostgreSQL, LAN side and "
                 + "relay engine), joined by the WAN link of --link on loopback, a node at each site: node a at "
-                + "site s1 sends, node c at site s2 receives. With --lan jms (the default) each site's LAN is "
-                + "Artemis brokers and the nodes are JMS nodes; with --lan dds each site's LAN is a DDS domain of its "
-                + "own and the nodes are DDS nodes (node a publishes again what gateway 1 has not receipted, as a "
-                + "node's outbox does). Latency is from creation at node a to arrival in node c's inbox handler.",
+                + "site s1 sends, node c at site s2 receives. With --lan dds (the default) each site's LAN is a "
+                + "DDS domain of its own and the nodes are DDS nodes (node a publishes again what gateway 1 has not "
+                + "receipted, as a node's outbox does); with --lan jms each site's LAN is Artemis brokers and the "
+                + "nodes are JMS nodes. Latency is from creation at node a to arrival in node c's inbox handler.",
                 "throughput: --messages messages of --size bytes, unshaped (--unshaped-budget), as fast as node a "
                         + "takes them, bounded by --max-seconds; messages per second from the first send to the "
                         + "last arrival.",
@@ -229,7 +229,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         out.printf("command: gateway %s%n", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
         out.printf("load average at start: %s (work dir %s)%n", load(), dir);
         // The bench's brokers (JMS LANs, the jms link) run in plain TCP: bench measures what broker TLS costs.
-        out.printf("sites: %s LANs, %s link, WAN frames %s%s%n", lan.name().toLowerCase(Locale.ROOT), link().label(),
+        out.printf("sites: %s LANs, %s link, WAN frames %s%s%n", OptionValues.OneOf.spelling(lan), link().label(),
                 plain ? "in clear (--plain)" : "sealed",
                 lan == RelayPair.Lan.JMS || link().kind() == RelayPair.LinkKind.JMS ? ", brokers in plain TCP" : "");
         out.flush();
@@ -571,7 +571,7 @@ public final class WanBenchCommand implements Callable<Integer> {
     private RelayPair.Feed feed() {
         if (lan == RelayPair.Lan.DDS && feed != RelayPair.Feed.SITE_BROKER) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--feed " + feed.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                    "--feed " + OptionValues.OneOf.spelling(feed)
                             + " needs --lan jms: a DDS LAN has no broker");
         }
         return feed;
@@ -587,44 +587,26 @@ public final class WanBenchCommand implements Callable<Integer> {
     }
 
     /** Reads {@code --link}: dds, jms, norm. */
-    static final class LinkConverter implements picocli.CommandLine.ITypeConverter<RelayPair.LinkKind> {
+    static final class LinkConverter extends OptionValues.OneOf<RelayPair.LinkKind> {
 
-        @Override
-        public RelayPair.LinkKind convert(String value) {
-            for (RelayPair.LinkKind link : RelayPair.LinkKind.values()) {
-                if (link.name().equalsIgnoreCase(value.strip())) {
-                    return link;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use dds, jms or norm");
+        LinkConverter() {
+            super(RelayPair.LinkKind.class);
         }
     }
 
     /** Reads {@code --lan}: jms, dds. */
-    static final class LanConverter implements picocli.CommandLine.ITypeConverter<RelayPair.Lan> {
+    static final class LanConverter extends OptionValues.OneOf<RelayPair.Lan> {
 
-        @Override
-        public RelayPair.Lan convert(String value) {
-            for (RelayPair.Lan lan : RelayPair.Lan.values()) {
-                if (lan.name().equalsIgnoreCase(value.strip())) {
-                    return lan;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use jms or dds");
+        LanConverter() {
+            super(RelayPair.Lan.class);
         }
     }
 
-    /** Reads {@code --feed} as it is written: site-broker, own-broker. */
-    static final class FeedConverter implements picocli.CommandLine.ITypeConverter<RelayPair.Feed> {
+    /** Reads {@code --feed}: site-broker, own-broker. */
+    static final class FeedConverter extends OptionValues.OneOf<RelayPair.Feed> {
 
-        @Override
-        public RelayPair.Feed convert(String value) {
-            for (RelayPair.Feed feed : RelayPair.Feed.values()) {
-                if (feed.name().replace('_', '-').equalsIgnoreCase(value.strip())) {
-                    return feed;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "': use site-broker or own-broker");
+        FeedConverter() {
+            super(RelayPair.Feed.class);
         }
     }
 }
