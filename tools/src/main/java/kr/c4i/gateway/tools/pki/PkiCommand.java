@@ -33,6 +33,7 @@ import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.PemFiles;
 import kr.c4i.gateway.pki.SiteDirectory;
 import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.embedded.OptionValues;
 
 /**
  * Creates a site's authority (once) and issues identities to its nodes and gateway, in the layout of
@@ -92,20 +93,17 @@ public final class PkiCommand implements Callable<Integer> {
                     + "topics these subscribe to. Repeatable.")
     Map<String, String> remotes = new TreeMap<>();
 
-    @Option(names = "--validity-days", defaultValue = "825", description = "How long issued identities are valid.")
+    @Option(names = "--validity-days", defaultValue = "825", converter = OptionValues.PositiveInt.class,
+            description = "How long issued identities are valid.")
     int validityDays;
 
-    @Option(names = "--authority-validity-days", defaultValue = "3650",
+    @Option(names = "--authority-validity-days", defaultValue = "3650", converter = OptionValues.PositiveInt.class,
             description = "How long a new authority is valid.")
     int authorityValidityDays;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        if (validityDays <= 0 || authorityValidityDays <= 0) {
-            spec.commandLine().getErr().println("pki: validity days must be positive");
-            return ExitCode.USAGE.code();
-        }
         if (ddsDomain == null && (gateway != null || !remotes.isEmpty())) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--gateway and --remote grant DDS "
                     + "permissions: they need --dds-domain");

@@ -54,6 +54,10 @@ class PkiCommandTest {
         assertThat(badAddress.err()).contains("10.0.0.999");
         assertThat(badName.exitCode()).as(badName.toString()).isEqualTo(2);
         assertThat(badName.err()).contains("'a/b'");
+        CliDriver.Result noDays = CliDriver.run("pki", "--dir", dir.toString(), "--site", "s1", "--holder", "a",
+                "--validity-days", "0");
+        assertThat(noDays.exitCode()).as(noDays.toString()).isEqualTo(2);
+        assertThat(noDays.err()).contains("--validity-days", "out of range");
         assertThat(SiteDirectory.open(dir).holders()).isEmpty();
     }
 
