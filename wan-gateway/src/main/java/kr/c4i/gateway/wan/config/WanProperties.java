@@ -60,6 +60,13 @@ public record WanProperties(@Nullable String site, @Nullable String nodeId, @Def
             @DefaultValue("" + StoreLimits.DEFAULT_FLASH_PERCENT) int flashPercent,
             @DefaultValue(RelayStore.DEFAULT_CACHE_SIZE) DataSize cacheSize) {
 
+        /** @throws IllegalArgumentException naming {@code gateway.wan.store.cache-size} if it is negative */
+        public Store {
+            if (cacheSize.isNegative()) {
+                throw new IllegalArgumentException("gateway.wan.store.cache-size must be 0B or more, was " + cacheSize);
+            }
+        }
+
         /** The store's bound and tiers, as the relay store takes them. */
         public StoreLimits limits() {
             return new StoreLimits(maxSize.toBytes(), routinePercent, priorityPercent, immediatePercent, flashPercent);

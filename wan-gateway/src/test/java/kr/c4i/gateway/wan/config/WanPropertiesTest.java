@@ -30,6 +30,16 @@ class WanPropertiesTest {
                         .isEqualTo(new StoreLimits(10L * 1024 * 1024, 50, 60, 70, 99)));
     }
 
+    @Test
+    void aNegativeCacheSizeIsNamedByItsProperty() {
+        this.runner.withPropertyValues("gateway.wan.store.cache-size=-1MB")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("gateway.wan.store.cache-size"));
+        this.runner.withPropertyValues("gateway.wan.store.cache-size=0B")
+                .run(context -> assertThat(context.getBean(WanProperties.class).store().cacheSize())
+                        .isEqualTo(DataSize.ofBytes(0)));
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties(WanProperties.class)
     static class Properties {
