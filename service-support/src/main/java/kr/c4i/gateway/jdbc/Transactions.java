@@ -8,8 +8,8 @@ import javax.sql.DataSource;
 
 /**
  * PostgreSQL transactions whose commit is as durable as custody needs: one connection, autocommit off, the commit's
- * durability (and custom plans) set first, the work, then commit, or rollback (a failed rollback suppressed into the cause) and the
- * cause thrown. The bridge's inbox and the gateway's store both hand messages on once a commit returns.
+ * durability (and custom plans) set first, the work, then commit, or rollback (a failed rollback suppressed into the
+ * cause) and the cause thrown. The bridge's inbox and the gateway's store both hand messages on once a commit returns.
  */
 public final class Transactions {
 

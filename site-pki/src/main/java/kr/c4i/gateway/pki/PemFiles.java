@@ -91,7 +91,8 @@ public final class PemFiles {
             Files.createDirectories(parent);
             Files.deleteIfExists(file);
             if (secret) {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(file,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             }
             Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);

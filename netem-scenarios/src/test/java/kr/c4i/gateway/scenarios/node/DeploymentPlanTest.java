@@ -23,7 +23,8 @@ class DeploymentPlanTest {
 
     @Test
     void jmsNodesBindTheirOwnAddressAndKnowOnlyTheDeploymentsPeers() {
-        List<NodeSpec> nodes = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2, 3), routing, settings, null);
+        List<NodeSpec> nodes = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2, 3), routing, settings,
+                null);
         assertThat(nodes).extracting(NodeSpec::id).containsExactly("n1", "n2", "n3");
         Map<String, String> n1 = nodes.getFirst().properties();
         assertThat(n1).containsEntry("gateway.jms.embedded.host", "10.77.0.1")
@@ -88,7 +89,8 @@ class DeploymentPlanTest {
 
     @Test
     void ddsNodesUseTheHostInterfaceTheMulticastGroupAndThePeersAddresses() {
-        NodeSpec n2 = DeploymentPlan.nodes(topology, TransportKind.DDS, List.of(1, 2, 3), routing, settings, null).get(1);
+        NodeSpec n2 = DeploymentPlan.nodes(topology, TransportKind.DDS, List.of(1, 2, 3), routing, settings, null)
+                .get(1);
         assertThat(n2.properties()).containsEntry("gateway.dds.domain-id", "7")
                 .containsEntry("gateway.dds.network-interface", "eth0")
                 .containsEntry("gateway.dds.multicast-address", "239.255.0.1")
@@ -111,7 +113,8 @@ class DeploymentPlanTest {
 
     @Test
     void theBrokerPasswordGoesInTheNodesEnvironmentNotOnItsLoggedCommandLine() {
-        NodeSpec n1 = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2), routing, settings, null).getFirst();
+        NodeSpec n1 = DeploymentPlan.nodes(topology, TransportKind.JMS, List.of(1, 2), routing, settings, null)
+                .getFirst();
         List<String> argv = DeploymentPlan.command(topology, n1, settings, Path.of("/w"), Path.of("/w/sockets/n1"));
         assertThat(String.join(" ", argv)).contains("--gateway.jms.user=" + NodeSettings.JMS_USER)
                 .doesNotContain(NodeSettings.JMS_PASSWORD);

@@ -42,7 +42,8 @@ import kr.c4i.gateway.wan.WanGatewayApplication;
                         + "is given. The brokers' journals default to <work-dir>/<site>-gw/artemis-lan and artemis-wan.",
                 "Gateway properties follow '--', e.g. -- --gateway.routing.sites.s1=a --gateway.wan.link=dds. "
                         + "Without gateway.wan.security.* properties the WAN frames go in clear, and a DDS LAN side "
-                        + "without gateway.wan.lan.dds.security.* runs without DDS Security (each set to plain=true)." })
+                        + "without gateway.wan.lan.dds.security.* runs without DDS Security (each set to "
+                        + "plain=true)." })
 final class WanCommand implements Callable<Integer> {
 
     @Spec

@@ -141,8 +141,8 @@ public final class WanBenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "50000", converter = OptionValues.PositiveInt.class,
             description = "Messages per warm-up round through the unshaped pair before measuring; rounds go on until "
-                    + "the JIT compiler takes under 5%% of a round's CPU, at most 12 (the throughput line says how much "
-                    + "compiling was still left).")
+                    + "the JIT compiler takes under 5%% of a round's CPU, at most 12 (the throughput line says how "
+                    + "much compiling was still left).")
     int warmup;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "200000", converter = OptionValues.PositiveInt.class,

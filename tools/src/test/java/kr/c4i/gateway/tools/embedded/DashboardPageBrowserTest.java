@@ -31,7 +31,8 @@ class DashboardPageBrowserTest {
         DashboardBrowser.assertInstalled();
 
         ExecutorService load = Executors.newSingleThreadExecutor();
-        try (EmbeddedCluster cluster = EmbeddedCluster.start(TransportKind.JMS, 2, work, work.resolve("gateway.log"), true)) {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(TransportKind.JMS, 2, work, work.resolve("gateway.log"),
+                true)) {
             EmbeddedNode publisher = cluster.publisher();
             LoadDriver driver = new LoadDriver(new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", 0, false, 11),
                     publisher.database());

@@ -48,7 +48,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
     public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface, @Nullable Boolean multicast,
             List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
-            @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
+            @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter,
+            @DefaultValue("30s") Duration resendMax,
             @Nullable String library, @NestedConfigurationProperty @DefaultValue DdsSecurityProperties security) {
 
         /** The one statement of {@code max-batch}'s default, which the benchmark's gateways use too. */

@@ -101,7 +101,10 @@ public final class RelayStore implements AutoCloseable {
 
     private static final Precedence[] PRECEDENCES = Precedence.values();
 
-    /** The default of how many bytes of stored copies are kept in memory as well ({@code gateway.wan.store.cache-size}). */
+    /**
+     * The default of how many bytes of stored copies are kept in memory as well
+     * ({@code gateway.wan.store.cache-size}).
+     */
     public static final long DEFAULT_CACHE_BYTES = 64L * 1024 * 1024;
     /** {@link #DEFAULT_CACHE_BYTES} as a property value, for the one statement of the default. */
     public static final String DEFAULT_CACHE_SIZE = "64MB";
