@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
+import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
@@ -58,8 +59,8 @@ final class Cluster implements AutoCloseable {
         this.transport = transport;
         for (int i = 0; i < size; i++) {
             String id = String.valueOf((char) ('a' + i));
-            Node node = new Node(id, dir.resolve(id + "-pg"), Ports.freeTcp(), new NodeDatabase[1],
-                    Ports.freeTcp(), Ports.freeTcp(), new NodeProcess[1]);
+            Node node = new Node(id, dir.resolve(id + "-pg"), LoopbackPorts.freeTcp(), new NodeDatabase[1],
+                    LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(), new NodeProcess[1]);
             startDatabase(node);
             nodes.add(node);
         }

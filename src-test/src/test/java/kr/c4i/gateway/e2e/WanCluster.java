@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -102,8 +103,8 @@ final class WanCluster implements AutoCloseable {
         int index = 0;
         for (Map.Entry<String, List<String>> site : sites.entrySet()) {
             for (String id : site.getValue()) {
-                Node node = new Node(id, site.getKey(), Ports.freeTcp(), new NodeDatabase[1],
-                        Ports.freeTcp(), Ports.freeTcp(), new NodeProcess[1]);
+                Node node = new Node(id, site.getKey(), LoopbackPorts.freeTcp(), new NodeDatabase[1],
+                        LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(), new NodeProcess[1]);
                 startDatabase(node);
                 nodes.put(id, node);
             }
@@ -111,13 +112,13 @@ final class WanCluster implements AutoCloseable {
             EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
                     home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
             gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database,
-                    Ports.freeTcp(), Ports.freeTcp(),
-                    variant == Variant.NORM ? Ports.freeUdp() : Ports.freeTcp(), new TcpProxy[1],
+                    LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(),
+                    variant == Variant.NORM ? LoopbackPorts.freeUdp() : LoopbackPorts.freeTcp(), new TcpProxy[1],
                     new NodeProcess[1]));
         }
         if (variant == Variant.JMS) {
             for (Gateway gateway : gateways.values()) {
-                gateway.proxy()[0] = new TcpProxy(Ports.freeTcp(), gateway.wanPort());
+                gateway.proxy()[0] = new TcpProxy(LoopbackPorts.freeTcp(), gateway.wanPort());
             }
         }
         else {

@@ -1,8 +1,6 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +12,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -56,8 +55,8 @@ final class EmbeddedCluster implements AutoCloseable {
             for (int i = 0; i < nodeCount; i++) {
                 NodeId id = NodeId.of(String.valueOf((char) ('a' + i)));
                 ids.add(id);
-                brokerPorts.put(id, freePort());
-                cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, freePort()));
+                brokerPorts.put(id, LoopbackPorts.freeTcp());
+                cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, LoopbackPorts.freeTcp()));
             }
             // One secret per run: the brokers accept no anonymous connection, and nobody else knows it.
             String password = Secrets.random();
@@ -128,15 +127,6 @@ final class EmbeddedCluster implements AutoCloseable {
 
     List<EmbeddedNode> nodes() {
         return List.copyOf(nodes);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("Unable to find a free port", ex);
-        }
     }
 
     @Override

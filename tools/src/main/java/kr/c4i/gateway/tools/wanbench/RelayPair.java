@@ -1,8 +1,6 @@
 package kr.c4i.gateway.tools.wanbench;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -19,6 +17,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
@@ -168,8 +167,8 @@ final class RelayPair implements AutoCloseable {
     }
 
     private void open(Path workDir, Shape shape, InboundHandler inbox) throws Exception {
-        int wan1 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
-        int wan2 = shape.link().kind() == LinkKind.NORM ? freeUdpPort() : freePort();
+        int wan1 = shape.link().kind() == LinkKind.NORM ? LoopbackPorts.freeUdp() : LoopbackPorts.freeTcp();
+        int wan2 = shape.link().kind() == LinkKind.NORM ? LoopbackPorts.freeUdp() : LoopbackPorts.freeTcp();
         RoutingTable routing = RoutingTable.of(Map.of(A, List.of(), C, List.of(RoutingTable.ALL)), catalogue);
         Map<SiteId, List<NodeId>> sites = Map.of(S1, List.of(A), S2, List.of(C));
         SiteMap at1 = SiteMap.of(S1, sites);
@@ -202,9 +201,9 @@ final class RelayPair implements AutoCloseable {
                     ddsLan(LAN_S1)), C));
         }
         else {
-            int lan1 = freePort();
-            int lan2 = freePort();
-            int portC = freePort();
+            int lan1 = LoopbackPorts.freeTcp();
+            int lan2 = LoopbackPorts.freeTcp();
+            int portC = LoopbackPorts.freeTcp();
             JmsTransport nodeC = remember(new JmsTransport(nodeSettings(C, portC, workDir, Map.of())));
             nodeC.open();
             nodeC.subscribe(inbox);
@@ -214,9 +213,9 @@ final class RelayPair implements AutoCloseable {
                     shape, routing, at1));
             nodeA = remember(new JmsTransport(shape.feed() == Feed.SITE_BROKER
                     // On a shared broker a peer has no URL: its queue is on the same broker.
-                    ? nodeSettings(A, freePort(), workDir, Map.of()).withBrokerUrl(url(lan1))
+                    ? nodeSettings(A, LoopbackPorts.freeTcp(), workDir, Map.of()).withBrokerUrl(url(lan1))
                             .withPeers(Map.of(C, new JmsTransportSettings.Peer(null, null, null)))
-                    : nodeSettings(A, freePort(), workDir, Map.of(C, lan1))));
+                    : nodeSettings(A, LoopbackPorts.freeTcp(), workDir, Map.of(C, lan1))));
             nodeA.open();
         }
         long deadline = System.nanoTime() + READY.toNanos();
@@ -364,23 +363,6 @@ final class RelayPair implements AutoCloseable {
         return "tcp://127.0.0.1:" + port;
     }
 
-    static int freeUdpPort() {
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
 
     /** Nothing but the two gateways is on the bench's loopback: a refused frame is a defect. */
     private static void refused(SiteId from, RefusalReason reason) {

@@ -1,7 +1,6 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.FrameHandler;
@@ -89,13 +89,13 @@ final class WanSites implements AutoCloseable {
     private void open() throws Exception {
         EmbeddedPostgres postgres = remember(EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres"))
                 .setCleanDataDirectory(true).start());
-        int portA = freePort();
-        int portC = freePort();
-        int lan1 = freePort();
-        int lan2 = freePort();
-        int wan1 = freePort();
-        int wan2 = freePort();
-        int wan3 = freePort();
+        int portA = LoopbackPorts.freeTcp();
+        int portC = LoopbackPorts.freeTcp();
+        int lan1 = LoopbackPorts.freeTcp();
+        int lan2 = LoopbackPorts.freeTcp();
+        int wan1 = LoopbackPorts.freeTcp();
+        int wan2 = LoopbackPorts.freeTcp();
+        int wan3 = LoopbackPorts.freeTcp();
         JmsTransport nodeC = node("c", portC, Map.of(NodeId.of("a"), lan2));
         nodeC.subscribe(batch -> { });
         siteS3 = remember(new JmsWanLink(JmsLinkSettings.of(S3, USER, PASSWORD,
@@ -254,11 +254,5 @@ final class WanSites implements AutoCloseable {
 
     private static String url(int port) {
         return "tcp://127.0.0.1:" + port;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

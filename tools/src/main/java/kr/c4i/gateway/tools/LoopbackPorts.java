@@ -1,4 +1,4 @@
-package kr.c4i.gateway.e2e;
+package kr.c4i.gateway.tools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,25 +13,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Ports for the processes a test starts, free on loopback when chosen and bound later by those processes. They are
- * chosen below the kernel's ephemeral range: a port from that range can meanwhile become the local end of one of the
- * many connections the test's processes open (JDBC, bridges, HTTP), and the later bind then fails. No port is handed
- * out twice by one test JVM.
+ * Ports for the brokers, links and servers the tools and tests start on loopback, free when chosen and bound later.
+ * They are chosen below the kernel's ephemeral range: a port from that range can meanwhile become the local end of
+ * one of the many connections those processes open (JDBC, bridges, HTTP) or a server's port 0, and the later bind
+ * then fails. No port is handed out twice by one JVM.
  */
-final class Ports {
+public final class LoopbackPorts {
 
     private static final int LOWEST = 10_000;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     private static final int BELOW = ephemeralStart();
 
-    private Ports() {
+    private LoopbackPorts() {
     }
 
-    static int freeTcp() {
+    public static int freeTcp() {
         return choose(true);
     }
 
-    static int freeUdp() {
+    public static int freeUdp() {
         return choose(false);
     }
 
