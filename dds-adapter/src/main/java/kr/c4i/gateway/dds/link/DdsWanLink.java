@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkPeer;
 import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -271,22 +272,30 @@ public final class DdsWanLink implements WanLink {
             }
         }
 
+        /**
+         * Hands the frames taken together to the handler in one call, which stores them in one transaction: one
+         * durable commit per take, not one per frame, so a burst of small frames does not queue behind commits.
+         */
         private void takeFrames() {
             Map<Peer, Long> toAck = new LinkedHashMap<>();
+            List<ReceivedFrame> received = new ArrayList<>();
             for (FrameSample sample : this.frameReader.take(TAKE_FRAMES)) {
                 Peer sender = senderOf(sample);
                 if (sender == null) {
                     continue;
                 }
                 toAck.put(sender, sender.received(sample));
+                received.add(new ReceivedFrame(sender.site, sample.frame()));
+            }
+            if (!received.isEmpty()) {
                 try {
-                    this.handler.received(sender.site, sample.frame());
+                    this.handler.received(received);
                 }
                 catch (RuntimeException ex) {
-                    // The link delivered it; the sender's gateway resends what its peer never receipts.
-                    sender.ledger.handlerFailed();
-                    log.warn("Frame handler failed on a frame of {} bytes from {}", sample.frame().length,
-                            sender.site, ex);
+                    // The link delivered them; the sender's gateway resends what its peer never receipts.
+                    received.forEach(frame -> peers.get(frame.from()).ledger.handlerFailed());
+                    log.warn("Frame handler failed on {} frames from {}", received.size(),
+                            toAck.keySet().stream().map(p -> p.site).toList(), ex);
                 }
             }
             toAck.forEach((sender, counter) -> sender.acknowledgeReceived(counter));

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -83,6 +84,46 @@ class DdsWanLinkTest {
                     .containsEntry("bytesSent", bytes).containsEntry("framesReceived", 200L)
                     .containsEntry("unacknowledgedBytes", 0L).containsEntry("framesLost", 0L);
             assertThat(alpha.details()).containsEntry("kind", "dds").containsEntry("framesIgnored", 0L);
+        }
+    }
+
+    @Test
+    void framesThatArriveWhileTheHandlerIsBusyAreHandedOverTogetherInOrder() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Integer> calls = new CopyOnWriteArrayList<>();
+        Recorder atBravo = new Recorder() {
+            @Override
+            public void received(List<ReceivedFrame> frames) {
+                calls.add(frames.size());
+                frames.forEach(f -> super.received(f.from(), f.bytes()));
+                entered.countDown();
+                try {
+                    // Storing durably takes a while; what arrives meanwhile waits for the next call.
+                    release.await(30, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (DdsWanLink alpha = new DdsWanLink(settings(ALPHA, BRAVO).build());
+                DdsWanLink bravo = new DdsWanLink(settings(BRAVO, ALPHA).build())) {
+            alpha.open(new Recorder());
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            List<byte[]> sent = frames(new Random(4), 10, 500);
+            alpha.send(BRAVO, sent.getFirst());
+            assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
+            // One domain in one JVM: Cyclone delivers to the reader within write, so all nine wait when it returns.
+            for (byte[] frame : sent.subList(1, sent.size())) {
+                alpha.send(BRAVO, frame);
+            }
+            release.countDown();
+            await().atMost(WAIT).until(() -> atBravo.frames.size() == sent.size());
+            assertThat(hex(atBravo.frames)).containsExactlyElementsOf(hex(sent));
+            assertThat(calls).containsExactly(1, 9);
+            await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0);
         }
     }
 
