@@ -70,6 +70,8 @@ final class ReceiveLoop implements Runnable {
     private volatile ReceiptHandler receiptHandler;
     private volatile InboundHandler inboundHandler;
     private volatile boolean running = true;
+    // The receive thread's only: which ready reader takes first in the next round.
+    private int rotation;
     private final AtomicLong invalidLogged = new AtomicLong();
     // With DDS Security: what each matched writer's partitions allow, by publication handle (handles are unique
     // for the process's life, so an entry never goes stale; a bound keeps churn from growing it).
@@ -150,15 +152,16 @@ final class ReceiveLoop implements Runnable {
                 List<DataReader<?>> ready = this.waitSet.await(POLL);
                 List<Envelope> batch = new ArrayList<>();
                 List<InboundRefusal> refused = new ArrayList<>();
+                List<Subscription> withMessages = new ArrayList<>(ready.size());
                 for (DataReader<?> reader : ready) {
                     if (reader == this.receiptReader) {
                         takeReceipts();
                     }
-                    else if (batch.size() + refused.size() < this.settings.maxBatch()) {
-                        // What does not fit keeps the condition triggered for the next round.
-                        takeMessages(this.subscriptions.get(reader), batch, refused);
+                    else {
+                        withMessages.add(this.subscriptions.get(reader));
                     }
                 }
+                takeFairly(withMessages, batch, refused);
                 if (!batch.isEmpty() || !refused.isEmpty()) {
                     List<Envelope> delivered = deliver(batch, refused);
                     if (delivered != null) {
@@ -179,11 +182,48 @@ final class ReceiveLoop implements Runnable {
         }
     }
 
-    private void takeMessages(Subscription subscription, List<Envelope> batch, List<InboundRefusal> refused) {
+    /**
+     * Takes up to a batch from the readers that hold messages: an equal share of it from each first, starting at
+     * another reader each round, then what room is left from those that had more. The wait set names its readers in
+     * the same order every time; taking the batch from the first ones would leave the types behind them waiting for
+     * as long as the first ones are busy, past their origins' resend time. What does not fit keeps its reader's
+     * condition triggered for the next round.
+     */
+    private void takeFairly(List<Subscription> ready, List<Envelope> batch, List<InboundRefusal> refused) {
+        int readers = ready.size();
+        if (readers == 0) {
+            return;
+        }
+        int max = this.settings.maxBatch();
+        int share = Math.max(1, max / readers);
+        int first = Math.floorMod(this.rotation++, readers);
+        List<Subscription> hadMore = new ArrayList<>();
+        for (int i = 0; i < readers; i++) {
+            int room = max - batch.size() - refused.size();
+            if (room <= 0) {
+                return;
+            }
+            Subscription subscription = ready.get((first + i) % readers);
+            int wanted = Math.min(share, room);
+            if (takeMessages(subscription, batch, refused, wanted) == wanted) {
+                hadMore.add(subscription);
+            }
+        }
+        for (Subscription subscription : hadMore) {
+            int room = max - batch.size() - refused.size();
+            if (room <= 0) {
+                return;
+            }
+            takeMessages(subscription, batch, refused, room);
+        }
+    }
+
+    /** Takes up to {@code max} samples of the reader; returns how many it took. */
+    private int takeMessages(Subscription subscription, List<Envelope> batch, List<InboundRefusal> refused,
+            int max) {
         MessageType type = subscription.type();
         int[] decoded = new int[1];
         DataReader<KmtfMessageSample> reader = subscription.reader();
-        int max = this.settings.maxBatch() - batch.size() - refused.size();
         int taken = reader.takeWithPublication(max, (sample, publication) -> {
             decoded[0]++;
             if (this.ownOrigins.contains(sample.origin())) {
@@ -219,6 +259,7 @@ final class ReceiveLoop implements Runnable {
                 logInvalid(type, "undecodable", "a sample could not be decoded");
             }
         }
+        return taken;
     }
 
     private void logInvalid(MessageType type, String kind, String reason) {

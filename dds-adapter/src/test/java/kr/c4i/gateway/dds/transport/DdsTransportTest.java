@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -276,6 +277,40 @@ class DdsTransportTest {
         assertThat(inbox.ids()).containsExactlyElementsOf(ids);
         assertThat(bravo.stats().deliveryFailures()).isEqualTo(2);
         assertThat(bravo.stats().batchesDelivered()).isEqualTo(1);
+    }
+
+    @Test
+    void whileSeveralTypesWaitEachBatchTakesAShareOfEveryOneOfThem() throws Exception {
+        List<MessageType> types = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
+                .limit(2).toList();
+        DdsTransport alpha = open(ALPHA, Set.of());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        DdsTransport bravo = transport(BRAVO, types.stream().map(MessageType::id).collect(Collectors.toSet()),
+                TestNetwork.transport().maxBatch(10).build());
+        bravo.open();
+        bravo.subscribe(batch -> {
+            batches.add(batch.stream().map(Envelope::kmtfType).toList());
+            busy.countDown();
+            // The first batch holds the loop while both types' readers fill up.
+            awaitLatch(release);
+        });
+        types.forEach(type -> awaitMatched(alpha, type, 1));
+        sendMany(alpha, types.getFirst(), "first", 1, 1);
+        awaitLatch(busy);
+        // One domain in one JVM: Cyclone puts each sample in the reader within write.
+        for (MessageType type : types) {
+            sendMany(alpha, type, "many-" + type.id(), 50, 50);
+        }
+        release.countDown();
+        await(() -> batches.stream().mapToInt(List::size).sum() == 101, "all 101 messages");
+        // Each of the next batches: an equal share of each type that still waits, not ten of whichever comes first.
+        for (List<String> batch : batches.subList(1, 6)) {
+            assertThat(batch).hasSize(10);
+            assertThat(Collections.frequency(batch, types.get(0).id())).isEqualTo(5);
+            assertThat(Collections.frequency(batch, types.get(1).id())).isEqualTo(5);
+        }
     }
 
     @Test
