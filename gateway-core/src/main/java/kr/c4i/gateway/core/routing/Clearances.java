@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 import kr.c4i.gateway.kmtf.text.Classification;
 
@@ -15,6 +16,14 @@ import kr.c4i.gateway.kmtf.text.Classification;
  * Immutable.
  */
 public final class Clearances {
+
+    /**
+     * Levels of the labels seen: a relay checks every message against one or more clearances, and parsing the line
+     * each time took about 5% of each of a WAN gateway's relay threads. Labels are few in practice; a bound keeps
+     * odd ones from growing it.
+     */
+    private static final Map<String, Classification> LEVELS = new ConcurrentHashMap<>();
+    private static final int MAX_LABELS_KEPT = 1024;
 
     private static final Clearances UNRESTRICTED = new Clearances(Map.of(), Classification.TOP_SECRET);
 
@@ -76,12 +85,22 @@ public final class Clearances {
 
     /** The level of an envelope's classification label; {@link Classification#TOP_SECRET} if it is not one. */
     public static Classification levelOfLabel(String label) {
+        Classification known = LEVELS.get(label);
+        if (known != null) {
+            return known;
+        }
+        Classification level;
         try {
-            return Classification.ofLine(label);
+            level = Classification.ofLine(label);
         }
         catch (IllegalArgumentException ex) {
-            return Classification.TOP_SECRET;
+            level = Classification.TOP_SECRET;
         }
+        if (LEVELS.size() >= MAX_LABELS_KEPT) {
+            LEVELS.clear();
+        }
+        LEVELS.put(label, level);
+        return level;
     }
 
     /** Which of {@code destinations} the configuration gives no clearance, so they have the default. */

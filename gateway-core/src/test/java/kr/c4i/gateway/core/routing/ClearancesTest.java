@@ -40,6 +40,20 @@ class ClearancesTest {
     }
 
     @Test
+    void aLabelReadAgainHasTheSameLevelAlsoPastTheLabelsKept() {
+        for (int round = 0; round < 2; round++) {
+            assertThat(Clearances.levelOfLabel("SECRET//REL TO KOR")).isEqualTo(Classification.SECRET);
+            assertThat(Clearances.levelOfLabel("BOGUS//X")).isEqualTo(Classification.TOP_SECRET);
+        }
+        // More distinct labels than are kept: each still reads right, the first ones too.
+        for (int i = 0; i < 3_000; i++) {
+            assertThat(Clearances.levelOfLabel("CONFIDENTIAL//REL TO K" + i)).isEqualTo(Classification.CONFIDENTIAL);
+        }
+        assertThat(Clearances.levelOfLabel("SECRET//REL TO KOR")).isEqualTo(Classification.SECRET);
+        assertThat(Clearances.levelOfLabel("CONFIDENTIAL//REL TO K0")).isEqualTo(Classification.CONFIDENTIAL);
+    }
+
+    @Test
     void everyUnknownLevelIsNamedAtOnce() {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> Clearances.of(Map.of("b", "SECERT", "c", "COSMIC", "d", "SECRET"),
