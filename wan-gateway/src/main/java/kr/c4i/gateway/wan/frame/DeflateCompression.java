@@ -52,6 +52,16 @@ public final class DeflateCompression implements FrameCompression {
         return name;
     }
 
+    /**
+     * This dictionary at Deflate's fastest level, 1. On 64 KiB frames of 200-byte KMTF messages (wan-bench's
+     * throughput) level 6 took 22 us of CPU per message and level 1 6.4 us, for 72 and 88 bytes per message.
+     */
+    @Override
+    public DeflateCompression fastest() {
+        return level == Deflater.BEST_SPEED ? this
+                : new DeflateCompression(id, name + " at level " + Deflater.BEST_SPEED, dictionary, Deflater.BEST_SPEED);
+    }
+
     @Override
     public byte[] compress(byte[] block, int length) {
         Deflater deflater = deflaters.poll();

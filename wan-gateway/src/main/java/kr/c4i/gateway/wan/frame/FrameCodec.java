@@ -73,6 +73,12 @@ public final class FrameCodec {
         return sending;
     }
 
+    /** This codec sending with {@link FrameCompression#fastest()}: frames every reader of this one reads. */
+    public FrameCodec fastest() {
+        FrameCompression fastest = sending.fastest();
+        return fastest == sending ? this : new FrameCodec(fastest, known.values(), maxBlockBytes);
+    }
+
     /**
      * A DATA frame of these envelopes.
      *

@@ -23,6 +23,14 @@ public interface FrameCompression {
      */
     byte[] decompress(byte[] frame, int offset, int length, int maxLength) throws FrameFormatException;
 
+    /**
+     * The same compression (same id, so any receiver of this one reads it) at the setting that costs the least CPU:
+     * what a link fast enough that CPU per message counts more than bytes sends with. By default this one.
+     */
+    default FrameCompression fastest() {
+        return this;
+    }
+
     /** No compression (id 0): the block as it is, for measurements and tests. */
     FrameCompression NONE = new FrameCompression() {
 

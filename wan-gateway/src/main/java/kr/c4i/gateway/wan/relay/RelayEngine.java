@@ -88,6 +88,13 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     static final Duration LINK_QUEUE = Duration.ofMillis(50);
 
     /**
+     * DATA frames this large or larger, which carry {@link #FRAME_TIME} of a budget over about 13 Mbit/s, are
+     * compressed with the least CPU ({@link FrameCodec#fastest()}): on such a link the relay's CPU per message limits
+     * it before the link's bytes do. Narrower links, whose frames are smaller, get the fewest bytes.
+     */
+    static final int FAST_LINK_FRAME_BYTES = 16 * 1024;
+
+    /**
      * How the engine paces, batches and waits.
      *
      * @param frameTargetBytes the size DATA frames are filled to at least: what one datagram of the link carries
@@ -146,7 +153,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             senders.put(peer, new PeerSender(peer, link, store, backlog,
                     new PrecedenceScheduler(backlog, settings.floor(), settings.quantumBytes(), expiry, clock),
                     new LinkPacer(settings.budgetBitsPerSecond(), burstBytes, settings.window(), nanos),
-                    codec, metrics, epoch, settings.receiptTimeout(), frameBytes,
+                    codecFor(codec, frameBytes), metrics, epoch, settings.receiptTimeout(), frameBytes,
                     linkQueueBytes(settings.budgetBitsPerSecond(), frameBytes)));
         }
         var lanBacklog = store.backlog(Route.lan());
@@ -164,6 +171,11 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     static int frameBytes(Settings settings, int linkMaxFrameBytes) {
         long linkTime = settings.budgetBitsPerSecond() / 8 * FRAME_TIME.toMillis() / 1000;
         return (int) Math.max(settings.frameTargetBytes(), Math.min(linkMaxFrameBytes, linkTime));
+    }
+
+    /** How DATA frames of this size are written: {@link FrameCodec#fastest()} from {@link #FAST_LINK_FRAME_BYTES}. */
+    static FrameCodec codecFor(FrameCodec codec, int frameBytes) {
+        return frameBytes >= FAST_LINK_FRAME_BYTES ? codec.fastest() : codec;
     }
 
     /** The most a sender lets wait in the link's queue: {@link #LINK_QUEUE} of the budget, at least two frames. */

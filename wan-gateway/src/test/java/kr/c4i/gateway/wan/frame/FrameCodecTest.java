@@ -88,6 +88,24 @@ class FrameCodecTest {
     }
 
     @Test
+    void theFastestCodecsFramesAreReadByTheStandardOneAndCostMoreBytes() throws FrameFormatException {
+        List<RelayedEnvelope> envelopes = new TestEnvelopes(5).list(300, 150, 250);
+        FrameCodec fastest = codec.fastest();
+
+        byte[] fast = fastest.data(1, 1, envelopes);
+        byte[] standard = codec.data(1, 1, envelopes);
+
+        assertThat(codec.decode(fast)).isEqualTo(new DataFrame(1, 1, envelopes));
+        assertThat(fastest.decode(standard)).isEqualTo(new DataFrame(1, 1, envelopes));
+        assertThat(fastest.sending().id()).isEqualTo(KmtfDictionary.ID);
+        // Level 1 against level 6: fewer matches looked for, a larger frame.
+        assertThat(fast.length).isGreaterThan(standard.length);
+        assertThat(fastest.fastest()).isSameAs(fastest);
+        FrameCodec none = new FrameCodec(FrameCompression.NONE);
+        assertThat(none.fastest()).isSameAs(none);
+    }
+
+    @Test
     void receiptCarriesItsSequenceNumbersAsRanges() throws FrameFormatException {
         List<Long> seqs = List.of(0L, 1L, 2L, 3L, 7L, 9L, 10L, 3L, Long.MAX_VALUE - 1, Long.MAX_VALUE);
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.wan.frame.FrameCodec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FrameSizeTest {
@@ -34,6 +36,16 @@ class FrameSizeTest {
         // Kept, so that FramePacker refuses the setting at start instead of the gateway ignoring it.
         assertThat(RelayEngine.frameBytes(budget(128_000), 1_000)).isEqualTo(DATAGRAM);
         assertThat(RelayEngine.frameBytes(budget(1_000_000_000), 1_000)).isEqualTo(DATAGRAM);
+    }
+
+    @Test
+    void framesOfAFastLinkAreCompressedWithTheLeastCpuAndANarrowerLinksWithTheFewestBytes() {
+        FrameCodec codec = FrameCodec.standard();
+        int fast = RelayEngine.frameBytes(budget(1_000_000_000), JMS_LARGEST);
+        int tenMegabits = RelayEngine.frameBytes(budget(10_000_000), JMS_LARGEST);
+        assertThat(RelayEngine.codecFor(codec, fast).sending().name()).isEqualTo("deflate-6+kmtf.dict at level 1");
+        assertThat(RelayEngine.codecFor(codec, tenMegabits)).isSameAs(codec);
+        assertThat(RelayEngine.codecFor(codec, DATAGRAM)).isSameAs(codec);
     }
 
     private static RelayEngine.Settings budget(long bitsPerSecond) {
