@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -128,6 +129,9 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     private final Map<SiteId, PeerSender> senders = new LinkedHashMap<>();
     private final LanDeliverer deliverer;
     private final List<Thread> threads = new ArrayList<>();
+    // Refusals and unroutable messages so far: each is counted in the metrics, logged at powers of two.
+    private final AtomicLong refusedForClearance = new AtomicLong();
+    private final AtomicLong unroutableMessages = new AtomicLong();
     private volatile boolean started;
 
     public RelayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
@@ -437,9 +441,15 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     }
 
     private void refused(Envelope envelope, String what, String destination, Classification clearance) {
-        log.warn("Message {} ({}, from {}) is {} ('{}'); {} is cleared {}: not relayed there", envelope.messageId(),
-                envelope.kmtfType(), envelope.origin(), Clearances.levelOfLabel(envelope.classification()),
-                envelope.classification(), what, clearance);
+        // Logged sparsely: a stream of traffic above a site's clearance would otherwise log a line per message; the
+        // counters have each one.
+        long count = refusedForClearance.incrementAndGet();
+        if (Long.bitCount(count) == 1) {
+            log.warn("Message {} ({}, from {}) is {} ('{}'); {} is cleared {}: not relayed there (refusal #{} for "
+                    + "want of clearance)", envelope.messageId(), envelope.kmtfType(), envelope.origin(),
+                    Clearances.levelOfLabel(envelope.classification()), envelope.classification(), what, clearance,
+                    count);
+        }
         metrics.dropped(DropReason.CLEARANCE.label(), envelope);
         metrics.clearanceRefused(destination);
     }
@@ -472,8 +482,12 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<SiteId> unroutable = new ArrayList<>();
         Map<SiteId, SortedSet<SiteId>> byHop = routes.split(cleared, crossed, unroutable);
         if (!unroutable.isEmpty()) {
-            log.warn("Message {} ({}) is bound for sites {}, which no route reaches from site {}: not relayed there",
-                    envelope.messageId(), envelope.kmtfType(), unroutable, self);
+            long count = unroutableMessages.incrementAndGet();
+            if (Long.bitCount(count) == 1) {
+                log.warn("Message {} ({}) is bound for sites {}, which no route reaches from site {}: not relayed "
+                        + "there (unroutable message #{})", envelope.messageId(), envelope.kmtfType(), unroutable,
+                        self, count);
+            }
             metrics.dropped("unroutable", envelope);
         }
         byHop.forEach((hop, bound) -> {

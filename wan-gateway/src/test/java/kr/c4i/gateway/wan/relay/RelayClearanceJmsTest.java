@@ -8,13 +8,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
@@ -30,6 +34,7 @@ import kr.c4i.gateway.kmtf.text.Classification;
  * CONFIDENTIAL, so gateway 3 takes SECRET off the WAN and still delivers it to no node of its LAN.
  */
 @Timeout(300)
+@ExtendWith(OutputCaptureExtension.class)
 class RelayClearanceJmsTest {
 
     static final SiteId S1 = SiteId.of("s1");
@@ -89,6 +94,34 @@ class RelayClearanceJmsTest {
             assertThat(counted(relay.site(S3), MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
                     .isEqualTo(2);
             assertThat(relay.site(S2).duplicates() + relay.site(S3).duplicates()).isZero();
+        }
+    }
+
+    @Test
+    void aStreamOfMessagesAboveASitesClearanceIsCountedWholeAndLoggedSparsely(CapturedOutput output)
+            throws Exception {
+        Clearances nodes = Clearances.of(Map.of("a", "SECRET", "b", "SECRET"), Classification.UNCLASSIFIED,
+                "gateway.routing.clearances");
+        Clearances sites = Clearances.of(Map.of("s1", "SECRET", "s2", "CONFIDENTIAL"), Classification.UNCLASSIFIED,
+                "gateway.routing.site-clearances");
+        try (JmsSites relay = new JmsSites(dir, Map.of(S1, A, S2, B), Map.of(B, List.of("SITREP")), 100_000_000L,
+                Duration.ofSeconds(10), 0.05, nodes, sites)) {
+            List<Envelope> secret = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                secret.add(message("s-" + i, "SECRET"));
+            }
+            relay.send(secret);
+            relay.send(List.of(message("u-1", "UNCLASSIFIED")));
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> relay.site(S2).received() == 1
+                    && counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s2")
+                            >= 40);
+            double refused = counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION,
+                    "s2");
+            // A line at the 1st, 2nd, 4th, ... refusal: at most 7 for up to 127 of them, not one per message.
+            long lines = output.getAll().lines().filter(l -> l.contains("for want of clearance)")).count();
+            assertThat(lines).isBetween(1L, (long) Math.floor(Math.log(refused) / Math.log(2)) + 1);
+            assertThat(relay.site(S2).inbox.keySet()).containsExactly("u-1");
         }
     }
 }
