@@ -29,8 +29,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("500") int batchSize,
         @DefaultValue("1s") Duration idlePoll, @DefaultValue("100ms") Duration backoffInitial,
         @DefaultValue("10s") Duration backoffMax, @DefaultValue("quarantine") BadRowPolicy badRowPolicy,
-        @DefaultValue("5s") Duration resendAfter, @DefaultValue("30s") Duration resendMax,
-        @DefaultValue("5") int maxRowAttempts) {
+        @DefaultValue(OutboxProperties.DEFAULT_RESEND_AFTER) Duration resendAfter,
+        @DefaultValue(OutboxProperties.DEFAULT_RESEND_MAX) Duration resendMax, @DefaultValue("5") int maxRowAttempts) {
+
+    /** The default of {@code gateway.outbox.resend-after}, stated once for the binding and for tools that mimic it. */
+    public static final String DEFAULT_RESEND_AFTER = "5s";
+    /** The default of {@code gateway.outbox.resend-max}. */
+    public static final String DEFAULT_RESEND_MAX = "30s";
 
     public OutboxProperties {
         if (batchSize < 1 || batchSize > 10_000) {

@@ -10,6 +10,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.springframework.boot.convert.DurationStyle;
+
+import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -27,8 +30,8 @@ import kr.c4i.gateway.dds.transport.DdsTransport;
  */
 final class DdsOrigin implements AutoCloseable {
 
-    static final Duration RESEND_AFTER = Duration.ofSeconds(5);
-    static final Duration RESEND_MAX = Duration.ofSeconds(30);
+    static final Duration RESEND_AFTER = DurationStyle.detectAndParse(OutboxProperties.DEFAULT_RESEND_AFTER);
+    static final Duration RESEND_MAX = DurationStyle.detectAndParse(OutboxProperties.DEFAULT_RESEND_MAX);
     /** The most messages sent and not yet receipted; a send waits for receipts beyond it (about 2 s at 20,000/s). */
     static final int WINDOW = 40_000;
 
