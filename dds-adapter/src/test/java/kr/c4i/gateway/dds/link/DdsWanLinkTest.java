@@ -89,24 +89,7 @@ class DdsWanLinkTest {
 
     @Test
     void framesThatArriveWhileTheHandlerIsBusyAreHandedOverTogetherInOrder() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        List<Integer> calls = new CopyOnWriteArrayList<>();
-        Recorder atBravo = new Recorder() {
-            @Override
-            public void received(List<ReceivedFrame> frames) {
-                calls.add(frames.size());
-                frames.forEach(f -> super.received(f.from(), f.bytes()));
-                entered.countDown();
-                try {
-                    // Storing durably takes a while; what arrives meanwhile waits for the next call.
-                    release.await(30, TimeUnit.SECONDS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        HeldRecorder atBravo = new HeldRecorder();
         try (DdsWanLink alpha = new DdsWanLink(settings(ALPHA, BRAVO).build());
                 DdsWanLink bravo = new DdsWanLink(settings(BRAVO, ALPHA).build())) {
             alpha.open(new Recorder());
@@ -114,15 +97,15 @@ class DdsWanLinkTest {
             awaitState(alpha, BRAVO, LinkState.UP);
             List<byte[]> sent = frames(new Random(4), 10, 500);
             alpha.send(BRAVO, sent.getFirst());
-            assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(atBravo.entered.await(20, TimeUnit.SECONDS)).isTrue();
             // One domain in one JVM: Cyclone delivers to the reader within write, so all nine wait when it returns.
             for (byte[] frame : sent.subList(1, sent.size())) {
                 alpha.send(BRAVO, frame);
             }
-            release.countDown();
+            atBravo.release.countDown();
             await().atMost(WAIT).until(() -> atBravo.frames.size() == sent.size());
             assertThat(hex(atBravo.frames)).containsExactlyElementsOf(hex(sent));
-            assertThat(calls).containsExactly(1, 9);
+            assertThat(atBravo.calls).containsExactly(1, 9);
             await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0);
         }
     }
@@ -197,21 +180,9 @@ class DdsWanLinkTest {
 
     @Test
     void framesLeftUnacknowledgedForThePeerTimeoutPutThePeerDownAndTheirBytesAreDropped() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
         Recorder atAlpha = new Recorder();
-        Recorder atBravo = new Recorder() {
-            @Override
-            public void received(SiteId from, byte[] frame) {
-                super.received(from, frame);
-                try {
-                    // A handler may block (storing durably); meanwhile nothing is acknowledged.
-                    release.await(30, TimeUnit.SECONDS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        // A handler may block (storing durably); meanwhile nothing is acknowledged.
+        HeldRecorder atBravo = new HeldRecorder();
         try (DdsWanLink alpha = new DdsWanLink(settings(ALPHA, BRAVO).build());
                 DdsWanLink bravo = new DdsWanLink(settings(BRAVO, ALPHA).build())) {
             alpha.open(atAlpha);
@@ -226,7 +197,7 @@ class DdsWanLinkTest {
             assertThat(alpha.unacknowledgedBytes(BRAVO)).isZero();
             assertThat(alpha.details().toString()).contains("framesLost=2");
 
-            release.countDown();
+            atBravo.release.countDown();
             await().atMost(WAIT).until(() -> alpha.state(BRAVO) == LinkState.UP);
             await().atMost(WAIT).until(() -> atBravo.frames.size() == 2);
             assertThat(atAlpha.states).containsExactly("bravo=up", "bravo=down", "bravo=up");
@@ -236,19 +207,7 @@ class DdsWanLinkTest {
 
     @Test
     void aPeerThatDoesNotKeepUpMakesSendFailRetryablyAfterTheWriteTimeout() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        Recorder atBravo = new Recorder() {
-            @Override
-            public void received(SiteId from, byte[] frame) {
-                super.received(from, frame);
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        HeldRecorder atBravo = new HeldRecorder();
         try (DdsWanLink alpha = new DdsWanLink(settings(ALPHA, BRAVO).peerTimeout(Duration.ofSeconds(60))
                 .maxQueuedFrames(4).build());
                 DdsWanLink bravo = new DdsWanLink(settings(BRAVO, ALPHA).maxQueuedFrames(4).build())) {
@@ -269,7 +228,7 @@ class DdsWanLinkTest {
             assertThat(refused).isNotNull().hasMessageContaining("does not keep up");
             assertThat(refused.retryable()).isTrue();
             assertThat(alpha.unacknowledgedBytes(BRAVO)).isEqualTo(accepted * 1000L);
-            release.countDown();
+            atBravo.release.countDown();
             int handedOver = accepted;
             await().atMost(WAIT).until(() -> atBravo.frames.size() == handedOver);
             await().atMost(WAIT).until(() -> alpha.unacknowledgedBytes(BRAVO) == 0);
@@ -331,6 +290,31 @@ class DdsWanLinkTest {
 
     static List<String> hex(List<byte[]> frames) {
         return frames.stream().map(HexFormat.of()::formatHex).toList();
+    }
+
+    /**
+     * Keeps what the link hands over and then blocks, as a gateway storing durably does, until released: what
+     * arrives meanwhile waits for the next call.
+     */
+    static class HeldRecorder extends Recorder {
+
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        /** How many frames each call handed over. */
+        final List<Integer> calls = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void received(List<ReceivedFrame> frames) {
+            this.calls.add(frames.size());
+            frames.forEach(f -> received(f.from(), f.bytes()));
+            this.entered.countDown();
+            try {
+                this.release.await(30, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Keeps what the link hands over. */
