@@ -141,7 +141,7 @@ public final class RelayStore implements AutoCloseable {
 
     /**
      * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
-     * migrations V1, V2), and reads the backlog of every route from it.
+     * migrations V1 to V3), and reads the backlog of every route from it.
      *
      * @throws IllegalStateException if the backlog cannot be read
      */
