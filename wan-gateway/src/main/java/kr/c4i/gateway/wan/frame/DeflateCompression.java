@@ -58,8 +58,8 @@ public final class DeflateCompression implements FrameCompression {
      */
     @Override
     public DeflateCompression fastest() {
-        return level == Deflater.BEST_SPEED ? this
-                : new DeflateCompression(id, name + " at level " + Deflater.BEST_SPEED, dictionary, Deflater.BEST_SPEED);
+        int fastest = Deflater.BEST_SPEED;
+        return level == fastest ? this : new DeflateCompression(id, name + " at level " + fastest, dictionary, fastest);
     }
 
     @Override
