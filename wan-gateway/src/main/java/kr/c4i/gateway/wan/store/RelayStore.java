@@ -280,11 +280,13 @@ public final class RelayStore implements AutoCloseable {
             }
         }
         if (!uncached.isEmpty()) {
-            read(uncached, found);
-            // Removed, not deleted yet: no longer stored.
+            // Removed, not yet deleted from the table: no longer stored. An id stays in removals until its delete
+            // has committed, so a row that the read below still finds is either one removed after this look (the
+            // load came first) or one of these.
             synchronized (removals) {
-                found.keySet().removeAll(removals);
+                uncached.removeIf(removals::contains);
             }
+            read(uncached, found);
         }
         Map<Long, RelayedEnvelope> ordered = new LinkedHashMap<>();
         for (Long id : ids) {
@@ -363,15 +365,15 @@ public final class RelayStore implements AutoCloseable {
                     return;
                 }
                 ids = new ArrayList<>(removals);
-                removals.clear();
             }
             try {
                 Transactions.lazy(dataSource, tx -> delete(tx, ids));
+                // Forgotten only once deleted: until then load must know these rows are no longer stored.
+                synchronized (removals) {
+                    ids.forEach(removals::remove);
+                }
             }
             catch (SQLException | RuntimeException ex) {
-                synchronized (removals) {
-                    removals.addAll(ids);
-                }
                 // Still in the table: tried again at the next round; logged sparsely, as an outage repeats every round.
                 if (Long.bitCount(failedDeletes.incrementAndGet()) == 1) {
                     log.warn("Unable to delete {} removed copies from relay_copy (tried again every {} ms): {}",
