@@ -2,7 +2,10 @@ package kr.c4i.gateway.wan.relay;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,9 +16,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -233,12 +238,38 @@ final class JmsSites implements AutoCloseable {
                 .withPeers(peers);
     }
 
+    /**
+     * A free loopback port below the kernel's ephemeral range, as tools' LoopbackPorts chooses them (this module
+     * cannot depend on tools): a port 0 handed out from that range became the local end of a bridge's connection
+     * before the broker bound it, and a gateway's broker did not start (RelayClearanceJmsTest, once in a module run).
+     */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        int below = ephemeralStart();
+        for (int attempt = 0; attempt < 1_000; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(10_000, below);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                if (HANDED_OUT.add(port)) {
+                    return port;
+                }
+            }
+            catch (IOException ex) {
+                // Taken: try another.
+            }
         }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
+        throw new UncheckedIOException(new IOException("No free loopback port in 10000.." + below));
+    }
+
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    private static int ephemeralStart() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+            return Math.max(11_000, Integer.parseInt(range.split("\\s+")[0]));
+        }
+        catch (IOException | RuntimeException ex) {
+            return 32_768;
         }
     }
 
