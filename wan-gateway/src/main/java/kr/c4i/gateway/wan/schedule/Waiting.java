@@ -8,12 +8,13 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * One stored copy waiting for its route, as the scheduler sees it: enough to choose, not the message itself.
  *
  * @param id the store's id of the copy
+ * @param messageId the id of the message it is a copy of
  * @param precedence its precedence
  * @param kmtfType its catalogue type id
  * @param bytes its size on the link before compression (envelope and relay header)
  * @param createdAt when its origin's application wrote it (for expiry)
  * @param storedAt when this gateway stored it
  */
-public record Waiting(long id, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
+public record Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
         Instant storedAt) {
 }

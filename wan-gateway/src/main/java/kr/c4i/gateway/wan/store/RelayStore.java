@@ -13,12 +13,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
@@ -26,7 +26,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -52,6 +51,8 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * would fill the store past its precedence's tier is refused, never one already stored evicted.</li>
  * <li>A copy with a supersede key replaces the waiting copy of its route with the same key, in the same
  * transaction.</li>
+ * <li>A copy the table holds for its route already is absorbed as a duplicate: the check is in memory
+ * ({@link HeldCopies}), since one gateway process writes the store.</li>
  * <li>What is stored is also kept in memory up to a bound ({@link CopyCache}), so sending and delivering read no
  * rows; a removed copy is forgotten at once and deleted from the table with the others of a short round.</li>
  * <li>The backlog is read from the table when the store is made, so a restarted gateway resumes where it stopped;
@@ -79,15 +80,9 @@ public final class RelayStore implements AutoCloseable {
                    AS c(route, message_id, origin, type, precedence, classification, created_us, body, crossed,
                         bound_for, bytes, supersede_key, n)
              ORDER BY c.n
-            ON CONFLICT (route, message_id) DO NOTHING
             RETURNING id, route, message_id""";
 
     private static final String DELETE = "DELETE FROM relay_copy WHERE id = ANY(?) RETURNING id, route";
-
-    private static final String STORED_ALREADY = """
-            SELECT r.route, r.message_id
-              FROM relay_copy r JOIN unnest(?::text[], ?::text[]) AS u(route, message_id)
-                   ON r.route = u.route AND r.message_id = u.message_id""";
 
     private static final String LOAD = """
             SELECT id, message_id, origin_node, kmtf_type, precedence, classification,
@@ -95,8 +90,9 @@ public final class RelayStore implements AutoCloseable {
               FROM relay_copy WHERE id = ANY(?)""";
 
     private static final String BACKLOG = """
-            SELECT id, route, precedence, kmtf_type, bytes, (extract(epoch FROM created_at) * 1000000)::bigint,
-                   (extract(epoch FROM stored_at) * 1000000)::bigint, supersede_key
+            SELECT id, route, message_id, precedence, kmtf_type, bytes,
+                   (extract(epoch FROM created_at) * 1000000)::bigint, (extract(epoch FROM stored_at) * 1000000)::bigint,
+                   supersede_key
               FROM relay_copy ORDER BY id""";
 
     private static final Precedence[] PRECEDENCES = Precedence.values();
@@ -123,8 +119,9 @@ public final class RelayStore implements AutoCloseable {
     private final ConcurrentMap<Route, RouteBacklog> backlogs = new ConcurrentHashMap<>();
     // One string per type name for the whole backlog, not one per stored copy.
     private final ConcurrentMap<String, String> typeNames = new ConcurrentHashMap<>();
-    // Guards storedBytes and reservedBytes; taken before a backlog's monitor, never after.
+    // Guards storedBytes, reservedBytes and held; taken before a backlog's monitor, never after.
     private final Object capacity = new Object();
+    private final HeldCopies held = new HeldCopies();
     private long storedBytes;
     // Bytes of copies being stored by accept calls under way, so that concurrent calls cannot overfill the store.
     private long reservedBytes;
@@ -133,15 +130,15 @@ public final class RelayStore implements AutoCloseable {
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
     private final CopyCache cache;
-    // Removed copies not yet deleted from the table, and the thread that deletes them.
-    private final Set<Long> removals = new HashSet<>();
+    // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
+    private final Map<Long, RouteMessage> removals = new HashMap<>();
     private final Object deleting = new Object();
     private final ScheduledExecutorService deleter;
     private final AtomicLong failedDeletes = new AtomicLong();
 
     /**
      * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
-     * migrations V1 to V3), and reads the backlog of every route from it.
+     * migrations V1 to V4), and reads the backlog of every route from it.
      *
      * @throws IllegalStateException if the backlog cannot be read
      */
@@ -187,10 +184,13 @@ public final class RelayStore implements AutoCloseable {
     /**
      * Stores copies, in one transaction whose commit is on disk when this returns. Each copy is stored for its route,
      * or absorbed as a duplicate, refused because the store is too full for its precedence, or superseded by a newer
-     * report with the same key. A copy that supersedes a waiting one deletes it in the same transaction.
+     * report with the same key. A copy that supersedes a waiting one deletes it in the same transaction. A copy that
+     * another call is storing at the same moment waits for that call: it is absorbed if that call stored it, and
+     * stored in a second transaction of this call if that call failed.
      *
      * @return one outcome per copy, in order
-     * @throws SQLException if the transaction failed: nothing of the batch is stored, nothing was replaced
+     * @throws SQLException if the transaction failed: nothing of the batch is stored, nothing was replaced (if only
+     *         the second one failed, the rest of the batch is stored, and offering the batch again absorbs it)
      */
     public List<Acceptance> accept(List<Copy> copies) throws SQLException {
         int n = copies.size();
@@ -198,7 +198,8 @@ public final class RelayStore implements AutoCloseable {
         int[] sameAs = resolveWithinBatch(copies, outcomes);
         long[] replaces = new long[n];
         List<Integer> toStore = new ArrayList<>(n);
-        List<Integer> refused = new ArrayList<>();
+        Map<Integer, HeldCopies.Claim> storedElsewhere = new HashMap<>();
+        HeldCopies.Claim claim = new HeldCopies.Claim();
         long reserved = 0;
         synchronized (capacity) {
             for (int i = 0; i < n; i++) {
@@ -206,6 +207,16 @@ public final class RelayStore implements AutoCloseable {
                     continue;
                 }
                 Copy copy = copies.get(i);
+                RouteMessage key = RouteMessage.of(copy);
+                if (held.holds(key)) {
+                    outcomes[i] = Acceptance.DUPLICATE;
+                    continue;
+                }
+                HeldCopies.Claim other = held.claimOf(key);
+                if (other != null) {
+                    storedElsewhere.put(i, other);
+                    continue;
+                }
                 if (copy.supersedeKey() != null) {
                     Waiting waiting = routeBacklog(copy.route()).waitingWithKey(copy.supersedeKey());
                     if (waiting != null && waiting.createdAt().isAfter(createdAt(copy))) {
@@ -215,11 +226,12 @@ public final class RelayStore implements AutoCloseable {
                     replaces[i] = waiting == null ? -1 : waiting.id();
                 }
                 if (storedBytes + reservedBytes + copy.bytes() > limits.limit(precedence(copy))) {
-                    refused.add(i);
+                    outcomes[i] = Acceptance.REFUSED;
                     continue;
                 }
                 reservedBytes += copy.bytes();
                 reserved += copy.bytes();
+                held.claim(key, claim);
                 toStore.add(i);
             }
         }
@@ -227,17 +239,16 @@ public final class RelayStore implements AutoCloseable {
         Written written = Written.NOTHING;
         boolean committed = false;
         try {
-            if (!toStore.isEmpty() || !refused.isEmpty()) {
+            if (!toStore.isEmpty()) {
                 written = Transactions.durable(dataSource, tx -> {
                     Map<RouteMessage, Long> ids = insert(tx, copies, toStore, storedAt);
                     List<Long> replaced = new ArrayList<>();
                     for (int i : toStore) {
-                        if (replaces[i] > 0 && ids.containsKey(RouteMessage.of(copies.get(i)))) {
+                        if (replaces[i] > 0) {
                             replaced.add(replaces[i]);
                         }
                     }
-                    return new Written(ids, delete(tx, replaced),
-                            storedAlready(tx, refused.stream().map(copies::get).toList()));
+                    return new Written(ids, delete(tx, replaced));
                 });
             }
             committed = true;
@@ -246,11 +257,43 @@ public final class RelayStore implements AutoCloseable {
             if (!committed) {
                 synchronized (capacity) {
                     reservedBytes -= reserved;
+                    for (int i : toStore) {
+                        held.unclaim(RouteMessage.of(copies.get(i)), claim);
+                    }
                 }
+                claim.settle();
             }
         }
-        return settle(copies, outcomes, sameAs, replaces, toStore, refused, reserved, written.ids(), written.deleted(),
-                written.storedAlready(), storedAt);
+        settle(copies, outcomes, replaces, toStore, reserved, written, storedAt);
+        claim.settle();
+        if (!storedElsewhere.isEmpty()) {
+            acceptAfterOthers(copies, storedElsewhere, outcomes);
+        }
+        List<Acceptance> result = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Acceptance outcome = sameAs[i] < 0 ? outcomes[i] : repeated(outcomes[sameAs[i]]);
+            // Those stored elsewhere were counted by the call that offered them again.
+            if (!storedElsewhere.containsKey(i)) {
+                count(copies.get(i), outcome);
+            }
+            result.add(outcome);
+        }
+        return result;
+    }
+
+    /**
+     * Offers again, once the calls that were storing them have settled, the copies that were being stored elsewhere:
+     * absorbed if those calls stored them, stored now if not. Waits without giving way to an interrupt, as the
+     * transaction it waits for does.
+     */
+    private void acceptAfterOthers(List<Copy> copies, Map<Integer, HeldCopies.Claim> storedElsewhere,
+            Acceptance[] outcomes) throws SQLException {
+        storedElsewhere.values().forEach(HeldCopies.Claim::await);
+        List<Integer> indexes = new ArrayList<>(storedElsewhere.keySet());
+        List<Acceptance> again = accept(indexes.stream().map(copies::get).toList());
+        for (int j = 0; j < indexes.size(); j++) {
+            outcomes[indexes.get(j)] = again.get(j);
+        }
     }
 
     /** The backlog of one route, as the scheduler takes from it (empty until copies are stored for the route). */
@@ -284,7 +327,7 @@ public final class RelayStore implements AutoCloseable {
             // has committed, so a row that the read below still finds is either one removed after this look (the
             // load came first) or one of these.
             synchronized (removals) {
-                uncached.removeIf(removals::contains);
+                uncached.removeIf(removals::containsKey);
             }
             read(uncached, found);
         }
@@ -336,17 +379,23 @@ public final class RelayStore implements AutoCloseable {
             return List.of();
         }
         List<Waiting> removed = new ArrayList<>(ids.size());
+        Map<Long, RouteMessage> toDelete = new HashMap<>();
         synchronized (capacity) {
             for (Long id : ids) {
-                Waiting copy = forget(id);
-                if (copy != null) {
-                    removed.add(copy);
+                // Only this site's LAN and its peers are routes: a short look through each.
+                for (Route route : backlogs.keySet()) {
+                    Waiting copy = forget(id, route);
+                    if (copy != null) {
+                        removed.add(copy);
+                        toDelete.put(id, new RouteMessage(route.key(), copy.messageId()));
+                        break;
+                    }
                 }
             }
         }
-        if (!removed.isEmpty()) {
+        if (!toDelete.isEmpty()) {
             synchronized (removals) {
-                removed.forEach(copy -> removals.add(copy.id()));
+                removals.putAll(toDelete);
             }
         }
         return removed;
@@ -359,25 +408,29 @@ public final class RelayStore implements AutoCloseable {
      */
     void deleteRemoved() {
         synchronized (deleting) {
-            List<Long> ids;
+            Map<Long, RouteMessage> deleting;
             synchronized (removals) {
                 if (removals.isEmpty()) {
                     return;
                 }
-                ids = new ArrayList<>(removals);
+                deleting = new HashMap<>(removals);
             }
             try {
-                Transactions.lazy(dataSource, tx -> delete(tx, ids));
-                // Forgotten only once deleted: until then load must know these rows are no longer stored.
+                Transactions.lazy(dataSource, tx -> delete(tx, deleting.keySet()));
+                // Held and in removals until deleted: until then the same copy offered again is absorbed, and load
+                // knows these rows are no longer stored.
+                synchronized (capacity) {
+                    deleting.forEach((id, copy) -> held.deleted(copy, id));
+                }
                 synchronized (removals) {
-                    ids.forEach(removals::remove);
+                    deleting.keySet().forEach(removals::remove);
                 }
             }
             catch (SQLException | RuntimeException ex) {
                 // Still in the table: tried again at the next round; logged sparsely, as an outage repeats every round.
                 if (Long.bitCount(failedDeletes.incrementAndGet()) == 1) {
                     log.warn("Unable to delete {} removed copies from relay_copy (tried again every {} ms): {}",
-                            ids.size(), REMOVAL_DELAY.toMillis(), ex.toString());
+                            deleting.size(), REMOVAL_DELAY.toMillis(), ex.toString());
                 }
             }
         }
@@ -454,41 +507,30 @@ public final class RelayStore implements AutoCloseable {
         return sameAs;
     }
 
-    private List<Acceptance> settle(List<Copy> copies, Acceptance[] outcomes, int[] sameAs, long[] replaces,
-            List<Integer> toStore, List<Integer> refused, long reserved, Map<RouteMessage, Long> ids,
-            Map<Long, Route> deleted, Set<RouteMessage> storedAlready, Instant storedAt) {
+    private void settle(List<Copy> copies, Acceptance[] outcomes, long[] replaces, List<Integer> toStore,
+            long reserved, Written written, Instant storedAt) {
         synchronized (capacity) {
             reservedBytes -= reserved;
             for (int i : toStore) {
                 Copy copy = copies.get(i);
-                Long id = ids.get(RouteMessage.of(copy));
-                if (id == null) {
-                    outcomes[i] = Acceptance.DUPLICATE;
-                    continue;
-                }
-                Waiting stored = new Waiting(id, precedence(copy), typeName(copy.relayed().envelope().kmtfType()),
-                        copy.bytes(), createdAt(copy), storedAt);
+                RouteMessage key = RouteMessage.of(copy);
+                long id = Objects.requireNonNull(written.ids().get(key), "relay_copy returned no id for a copy");
+                Waiting stored = new Waiting(id, copy.messageId(), precedence(copy),
+                        typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt);
                 // Kept before the backlog shows it, so no sender reads its row.
                 cache.put(id, copy.relayed(), copy.bytes());
+                held.stored(key, id);
                 if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
                     storedBytes += copy.bytes();
                 }
-                Route route = deleted.get(replaces[i]);
+                Route route = written.deleted().get(replaces[i]);
                 Waiting replaced = route == null ? null : forget(replaces[i], route);
+                if (replaced != null) {
+                    held.deleted(new RouteMessage(route.key(), replaced.messageId()), replaced.id());
+                }
                 outcomes[i] = new Acceptance(Outcome.STORED, stored, replaced);
             }
         }
-        for (int i : refused) {
-            outcomes[i] = storedAlready.contains(RouteMessage.of(copies.get(i))) ? Acceptance.DUPLICATE
-                    : Acceptance.REFUSED;
-        }
-        List<Acceptance> result = new ArrayList<>(outcomes.length);
-        for (int i = 0; i < outcomes.length; i++) {
-            Acceptance outcome = sameAs[i] < 0 ? outcomes[i] : repeated(outcomes[sameAs[i]]);
-            count(copies.get(i), outcome);
-            result.add(outcome);
-        }
-        return result;
     }
 
     /** A repeat within the batch fares as the copy it repeats, except that only one of them is stored. */
@@ -565,24 +607,6 @@ public final class RelayStore implements AutoCloseable {
         return deleted;
     }
 
-    /** Which of these copies the table holds already: a refused copy that is stored is a duplicate, not refused. */
-    private static Set<RouteMessage> storedAlready(Connection tx, List<Copy> copies) throws SQLException {
-        if (copies.isEmpty()) {
-            return Set.of();
-        }
-        Set<RouteMessage> stored = new HashSet<>();
-        try (PreparedStatement ps = tx.prepareStatement(STORED_ALREADY)) {
-            ps.setArray(1, tx.createArrayOf("text", copies.stream().map(c -> c.route().key()).toArray()));
-            ps.setArray(2, tx.createArrayOf("text", copies.stream().map(Copy::messageId).toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    stored.add(new RouteMessage(rs.getString(1), rs.getString(2)));
-                }
-            }
-        }
-        return stored;
-    }
-
     private void readBacklog() throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             // Without autocommit PostgreSQL's driver reads through a cursor, a fetch at a time, not all rows at once.
@@ -591,9 +615,11 @@ public final class RelayStore implements AutoCloseable {
                 ps.setFetchSize(10_000);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        Waiting copy = new Waiting(rs.getLong(1), PRECEDENCES[rs.getShort(3)],
-                                typeName(rs.getString(4)), rs.getInt(5), micros(rs.getLong(6)), micros(rs.getLong(7)));
-                        if (routeBacklog(Route.parse(rs.getString(2))).add(copy, rs.getString(8))) {
+                        Route route = Route.parse(rs.getString(2));
+                        Waiting copy = new Waiting(rs.getLong(1), rs.getString(3), PRECEDENCES[rs.getShort(4)],
+                                typeName(rs.getString(5)), rs.getInt(6), micros(rs.getLong(7)), micros(rs.getLong(8)));
+                        held.loaded(new RouteMessage(route.key(), copy.messageId()), copy.id());
+                        if (routeBacklog(route).add(copy, rs.getString(9))) {
                             storedBytes += copy.bytes();
                         }
                     }
@@ -601,17 +627,6 @@ public final class RelayStore implements AutoCloseable {
             }
             c.commit();
         }
-    }
-
-    /** Forgets a copy whose route the caller does not know: there are only this site's LAN and its peers. */
-    private @Nullable Waiting forget(long id) {
-        for (Route route : backlogs.keySet()) {
-            Waiting copy = forget(id, route);
-            if (copy != null) {
-                return copy;
-            }
-        }
-        return null;
     }
 
     private @Nullable Waiting forget(long id, Route route) {
@@ -644,7 +659,11 @@ public final class RelayStore implements AutoCloseable {
     }
 
     private static String join(Collection<SiteId> sites) {
-        return sites.stream().map(SiteId::value).collect(Collectors.joining(","));
+        StringJoiner joined = new StringJoiner(",");
+        for (SiteId site : sites) {
+            joined.add(site.value());
+        }
+        return joined.toString();
     }
 
     private static List<SiteId> sites(java.sql.Array array) throws SQLException {
@@ -652,16 +671,9 @@ public final class RelayStore implements AutoCloseable {
     }
 
     /** What the transaction of {@link #accept} wrote and found. */
-    private record Written(Map<RouteMessage, Long> ids, Map<Long, Route> deleted, Set<RouteMessage> storedAlready) {
+    private record Written(Map<RouteMessage, Long> ids, Map<Long, Route> deleted) {
 
-        static final Written NOTHING = new Written(Map.of(), Map.of(), Set.of());
-    }
-
-    private record RouteMessage(String route, String messageId) {
-
-        static RouteMessage of(Copy copy) {
-            return new RouteMessage(copy.route().key(), copy.messageId());
-        }
+        static final Written NOTHING = new Written(Map.of(), Map.of());
     }
 
     private record RouteKey(Route route, String supersedeKey) {

@@ -246,6 +246,6 @@ class RelayPolicyTest {
 
     private static Waiting waiting(String type, Precedence precedence, Duration age) {
         Instant created = NOW.minus(age);
-        return new Waiting(1, precedence, type, 100, created, created);
+        return new Waiting(1, "M-1", precedence, type, 100, created, created);
     }
 }

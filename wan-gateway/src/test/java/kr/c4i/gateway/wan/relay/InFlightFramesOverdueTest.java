@@ -71,7 +71,7 @@ class InFlightFramesOverdueTest {
     }
 
     private void sent(long seq, long atNanos) {
-        Waiting copy = new Waiting(seq, Precedence.ROUTINE, "SITREP", 300, Instant.EPOCH, Instant.EPOCH);
+        Waiting copy = new Waiting(seq, "M-" + seq, Precedence.ROUTINE, "SITREP", 300, Instant.EPOCH, Instant.EPOCH);
         inFlight.sent(new SentFrame(seq, List.of(copy), 1200, atNanos));
     }
 }

@@ -31,7 +31,7 @@ final class InMemoryBacklog implements Backlog {
     }
 
     Waiting add(Precedence precedence, String type, int bytes, Instant createdAt) {
-        Waiting copy = new Waiting(this.nextId++, precedence, type, bytes, createdAt, createdAt);
+        Waiting copy = new Waiting(this.nextId, "M-" + this.nextId++, precedence, type, bytes, createdAt, createdAt);
         queue(copy).addLast(copy);
         return copy;
     }

@@ -84,7 +84,7 @@ class RelayStoreTest {
 
         assertThat(outcomes).extracting(Acceptance::outcome).containsExactly(Outcome.STORED, Outcome.STORED);
         Waiting stored = outcomes.getFirst().stored();
-        assertThat(stored).isEqualTo(new Waiting(stored.id(), Precedence.IMMEDIATE, "POSREP",
+        assertThat(stored).isEqualTo(new Waiting(stored.id(), "msg-ü-1", Precedence.IMMEDIATE, "POSREP",
                 Copy.estimateBytes(relayed), CREATED, clock.instant()));
         long lanId = outcomes.get(1).stored().id();
         Map<Long, RelayedEnvelope> loaded = store.load(List.of(lanId, 999L, stored.id()));
@@ -171,6 +171,116 @@ class RelayStoreTest {
         assertThat(store.duplicates()).isEqualTo(2);
         assertThat(store.backlog(TO_BRAVO).waitingCount(Precedence.PRIORITY)).isEqualTo(1);
         assertThat(store.stats().bytes()).isEqualTo(2L * Copy.estimateBytes(message));
+    }
+
+    @Test
+    void copyIsAbsorbedUntilItsRowIsDeletedAlsoAfterARestart() throws Exception {
+        RelayedEnvelope message = relayed("m-1", Precedence.PRIORITY, "SITREP");
+        long id = store.accept(List.of(Copy.of(TO_BRAVO, message))).getFirst().stored().id();
+        RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        assertThat(outcomes(reopened.accept(List.of(Copy.of(TO_BRAVO, message)))))
+                .as("held as read from the table").containsExactly(Outcome.DUPLICATE);
+        reopened.close();
+
+        store.remove(List.of(id));
+        assertThat(outcomes(store.accept(List.of(Copy.of(TO_BRAVO, message)))))
+                .as("removed, its row not yet deleted").containsExactly(Outcome.DUPLICATE);
+        store.deleteRemoved();
+
+        assertThat(outcomes(store.accept(List.of(Copy.of(TO_BRAVO, message))))).containsExactly(Outcome.STORED);
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isEqualTo(1);
+    }
+
+    @Test
+    void copyOfferedWhileAnotherCallStoresItIsAbsorbedOnceThatCallCommits() throws Exception {
+        assertThat(offeredWhileAnotherCallStoresIt(false)).isEqualTo(Outcome.DUPLICATE);
+    }
+
+    @Test
+    void copyOfferedWhileAnotherCallStoresItIsStoredWhenThatCallFails() throws Exception {
+        assertThat(offeredWhileAnotherCallStoresIt(true)).isEqualTo(Outcome.STORED);
+    }
+
+    @Test
+    void concurrentCallsOfferingTheSameCopiesStoreEachOnce() throws Exception {
+        List<Copy> copies = sized("c", Precedence.ROUTINE, 200);
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<Acceptance>>> calls = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                List<Copy> batches = new ArrayList<>(copies);
+                Collections.rotate(batches, 50 * t);
+                calls.add(threads.submit(() -> {
+                    List<Acceptance> all = new ArrayList<>();
+                    for (int from = 0; from < batches.size(); from += 20) {
+                        all.addAll(store.accept(batches.subList(from, from + 20)));
+                    }
+                    return all;
+                }));
+            }
+            long stored = 0;
+            for (Future<List<Acceptance>> call : calls) {
+                stored += outcomes(call.get(60, TimeUnit.SECONDS)).stream().filter(o -> o == Outcome.STORED).count();
+            }
+            assertThat(stored).isEqualTo(200);
+        }
+        finally {
+            threads.shutdownNow();
+        }
+        assertThat(db.count("SELECT count(DISTINCT message_id) FROM relay_copy")).isEqualTo(200);
+        assertThat(db.count("SELECT count(*) FROM relay_copy")).isEqualTo(200);
+        assertThat(store.duplicates()).isEqualTo(600);
+        assertThat(store.stats().bytes()).isEqualTo(200 * 100);
+    }
+
+    /**
+     * Call A stores copies s-1 and p-1 and is held inside its transaction (a trigger waits for an advisory lock the
+     * test holds) while call B offers s-1; then A goes on and commits, or fails on p-1. B's outcome for s-1.
+     */
+    private Outcome offeredWhileAnotherCallStoresIt(boolean firstCallFails) throws Exception {
+        db.execute("CREATE FUNCTION test_gate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                + "PERFORM pg_advisory_xact_lock_shared(4242); RETURN NULL; END $$",
+                "CREATE TRIGGER test_gate BEFORE INSERT ON relay_copy FOR EACH STATEMENT EXECUTE FUNCTION test_gate()",
+                "ALTER TABLE relay_copy ADD CONSTRAINT test_no_poison CHECK (message_id <> '"
+                        + (firstCallFails ? "p-1" : "none") + "')");
+        ExecutorService threads = Executors.newFixedThreadPool(1);
+        try (java.sql.Connection gate = db.dataSource().getConnection()) {
+            gate.createStatement().execute("SELECT pg_advisory_lock(4242)");
+            RelayedEnvelope shared = relayed("s-1", Precedence.ROUTINE, "SITREP");
+            Future<List<Acceptance>> first = threads.submit(() -> store.accept(
+                    List.of(Copy.of(TO_BRAVO, shared), Copy.of(TO_BRAVO, relayed("p-1", Precedence.ROUTINE, "SITREP")))));
+            await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") == 1);
+            List<Acceptance> second = new ArrayList<>();
+            Thread offering = Thread.ofPlatform().start(() -> {
+                try {
+                    second.addAll(store.accept(List.of(Copy.of(TO_BRAVO, shared))));
+                }
+                catch (SQLException ex) {
+                    throw new IllegalStateException(ex);
+                }
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() -> offering.getState() == Thread.State.WAITING);
+            assertThat(db.count("SELECT count(*) FROM relay_copy")).as("nothing committed yet").isZero();
+
+            gate.createStatement().execute("SELECT pg_advisory_unlock(4242)");
+
+            offering.join(Duration.ofSeconds(30));
+            if (firstCallFails) {
+                assertThatThrownBy(() -> first.get(30, TimeUnit.SECONDS)).hasMessageContaining("test_no_poison");
+            }
+            else {
+                assertThat(outcomes(first.get(30, TimeUnit.SECONDS))).containsOnly(Outcome.STORED);
+            }
+            assertThat(db.strings("SELECT message_id FROM relay_copy WHERE message_id = 's-1'")).hasSize(1);
+            assertThat(second).hasSize(1);
+            return second.getFirst().outcome();
+        }
+        finally {
+            threads.shutdownNow();
+            db.execute("DROP TRIGGER test_gate ON relay_copy", "DROP FUNCTION test_gate()",
+                    "ALTER TABLE relay_copy DROP CONSTRAINT test_no_poison");
+        }
     }
 
     @Test
