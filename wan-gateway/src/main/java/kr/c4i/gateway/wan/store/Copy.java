@@ -1,6 +1,5 @@
 package kr.c4i.gateway.wan.store;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -68,7 +67,16 @@ public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supers
         return relayed.messageId();
     }
 
+    /** UTF-8 length, counted rather than encoded: this runs for every copy stored. */
     private static int utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
+        int bytes = text.length();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                // A surrogate pair is two chars and four bytes; others take two or three.
+                bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+            }
+        }
+        return bytes;
     }
 }
