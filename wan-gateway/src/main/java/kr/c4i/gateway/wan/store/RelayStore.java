@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -97,6 +98,9 @@ public final class RelayStore implements AutoCloseable {
 
     private static final Precedence[] PRECEDENCES = Precedence.values();
 
+    /** The key of the session-level advisory lock an open store holds on its database ("RELAY" in ASCII). */
+    static final long OWNERSHIP_LOCK = 0x52454C4159L;
+
     /**
      * The default of how many bytes of stored copies are kept in memory as well
      * ({@code gateway.wan.store.cache-size}).
@@ -122,6 +126,9 @@ public final class RelayStore implements AutoCloseable {
     // Guards storedBytes, reservedBytes and held; taken before a backlog's monitor, never after.
     private final Object capacity = new Object();
     private final HeldCopies held = new HeldCopies();
+    // A session lock held while the store is open: HeldCopies is the truth only if one process writes the table.
+    private final Connection ownership;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private long storedBytes;
     // Bytes of copies being stored by accept calls under way, so that concurrent calls cannot overfill the store.
     private long reservedBytes;
@@ -140,7 +147,7 @@ public final class RelayStore implements AutoCloseable {
      * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
      * migrations V1 to V4), and reads the backlog of every route from it.
      *
-     * @throws IllegalStateException if the backlog cannot be read
+     * @throws IllegalStateException if the backlog cannot be read, or another store is open on the same database
      */
     public RelayStore(DataSource dataSource, StoreLimits limits, Clock clock) {
         this(dataSource, limits, DEFAULT_CACHE_BYTES, clock);
@@ -149,7 +156,8 @@ public final class RelayStore implements AutoCloseable {
     /**
      * @param cacheBytes the most bytes of stored copies also kept in memory, so that sending and delivering them
      *        reads no rows (0 keeps none)
-     * @throws IllegalStateException if the backlog cannot be read
+     * @throws IllegalStateException if the backlog cannot be read, or another store (of this or another gateway
+     *         process) is open on the same database: its duplicate check would not see this one's copies
      */
     public RelayStore(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -160,10 +168,12 @@ public final class RelayStore implements AutoCloseable {
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
+        this.ownership = takeOwnership(dataSource);
         try {
             readBacklog();
         }
         catch (SQLException ex) {
+            giveUpOwnership(ownership);
             throw new IllegalStateException("Unable to read the relay store's backlog from relay_copy", ex);
         }
         this.deleter = Executors.newSingleThreadScheduledExecutor(
@@ -436,9 +446,12 @@ public final class RelayStore implements AutoCloseable {
         }
     }
 
-    /** Deletes what was removed, then stops deleting. */
+    /** Deletes what was removed, then stops deleting and lets another store open the database; once. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         deleter.shutdownNow();
         try {
             deleter.awaitTermination(5, TimeUnit.SECONDS);
@@ -447,6 +460,60 @@ public final class RelayStore implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         deleteRemoved();
+        giveUpOwnership(ownership);
+    }
+
+    /**
+     * Takes the store's advisory lock on a connection kept open until {@link #close}; the lock goes with the session,
+     * also when the process dies.
+     */
+    private static Connection takeOwnership(DataSource dataSource) {
+        Connection c;
+        try {
+            c = dataSource.getConnection();
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException("Unable to open the relay store's database", ex);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            // No transaction left open on the kept connection: an open one would hold back vacuum for good.
+            c.setAutoCommit(true);
+            ps.setLong(1, OWNERSHIP_LOCK);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    return c;
+                }
+            }
+            String database = c.getCatalog();
+            closeQuietly(c);
+            throw new IllegalStateException("Another relay store is open on database " + database + " (advisory lock "
+                    + OWNERSHIP_LOCK + " is held): each gateway needs a store database of its own");
+        }
+        catch (SQLException ex) {
+            closeQuietly(c);
+            throw new IllegalStateException("Unable to take the relay store's lock on its database", ex);
+        }
+    }
+
+    /** Unlocks before closing: a pool keeps the session, and with it a lock, of a connection closed to it. */
+    private static void giveUpOwnership(Connection c) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+            ps.setLong(1, OWNERSHIP_LOCK);
+            ps.execute();
+        }
+        catch (SQLException ex) {
+            log.debug("Unlocking the relay store's database failed; the lock ends with its session", ex);
+        }
+        closeQuietly(c);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        }
+        catch (SQLException ex) {
+            log.debug("Closing the relay store's lock connection failed; its session ends with it", ex);
+        }
     }
 
     /** What the store holds now, per route and precedence, and in all. */

@@ -101,6 +101,7 @@ class RelayStoreTest {
 
     @Test
     void aCopyReadFromTheTableEqualsTheCopyStored() throws Exception {
+        store.close();
         store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
         Envelope envelope = new Envelope("msg-ü-3", NodeId.of("node-a"), "POSREP", Precedence.IMMEDIATE,
                 "SECRET//REL KOR", Instant.parse("2026-11-22T08:00:00.123456789Z"),
@@ -143,6 +144,7 @@ class RelayStoreTest {
     void copiesBeyondTheCacheBoundAndAfterARestartAreReadFromTheTable() throws Exception {
         RelayedEnvelope first = relayed("m-1", Precedence.ROUTINE, "SITREP");
         RelayedEnvelope second = relayed("m-2", Precedence.ROUTINE, "SITREP");
+        store.close();
         store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), Copy.estimateBytes(first), clock);
         List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, first), Copy.of(TO_BRAVO, second)));
         long firstId = stored.get(0).stored().id();
@@ -153,8 +155,10 @@ class RelayStoreTest {
 
         assertThat(loaded.get(firstId).envelope().body()).as("kept").isEqualTo(first.envelope().body());
         assertThat(loaded.get(secondId).envelope().body()).as("past the bound: read").containsExactly(0);
-        RelayStore restarted = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
-        assertThat(restarted.load(List.of(firstId)).get(firstId).envelope().body()).containsExactly(0);
+        store.close();
+        try (RelayStore restarted = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
+            assertThat(restarted.load(List.of(firstId)).get(firstId).envelope().body()).containsExactly(0);
+        }
     }
 
     @Test
@@ -176,11 +180,12 @@ class RelayStoreTest {
     @Test
     void copyIsAbsorbedUntilItsRowIsDeletedAlsoAfterARestart() throws Exception {
         RelayedEnvelope message = relayed("m-1", Precedence.PRIORITY, "SITREP");
-        long id = store.accept(List.of(Copy.of(TO_BRAVO, message))).getFirst().stored().id();
-        RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
-        assertThat(outcomes(reopened.accept(List.of(Copy.of(TO_BRAVO, message)))))
-                .as("held as read from the table").containsExactly(Outcome.DUPLICATE);
-        reopened.close();
+        store.accept(List.of(Copy.of(TO_BRAVO, message)));
+        store.close();
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        List<Acceptance> again = store.accept(List.of(Copy.of(TO_BRAVO, message)));
+        assertThat(outcomes(again)).as("held as read from the table").containsExactly(Outcome.DUPLICATE);
+        long id = store.backlog(TO_BRAVO).peek(Precedence.PRIORITY, "SITREP").id();
 
         store.remove(List.of(id));
         assertThat(outcomes(store.accept(List.of(Copy.of(TO_BRAVO, message)))))
@@ -285,6 +290,7 @@ class RelayStoreTest {
 
     @Test
     void lowestPrecedenceIsRefusedFirstAndNothingIsEvicted() throws Exception {
+        store.close();
         store = new RelayStore(db.dataSource(), StoreLimits.of(10_000), clock);
 
         // 100 bytes a copy: ROUTINE fits to 85 copies, PRIORITY to 90, IMMEDIATE to 95, FLASH to 100.
@@ -317,6 +323,7 @@ class RelayStoreTest {
 
     @Test
     void tiersAreASettingThatMustNotFavourALowerPrecedence() throws Exception {
+        store.close();
         store = new RelayStore(db.dataSource(), new StoreLimits(10_000, 50, 60, 70, 100), clock);
         assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 60))))
                 .containsExactlyElementsOf(expect(50, 10));
@@ -402,24 +409,40 @@ class RelayStoreTest {
         Waiting inFlight = bravo.peek(Precedence.FLASH, bravo.types(Precedence.FLASH).getFirst());
         bravo.take(inFlight);
         StoreStats before = store.stats();
+        store.close();
 
-        RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        try (RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
 
-        assertThat(reopened.routes()).containsExactlyInAnyOrder(Route.lan(), TO_BRAVO, TO_CHARLIE);
-        assertThat(reopened.stats()).isEqualTo(before);
-        bravo.putBack(List.of(inFlight));
-        for (Route route : reopened.routes()) {
-            for (Precedence precedence : precedences) {
-                assertThat(reopened.backlog(route).types(precedence))
-                        .isEqualTo(store.backlog(route).types(precedence));
-                assertThat(reopened.backlog(route).waitingBytes(precedence))
-                        .isEqualTo(store.backlog(route).waitingBytes(precedence));
-                for (String type : store.backlog(route).types(precedence)) {
-                    assertThat(drain(reopened.backlog(route), precedence, type))
-                            .isEqualTo(drain(store.backlog(route), precedence, type)).isNotEmpty();
+            assertThat(reopened.routes()).containsExactlyInAnyOrder(Route.lan(), TO_BRAVO, TO_CHARLIE);
+            assertThat(reopened.stats()).isEqualTo(before);
+            bravo.putBack(List.of(inFlight));
+            for (Route route : reopened.routes()) {
+                for (Precedence precedence : precedences) {
+                    assertThat(reopened.backlog(route).types(precedence))
+                            .isEqualTo(store.backlog(route).types(precedence));
+                    assertThat(reopened.backlog(route).waitingBytes(precedence))
+                            .isEqualTo(store.backlog(route).waitingBytes(precedence));
+                    for (String type : store.backlog(route).types(precedence)) {
+                        assertThat(drain(reopened.backlog(route), precedence, type))
+                                .isEqualTo(drain(store.backlog(route), precedence, type)).isNotEmpty();
+                    }
                 }
             }
         }
+    }
+
+    @Test
+    void aSecondStoreOnTheSameDatabaseIsRefusedUntilTheFirstCloses() {
+        assertThatThrownBy(() -> new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Another relay store is open on database")
+                .hasMessageContaining("each gateway needs a store database of its own");
+
+        store.close();
+        store.close();
+
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        assertThat(store.routes()).isEmpty();
     }
 
     @Test
@@ -499,6 +522,7 @@ class RelayStoreTest {
 
     @Test
     void batchIsOneTransaction() throws Exception {
+        store.close();
         store = new RelayStore(db.dataSource(), new StoreLimits(50_000, 100, 100, 100, 100), clock);
         db.execute("ALTER TABLE relay_copy ADD CONSTRAINT test_no_poison CHECK (message_id <> 'r-250')");
         List<Copy> batch = sized("r", Precedence.ROUTINE, 500);
