@@ -21,6 +21,7 @@ import jakarta.jms.TextMessage;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -119,7 +120,7 @@ class BrokerTlsTest {
 
     @Test
     void aClientRefusesABrokerWhoseCertificateNamesAnotherHost() throws Exception {
-        int port = TestNodes.freePort();
+        int port = LoopbackPorts.freeTcp();
         JmsTransportSettings settings = JmsTransportSettings.of(NodeId.of("a"), TestNodes.USER, TestNodes.PASSWORD,
                 JmsTransportSettings.Embedded.at("127.0.0.1", port, this.tempDir.resolve("a")),
                 JmsTransportSettings.Receive.of(10), JmsTransportSettings.Bridge.of(Duration.ofSeconds(1)))

@@ -1,8 +1,5 @@
 package kr.c4i.gateway.jms;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -12,6 +9,7 @@ import java.util.function.Function;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +31,7 @@ final class TestNodes implements AutoCloseable {
     private TestNodes(Path root, String... ids) {
         this.root = root;
         for (String id : ids) {
-            this.ports.put(id, freePort());
+            this.ports.put(id, LoopbackPorts.freeTcp());
         }
     }
 
@@ -147,14 +145,5 @@ final class TestNodes implements AutoCloseable {
     @Override
     public void close() {
         List.copyOf(this.running.keySet()).forEach(this::stop);
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +18,8 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * The binding against Debian's libnorm 1.5.9 on loopback: two instances, each with a receive session on its own
@@ -144,7 +145,7 @@ class NormBindingTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port 0");
             assertThatThrownBy(() -> instance.createSession("127.0.0.1", 7000, -1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
-            NormSession session = instance.createSession("127.0.0.1", freePort(), 5);
+            NormSession session = instance.createSession("127.0.0.1", LoopbackPorts.freeUdp(), 5);
             assertThatThrownBy(() -> session.enqueue(new byte[0])).isInstanceOf(IllegalArgumentException.class);
             // NORM takes an unsigned short and orders object ids within half their range: 40,000 would wrap.
             assertThatThrownBy(() -> session.setRxCacheLimit(40_000)).isInstanceOf(IllegalArgumentException.class)
@@ -164,12 +165,6 @@ class NormBindingTest {
     private static long count(String dir) throws IOException {
         try (Stream<Path> entries = Files.list(Path.of(dir))) {
             return entries.count();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (DatagramSocket socket = new DatagramSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 
@@ -208,7 +203,7 @@ class NormBindingTest {
         private final Thread receiveEvents;
 
         Pair(double rate, int cacheCount) throws IOException {
-            int port = freePort();
+            int port = LoopbackPorts.freeUdp();
             this.receiver = this.receiving.createSession("127.0.0.1", port, RECEIVER_NODE);
             this.receiver.bindTo("127.0.0.1", null);
             this.receiver.setUnicastNacks(true);

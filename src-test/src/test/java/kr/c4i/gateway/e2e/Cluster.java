@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 

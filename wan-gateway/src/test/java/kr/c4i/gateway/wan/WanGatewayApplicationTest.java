@@ -43,6 +43,7 @@ import kr.c4i.gateway.pki.Identity;
 import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.PemFiles;
 import kr.c4i.gateway.pki.SiteAuthority;
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * Two WAN gateway applications as an operator configures them (JMS LAN, jms link), between two real JMS nodes: the
@@ -70,12 +71,12 @@ class WanGatewayApplicationTest {
     void twoGatewaysRelayBetweenTheirSitesAndReportTheirSides() throws Exception {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         opened.add(postgres);
-        int aPort = freePort();
-        int cPort = freePort();
-        int lan1 = freePort();
-        int lan2 = freePort();
-        int wan1 = freePort();
-        int wan2 = freePort();
+        int aPort = LoopbackPorts.freeTcp();
+        int cPort = LoopbackPorts.freeTcp();
+        int lan1 = LoopbackPorts.freeTcp();
+        int lan2 = LoopbackPorts.freeTcp();
+        int wan1 = LoopbackPorts.freeTcp();
+        int wan2 = LoopbackPorts.freeTcp();
         Map<String, Envelope> inbox = new ConcurrentHashMap<>();
         JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
         JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
@@ -264,11 +265,5 @@ class WanGatewayApplicationTest {
         opened.add(transport);
         transport.open();
         return transport;
-    }
-
-    private static int freePort() throws Exception {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

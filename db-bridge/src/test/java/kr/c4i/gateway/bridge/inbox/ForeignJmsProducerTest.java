@@ -3,9 +3,6 @@ package kr.c4i.gateway.bridge.inbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,6 +31,7 @@ import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.KmtfRejection;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * The same protection on JMS: anything with the broker's credentials puts envelopes on a node's queue (real
@@ -68,7 +66,7 @@ class ForeignJmsProducerTest {
 
     @Test
     void badEnvelopesOnTheQueueAreQuarantinedAndWhatFollowsStillArrives() throws Exception {
-        int port = freePort();
+        int port = LoopbackPorts.freeTcp();
         transport = new JmsTransport(JmsTransportSettings.of(NodeId.of("b"), USER, PASSWORD,
                 JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve("broker")),
                 JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(10))));
@@ -122,14 +120,5 @@ class ForeignJmsProducerTest {
             return rejection.kind();
         }
         throw new AssertionError(text + " is valid KMTF");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -1,8 +1,5 @@
 package kr.c4i.gateway.jms.link;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -15,6 +12,7 @@ import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +34,7 @@ final class LinkSites implements AutoCloseable {
     LinkSites(Path root, String... sites) {
         this.root = root;
         for (String site : sites) {
-            this.ports.put(site, freePort());
+            this.ports.put(site, LoopbackPorts.freeTcp());
         }
     }
 
@@ -86,14 +84,5 @@ final class LinkSites implements AutoCloseable {
     @Override
     public void close() {
         List.copyOf(this.open.keySet()).forEach(this::close);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -2,7 +2,6 @@ package kr.c4i.gateway.norm.link;
 
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.awaitState;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.frames;
-import static kr.c4i.gateway.norm.link.NormWanLinkTest.freePort;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.hex;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.peerDetails;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.sendWithinCredit;
@@ -10,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +23,7 @@ import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.norm.link.NormWanLinkTest.Recorder;
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * Three norm links in multicast mode on one group, in one JVM: an administratively scoped group (239.255.x.y) joined
@@ -43,10 +42,7 @@ class NormMulticastLinkTest {
     private final NormLinkSettings.Multicast group = new NormLinkSettings.Multicast(
             "239.255." + ThreadLocalRandom.current().nextInt(1, 255) + "."
                     + ThreadLocalRandom.current().nextInt(1, 255),
-            freePort(), "lo", 0);
-
-    NormMulticastLinkTest() throws IOException {
-    }
+            LoopbackPorts.freeUdp(), "lo", 0);
 
     NormLinkSettings settings(SiteId site, Duration peerTimeout) {
         Map<SiteId, String> peers = new LinkedHashMap<>();

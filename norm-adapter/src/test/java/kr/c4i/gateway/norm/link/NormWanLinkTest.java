@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -24,6 +22,7 @@ import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.norm.NormEvent;
 import kr.c4i.gateway.norm.NormInstance;
 import kr.c4i.gateway.norm.NormSession;
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * Two (or three) norm links in one JVM on loopback, each gateway on its own UDP port: frames cross real UDP through
@@ -47,11 +46,8 @@ class NormWanLinkTest {
     /** About a second of the link. */
     private static final long CREDIT = RATE / 8;
 
-    private final int alphaPort = freePort();
-    private final int bravoPort = freePort();
-
-    NormWanLinkTest() throws IOException {
-    }
+    private final int alphaPort = LoopbackPorts.freeUdp();
+    private final int bravoPort = LoopbackPorts.freeUdp();
 
     NormLinkSettings alpha() {
         return NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), RATE)
@@ -319,12 +315,6 @@ class NormWanLinkTest {
 
     static List<String> hex(List<byte[]> frames) {
         return frames.stream().map(HexFormat.of()::formatHex).toList();
-    }
-
-    static int freePort() throws IOException {
-        try (DatagramSocket socket = new DatagramSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     static final class Recorder implements FrameHandler {

@@ -12,7 +12,6 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -24,6 +23,7 @@ import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.pki.SiteDirectory;
 import kr.c4i.gateway.pki.TlsStores;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**

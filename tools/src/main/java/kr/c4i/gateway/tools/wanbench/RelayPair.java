@@ -17,7 +17,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
 
-import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
@@ -44,6 +43,7 @@ import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.wan.config.LanProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;

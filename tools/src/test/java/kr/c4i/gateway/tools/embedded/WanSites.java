@@ -25,7 +25,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import kr.c4i.gateway.tools.LoopbackPorts;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.FrameHandler;
@@ -40,6 +39,7 @@ import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.WanGatewayApplication;
 
 /**

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +27,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.site.SiteMap;
 
 /**
@@ -66,7 +64,7 @@ class JmsLanSideTest {
 
     @Test
     void takesWhatANodeSendsToARemoteNodeAndCommitsOnlyOnceTheEngineStoredIt() throws Exception {
-        int gatewayPort = freePort();
+        int gatewayPort = LoopbackPorts.freeTcp();
         JmsLanSide gateway = gateway(SITE1, "gw1", gatewayPort, Map.of());
         RecordingIngest ingest = new RecordingIngest().holding();
         gateway.open(ingest);
@@ -87,7 +85,7 @@ class JmsLanSideTest {
 
     @Test
     void aBatchTheEngineFailedOnComesAgain() throws Exception {
-        int gatewayPort = freePort();
+        int gatewayPort = LoopbackPorts.freeTcp();
         JmsLanSide gateway = gateway(SITE1, "gw1", gatewayPort, Map.of());
         RecordingIngest ingest = new RecordingIngest().failing(1);
         gateway.open(ingest);
@@ -101,7 +99,7 @@ class JmsLanSideTest {
 
     @Test
     void aBatchTheStoreRefusedComesAgain() throws Exception {
-        int gatewayPort = freePort();
+        int gatewayPort = LoopbackPorts.freeTcp();
         JmsLanSide gateway = gateway(SITE1, "gw1", gatewayPort, Map.of());
         RecordingIngest ingest = new RecordingIngest().refusing(1);
         gateway.open(ingest);
@@ -116,11 +114,11 @@ class JmsLanSideTest {
 
     @Test
     void deliversARelayedMessageToTheNodesOfThisSite() throws Exception {
-        int xPort = freePort();
+        int xPort = LoopbackPorts.freeTcp();
         Map<String, Envelope> inbox = new ConcurrentHashMap<>();
         JmsTransport x = node(X, Map.of(), xPort);
         x.subscribe(batch -> batch.forEach(e -> inbox.put(e.messageId(), e)));
-        JmsLanSide gateway = gateway(SITE2, "gw2", freePort(), Map.of(X, xPort));
+        JmsLanSide gateway = gateway(SITE2, "gw2", LoopbackPorts.freeTcp(), Map.of(X, xPort));
         gateway.open(new RecordingIngest());
         Envelope fromA = Envelopes.sitrep("a-4", A);
         // No node at site 2 subscribes to OPORD; no catalogue has NOSUCH.
@@ -157,7 +155,7 @@ class JmsLanSideTest {
     }
 
     private JmsTransport node(NodeId id, Map<NodeId, Integer> peers) throws Exception {
-        return node(id, peers, freePort());
+        return node(id, peers, LoopbackPorts.freeTcp());
     }
 
     private JmsTransport node(NodeId id, Map<NodeId, Integer> peers, int port) throws Exception {
@@ -185,14 +183,5 @@ class JmsLanSideTest {
         Map<String, Object> queues = (Map<String, Object>) gateway.health().details().get("relayedQueues");
         Map<String, Object> queue = (Map<String, Object>) queues.get("kmtf.node." + node.value());
         return (Long) queue.get("depth");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -1,11 +1,5 @@
 package kr.c4i.gateway.wan.relay;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -16,11 +10,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -41,6 +33,7 @@ import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
 import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.lan.JmsLanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
@@ -64,9 +57,9 @@ final class JmsSites implements AutoCloseable {
 
         final SiteId id;
         final NodeId node;
-        final int nodePort = freePort();
-        final int lanPort = freePort();
-        final int wanPort = freePort();
+        final int nodePort = LoopbackPorts.freeTcp();
+        final int lanPort = LoopbackPorts.freeTcp();
+        final int wanPort = LoopbackPorts.freeTcp();
         final HikariDataSource database;
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         /** Message id to every copy the node's inbox handler was given, in arrival order. */
@@ -236,41 +229,6 @@ final class JmsSites implements AutoCloseable {
                         Duration.ofSeconds(1)),
                 new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
                 .withPeers(peers);
-    }
-
-    /**
-     * A free loopback port below the kernel's ephemeral range, as tools' LoopbackPorts chooses them (this module
-     * cannot depend on tools): a port 0 handed out from that range became the local end of a bridge's connection
-     * before the broker bound it, and a gateway's broker did not start (RelayClearanceJmsTest, once in a module run).
-     */
-    static int freePort() {
-        int below = ephemeralStart();
-        for (int attempt = 0; attempt < 1_000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, below);
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(false);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
-                if (HANDED_OUT.add(port)) {
-                    return port;
-                }
-            }
-            catch (IOException ex) {
-                // Taken: try another.
-            }
-        }
-        throw new UncheckedIOException(new IOException("No free loopback port in 10000.." + below));
-    }
-
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-    private static int ephemeralStart() {
-        try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
-            return Math.max(11_000, Integer.parseInt(range.split("\\s+")[0]));
-        }
-        catch (IOException | RuntimeException ex) {
-            return 32_768;
-        }
     }
 
     @Override

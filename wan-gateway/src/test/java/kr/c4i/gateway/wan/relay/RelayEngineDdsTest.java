@@ -43,6 +43,7 @@ import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.pki.Identity;
 import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.SiteAuthority;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
@@ -121,8 +122,8 @@ class RelayEngineDdsTest {
         DdsTransport a = node(A, BASE, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), C);
         node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
         long budget = 256_000;
-        int s1Port = freeUdpPort();
-        int s2Port = freeUdpPort();
+        int s1Port = LoopbackPorts.freeUdp();
+        int s2Port = LoopbackPorts.freeUdp();
         NormWanLink s1Link = normLink(S1, s1Port, S2, s2Port, budget, 30);
         NormWanLink s2Link = normLink(S2, s2Port, S1, s1Port, budget, 30);
         // A window of a whole second: without the queue bound, NORM's queue would grow towards it under loss.
@@ -165,8 +166,8 @@ class RelayEngineDdsTest {
         DdsTransport a = node(A, BASE, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), C);
         node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
         long budget = 64_000;
-        int s1Port = freeUdpPort();
-        int s2Port = freeUdpPort();
+        int s1Port = LoopbackPorts.freeUdp();
+        int s2Port = LoopbackPorts.freeUdp();
         RelayEngine.Settings settings = normSettings(budget, Duration.ofMinutes(10));
         gateway(postgres, S1, BASE, normLink(S1, s1Port, S2, s2Port, budget, 0), settings);
         RelayEngine s2 = gateway(postgres, S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget, 0), settings);
@@ -195,8 +196,8 @@ class RelayEngineDdsTest {
         DdsTransport a = node(A, BASE, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet(), C);
         node(C, BASE + 70, inboxC, ConcurrentHashMap.newKeySet(), A);
         long budget = 256_000;
-        int s1Port = freeUdpPort();
-        int s2Port = freeUdpPort();
+        int s1Port = LoopbackPorts.freeUdp();
+        int s2Port = LoopbackPorts.freeUdp();
         SiteAuthority ca1 = SiteAuthority.create("s1", SiteAuthority.DEFAULT_AUTHORITY_VALIDITY);
         SiteAuthority ca2 = SiteAuthority.create("s2", SiteAuthority.DEFAULT_AUTHORITY_VALIDITY);
         Identity gw1 = ca1.issue(IdentityRequest.loopback("gw-s1"), SiteAuthority.DEFAULT_IDENTITY_VALIDITY);
@@ -322,12 +323,6 @@ class RelayEngineDdsTest {
                 .participant(ParticipantSettings.builder().domainId(domain).networkInterface("127.0.0.1")
                         .multicast(false).peers(List.of("127.0.0.1")).build())
                 .build();
-    }
-
-    private static int freeUdpPort() throws java.io.IOException {
-        try (java.net.DatagramSocket socket = new java.net.DatagramSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static Set<String> ids(List<Envelope> envelopes) {

@@ -10,8 +10,6 @@ import static kr.c4i.gateway.wan.seal.TestPki.S3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,6 +36,7 @@ import kr.c4i.gateway.dds.link.DdsLinkSettings;
 import kr.c4i.gateway.dds.link.DdsWanLink;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 import kr.c4i.gateway.norm.link.NormWanLink;
+import kr.c4i.gateway.ports.LoopbackPorts;
 
 /**
  * Sealed frames over the real norm link (libnorm, UDP on loopback) and the real dds link (Cyclone, a WAN domain of its
@@ -57,12 +56,9 @@ class SealedWanLinkTest {
         NORM, DDS
     }
 
-    private final int s1Port = freePort();
-    private final int s2Port = freePort();
+    private final int s1Port = LoopbackPorts.freeUdp();
+    private final int s2Port = LoopbackPorts.freeUdp();
     private final List<WanLink> opened = new ArrayList<>();
-
-    SealedWanLinkTest() throws IOException {
-    }
 
     @AfterEach
     void close() {
@@ -234,12 +230,6 @@ class SealedWanLinkTest {
 
     private static List<String> hex(List<byte[]> frames) {
         return frames.stream().map(HexFormat.of()::formatHex).toList();
-    }
-
-    private static int freePort() throws IOException {
-        try (DatagramSocket socket = new DatagramSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** The gateway's handler: what it was handed, from whom. */

@@ -1,4 +1,4 @@
-package kr.c4i.gateway.tools;
+package kr.c4i.gateway.ports;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

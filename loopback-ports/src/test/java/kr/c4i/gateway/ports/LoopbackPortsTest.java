@@ -1,0 +1,51 @@
+package kr.c4i.gateway.ports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class LoopbackPortsTest {
+
+    private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+
+    @Test
+    void portsAreBelowTheEphemeralRangeAndNeverHandedOutTwice() throws IOException {
+        int ephemeralStart = Files.isReadable(RANGE)
+                ? Integer.parseInt(Files.readAllLines(RANGE).getFirst().strip().split("\\s+")[0])
+                : 32_768;
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            ports.add(LoopbackPorts.freeTcp());
+            ports.add(LoopbackPorts.freeUdp());
+        }
+        assertThat(ports).doesNotHaveDuplicates().allSatisfy(
+                port -> assertThat(port).isGreaterThanOrEqualTo(10_000).isLessThan(ephemeralStart));
+    }
+
+    @Test
+    void aTcpPortCanBeBoundOnLoopback() throws IOException {
+        int port = LoopbackPorts.freeTcp();
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            assertThat(socket.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void aUdpPortCanBeBoundOnLoopback() throws IOException {
+        int port = LoopbackPorts.freeUdp();
+        try (DatagramSocket socket = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
+            assertThat(socket.getLocalPort()).isEqualTo(port);
+        }
+    }
+}
