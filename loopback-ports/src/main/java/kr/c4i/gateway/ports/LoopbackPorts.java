@@ -69,7 +69,9 @@ public final class LoopbackPorts {
     /** The first port of the kernel's ephemeral range (Linux: ip_local_port_range), 32768 if it cannot be read. */
     private static int ephemeralStart() {
         try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).strip();
+            // Not Files.readString: /proc reports size 0, so it reads one byte first, and the kernel ends a sysctl
+            // file read at any later offset: it saw "3" of "32768", and every port came from 10000..10999.
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).getFirst().strip();
             return Math.max(LOWEST + 1_000, Integer.parseInt(range.split("\\s+")[0]));
         }
         catch (IOException | RuntimeException ex) {

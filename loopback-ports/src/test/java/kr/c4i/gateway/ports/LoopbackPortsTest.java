@@ -30,6 +30,8 @@ class LoopbackPortsTest {
         }
         assertThat(ports).doesNotHaveDuplicates().allSatisfy(
                 port -> assertThat(port).isGreaterThanOrEqualTo(10_000).isLessThan(ephemeralStart));
+        // Over the whole range, not a corner of it: 200 ports all in the lower half would happen once in 2^200.
+        assertThat(ports).anyMatch(port -> port >= (10_000 + ephemeralStart) / 2);
     }
 
     @Test
