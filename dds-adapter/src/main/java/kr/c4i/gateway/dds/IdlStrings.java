@@ -22,28 +22,38 @@ public final class IdlStrings {
      * @throws IllegalArgumentException for a NUL character (C strings end there) or an unpaired surrogate
      */
     public static byte[] encode(String value, String what) {
-        boolean ascii = true;
+        int invalid = firstInvalid(value);
+        if (invalid >= 0) {
+            if (value.charAt(invalid) == 0) {
+                throw new IllegalArgumentException(what + " contains a NUL character at index " + invalid
+                        + "; IDL strings cannot carry it");
+            }
+            throw new IllegalArgumentException(what + " contains an unpaired surrogate at index " + invalid
+                    + "; it is not valid Unicode and cannot be encoded as UTF-8");
+        }
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The index of the first character an IDL string cannot carry (a NUL, or an unpaired surrogate), or -1: a check
+     * for callers that validate before writing, without encoding or building a message.
+     */
+    public static int firstInvalid(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == 0) {
-                throw new IllegalArgumentException(what + " contains a NUL character at index " + i
-                        + "; IDL strings cannot carry it");
+                return i;
             }
-            if (c >= 0x80) {
-                ascii = false;
-                if (Character.isHighSurrogate(c)) {
-                    if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
-                        i++;
-                        continue;
-                    }
-                    throw unpaired(what, i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    i++;
+                    continue;
                 }
-                if (Character.isLowSurrogate(c)) {
-                    throw unpaired(what, i);
-                }
+                return i;
             }
         }
-        return value.getBytes(ascii ? StandardCharsets.US_ASCII : StandardCharsets.UTF_8);
+        return -1;
     }
 
     /**
@@ -70,10 +80,5 @@ public final class IdlStrings {
             throw new IllegalArgumentException(what + " is not valid UTF-8 (" + bytes.length + " bytes): "
                     + ex.getMessage(), ex);
         }
-    }
-
-    private static IllegalArgumentException unpaired(String what, int index) {
-        return new IllegalArgumentException(what + " contains an unpaired surrogate at index " + index
-                + "; it is not valid Unicode and cannot be encoded as UTF-8");
     }
 }

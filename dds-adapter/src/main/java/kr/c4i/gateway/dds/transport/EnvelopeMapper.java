@@ -103,6 +103,9 @@ final class EnvelopeMapper {
     }
 
     private static void checkText(String id, String value, String what) throws MessageRejectedException {
+        if (IdlStrings.firstInvalid(value) < 0) {
+            return;
+        }
         try {
             IdlStrings.encode(value, "The " + what);
         }
