@@ -75,7 +75,7 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static final Duration DRAIN = Duration.ofSeconds(120);
     // The warm-up ends once the JIT compiler takes less than this share of a round's CPU, or after this many rounds.
     private static final double WARM_JIT_SHARE = 0.05;
-    private static final int WARMUP_ROUNDS = 12;
+    private static final int WARMUP_ROUNDS = 30;
 
     @Spec
     CommandSpec spec;
@@ -141,7 +141,7 @@ public final class WanBenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "50000", converter = OptionValues.PositiveInt.class,
             description = "Messages per warm-up round through the unshaped pair before measuring; rounds go on until "
-                    + "the JIT compiler takes under 5%% of a round's CPU, at most 12 (the throughput line says how "
+                    + "the JIT compiler takes under 5%% of a round's CPU, at most 30 (the throughput line says how "
                     + "much compiling was still left).")
     int warmup;
 
