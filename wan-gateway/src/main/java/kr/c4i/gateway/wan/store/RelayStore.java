@@ -485,14 +485,39 @@ public final class RelayStore implements AutoCloseable {
                 }
             }
             String database = c.getCatalog();
+            String holder = ownershipHolder(c);
             closeQuietly(c);
-            throw new IllegalStateException("Another relay store is open on database " + database + " (advisory lock "
-                    + OWNERSHIP_LOCK + " is held): each gateway needs a store database of its own");
+            throw new IllegalStateException("Another relay store is open on database " + database + ": " + holder
+                    + " holds its advisory lock " + OWNERSHIP_LOCK + "; each gateway needs a store database of its own"
+                    + " (if that gateway is gone and its session lingers, end the session with pg_terminate_backend)");
         }
         catch (SQLException ex) {
             closeQuietly(c);
             throw new IllegalStateException("Unable to take the relay store's lock on its database", ex);
         }
+    }
+
+    /** Who holds the store's lock, for the operator: the PostgreSQL process of the session and its client. */
+    private static String ownershipHolder(Connection c) {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start
+                  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ? AND l.objsubid = 1
+                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())""")) {
+            // A bigint key shows in pg_locks as its high and low 32 bits.
+            ps.setLong(1, OWNERSHIP_LOCK >>> 32);
+            ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return "the session of PostgreSQL process " + rs.getInt(1) + " (client " + rs.getString(2)
+                            + ", connected since " + rs.getObject(3) + ")";
+                }
+            }
+        }
+        catch (SQLException ex) {
+            log.debug("Unable to tell who holds the relay store's lock", ex);
+        }
+        return "another session";
     }
 
     /** Unlocks before closing: a pool keeps the session, and with it a lock, of a connection closed to it. */

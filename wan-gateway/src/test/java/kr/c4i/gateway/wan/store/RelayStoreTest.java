@@ -436,6 +436,7 @@ class RelayStoreTest {
         assertThatThrownBy(() -> new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Another relay store is open on database")
+                .hasMessageMatching("(?s).*the session of PostgreSQL process \\d+ \\(client .*, connected since .*")
                 .hasMessageContaining("each gateway needs a store database of its own");
 
         store.close();
