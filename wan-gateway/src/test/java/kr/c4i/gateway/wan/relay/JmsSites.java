@@ -198,6 +198,8 @@ final class JmsSites implements AutoCloseable {
         Site site = sites.get(id);
         if (site.engine != null) {
             site.engine.close();
+            // As the service's context closes it: the store's lock goes, and a gateway started again takes it.
+            site.engine.store().close();
             site.engine = null;
         }
     }

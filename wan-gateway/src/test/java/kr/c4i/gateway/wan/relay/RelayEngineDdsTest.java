@@ -177,6 +177,7 @@ class RelayEngineDdsTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> !inboxC.isEmpty());
 
         s2.close();
+        s2.store().close();
         engine(pools.get(S2), S2, BASE + 70, normLink(S2, s2Port, S1, s1Port, budget, 0), settings);
 
         await().atMost(Duration.ofSeconds(120)).until(() -> inboxC.keySet().containsAll(ids(fromA)));
@@ -309,8 +310,10 @@ class RelayEngineDdsTest {
         DdsLanSide lan = new DdsLanSide(NodeId.of("gw-" + site.value()), sites, ROUTING, CATALOGUE, lan(lanDomain),
                 Duration.ofSeconds(30), Duration.ofSeconds(60));
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
+        RelayStore store = new RelayStore(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC());
+        opened.add(store);
         RelayEngine engine = new RelayEngine(sites, new SiteRoutes(site, link.peers(), Map.of()), ROUTING, CATALOGUE,
-                new RelayStore(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC()), () -> policy,
+                store, () -> policy,
                 ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(new SimpleMeterRegistry()),
                 settings, Clock.systemUTC());
         opened.add(engine);
