@@ -274,8 +274,22 @@ public final class RelayStore implements AutoCloseable {
                 claim.settle();
             }
         }
-        settle(copies, outcomes, replaces, toStore, reserved, written, storedAt);
-        claim.settle();
+        boolean settled = false;
+        try {
+            settle(copies, outcomes, replaces, toStore, reserved, written, storedAt);
+            settled = true;
+        }
+        finally {
+            // Never leave a claim behind: a call waiting for it would wait for ever, or find it again and again.
+            if (!settled) {
+                synchronized (capacity) {
+                    for (int i : toStore) {
+                        held.unclaim(RouteMessage.of(copies.get(i)), claim);
+                    }
+                }
+            }
+            claim.settle();
+        }
         if (!storedElsewhere.isEmpty()) {
             acceptAfterOthers(copies, storedElsewhere, outcomes);
         }
