@@ -267,10 +267,8 @@ public final class RelayStore implements AutoCloseable {
             if (!committed) {
                 synchronized (capacity) {
                     reservedBytes -= reserved;
-                    for (int i : toStore) {
-                        held.unclaim(RouteMessage.of(copies.get(i)), claim);
-                    }
                 }
+                unclaim(copies, toStore, claim);
                 claim.settle();
             }
         }
@@ -282,11 +280,7 @@ public final class RelayStore implements AutoCloseable {
         finally {
             // Never leave a claim behind: a call waiting for it would wait for ever, or find it again and again.
             if (!settled) {
-                synchronized (capacity) {
-                    for (int i : toStore) {
-                        held.unclaim(RouteMessage.of(copies.get(i)), claim);
-                    }
-                }
+                unclaim(copies, toStore, claim);
             }
             claim.settle();
         }
@@ -303,6 +297,15 @@ public final class RelayStore implements AutoCloseable {
             result.add(outcome);
         }
         return result;
+    }
+
+    /** Takes back what the claim still holds of these copies, for a call that stored none or not all of them. */
+    private void unclaim(List<Copy> copies, List<Integer> claimed, HeldCopies.Claim claim) {
+        synchronized (capacity) {
+            for (int i : claimed) {
+                held.unclaim(RouteMessage.of(copies.get(i)), claim);
+            }
+        }
     }
 
     /**
