@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
@@ -69,19 +68,16 @@ public final class RelayStore implements AutoCloseable {
      */
     public static final String MIGRATIONS = "classpath:db/wan-store";
 
-    private static final String INSERT = """
-            INSERT INTO relay_copy (route, message_id, origin_node, kmtf_type, precedence, classification, created_at,
-                                    body, crossed, bound_for, bytes, supersede_key, stored_at)
-            SELECT c.route, c.message_id, c.origin, c.type, c.precedence, c.classification,
-                   timestamptz 'epoch' + c.created_us * interval '1 microsecond', c.body,
-                   string_to_array(c.crossed, ','), string_to_array(c.bound_for, ','), c.bytes, c.supersede_key,
-                   timestamptz 'epoch' + ? * interval '1 microsecond'
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[],
-                          ?::bytea[], ?::text[], ?::text[], ?::integer[], ?::text[]) WITH ORDINALITY
-                   AS c(route, message_id, origin, type, precedence, classification, created_us, body, crossed,
-                        bound_for, bytes, supersede_key, n)
-             ORDER BY c.n
-            RETURNING id, route, message_id""";
+    // The store gives each copy its id (one process writes the table: see OWNERSHIP_LOCK), so a batch is written with
+    // COPY, which returns nothing, instead of an INSERT that returns each row's id.
+    private static final String COPY = """
+            COPY relay_copy (id, route, message_id, origin_node, kmtf_type, precedence, classification, created_at, body,
+                             crossed, bound_for, bytes, supersede_key, stored_at)
+            FROM STDIN (FORMAT binary)""";
+
+    private static final int COPY_FIELDS = 14;
+    // What a row takes in the COPY stream besides its copy's bytes: field lengths, numbers and array headers.
+    private static final int COPY_ROW_OVERHEAD = 128;
 
     private static final String DELETE = "DELETE FROM relay_copy WHERE id = ANY(?) RETURNING id, route";
 
@@ -130,6 +126,8 @@ public final class RelayStore implements AutoCloseable {
     private final Connection ownership;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long storedBytes;
+    // The id of the last copy stored or being stored; ids only grow while the store is open.
+    private long lastId;
     // Bytes of copies being stored by accept calls under way, so that concurrent calls cannot overfill the store.
     private long reservedBytes;
     private final Map<Precedence, LongAdder> refusals = new EnumMap<>(Precedence.class);
@@ -145,7 +143,7 @@ public final class RelayStore implements AutoCloseable {
 
     /**
      * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
-     * migrations V1 to V4), and reads the backlog of every route from it.
+     * migrations V1 to V5), and reads the backlog of every route from it.
      *
      * @throws IllegalStateException if the backlog cannot be read, or another store is open on the same database
      */
@@ -207,6 +205,7 @@ public final class RelayStore implements AutoCloseable {
         Acceptance[] outcomes = new Acceptance[n];
         int[] sameAs = resolveWithinBatch(copies, outcomes);
         long[] replaces = new long[n];
+        long[] ids = new long[n];
         List<Integer> toStore = new ArrayList<>(n);
         Map<Integer, HeldCopies.Claim> storedElsewhere = new HashMap<>();
         HeldCopies.Claim claim = new HeldCopies.Claim();
@@ -242,23 +241,24 @@ public final class RelayStore implements AutoCloseable {
                 reservedBytes += copy.bytes();
                 reserved += copy.bytes();
                 held.claim(key, claim);
+                ids[i] = ++lastId;
                 toStore.add(i);
             }
         }
         Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        Written written = Written.NOTHING;
+        Map<Long, Route> replacedRows = Map.of();
         boolean committed = false;
         try {
             if (!toStore.isEmpty()) {
-                written = Transactions.durable(dataSource, tx -> {
-                    Map<RouteMessage, Long> ids = insert(tx, copies, toStore, storedAt);
+                replacedRows = Transactions.durable(dataSource, tx -> {
+                    insert(tx, copies, toStore, ids, storedAt);
                     List<Long> replaced = new ArrayList<>();
                     for (int i : toStore) {
                         if (replaces[i] > 0) {
                             replaced.add(replaces[i]);
                         }
                     }
-                    return new Written(ids, delete(tx, replaced));
+                    return delete(tx, replaced);
                 });
             }
             committed = true;
@@ -274,7 +274,7 @@ public final class RelayStore implements AutoCloseable {
         }
         boolean settled = false;
         try {
-            settle(copies, outcomes, replaces, toStore, reserved, written, storedAt);
+            settle(copies, outcomes, ids, replaces, toStore, reserved, replacedRows, storedAt);
             settled = true;
         }
         finally {
@@ -616,23 +616,22 @@ public final class RelayStore implements AutoCloseable {
         return sameAs;
     }
 
-    private void settle(List<Copy> copies, Acceptance[] outcomes, long[] replaces, List<Integer> toStore,
-            long reserved, Written written, Instant storedAt) {
+    private void settle(List<Copy> copies, Acceptance[] outcomes, long[] ids, long[] replaces, List<Integer> toStore,
+            long reserved, Map<Long, Route> replacedRows, Instant storedAt) {
         synchronized (capacity) {
             reservedBytes -= reserved;
             for (int i : toStore) {
                 Copy copy = copies.get(i);
-                RouteMessage key = RouteMessage.of(copy);
-                long id = Objects.requireNonNull(written.ids().get(key), "relay_copy returned no id for a copy");
+                long id = ids[i];
                 Waiting stored = new Waiting(id, copy.messageId(), precedence(copy),
                         typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt);
                 // Kept before the backlog shows it, so no sender reads its row.
                 cache.put(id, copy.relayed(), copy.bytes());
-                held.stored(key, id);
+                held.stored(RouteMessage.of(copy), id);
                 if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
                     storedBytes += copy.bytes();
                 }
-                Route route = written.deleted().get(replaces[i]);
+                Route route = replacedRows.get(replaces[i]);
                 Waiting replaced = route == null ? null : forget(replaces[i], route);
                 if (replaced != null) {
                     held.deleted(new RouteMessage(route.key(), replaced.messageId()), replaced.id());
@@ -660,44 +659,27 @@ public final class RelayStore implements AutoCloseable {
         }
     }
 
-    private static Map<RouteMessage, Long> insert(Connection tx, List<Copy> copies, List<Integer> toStore,
+    private static void insert(Connection tx, List<Copy> copies, List<Integer> toStore, long[] ids,
             Instant storedAt) throws SQLException {
         if (toStore.isEmpty()) {
-            return Map.of();
+            return;
         }
-        int n = toStore.size();
-        String[] routes = new String[n];
-        List<Envelope> envelopes = new ArrayList<>(n);
-        String[] crossed = new String[n];
-        String[] boundFor = new String[n];
-        Integer[] bytes = new Integer[n];
-        String[] supersedeKeys = new String[n];
-        for (int j = 0; j < n; j++) {
-            Copy copy = copies.get(toStore.get(j));
-            routes[j] = copy.route().key();
-            envelopes.add(copy.relayed().envelope());
-            // A site id has no comma (see SiteId), so the list travels as one text and string_to_array splits it.
-            crossed[j] = join(copy.relayed().crossed());
-            boundFor[j] = join(copy.relayed().boundFor());
-            bytes[j] = copy.bytes();
-            supersedeKeys[j] = copy.supersedeKey();
+        int expectedBytes = 0;
+        for (int i : toStore) {
+            expectedBytes += copies.get(i).bytes() + COPY_ROW_OVERHEAD;
         }
-        Map<RouteMessage, Long> ids = new HashMap<>();
-        try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
-            ps.setLong(1, ChronoUnit.MICROS.between(Instant.EPOCH, storedAt));
-            ps.setArray(2, tx.createArrayOf("text", routes));
-            new EnvelopeColumns(envelopes).bind(tx, ps, 3);
-            ps.setArray(10, tx.createArrayOf("text", crossed));
-            ps.setArray(11, tx.createArrayOf("text", boundFor));
-            ps.setArray(12, tx.createArrayOf("integer", bytes));
-            ps.setArray(13, tx.createArrayOf("text", supersedeKeys));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.put(new RouteMessage(rs.getString(2), rs.getString(3)), rs.getLong(1));
-                }
-            }
+        BinaryCopyRows rows = new BinaryCopyRows(expectedBytes);
+        for (int i : toStore) {
+            Copy copy = copies.get(i);
+            Envelope e = copy.relayed().envelope();
+            rows.row(COPY_FIELDS).bigint(ids[i]).text(copy.route().key()).text(e.messageId())
+                    .text(e.origin().value()).text(e.kmtfType()).smallint((short) e.precedence().ordinal())
+                    .text(e.classification()).timestamptz(e.createdAt()).bytea(e.body())
+                    .textArray(copy.relayed().crossed(), SiteId::value)
+                    .textArray(copy.relayed().boundFor(), SiteId::value).integer(copy.bytes())
+                    .text(copy.supersedeKey()).timestamptz(storedAt);
         }
-        return ids;
+        rows.copyIn(tx, COPY);
     }
 
     private static Map<Long, Route> delete(Connection c, Collection<Long> ids) throws SQLException {
@@ -728,6 +710,8 @@ public final class RelayStore implements AutoCloseable {
                         Waiting copy = new Waiting(rs.getLong(1), rs.getString(3), PRECEDENCES[rs.getShort(4)],
                                 typeName(rs.getString(5)), rs.getInt(6), micros(rs.getLong(7)), micros(rs.getLong(8)));
                         held.loaded(new RouteMessage(route.key(), copy.messageId()), copy.id());
+                        // Read in id order: the last is the highest, and the ids given from now on follow it.
+                        lastId = copy.id();
                         if (routeBacklog(route).add(copy, rs.getString(9))) {
                             storedBytes += copy.bytes();
                         }
@@ -767,22 +751,8 @@ public final class RelayStore implements AutoCloseable {
         return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
     }
 
-    private static String join(Collection<SiteId> sites) {
-        StringJoiner joined = new StringJoiner(",");
-        for (SiteId site : sites) {
-            joined.add(site.value());
-        }
-        return joined.toString();
-    }
-
     private static List<SiteId> sites(java.sql.Array array) throws SQLException {
         return Arrays.stream((String[]) array.getArray()).map(SiteId::of).toList();
-    }
-
-    /** What the transaction of {@link #accept} wrote and found. */
-    private record Written(Map<RouteMessage, Long> ids, Map<Long, Route> deleted) {
-
-        static final Written NOTHING = new Written(Map.of(), Map.of());
     }
 
     private record RouteKey(Route route, String supersedeKey) {

@@ -61,7 +61,7 @@ class RelayStoreTest {
 
     @BeforeEach
     void emptyStore() throws Exception {
-        db.execute("TRUNCATE relay_copy RESTART IDENTITY");
+        db.execute("TRUNCATE relay_copy");
         store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
     }
 
@@ -116,6 +116,46 @@ class RelayStoreTest {
         assertThat(read.envelope().body()).isEqualTo(envelope.body());
         assertThat(read.crossed()).containsExactly(ALPHA, CHARLIE);
         assertThat(read.boundFor()).containsExactly(BRAVO);
+    }
+
+    @Test
+    void aCopyCreatedLongBeforeThe21stCenturyAndOneWithManySitesReadBackFromTheTable() throws Exception {
+        store.close();
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        Envelope ancient = new Envelope("msg-4", NodeId.of("node-b"), "SITREP", Precedence.ROUTINE, "UNCLASSIFIED",
+                Envelope.EARLIEST_CREATED_AT.plusNanos(1_999), new byte[] { 0, (byte) 0xff, 10 });
+        RelayedEnvelope toLan = RelayedEnvelope.of(ancient, List.of(BRAVO, CHARLIE, SiteId.of("delta")),
+                Set.of(ALPHA, SiteId.of("echo"), SiteId.of("foxtrot")));
+
+        long id = store.accept(List.of(Copy.superseding(Route.lan(), toLan, "SITREP/7"))).getFirst().stored().id();
+
+        RelayedEnvelope read = store.load(List.of(id)).get(id);
+        assertThat(read.envelope().createdAt()).as("before PostgreSQL's epoch, to the microsecond")
+                .isEqualTo(Envelope.EARLIEST_CREATED_AT.plusNanos(1_000));
+        assertThat(read.envelope().body()).containsExactly(0, 0xff, 10);
+        assertThat(read.crossed()).containsExactly(BRAVO, CHARLIE, SiteId.of("delta"));
+        assertThat(read.boundFor()).containsExactlyInAnyOrder(ALPHA, SiteId.of("echo"), SiteId.of("foxtrot"));
+        assertThat(db.strings("SELECT supersede_key || ' ' || (stored_at AT TIME ZONE 'UTC') FROM relay_copy"))
+                .containsExactly("SITREP/7 2026-11-22 09:00:00.654321");
+    }
+
+    @Test
+    void aReopenedStoreGivesIdsAfterTheHighestInTheTable() throws Exception {
+        List<Acceptance> first = store.accept(List.of(Copy.of(TO_BRAVO, relayed("i-1", Precedence.ROUTINE, "SITREP")),
+                Copy.of(TO_BRAVO, relayed("i-2", Precedence.ROUTINE, "SITREP")),
+                Copy.of(TO_BRAVO, relayed("i-3", Precedence.ROUTINE, "SITREP"))));
+        List<Long> firstIds = first.stream().map(a -> a.stored().id()).toList();
+        assertThat(firstIds).as("in the order offered").isSorted().doesNotHaveDuplicates();
+        store.remove(List.of(firstIds.get(0)));
+        store.close();
+
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        List<Acceptance> second = store.accept(List.of(Copy.of(TO_BRAVO, relayed("i-4", Precedence.ROUTINE, "SITREP")),
+                Copy.of(TO_BRAVO, relayed("i-5", Precedence.ROUTINE, "SITREP"))));
+
+        assertThat(second).extracting(a -> a.stored().id()).allSatisfy(id -> assertThat(id).isGreaterThan(firstIds.get(2)));
+        assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id")).containsExactly("i-2", "i-3", "i-4",
+                "i-5");
     }
 
     @Test
