@@ -1,6 +1,5 @@
 package kr.c4i.gateway.wan.store;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,6 +10,7 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 /**
  * Rows in PostgreSQL's binary {@code COPY} format, written into one buffer and sent with one {@code COPY ... FROM
@@ -114,20 +114,29 @@ final class BinaryCopyRows {
 
     /**
      * Sends the rows with {@code copy} ({@code COPY table (columns) FROM STDIN (FORMAT binary)}) on the connection,
-     * within its transaction.
+     * within its transaction; once, after the last row.
      *
      * @throws SQLException if the server refused a row (a constraint, a type), or stored another number of rows
      */
     void copyIn(Connection c, String copy) throws SQLException {
         putShort(-1); // trailer
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy);
         long stored;
         try {
-            stored = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy,
-                    new ByteArrayInputStream(buffer, 0, length), length);
+            in.writeToCopy(buffer, 0, length);
+            stored = in.endCopy();
         }
-        catch (java.io.IOException ex) {
-            // Reading a byte array never fails; the driver declares it for streams in general.
-            throw new SQLException("Unable to send rows to COPY", ex);
+        catch (SQLException ex) {
+            // Still open only if a write failed: the connection takes no other statement until the COPY ends.
+            if (in.isActive()) {
+                try {
+                    in.cancelCopy();
+                }
+                catch (SQLException cancel) {
+                    ex.addSuppressed(cancel);
+                }
+            }
+            throw ex;
         }
         if (stored != rows) {
             throw new SQLException("COPY stored " + stored + " rows of " + rows);
