@@ -203,7 +203,12 @@ public final class RelayStore implements AutoCloseable {
     public List<Acceptance> accept(List<Copy> copies) throws SQLException {
         int n = copies.size();
         Acceptance[] outcomes = new Acceptance[n];
-        int[] sameAs = resolveWithinBatch(copies, outcomes);
+        // Each copy's identity, made once: the batch, the duplicate check and its claim all look it up.
+        RouteMessage[] keys = new RouteMessage[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = RouteMessage.of(copies.get(i));
+        }
+        int[] sameAs = resolveWithinBatch(copies, keys, outcomes);
         long[] replaces = new long[n];
         long[] ids = new long[n];
         List<Integer> toStore = new ArrayList<>(n);
@@ -216,7 +221,7 @@ public final class RelayStore implements AutoCloseable {
                     continue;
                 }
                 Copy copy = copies.get(i);
-                RouteMessage key = RouteMessage.of(copy);
+                RouteMessage key = keys[i];
                 if (held.holds(key)) {
                     outcomes[i] = Acceptance.DUPLICATE;
                     continue;
@@ -268,19 +273,19 @@ public final class RelayStore implements AutoCloseable {
                 synchronized (capacity) {
                     reservedBytes -= reserved;
                 }
-                unclaim(copies, toStore, claim);
+                unclaim(keys, toStore, claim);
                 claim.settle();
             }
         }
         boolean settled = false;
         try {
-            settle(copies, outcomes, ids, replaces, toStore, reserved, replacedRows, storedAt);
+            settle(copies, keys, outcomes, ids, replaces, toStore, reserved, replacedRows, storedAt);
             settled = true;
         }
         finally {
             // Never leave a claim behind: a call waiting for it would wait for ever, or find it again and again.
             if (!settled) {
-                unclaim(copies, toStore, claim);
+                unclaim(keys, toStore, claim);
             }
             claim.settle();
         }
@@ -300,10 +305,10 @@ public final class RelayStore implements AutoCloseable {
     }
 
     /** Takes back what the claim still holds of these copies, for a call that stored none or not all of them. */
-    private void unclaim(List<Copy> copies, List<Integer> claimed, HeldCopies.Claim claim) {
+    private void unclaim(RouteMessage[] keys, List<Integer> claimed, HeldCopies.Claim claim) {
         synchronized (capacity) {
             for (int i : claimed) {
-                held.unclaim(RouteMessage.of(copies.get(i)), claim);
+                held.unclaim(keys[i], claim);
             }
         }
     }
@@ -586,14 +591,14 @@ public final class RelayStore implements AutoCloseable {
      * Marks each copy that repeats an earlier one of the batch (same route and message: {@code sameAs} its index),
      * and each report that a newer one of the batch with the same route and supersede key makes worthless.
      */
-    private static int[] resolveWithinBatch(List<Copy> copies, Acceptance[] outcomes) {
+    private static int[] resolveWithinBatch(List<Copy> copies, RouteMessage[] keys, Acceptance[] outcomes) {
         int[] sameAs = new int[copies.size()];
         Arrays.fill(sameAs, -1);
         Map<RouteMessage, Integer> first = new HashMap<>();
         Map<RouteKey, Integer> newest = new HashMap<>();
         for (int i = 0; i < copies.size(); i++) {
             Copy copy = copies.get(i);
-            Integer earlier = first.putIfAbsent(RouteMessage.of(copy), i);
+            Integer earlier = first.putIfAbsent(keys[i], i);
             if (earlier != null) {
                 sameAs[i] = earlier;
                 continue;
@@ -616,8 +621,8 @@ public final class RelayStore implements AutoCloseable {
         return sameAs;
     }
 
-    private void settle(List<Copy> copies, Acceptance[] outcomes, long[] ids, long[] replaces, List<Integer> toStore,
-            long reserved, Map<Long, Route> replacedRows, Instant storedAt) {
+    private void settle(List<Copy> copies, RouteMessage[] keys, Acceptance[] outcomes, long[] ids, long[] replaces,
+            List<Integer> toStore, long reserved, Map<Long, Route> replacedRows, Instant storedAt) {
         synchronized (capacity) {
             reservedBytes -= reserved;
             for (int i : toStore) {
@@ -627,7 +632,7 @@ public final class RelayStore implements AutoCloseable {
                         typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt);
                 // Kept before the backlog shows it, so no sender reads its row.
                 cache.put(id, copy.relayed(), copy.bytes());
-                held.stored(RouteMessage.of(copy), id);
+                held.stored(keys[i], id);
                 if (routeBacklog(copy.route()).add(stored, copy.supersedeKey())) {
                     storedBytes += copy.bytes();
                 }
@@ -661,9 +666,6 @@ public final class RelayStore implements AutoCloseable {
 
     private static void insert(Connection tx, List<Copy> copies, List<Integer> toStore, long[] ids,
             Instant storedAt) throws SQLException {
-        if (toStore.isEmpty()) {
-            return;
-        }
         int expectedBytes = 0;
         for (int i : toStore) {
             expectedBytes += copies.get(i).bytes() + COPY_ROW_OVERHEAD;
