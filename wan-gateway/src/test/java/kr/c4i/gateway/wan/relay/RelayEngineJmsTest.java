@@ -102,19 +102,23 @@ class RelayEngineJmsTest {
             // The whole backlog is in gateway 1's store before the FLASH message is written.
             await().atMost(WAIT).until(() -> sites.stored() >= routine.size() - sites.site(S2).received());
             Envelope flash = messages(A, 1, Precedence.FLASH, 200).getFirst();
-            long waiting = routine.size() - sites.site(S2).received();
-            long before = sites.site(S2).received();
-            Instant sent = Instant.now();
+            List<String> arrivals = sites.site(S2).arrivals;
+            int before = arrivals.size();
+            int waiting = routine.size() - before;
 
             sites.send(List.of(flash));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> sites.site(S2).inbox.containsKey(flash.messageId()));
-            Duration took = Duration.between(sent, Instant.now());
-            long routineMeanwhile = sites.site(S2).received() - 1 - before;
-            assertThat(took).as("FLASH behind 10 MB of ROUTINE").isLessThan(Duration.ofMillis(2_500));
-            // Half the backlog is still more than a minute of this link, many times the FLASH message's bound.
+            // Order, not time: how fast it comes is the benchmark's business (docs/benchmarks.md). The wait ends once
+            // a quarter of the backlog has arrived first too, so a FLASH message queued behind it fails the order
+            // below rather than the wait.
+            await().atMost(WAIT).until(() -> sites.site(S2).inbox.containsKey(flash.messageId())
+                    || arrivals.size() - before > waiting / 4);
+            // Half the backlog is more than a minute of this link: in arrival order all of it would come first.
             assertThat(waiting).as("ROUTINE waiting when the FLASH message was sent").isGreaterThan(routine.size() / 2);
-            assertThat(routineMeanwhile).as("ROUTINE delivered before the FLASH message").isLessThan(waiting / 4);
+            assertThat(sites.site(S2).inbox.containsKey(flash.messageId()))
+                    .as("FLASH delivered before a quarter of the %d ROUTINE waiting", waiting).isTrue();
+            assertThat(arrivals.indexOf(flash.messageId()) - before).as("ROUTINE delivered before the FLASH message")
+                    .isLessThan(waiting / 4);
         }
     }
 
