@@ -22,7 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The dashboards and alert rules as Grafana and Prometheus get them from docker-compose.yml, checked without either:
  * each file is mounted where the configuration looks for it, parses, and names the provisioned datasource.
- * (That every metric they query exists is tools' DashboardMetricsTest, against running nodes.)
+ * (That every metric they query exists is tools' DashboardMetricsTest, against running nodes; that every query is valid
+ * and finds series is PrometheusQueries', against a Prometheus scraping them.)
  */
 class MonitoringFilesTest {
 
@@ -80,17 +81,45 @@ class MonitoringFilesTest {
             if (!uids.add(dashboard.path("uid").asString())) {
                 problems.add(file.getFileName() + ": uid " + dashboard.path("uid").asString() + " used twice");
             }
-            for (JsonNode panel : dashboard.path("panels")) {
+            Set<Integer> ids = new HashSet<>();
+            for (JsonNode panel : DashboardQueries.panels(dashboard)) {
+                String where = file.getFileName() + ": panel '" + panel.path("title").asString() + "'";
+                if (!ids.add(panel.path("id").asInt(0))) {
+                    problems.add(where + ": id " + panel.path("id").asInt(0) + " missing or used twice");
+                }
+                // Grafana lays panels out on a grid 24 columns wide.
+                JsonNode grid = panel.path("gridPos");
+                if (grid.path("w").asInt(0) <= 0 || grid.path("h").asInt(0) <= 0
+                        || grid.path("x").asInt(-1) < 0 || grid.path("x").asInt(0) + grid.path("w").asInt(0) > 24
+                        || grid.path("y").asInt(-1) < 0) {
+                    problems.add(where + ": gridPos " + grid + " off Grafana's 24-column grid");
+                }
                 if (panel.path("type").asString().equals("row")) {
                     continue;
                 }
                 String uid = panel.path("datasource").path("uid").asString();
                 if (!datasource.equals(uid)) {
-                    problems.add(file.getFileName() + ": panel '" + panel.path("title").asString()
-                            + "' uses datasource " + uid);
+                    problems.add(where + " uses datasource " + uid);
                 }
                 if (panel.path("targets").isEmpty()) {
-                    problems.add(file.getFileName() + ": panel '" + panel.path("title").asString() + "' has no query");
+                    problems.add(where + " has no query");
+                }
+                Set<String> refIds = new HashSet<>();
+                for (JsonNode target : panel.path("targets")) {
+                    if (!refIds.add(target.path("refId").asString(""))) {
+                        problems.add(where + ": refId '" + target.path("refId").asString("") + "' missing or twice");
+                    }
+                    String targetUid = target.path("datasource").path("uid").asString(datasource);
+                    if (!datasource.equals(targetUid)) {
+                        problems.add(where + " " + target.path("refId").asString("") + " uses datasource " + targetUid);
+                    }
+                }
+            }
+            for (JsonNode variable : dashboard.path("templating").path("list")) {
+                String uid = variable.path("datasource").path("uid").asString(datasource);
+                if (variable.path("type").asString("").equals("query") && !datasource.equals(uid)) {
+                    problems.add(file.getFileName() + ": variable " + variable.path("name").asString("")
+                            + " uses datasource " + uid);
                 }
             }
         }
