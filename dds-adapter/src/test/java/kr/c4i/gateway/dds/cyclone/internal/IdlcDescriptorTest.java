@@ -1,7 +1,6 @@
 package kr.c4i.gateway.dds.cyclone.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.dds.DataType;
+import kr.c4i.gateway.dds.Prerequisites;
 import kr.c4i.gateway.dds.transport.KmtfTypes;
 
 /**
@@ -44,7 +44,10 @@ class IdlcDescriptorTest {
 
     @BeforeAll
     static void runIdlc() throws Exception {
-        assumeTrue(onPath("idlc"), "idlc not found: install cyclonedds-tools to check descriptors against it");
+        Prerequisites.require(Prerequisites.onPath("idlc"),
+                "idlc, whose output the descriptors are checked against (apt-get install cyclonedds-tools)");
+        Prerequisites.require(Files.isRegularFile(OPCODES_HEADER),
+                OPCODES_HEADER + ", the opcodes of idlc's output (apt-get install cyclonedds-dev)");
         // -t: no XTypes type information, like the Java-built descriptors (endpoints match on the type name).
         Result idlc = run(out, "idlc", "-t", "-o", out.toString(), IDL.toAbsolutePath().toString());
         assertThat(idlc.exit()).as(idlc.output()).isZero();
@@ -63,7 +66,8 @@ class IdlcDescriptorTest {
 
     @Test
     void compiledDescriptorsHaveTheSameNumbersAsTheJavaBuiltOnes() throws Exception {
-        assumeTrue(onPath("gcc"), "gcc not found: offsets, m_size and m_align need the C compiler");
+        Prerequisites.require(Prerequisites.onPath("gcc"),
+                "gcc, which offsets, m_size and m_align need (apt-get install gcc)");
         StringBuilder probe = new StringBuilder("#include <stdio.h>\n#include \"kmtf.c\"\n");
         probe.append("static void dump(const char *n, const dds_topic_descriptor_t *d, const uint32_t *ops, size_t w) {\n")
                 .append("  printf(\"%s size %u\\n%s align %u\\n%s flagset %u\\n%s nkeys %u\\n%s nops %u\\n%s words %zu\\n\",")
@@ -196,18 +200,5 @@ class IdlcDescriptorTest {
             throw new AssertionError(String.join(" ", command) + " did not finish in 60 s");
         }
         return new Result(process.exitValue(), output);
-    }
-
-    static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(":")) {
-            if (Files.isExecutable(Path.of(dir, program))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -2,9 +2,9 @@ package kr.c4i.gateway.dds.cyclone.internal;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.StructLayout;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,11 +13,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.dds.Prerequisites;
+
 /**
  * Every struct size, field offset and constant in {@link DdscLayouts} against the installed Cyclone headers,
  * printed by a probe compiled with gcc: a different libddsc/header version fails here, not on the wire.
  */
 class LayoutProbeTest {
+
+    static final Path DDS_HEADER = Path.of("/usr/include/dds/dds.h");
 
     @TempDir
     Path dir;
@@ -26,7 +30,9 @@ class LayoutProbeTest {
 
     @Test
     void layoutsAndConstantsMatchTheInstalledHeaders() throws Exception {
-        assumeTrue(IdlcDescriptorTest.onPath("gcc"), "gcc not found: layouts need the C compiler to check");
+        Prerequisites.require(Prerequisites.onPath("gcc"), "gcc, which compiles the probe (apt-get install gcc)");
+        Prerequisites.require(Files.isRegularFile(DDS_HEADER),
+                DDS_HEADER + ", which the probe includes (apt-get install cyclonedds-dev)");
         Map<String, String> expressions = new LinkedHashMap<>();
         struct(expressions, "dds_topic_descriptor_t", DdscLayouts.TOPIC_DESCRIPTOR, List.of("m_size", "m_align",
                 "m_flagset", "m_nkeys", "m_typename", "m_keys", "m_nops", "m_ops", "m_meta", "type_information",
