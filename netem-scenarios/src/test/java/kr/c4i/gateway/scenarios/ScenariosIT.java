@@ -1,7 +1,6 @@
 package kr.c4i.gateway.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,15 +18,16 @@ import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * One quick repetition of each experiment, JMS and DDS (the wan experiment: its jms and norm links), with real nodes
- * (gateway-tools' executable jar) in real network namespaces: the quick mode CI runs. Needs root; without it the test is skipped and says why.
+ * (gateway-tools' executable jar) in real network namespaces: the quick mode CI runs. Needs root and the tools
+ * {@link EnvironmentCheck} names; without them the test is skipped and says why, or fails under CI.
  */
 class ScenariosIT {
 
     @Test
     void theQuickSetRunsEveryExperimentForBothTransports() throws Exception {
         List<String> problems = EnvironmentCheck.problems();
-        assumeTrue(problems.isEmpty(), () -> "ScenariosIT skipped: it builds network namespaces, qdiscs and nftables "
-                + "rules and needs root with ip, tc, nft and ethtool: " + String.join("; ", problems));
+        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool and sysctl for network "
+                + "namespaces, qdiscs and nftables rules: " + String.join("; ", problems));
         Path output = Path.of("target", "scenarios-it");
         // Namespaces of its own, so a scenario run someone has going on this machine never meets the test's.
         CliDriver.Result r = CliDriver.run("run", "--quick", "--prefix", "c4it-", "--subnet", "10.78.0",

@@ -1,7 +1,6 @@
 package kr.c4i.gateway.scenarios.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,10 +11,14 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.scenarios.Prerequisites;
+import kr.c4i.gateway.scenarios.delay.internal.NetfilterQueue;
+
 /**
  * The WAN link's delay in real namespaces: the wan experiment's network, a round trip between the two gateway
  * hosts across the WAN switch without a delay, with 100 ms each way (the helper's NFQUEUE loop), and without it
- * again. Needs root; without it the test is skipped and says why. Takes a few seconds.
+ * again. Needs root and the tools and library it checks for first; without them the test is skipped and says why, or
+ * fails under CI. Takes a few seconds.
  */
 class WanDelayIT {
 
@@ -27,8 +30,14 @@ class WanDelayIT {
     @Test
     void theWanLinkDelaysEveryFrameBothWaysOnlyWhileADelayIsSet() {
         List<String> problems = EnvironmentCheck.problems();
-        assumeTrue(problems.isEmpty(), () -> "WanDelayIT skipped: it builds network namespaces and an NFQUEUE rule "
-                + "and needs root with ip, tc, nft and ethtool: " + String.join("; ", problems));
+        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool and sysctl for network "
+                + "namespaces and an NFQUEUE rule: " + String.join("; ", problems));
+        Prerequisites.require(Prerequisites.onPath("iptables-nft"),
+                "iptables-nft, whose NFQUEUE target queues the WAN's frames (apt-get install iptables)");
+        Prerequisites.require(Prerequisites.onPath("ping"), "ping, which measures the round trip "
+                + "(apt-get install iputils-ping)");
+        Prerequisites.require(netfilterQueueLoads(), NetfilterQueue.LIBRARY + ", which the delay helper's loop "
+                + "calls (apt-get install libnetfilter-queue1)");
         // A prefix of its own, so it never meets a run or another test's network.
         String prefix = "dl" + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36), 36) + "-";
         WanTopology topology = WanTopology.of(new Topology(prefix, "10.79.0", 6));
@@ -74,6 +83,17 @@ class WanDelayIT {
         assertThat(out).as("ping output").contains(PINGS + " received");
         return new double[] { Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
                 Double.parseDouble(m.group(3)) };
+    }
+
+    /** Loaded here as the helper's JVM loads it, so a missing library is named before any namespace exists. */
+    private static boolean netfilterQueueLoads() {
+        try {
+            NetfilterQueue.load();
+            return true;
+        }
+        catch (IllegalStateException ex) {
+            return false;
+        }
     }
 
     private static Path java() {
