@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * What a test needs from the machine (a tool, a header): without it the test is skipped and says why, but under CI
  * ({@code CI=true}) it fails instead, so a CI machine that lacks a package cannot pass by running fewer tests.
+ * netem-scenarios' tests have the same class: the two modules share no test code.
  */
 public final class Prerequisites {
 
