@@ -20,7 +20,8 @@ import kr.c4i.gateway.deploy.DashboardQueries.Query;
 /**
  * The monitoring files' expressions (DashboardQueries) evaluated by a running Prometheus that scrapes the services:
  * each must be valid, and each panel, variable and rule must find series, so no panel stays empty and no alert
- * stays quiet for want of a metric. Meant for after traffic: some meters exist only from their first event on.
+ * stays quiet for want of a metric. Meant for after traffic and faults: some meters exist only from their first
+ * event on (a quarantined row, a WAN drop, a frame resent or rejected).
  */
 public final class PrometheusQueries {
 
@@ -40,6 +41,11 @@ public final class PrometheusQueries {
         return check(prometheus, DashboardQueries.all());
     }
 
+    /**
+     * These expressions only. A stack runs one transport, so it has no series for the other's panels: e.g.
+     * {@code DashboardQueries.all()} without those whose {@code expr()} reads {@code gateway_dds_} on JMS nodes, or
+     * {@code artemis_} on DDS nodes.
+     */
     public static List<String> check(URI prometheus, List<Query> queries) throws IOException, InterruptedException {
         URI endpoint = URI.create(prometheus.toString().replaceAll("/+$", "") + "/api/v1/query");
         JsonMapper json = JsonMapper.builder().build();
