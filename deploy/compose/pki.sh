@@ -1,0 +1,99 @@
+#!/bin/bash
+# docker-compose.yml's one-shot `pki` service: runs before every node and gateway on each `docker compose up`.
+# 1. Refuses a credential that is missing or left at .env.example's placeholder, in one line naming the variable.
+# 2. On the first run, makes each site's certificate authority and issues every holder's identity with the project's
+#    own `pki` command (docs/operator-guide.md, "A site's certificates"): site s1 (nodes a and b, gateway gw-s1),
+#    site s2 (node c, gateway gw-s2), each gateway trusting the other site's authority (the WAN), and each site's DDS
+#    Security documents (governance, a grant per node and the gateway's for the other site's nodes).
+# 3. Writes each service's security settings, /pki/config/<service>.yaml, which the service imports
+#    (SPRING_CONFIG_IMPORT): mutual TLS on every broker connection, DDS Security on the LANs, sealed WAN frames; or,
+#    with GATEWAY_SECURITY=plain in .env, all of them off.
+# The volume keeps the certificates; `docker compose down -v` removes them (a new authority on the next up).
+set -euo pipefail
+
+for name in POSTGRES_PASSWORD BROKER_PASSWORD WAN_BROKER_PASSWORD MANAGEMENT_PASSWORD; do
+  value="${!name:-}"
+  if [[ -z "$value" ]]; then
+    echo "pki: $name is not set: give it a value of your own in .env (docs/operator-guide.md)" >&2; exit 1
+  fi
+  if [[ "${value,,}" == change-me* || "${value,,}" == changeme* ]]; then
+    echo "pki: $name is still the example's '$value': set a password of your own in .env" >&2; exit 1
+  fi
+done
+security="${GATEWAY_SECURITY:-secured}"
+case "$security" in
+  secured|plain) ;;
+  *) echo "pki: GATEWAY_SECURITY must be secured or plain, was '$security'" >&2; exit 1 ;;
+esac
+
+pki() {
+  java --enable-native-access=ALL-UNNAMED -cp /application org.springframework.boot.loader.launch.JarLauncher \
+    pki --validity-days 825 "$@"
+}
+
+if [[ ! -f /pki/issued ]]; then
+  rm -rf /pki/s1 /pki/s2
+  # The authorities first: each gateway's trust store holds the other site's too.
+  pki --dir /pki/s1 --site s1
+  pki --dir /pki/s2 --site s2
+  # Each identity names the addresses it is reached at: docker-compose.yml's names and fixed addresses, and loopback,
+  # where a service reaches its own embedded broker.
+  loopback=localhost,127.0.0.1
+  pki --dir /pki/s1 --site s1 --holder a=node-a,172.31.77.11,$loopback --holder b=node-b,172.31.77.12,$loopback
+  pki --dir /pki/s2 --site s2 --holder c=node-c,172.31.77.13,$loopback
+  pki --dir /pki/s1 --site s1 --holder gw-s1=wan-gateway-s1,172.31.77.21,172.31.78.11,$loopback \
+    --peer-authority /pki/s2/authority/ca.crt \
+    --dds-domain 1 --subscribe 'a=*' --subscribe 'b=*' --gateway gw-s1 --remote c=category:air
+  pki --dir /pki/s2 --site s2 --holder gw-s2=wan-gateway-s2,172.31.77.22,172.31.78.12,$loopback \
+    --peer-authority /pki/s1/authority/ca.crt \
+    --dds-domain 2 --subscribe c=category:air --gateway gw-s2 --remote 'a=*' --remote 'b=*'
+  date -u +%FT%TZ > /pki/issued
+fi
+
+mkdir -p /pki/config
+node() {
+  local id="$1" site="$2" file="/pki/config/node-$1.yaml"
+  if [[ "$security" == plain ]]; then
+    printf 'gateway:\n  jms.tls.plain-tcp: true\n  dds.security.plain: true\n' > "$file"
+  else
+    cat > "$file" <<EOF
+gateway:
+  jms.tls:
+    key-store: /pki/$site/$id/$id.p12
+    key-store-password-file: /pki/$site/$id/$id.password
+    trust-store: /pki/$site/$id/trust.p12
+  dds.security:
+    directory: /pki/$site
+    identity-certificate: /pki/$site/$id/identity.crt
+    private-key: /pki/$site/$id/identity.key
+EOF
+  fi
+}
+gateway() {
+  local site="$1" peer="$2" id="gw-$1" file="/pki/config/wan-gateway-$1.yaml"
+  if [[ "$security" == plain ]]; then
+    printf 'gateway.wan:\n  security.plain: true\n  jms.tls.plain-tcp: true\n  lan:\n    jms.tls.plain-tcp: true\n    dds.security.plain: true\n' > "$file"
+  else
+    cat > "$file" <<EOF
+gateway.wan:
+  security:
+    certificate: /pki/$site/$id/identity.crt
+    private-key: /pki/$site/$id/identity.key
+    trusted-authorities: /pki/$site/authority/ca.crt,/pki/$peer/authority/ca.crt
+    peers.$peer: /pki/$peer/gw-$peer/identity.crt
+  jms.tls:
+    key-store: /pki/$site/$id/$id.p12
+    key-store-password-file: /pki/$site/$id/$id.password
+    trust-store: /pki/$site/$id/trust.p12
+  lan:
+    jms.tls:
+      key-store: /pki/$site/$id/$id.p12
+      key-store-password-file: /pki/$site/$id/$id.password
+      trust-store: /pki/$site/$id/trust.p12
+    dds.security.directory: /pki/$site
+EOF
+  fi
+}
+node a s1; node b s1; node c s2
+gateway s1 s2; gateway s2 s1
+echo "pki: $security; certificates issued $(cat /pki/issued), settings in /pki/config"
