@@ -1,6 +1,5 @@
 package kr.c4i.gateway.deploy.docker;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -16,9 +15,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.postgresql.PostgreSQLContainer;
-import org.testcontainers.utility.DockerImageName;
 
 import kr.c4i.gateway.interfacedb.InboxRow;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
@@ -29,19 +26,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The delivery contract on the images docker-compose.yml runs: a message inserted into node a's outbox arrives
- * once in node b's inbox, each node the gateway image built from {@code deploy/docker/Dockerfile} (stage db-bridge)
- * beside its own official PostgreSQL, on one Docker network, over JMS (each node's embedded broker) and over DDS.
- * Needs a Docker engine and the exec jar ({@code mvn -B -DskipTests package}); runs only with {@code -Pdocker}, and
- * without an engine it fails rather than skips.
+ * once in node b's inbox, each node the image {@code bin/images} builds (stage db-bridge of
+ * {@code deploy/docker/Dockerfile}) beside its own PostgreSQL (the image built from Debian's package), on one Docker
+ * network, over JMS (each node's embedded broker) and over DDS. Plain, chosen explicitly as a deployment must: the
+ * secured stack is {@link ComposeStackIT}'s. Runs with {@code -Pdocker} (bin/test adds it where an engine answers),
+ * and without an engine it fails rather than skips.
  */
 class DeliveryContractIT {
-
-    private static final DockerImageName POSTGRES = DockerImageName.parse("postgres:17.6-bookworm");
-
-    private static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath().normalize();
-
-    /** Built once per run from the repository's Dockerfile, as docker-compose.yml builds it. */
-    private static final ImageFromDockerfile GATEWAY = ServiceImage.of("c4i-gateway/db-bridge-it", ROOT, "db-bridge");
 
     private static final String SECRET = UUID.randomUUID().toString();
 
@@ -78,13 +69,13 @@ class DeliveryContractIT {
     }
 
     private static PostgreSQLContainer database(Network network, String alias) {
-        return new PostgreSQLContainer(POSTGRES).withDatabaseName("ifdb").withUsername("gateway").withPassword(SECRET)
+        return new PostgreSQLContainer(LocalImages.POSTGRES).withDatabaseName("ifdb").withUsername("gateway").withPassword(SECRET)
                 .withNetwork(network).withNetworkAliases(alias);
     }
 
     /** A node as docker-compose.yml starts one: the same image, variables and readiness. */
     private static GenericContainer<?> node(Network network, String id, String peer, String transport) {
-        return new GenericContainer<>(GATEWAY)
+        return new GenericContainer<>(LocalImages.NODE)
                 .withNetwork(network)
                 .withNetworkAliases("node-" + id)
                 .withEnv(Map.ofEntries(
@@ -95,6 +86,8 @@ class DeliveryContractIT {
                         Map.entry("GATEWAY_ROUTING_SUBSCRIPTIONS_B", "*"),
                         Map.entry("GATEWAY_JMS_USER", "gateway"),
                         Map.entry("GATEWAY_JMS_PASSWORD", SECRET),
+                        Map.entry("GATEWAY_JMS_TLS_PLAINTCP", "true"),
+                        Map.entry("GATEWAY_DDS_SECURITY_PLAIN", "true"),
                         Map.entry("GATEWAY_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL", "tcp://node-" + peer + ":61616"),
                         Map.entry("SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres-" + id + ":5432/ifdb"),
                         Map.entry("SPRING_DATASOURCE_USERNAME", "gateway"),

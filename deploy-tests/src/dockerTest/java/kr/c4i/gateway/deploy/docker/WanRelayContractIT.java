@@ -1,6 +1,5 @@
 package kr.c4i.gateway.deploy.docker;
 
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +17,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.postgresql.PostgreSQLContainer;
-import org.testcontainers.utility.DockerImageName;
 
 import kr.c4i.gateway.interfacedb.InboxRow;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
@@ -32,22 +29,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * The delivery contract across the WAN on the images docker-compose.yml runs: a message inserted into node a's outbox
  * (site s1) arrives once in node c's inbox (site s2), through site s1's WAN gateway, the WAN link and site s2's, each
- * node and each gateway beside its own official PostgreSQL, as in docker-compose.yml: the node and the gateway images
- * from {@code deploy/docker/Dockerfile} (stages db-bridge and wan-gateway). JMS LAN with the jms link, and
- * DDS LAN (a domain per site) with the dds link. Needs a Docker engine and the exec jars
- * ({@code mvn -B -DskipTests package}); runs only with {@code -Pdocker}, and without an engine it fails rather than
- * skips.
+ * node and each gateway beside its own PostgreSQL, as in docker-compose.yml, on the images {@code bin/images} builds.
+ * JMS LAN with the jms link, and DDS LAN (a domain per site) with the dds link. Plain, chosen explicitly: the secured
+ * stack is {@link ComposeStackIT}'s. Runs with {@code -Pdocker} (bin/test adds it where an engine answers), and
+ * without an engine it fails rather than skips.
  */
 class WanRelayContractIT {
-
-    private static final DockerImageName POSTGRES = DockerImageName.parse("postgres:17.6-bookworm");
-
-    private static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath().normalize();
-
-    private static final ImageFromDockerfile NODE = ServiceImage.of("c4i-gateway/db-bridge-it", ROOT, "db-bridge");
-
-    private static final ImageFromDockerfile GATEWAY = ServiceImage.of("c4i-gateway/wan-gateway-it", ROOT,
-            "wan-gateway");
 
     private static final String SECRET = UUID.randomUUID().toString();
 
@@ -99,7 +86,7 @@ class WanRelayContractIT {
     }
 
     private static PostgreSQLContainer database(Network network, String alias, String name) {
-        return new PostgreSQLContainer(POSTGRES).withDatabaseName(name).withUsername("gateway").withPassword(SECRET)
+        return new PostgreSQLContainer(LocalImages.POSTGRES).withDatabaseName(name).withUsername("gateway").withPassword(SECRET)
                 .withNetwork(network).withNetworkAliases(alias);
     }
 
@@ -118,8 +105,9 @@ class WanRelayContractIT {
                 "SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres-" + id + ":5432/ifdb",
                 "SPRING_DATASOURCE_USERNAME", "gateway", "SPRING_DATASOURCE_PASSWORD", SECRET,
                 "SPRING_SECURITY_USER_PASSWORD", SECRET));
+        env.putAll(Map.of("GATEWAY_JMS_TLS_PLAINTCP", "true", "GATEWAY_DDS_SECURITY_PLAIN", "true"));
         peers.forEach((peer, host) -> env.put("GATEWAY_JMS_PEERS_" + peer + "_URL", "tcp://" + host + ":61616"));
-        return new GenericContainer<>(NODE).withNetwork(network).withNetworkAliases("node-" + id).withEnv(env)
+        return new GenericContainer<>(LocalImages.NODE).withNetwork(network).withNetworkAliases("node-" + id).withEnv(env)
                 .withExposedPorts(8081)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("node-" + id)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8081)
@@ -141,8 +129,10 @@ class WanRelayContractIT {
                 "SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres-" + site + ":5432/wanstore",
                 "SPRING_DATASOURCE_USERNAME", "gateway", "SPRING_DATASOURCE_PASSWORD", SECRET,
                 "SPRING_SECURITY_USER_PASSWORD", SECRET));
+        env.putAll(Map.of("GATEWAY_WAN_SECURITY_PLAIN", "true", "GATEWAY_WAN_JMS_TLS_PLAINTCP", "true",
+                "GATEWAY_WAN_LAN_JMS_TLS_PLAINTCP", "true", "GATEWAY_WAN_LAN_DDS_SECURITY_PLAIN", "true"));
         lanPeers.forEach((node, host) -> env.put("GATEWAY_WAN_LAN_JMS_PEERS_" + node + "_URL", "tcp://" + host + ":61616"));
-        return new GenericContainer<>(GATEWAY).withNetwork(network).withNetworkAliases("wan-gateway-" + site)
+        return new GenericContainer<>(LocalImages.WAN_GATEWAY).withNetwork(network).withNetworkAliases("wan-gateway-" + site)
                 .withEnv(env).withExposedPorts(8091)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("wan-gateway-" + site)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8091)

@@ -1,0 +1,146 @@
+package kr.c4i.gateway.deploy.docker;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * docker-compose.yml brought up as a user does ({@code docker compose up -d --wait}), under a project name of its own,
+ * with every variable of {@code .env.example} given in the environment (so a developer's own {@code .env} changes
+ * nothing here), and removed with its volumes on close. Each command is bounded in time; a failed one throws with
+ * its output.
+ */
+final class ComposeStack implements AutoCloseable {
+
+    static final String PROJECT = "c4i-gateway-it";
+
+    private final Path root;
+
+    private final Map<String, String> environment = new LinkedHashMap<>();
+
+    /**
+     * @param transport the nodes' transport (jms, dds)
+     * @param link the WAN link between the gateways (jms, dds)
+     */
+    ComposeStack(Path root, String transport, String link) {
+        this.root = root;
+        String secret = UUID.randomUUID().toString();
+        environment.put("COMPOSE_PROJECT_NAME", PROJECT);
+        environment.put("POSTGRES_USER", "gateway");
+        environment.put("POSTGRES_PASSWORD", "pg-" + secret);
+        environment.put("BROKER_USER", "gateway");
+        environment.put("BROKER_PASSWORD", "broker-" + secret);
+        environment.put("MANAGEMENT_PASSWORD", "management-" + secret);
+        environment.put("WAN_BROKER_USER", "wan");
+        environment.put("WAN_BROKER_PASSWORD", "wan-" + secret);
+        environment.put("GRAFANA_ADMIN_USER", "admin");
+        environment.put("GRAFANA_ADMIN_PASSWORD", "grafana-" + secret);
+        environment.put("GATEWAY_SECURITY", "secured");
+        environment.put("GATEWAY_TRANSPORT", transport);
+        environment.put("GATEWAY_WAN_LINK", link);
+        environment.put("NODE_JAVA_OPTIONS", "-Xmx384m");
+        environment.put("WAN_GATEWAY_JAVA_OPTIONS", "-Xmx384m");
+        environment.put("WAN_BUDGET_BITS_PER_SECOND", "256000");
+        environment.put("NODE_IMAGE", "c4i-gateway/db-bridge:local");
+        environment.put("WAN_GATEWAY_IMAGE", "c4i-gateway/wan-gateway:local");
+        environment.put("TOOLS_IMAGE", "c4i-gateway/gateway-tools:local");
+        environment.put("POSTGRES_IMAGE", "c4i-gateway/postgres:15");
+        environment.put("PROMETHEUS_IMAGE", "c4i-gateway/prometheus:2");
+        environment.put("GRAFANA_IMAGE", "grafana/grafana:12.1.1");
+    }
+
+    /** The variables compose and the scenario script run with. */
+    Map<String, String> environment() {
+        return Map.copyOf(environment);
+    }
+
+    String get(String variable) {
+        return environment.get(variable);
+    }
+
+    /** Starts every service and waits until each is healthy (the one-shot pki service: completed). */
+    ComposeStack up() {
+        compose(Duration.ofMinutes(8), "up", "-d", "--wait", "--wait-timeout", "420");
+        return this;
+    }
+
+    /** One SQL statement on a service's PostgreSQL, as its owner; the rows unaligned, one a line. */
+    String sql(String service, String database, String statement) {
+        return compose(Duration.ofMinutes(1), "exec", "-T", service, "psql", "-X", "-q", "-t", "-A",
+                "-v", "ON_ERROR_STOP=1", "-U", environment.get("POSTGRES_USER"), "-d", database, "-c", statement).strip();
+    }
+
+    long count(String service, String statement) {
+        return Long.parseLong(sql(service, "ifdb", statement));
+    }
+
+    /** A file's text inside a running service's container. */
+    String read(String service, String file) {
+        return compose(Duration.ofSeconds(30), "exec", "-T", service, "cat", file);
+    }
+
+    String logs(String service) {
+        return compose(Duration.ofSeconds(30), "logs", "--no-color", service);
+    }
+
+    /** {@code docker compose ARGS} in the repository, bounded by {@code timeout}; its output, or an exception with it. */
+    String compose(Duration timeout, String... args) {
+        List<String> command = new ArrayList<>(List.of("docker", "compose", "--project-directory", root.toString(),
+                "-f", root.resolve("docker-compose.yml").toString()));
+        command.addAll(List.of(args));
+        return run(command, timeout);
+    }
+
+    /** Any command with the stack's environment (the scenario script), bounded by {@code timeout}. */
+    String run(List<String> command, Duration timeout) {
+        try {
+            Path output = Files.createTempFile("compose-", ".log");
+            try {
+                ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
+                        .redirectOutput(output.toFile());
+                builder.environment().putAll(environment);
+                Process process = builder.start();
+                if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                    throw new IllegalStateException(String.join(" ", command) + " did not end within "
+                            + timeout.toSeconds() + " s:\n" + tail(output));
+                }
+                String text = Files.readString(output, StandardCharsets.UTF_8);
+                if (process.exitValue() != 0) {
+                    throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
+                            + ":\n" + tail(output));
+                }
+                return text;
+            }
+            finally {
+                Files.deleteIfExists(output);
+            }
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException("Unable to run " + command + ": " + ex.getMessage(), ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + command, ex);
+        }
+    }
+
+    private static String tail(Path output) throws IOException {
+        List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+
+    /** Removes the containers, the networks and the volumes (the certificates and every database with them). */
+    @Override
+    public void close() {
+        compose(Duration.ofMinutes(3), "down", "-v", "--remove-orphans", "--timeout", "20");
+    }
+}

@@ -1,0 +1,125 @@
+package kr.c4i.gateway.deploy.docker;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import kr.c4i.gateway.deploy.DashboardQueries;
+import kr.c4i.gateway.deploy.PrometheusQueries;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole docker-compose.yml stack as a user runs it, secured as shipped (the pki service's certificates: brokers in
+ * mutual TLS, DDS Security, sealed WAN frames), once per transport: every RELIABLE message once at every subscriber
+ * (a to b at site s1, a to c across the WAN), the quick scenarios through compose with every message delivered once,
+ * and every PromQL expression of the dashboards and alert rules evaluated on the stack's own Prometheus after that
+ * traffic. Runs with {@code -Pdocker} on the images {@code bin/images} builds.
+ */
+class ComposeStackIT {
+
+    private static final Path ROOT = Path.of(System.getProperty("gateway.repository.root", "..")).toAbsolutePath()
+            .normalize();
+
+    /** Where the stack's Prometheus is published (docker-compose.yml). */
+    private static final URI PROMETHEUS = URI.create("http://127.0.0.1:9090");
+
+    /**
+     * Counters created at their first event, with the event's reason or peer as a tag: a quiet stack has none, so
+     * their expressions must be valid but may return nothing.
+     */
+    private static final List<String> FAULT_ONLY_METERS = List.of("gateway_wan_dropped_total",
+            "gateway_wan_frames_resent_total", "gateway_wan_frames_rejected_total");
+
+    @ParameterizedTest(name = "{0} LAN, {1} link")
+    @CsvSource({ "jms, jms", "dds, dds" })
+    void theSecuredStackDeliversEveryMessageOnceRunsTheQuickScenariosAndAnswersEveryDashboardQuery(String transport,
+            String link) throws Exception {
+        try (ComposeStack stack = new ComposeStack(ROOT, transport, link).up()) {
+            assertThat(stack.logs("pki")).contains("pki: secured");
+            assertThat(stack.read("node-a", "/pki/config/node-a.yaml")).contains("key-store: /pki/s1/a/a.p12")
+                    .contains("identity-certificate: /pki/s1/a/identity.crt");
+            assertThat(stack.read("wan-gateway-s1", "/pki/config/wan-gateway-s1.yaml"))
+                    .contains("peers.s2: /pki/s2/gw-s2/identity.crt");
+
+            everyReliableMessageArrivesOnceAtEverySubscriber(stack);
+            theQuickScenariosDeliverEveryMessageOnce(stack, transport);
+            everyDashboardQueryAnswers(transport);
+        }
+    }
+
+    /** 100 AIRSITREP (b and, across the WAN, c subscribe) and 100 LOGSITREP (b only) into a's outbox. */
+    private static void everyReliableMessageArrivesOnceAtEverySubscriber(ComposeStack stack) {
+        String run = "it" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        for (String type : List.of("AIRSITREP", "LOGSITREP")) {
+            stack.sql("postgres-a", "ifdb", "INSERT INTO outbox (message_id, kmtf_type, body) SELECT '" + run + "-"
+                    + type + "-' || g, '" + type + "', convert_to(format(E'UNCLASSIFIED\\nMSGID/" + type
+                    + "/COMPOSE/%s//\\nDTG/251200ZNOV2026//\\nNARR/NO CONTACT ROUTE CLEAR//\\n', g), 'UTF8') "
+                    + "FROM generate_series(1, 100) g");
+        }
+        String ofRun = "FROM inbox WHERE message_id LIKE '" + run + "-%'";
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            assertThat(stack.count("postgres-b", "SELECT count(*) " + ofRun)).isEqualTo(200);
+            assertThat(stack.count("postgres-c", "SELECT count(*) " + ofRun)).isEqualTo(100);
+        });
+        // Once, not at least once: the counts hold while everything keeps running, and no id is there twice.
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(stack.count("postgres-b", "SELECT count(*) " + ofRun)).isEqualTo(200);
+            assertThat(stack.count("postgres-c", "SELECT count(*) " + ofRun)).isEqualTo(100);
+        });
+        assertThat(stack.count("postgres-b", "SELECT count(DISTINCT message_id) " + ofRun)).isEqualTo(200);
+        assertThat(stack.count("postgres-c", "SELECT count(*) " + ofRun + " AND kmtf_type <> 'AIRSITREP'")).isZero();
+        assertThat(stack.count("postgres-a", "SELECT count(*) FROM quarantine")).isZero();
+    }
+
+    /** deploy/scenarios/scenario.sh all --quick on this stack; its report says what each cell delivered. */
+    private static void theQuickScenariosDeliverEveryMessageOnce(ComposeStack stack, String transport)
+            throws IOException {
+        Path out = ROOT.resolve("deploy-tests/target/compose-scenarios-" + transport);
+        stack.run(List.of(ROOT.resolve("deploy/scenarios/scenario.sh").toString(), "all", "--quick", "--out",
+                out.toString()), Duration.ofMinutes(20));
+        JsonNode report = JsonMapper.builder().build().readTree(Files.readString(out.resolve("report.json")));
+        List<String> missing = new ArrayList<>();
+        int cells = 0;
+        for (JsonNode experiment : report.get("experiments")) {
+            for (JsonNode cell : experiment.get("cells")) {
+                cells++;
+                long expected = cell.get("expected").asLong();
+                long delivered = cell.get("delivered").asLong();
+                long duplicates = cell.get("duplicates").asLong();
+                if (delivered != expected || duplicates != 0) {
+                    missing.add(experiment.get("name").asString() + " " + cell.get("cell").asString() + ": "
+                            + delivered + " of " + expected + ", " + duplicates + " duplicated");
+                }
+            }
+        }
+        assertThat(cells).as("cells in %s", out.resolve("report.json")).isPositive();
+        assertThat(missing).as("cells short of their messages or with duplicates").isEmpty();
+    }
+
+    /**
+     * Every expression of every panel, template variable and alert rule, on the stack's Prometheus: valid, and with
+     * series, but for the other transport's panels and the counters that only a fault creates.
+     */
+    private static void everyDashboardQueryAnswers(String transport) {
+        String otherTransport = "jms".equals(transport) ? "gateway_dds_" : "artemis_";
+        List<DashboardQueries.Query> queries = DashboardQueries.all().stream()
+                .filter(q -> !q.expr().contains(otherTransport))
+                .map(q -> FAULT_ONLY_METERS.stream().anyMatch(q.expr()::contains)
+                        ? new DashboardQueries.Query(q.file(), q.where(), q.expr(), false) : q)
+                .toList();
+        // Prometheus scrapes every 5 s: the traffic's series appear within a few scrapes.
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(5)).untilAsserted(
+                () -> assertThat(PrometheusQueries.check(PROMETHEUS, queries)).as("dashboard and alert queries").isEmpty());
+    }
+}
