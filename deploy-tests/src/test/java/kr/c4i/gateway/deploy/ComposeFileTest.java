@@ -4,7 +4,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +23,10 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
+
+import kr.c4i.gateway.deploy.Images.Built;
 
 import static kr.c4i.gateway.deploy.Repository.environment;
 import static kr.c4i.gateway.deploy.Repository.list;
@@ -32,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * docker-compose.yml, checked without a Docker engine: the schema, its images, the variables it gives the nodes,
- * its ports, Prometheus's targets, the files it mounts and the variables {@code .env.example} must define.
+ * its ports, Prometheus's targets, the files it mounts, the security settings the pki service writes for the nodes
+ * and gateways, and the variables {@code .env.example} must define.
  */
 class ComposeFileTest {
 
@@ -45,6 +49,23 @@ class ComposeFileTest {
     /** What the official postgres image reads (its documentation's "Environment Variables"). */
     private static final Set<String> POSTGRES_VARIABLES = Set.of("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB",
             "POSTGRES_INITDB_ARGS", "POSTGRES_INITDB_WALDIR", "POSTGRES_HOST_AUTH_METHOD", "PGDATA");
+
+    /** An image chosen in .env, with the one bin/images builds (or a pinned official one) as its default. */
+    private static final Pattern IMAGE_VARIABLE = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*):-([^}]+)}");
+
+    /** A credential from .env: {@code ${NAME}}, or {@code ${NAME:?message}}, which refuses to start without it. */
+    private static final Pattern FROM_ENV = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_]*(:\\?[^}]*)?}");
+
+    /** GATEWAY_SECURITY's values (.env.example), the first the default: the pki service writes settings for each. */
+    private static final List<String> SECURITY_MODES = List.of("secured", "plain");
+
+    /**
+     * What a secured choice must set, by the end of its properties' prefix: mutual TLS needs the service's key store
+     * and a trust store, DDS Security its site's documents, the WAN's sealing its identity and the authorities.
+     */
+    private static final Map<String, List<String>> SECURED = Map.of("tls", List.of("key-store", "trust-store"),
+            "dds.security", List.of("directory"), "wan.security", List.of("certificate", "private-key",
+                    "trusted-authorities"));
 
     private static final Pattern INTERPOLATION = Pattern.compile("\\$\\$|\\$\\{([A-Za-z_][A-Za-z0-9_]*)[^}]*}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
@@ -65,47 +86,69 @@ class ComposeFileTest {
         assertThat(errors).as("compose-spec schema errors in %s", COMPOSE).isEmpty();
     }
 
+    /**
+     * Each service's image is {@code ${VARIABLE:-default}} or a reference: the default, the value .env.example gives
+     * the variable (which cp .env.example .env makes the one run) and every alternative .env.example names are built
+     * by bin/images or pinned official images. Compose builds nothing: an image built here comes from bin/images.
+     */
     @Test
     void everyServiceIsBuiltHereOrIsAPinnedOfficialImage() {
         List<String> problems = new ArrayList<>();
+        Map<String, String> example = envExample();
         services.forEach((name, definition) -> {
             Map<String, Object> service = map(definition);
             if (service.containsKey("build")) {
-                Path dockerfile = dockerfile(service);
-                if (!Files.isRegularFile(dockerfile)) {
-                    problems.add(name + ": builds from " + dockerfile + ", which is not in the repository");
+                problems.add(name + ": built by compose, not by " + Images.SCRIPT);
+            }
+            String image = String.valueOf(service.get("image"));
+            Matcher variable = IMAGE_VARIABLE.matcher(image);
+            if (variable.matches()) {
+                if (!example.containsKey(variable.group(1))) {
+                    problems.add(name + ": its image variable " + variable.group(1) + " is not in .env.example");
                 }
             }
-            else {
-                String problem = Images.problem(String.valueOf(service.get("image")));
+            else if (image.contains("$")) {
+                problems.add(name + ": image " + image + " is neither a reference nor ${VARIABLE:-default}");
+                return;
+            }
+            for (String reference : imagesOf(service)) {
+                String problem = Images.problem(reference);
                 if (problem != null) {
                     problems.add(name + ": " + problem);
                 }
             }
         });
+        Images.named(Repository.read(Repository.file(".env.example"))).forEach((variable, references) -> references
+                .forEach(reference -> {
+                    String problem = Images.problem(reference);
+                    if (problem != null) {
+                        problems.add(".env.example names " + variable + "=" + problem);
+                    }
+                }));
         assertThat(problems).isEmpty();
     }
 
+    /**
+     * A service that runs a script of the repository (its entrypoint) sets only what the script reads; any other
+     * sets only what every image it may run reads (its default, .env.example's and the alternatives it names).
+     */
     @Test
     void everyVariableAServiceSetsIsOneItReads() {
         List<String> problems = new ArrayList<>();
         services.forEach((name, definition) -> {
             Map<String, Object> service = map(definition);
             Set<String> variables = environment(service).keySet();
-            if (service.containsKey("build")) {
-                ConfigurationMetadata metadata = ConfigurationMetadata.of(moduleMetadata(service));
-                variables.stream().filter(variable -> !NON_SPRING_VARIABLES.contains(variable) && !metadata.binds(variable))
-                        .forEach(variable -> problems.add(name + ": " + variable + " binds no property of the service"));
+            String script = entrypointScript(service);
+            if (script != null) {
+                Set<String> read = Shell.variablesRead(Repository.read(Repository.file(script)));
+                variables.stream().filter(variable -> !read.contains(variable))
+                        .forEach(variable -> problems.add(name + ": " + variable + " is not read by " + script));
+                return;
             }
-            else {
-                String image = String.valueOf(service.get("image"));
-                for (String variable : variables) {
-                    boolean known = image.startsWith("postgres:") ? POSTGRES_VARIABLES.contains(variable)
-                            : image.startsWith("grafana/grafana:") && variable.startsWith("GF_");
-                    if (!known) {
-                        problems.add(name + ": " + variable + " is not read by " + image);
-                    }
-                }
+            for (String image : imagesOf(service)) {
+                Predicate<String> reads = reads(image);
+                variables.stream().filter(reads.negate())
+                        .forEach(variable -> problems.add(name + ": " + variable + " is not read by " + image));
             }
         });
         assertThat(problems).isEmpty();
@@ -115,10 +158,16 @@ class ComposeFileTest {
     void noSecretIsWrittenInTheFile() {
         List<String> problems = new ArrayList<>();
         services.forEach((name, definition) -> environment(map(definition)).forEach((variable, value) -> {
-            if (variable.matches(".*(PASSWORD|SECRET|TOKEN).*") && !value.matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*}")) {
+            if (variable.matches(".*(PASSWORD|SECRET|TOKEN).*") && !FROM_ENV.matcher(value).matches()) {
                 problems.add(name + ": " + variable + " is set to a value, not to a variable from .env");
             }
         }));
+        // Nor in the example: an empty password is refused (pki service), a sample one would be kept.
+        envExample().forEach((variable, value) -> {
+            if (variable.matches(".*(PASSWORD|SECRET|TOKEN).*") && !value.isEmpty()) {
+                problems.add(".env.example: " + variable + " has a value");
+            }
+        });
         assertThat(problems).isEmpty();
         assertThat(Repository.read(Repository.file(".gitignore")).lines()).as(".env is git-ignored").contains(".env");
     }
@@ -167,12 +216,14 @@ class ComposeFileTest {
                 list(map(staticConfig).get("targets")).forEach(target -> scraped.add(target.toString()));
             }
         }
+        // The nodes and gateways compose starts by default; prometheus.yml's targets are static, so one under a
+        // profile would be a target that is down whenever the profile is not up.
         Set<String> expected = new TreeSet<>();
-        services.forEach((name, definition) -> {
-            Map<String, Object> service = map(definition);
-            if (service.containsKey("build")) {
-                String port = environment(service).getOrDefault("MANAGEMENT_SERVER_PORT",
-                        Dockerfile.read(dockerfile(service)).environment(target(service)).getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
+        gatewayServices().forEach((name, service) -> {
+            if (!service.containsKey("profiles")) {
+                Built image = builtImage(service);
+                String port = environment(service).getOrDefault("MANAGEMENT_SERVER_PORT", Dockerfile.read(image.dockerfile())
+                        .environment(image.target()).getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
                 expected.add(name + ":" + port);
             }
         });
@@ -191,9 +242,6 @@ class ComposeFileTest {
                 if ((source.startsWith(".") || source.startsWith("/")) && !Files.exists(Repository.file(source))) {
                     problems.add(name + " mounts " + source + ", which is not in the repository");
                 }
-            }
-            if (service.containsKey("build") && !Files.isDirectory(buildContext(service))) {
-                problems.add(name + " builds in " + buildContext(service) + ", which is not in the repository");
             }
         });
         map(compose.get("secrets")).forEach((name, secret) -> {
@@ -220,10 +268,7 @@ class ComposeFileTest {
                 used.add(variable.toString());
             }
         });
-        Set<String> defined = new TreeSet<>();
-        Repository.read(Repository.file(".env.example")).lines().map(String::strip)
-                .filter(line -> !line.isEmpty() && !line.startsWith("#"))
-                .forEach(line -> defined.add(line.split("=", 2)[0]));
+        Set<String> defined = envExample().keySet();
         assertThat(used).as("variables docker-compose.yml uses").isNotEmpty();
         assertThat(defined).as(".env.example").containsExactlyInAnyOrderElementsOf(used);
     }
@@ -257,32 +302,113 @@ class ComposeFileTest {
     }
 
     /**
-     * DDS is fail-closed like broker TLS (.env may switch the transport to dds): every node and gateway names its DDS
-     * Security or asks for plain DDS, and its broker TLS or plain TCP, or it does not start.
+     * Broker TLS, DDS Security and the WAN's sealing are fail-closed (.env may switch the transport to dds): every
+     * node and gateway imports its own settings file ({@code spring.config.import}), which the one-shot service
+     * that writes the pki volume (deploy/compose/pki.sh) has written before it starts, mounted read-only. The
+     * script writes, for each of them and in each mode, every security choice its module has (each {@code .plain}
+     * or {@code .plain-tcp} property): secured, the choice's key material; plain, the plain property alone.
      */
     @Test
-    void everyNodeAndGatewayChoosesItsDdsSecurityAndBrokerTlsExplicitly() {
+    void everyNodeAndGatewayImportsTheSecuritySettingsThePkiServiceWritesForIt() {
+        Map<String, Map<String, Object>> gateways = gatewayServices();
+        assertThat(gateways).as("nodes and gateways").isNotEmpty();
         List<String> problems = new ArrayList<>();
-        services.forEach((name, definition) -> {
-            Map<String, String> env = environment(map(definition));
-            if (name.startsWith("node-")) {
-                requireOneOf(name, env, problems, "GATEWAY_DDS_SECURITY_PLAIN", "GATEWAY_DDS_SECURITY_DIRECTORY");
-                requireOneOf(name, env, problems, "GATEWAY_JMS_TLS_PLAINTCP", "GATEWAY_JMS_TLS_KEYSTORE");
+        Map<String, Map<String, String>> written = new TreeMap<>();
+        gateways.forEach((name, service) -> {
+            String imported = environment(service).getOrDefault("SPRING_CONFIG_IMPORT", "");
+            String file = "/pki/config/" + name + ".yaml";
+            if (!imported.equals("file:" + file)) {
+                problems.add(name + ": SPRING_CONFIG_IMPORT is '" + imported + "', not file:" + file);
+                return;
             }
-            else if (name.startsWith("wan-gateway-")) {
-                requireOneOf(name, env, problems, "GATEWAY_WAN_LAN_DDS_SECURITY_PLAIN",
-                        "GATEWAY_WAN_LAN_DDS_SECURITY_DIRECTORY");
-                requireOneOf(name, env, problems, "GATEWAY_WAN_LAN_JMS_TLS_PLAINTCP",
-                        "GATEWAY_WAN_LAN_JMS_TLS_KEYSTORE");
+            String[] mount = mountOf(service, file);
+            if (mount == null || mount[0].startsWith(".") || mount[0].startsWith("/") || !mount[2].equals("ro")) {
+                problems.add(name + ": " + file + " is not in a named volume mounted read-only: " + List.of(mount == null ? new String[0] : mount));
+                return;
+            }
+            List<String> writers = new ArrayList<>();
+            services.forEach((other, definition) -> {
+                String[] theirs = mountOf(map(definition), file);
+                if (theirs != null && theirs[0].equals(mount[0]) && !theirs[2].equals("ro")) {
+                    writers.add(other);
+                }
+            });
+            if (writers.size() != 1) {
+                problems.add(name + ": volume " + mount[0] + " is written by " + writers + ", not by one service");
+                return;
+            }
+            Map<String, Object> writer = map(services.get(writers.getFirst()));
+            Object condition = map(map(service.get("depends_on")).get(writers.getFirst())).get("condition");
+            if (!"service_completed_successfully".equals(condition)) {
+                problems.add(name + ": starts before " + writers.getFirst() + " has completed (depends_on condition " + condition + ")");
+            }
+            String script = entrypointScript(writer);
+            if (script == null) {
+                problems.add(writers.getFirst() + ": runs no script of the repository");
+                return;
+            }
+            assertThat(environment(writer)).as("%s: secured by default", writers.getFirst())
+                    .containsEntry("GATEWAY_SECURITY", "${GATEWAY_SECURITY:-" + SECURITY_MODES.getFirst() + "}");
+            Path module = moduleMetadata(builtImage(service));
+            ConfigurationMetadata metadata = ConfigurationMetadata.of(module);
+            assertThat(metadata.binds("SPRING_CONFIG_IMPORT")).as("SPRING_CONFIG_IMPORT binds spring.config.import").isTrue();
+            List<String> choices = ConfigurationMetadata.declared(module).entrySet().stream()
+                    .filter(property -> property.getKey().matches(".*\\.plain(-tcp)?") && property.getValue().equals("java.lang.Boolean"))
+                    .map(Map.Entry::getKey).sorted().toList();
+            assertThat(choices).as("%s: its module's security choices", name).isNotEmpty();
+            for (String mode : SECURITY_MODES) {
+                String content = written.computeIfAbsent(script + " " + mode, key -> writes(script, mode)).get(file);
+                if (content == null) {
+                    problems.add(script + " writes no " + file + " with GATEWAY_SECURITY=" + mode);
+                    continue;
+                }
+                Map<String, Object> settings = new TreeMap<>();
+                flatten("", new Yaml().load(content), settings);
+                settings.keySet().stream().filter(property -> !metadata.binds(ConfigurationMetadata.environmentForm(property)))
+                        .forEach(property -> problems.add(file + " (" + mode + "): " + property + " binds no property of " + name));
+                for (String plain : choices) {
+                    String prefix = plain.substring(0, plain.lastIndexOf('.'));
+                    List<String> chosen = settings.keySet().stream().filter(property -> property.startsWith(prefix + ".")).toList();
+                    List<String> required = mode.equals("plain") ? List.of(plain) : secured(prefix);
+                    if (mode.equals("plain") ? !chosen.equals(required) || !Boolean.TRUE.equals(settings.get(plain))
+                            : chosen.contains(plain) || !chosen.containsAll(required)) {
+                        problems.add(file + " (" + mode + "): sets " + chosen + " of " + prefix + ", not " + required);
+                    }
+                }
             }
         });
         assertThat(problems).isEmpty();
     }
 
-    private static void requireOneOf(String service, Map<String, String> env, List<String> problems,
-            String... variables) {
-        if (Arrays.stream(variables).filter(env::containsKey).count() != 1) {
-            problems.add(service + " sets not exactly one of " + List.of(variables));
+    private static List<String> secured(String prefix) {
+        return SECURED.entrySet().stream().filter(choice -> prefix.endsWith("." + choice.getKey()))
+                .flatMap(choice -> choice.getValue().stream().map(property -> prefix + "." + property)).findAny()
+                .map(List::of).orElseThrow(() -> new AssertionError("no secured form known for " + prefix));
+    }
+
+    /** The files {@code script} writes with GATEWAY_SECURITY={@code mode}: a here-document or printf's text. */
+    private static Map<String, String> writes(String script, String mode) {
+        Map<String, String> files = new TreeMap<>();
+        Shell.walk(Repository.read(Repository.file(script)), Map.of("GATEWAY_SECURITY", mode), command -> {
+            String output = command.output();
+            List<String> words = command.arguments();
+            if (output != null && words.getFirst().equals("cat") && command.input() != null) {
+                files.put(output, command.input());
+            }
+            else if (output != null && words.getFirst().equals("printf") && words.size() == 2) {
+                files.put(output, words.get(1).replace("\\n", "\n"));
+            }
+        });
+        return files;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void flatten(String prefix, Object value, Map<String, Object> properties) {
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((key, child) -> flatten(prefix.isEmpty() ? key.toString() : prefix + "." + key, child, properties));
+        }
+        else {
+            properties.put(prefix, value);
         }
     }
 
@@ -302,7 +428,15 @@ class ComposeFileTest {
                 });
             }
         });
-        assertThat(siteOf).as("sites of the nodes").containsOnlyKeys("a", "b", "c");
+        Set<String> nodes = new TreeSet<>();
+        services.values().forEach(definition -> {
+            String id = environment(map(definition)).get("GATEWAY_NODE_ID");
+            if (id != null) {
+                nodes.add(id);
+            }
+        });
+        assertThat(nodes).as("nodes").contains("a", "b", "c");
+        assertThat(siteOf).as("sites of the nodes").containsOnlyKeys(nodes);
         List<String> problems = new ArrayList<>();
         for (String node : siteOf.keySet()) {
             Map<String, String> env = environment(map(services.get("node-" + node)));
@@ -321,28 +455,133 @@ class ComposeFileTest {
         assertThat(problems).isEmpty();
     }
 
-    static Path buildContext(Map<String, Object> service) {
-        Object build = service.get("build");
-        String context = build instanceof Map<?, ?> long_ ? String.valueOf(long_.get("context")) : String.valueOf(build);
-        return Repository.file(context).normalize();
+    /** The image a service runs by default: its reference, or its {@code ${VARIABLE:-default}}'s default. */
+    static String defaultImage(Map<String, Object> service) {
+        String image = String.valueOf(service.get("image"));
+        Matcher variable = IMAGE_VARIABLE.matcher(image);
+        return variable.matches() ? variable.group(2) : image;
     }
 
-    static Path dockerfile(Map<String, Object> service) {
-        Object dockerfile = map(service.get("build") instanceof Map<?, ?> ? service.get("build") : null).get("dockerfile");
-        return buildContext(service).resolve(dockerfile == null ? "Dockerfile" : dockerfile.toString()).normalize();
+    /** Every image a service may run: its default, .env.example's value and the alternatives it names. */
+    static Set<String> imagesOf(Map<String, Object> service) {
+        Set<String> images = new LinkedHashSet<>();
+        images.add(defaultImage(service));
+        Matcher variable = IMAGE_VARIABLE.matcher(String.valueOf(service.get("image")));
+        if (variable.matches()) {
+            String example = envExample().get(variable.group(1));
+            if (example != null) {
+                images.add(example);
+            }
+            images.addAll(Images.named(Repository.read(Repository.file(".env.example"))).getOrDefault(variable.group(1), List.of()));
+        }
+        return images;
     }
 
-    /** The stage of its Dockerfile a service's image is built to (null: the last). */
-    static @Nullable String target(Map<String, Object> service) {
-        Object target = map(service.get("build") instanceof Map<?, ?> ? service.get("build") : null).get("target");
-        return target == null ? null : target.toString();
+    /** The image bin/images builds that the service runs by default. */
+    static Built builtImage(Map<String, Object> service) {
+        return Images.built(defaultImage(service)).orElseThrow(() -> new AssertionError(defaultImage(service) + " is not built by " + Images.SCRIPT));
     }
 
-    /** The configuration metadata Spring Boot generated for the module a service is built from. */
-    static Path moduleMetadata(Map<String, Object> service) {
-        Path metadata = buildContext(service).resolve("target/classes/META-INF/spring-configuration-metadata.json");
-        assertThat(metadata).as("the module's configuration metadata (built before these tests)").isRegularFile();
+    /**
+     * The nodes and gateways: the services that run, as its own entrypoint, a Spring Boot service image bin/images
+     * builds (the tools image runs a script instead).
+     */
+    static Map<String, Map<String, Object>> gatewayServices() {
+        Map<String, Map<String, Object>> gateways = new TreeMap<>();
+        map(Repository.yaml(COMPOSE).get("services")).forEach((name, definition) -> {
+            Map<String, Object> service = map(definition);
+            Built image = Images.built(defaultImage(service)).orElse(null);
+            if (image != null && image.dockerfile() != null && !service.containsKey("entrypoint")
+                    && runsSpringBoot(Dockerfile.read(image.dockerfile()), image.target())) {
+                gateways.put(name, service);
+            }
+        });
+        return gateways;
+    }
+
+    /** Whether the image of stage {@code target} starts a Spring Boot application (its launcher). */
+    static boolean runsSpringBoot(Dockerfile dockerfile, @Nullable String target) {
+        return dockerfile.image(target).stream()
+                .anyMatch(i -> i.keyword().equals("ENTRYPOINT") && i.arguments().contains("org.springframework.boot.loader"));
+    }
+
+    /** What reads a variable in {@code image}: its service's properties, its scripts, or the official image's contract. */
+    static Predicate<String> reads(String image) {
+        Built built = Images.built(image).orElse(null);
+        if (built != null && built.dockerfile() != null && built.context() != null) {
+            Dockerfile dockerfile = Dockerfile.read(built.dockerfile());
+            if (runsSpringBoot(dockerfile, built.target())) {
+                ConfigurationMetadata properties = ConfigurationMetadata.of(moduleMetadata(built));
+                return variable -> NON_SPRING_VARIABLES.contains(variable) || properties.binds(variable);
+            }
+            Set<String> read = new TreeSet<>(dockerfile.environment(built.target()).keySet());
+            for (Path script : copiedFromContext(dockerfile, built)) {
+                read.addAll(Shell.variablesRead(Repository.read(script)));
+            }
+            return read::contains;
+        }
+        String repository = Images.repository(image);
+        return switch (repository) {
+            case "postgres" -> POSTGRES_VARIABLES::contains;
+            case "grafana/grafana" -> variable -> variable.startsWith("GF_");
+            default -> variable -> false;
+        };
+    }
+
+    /** The configuration metadata Spring Boot generated for the module an image is built from (its context). */
+    static Path moduleMetadata(Built image) {
+        assertThat(image.context()).as("%s's build context", image.image()).isNotNull();
+        Path metadata = image.context().resolve("target/classes/META-INF/spring-configuration-metadata.json");
+        assertThat(metadata).as("%s's configuration metadata (built before these tests)", image.image()).isRegularFile();
         return metadata;
+    }
+
+    /** The files of its build context an image copies (its scripts). */
+    static List<Path> copiedFromContext(Dockerfile dockerfile, Built built) {
+        List<Path> files = new ArrayList<>();
+        for (Dockerfile.Instruction copy : dockerfile.image(built.target())) {
+            List<String> words = new ArrayList<>(List.of(copy.arguments().split("\\s+")));
+            if (!copy.keyword().equals("COPY") || words.stream().anyMatch(word -> word.startsWith("--from="))) {
+                continue;
+            }
+            words.removeIf(word -> word.startsWith("--"));
+            words.subList(0, words.size() - 1).stream().map(built.context()::resolve).filter(Files::isRegularFile).forEach(files::add);
+        }
+        return files;
+    }
+
+    /** The repository's script a service runs as its entrypoint (mounted into it), or null. */
+    static @Nullable String entrypointScript(Map<String, Object> service) {
+        Object entrypoint = service.get("entrypoint");
+        List<String> words = entrypoint instanceof List<?> list_ ? list_.stream().map(String::valueOf).toList()
+                : entrypoint == null ? List.of() : List.of(entrypoint.toString().split("\\s+"));
+        for (String word : words) {
+            String source = mountedFrom(service, word);
+            if (source != null && source.startsWith(".")) {
+                return Repository.file(source).normalize().toString().substring(Repository.ROOT.toString().length() + 1);
+            }
+        }
+        return null;
+    }
+
+    /** The volume holding {@code file} in the service: source, target and mode ("rw" unless given). */
+    private static String @Nullable [] mountOf(Map<String, Object> service, String file) {
+        for (Object volume : list(service.get("volumes"))) {
+            String[] parts = volume.toString().split(":");
+            if (parts.length >= 2 && file.startsWith(parts[1] + "/")) {
+                return new String[] {parts[0], parts[1], parts.length > 2 ? parts[2] : "rw"};
+            }
+        }
+        return null;
+    }
+
+    /** .env.example's variables and their values. */
+    static Map<String, String> envExample() {
+        Map<String, String> defined = new TreeMap<>();
+        Repository.read(Repository.file(".env.example")).lines().map(String::strip)
+                .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+                .forEach(line -> defined.put(line.split("=", 2)[0], line.contains("=") ? line.split("=", 2)[1] : ""));
+        return defined;
     }
 
     private static @Nullable String mountedFrom(Map<String, Object> service, String target) {

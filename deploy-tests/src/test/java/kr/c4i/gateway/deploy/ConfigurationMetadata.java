@@ -49,6 +49,18 @@ final class ConfigurationMetadata {
         return metadata;
     }
 
+    /** The properties {@code moduleMetadata} declares, the module's own (not its dependencies'), with their types. */
+    static Map<String, String> declared(Path moduleMetadata) {
+        ConfigurationMetadata metadata = new ConfigurationMetadata();
+        try {
+            metadata.add(JSON.readTree(Files.readString(moduleMetadata)));
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return Map.copyOf(metadata.properties);
+    }
+
     private void add(JsonNode document) {
         for (JsonNode property : document.path("properties")) {
             properties.put(property.path("name").asString(), property.path("type").asString(""));
