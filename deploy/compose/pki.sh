@@ -50,6 +50,21 @@ if [[ ! -f /pki/issued ]]; then
   date -u +%FT%TZ > /pki/issued
 fi
 
+# The fanout profile's nodes d-g at site s1 (docker-compose.yml, deploy/scenarios/): their identities, then both
+# sites' DDS documents signed again with their subscriptions (s1 grants them, s2's gateway stands in for them).
+# Once, on the first run or on a volume issued before them; the site authorities and the other identities are kept.
+if [[ ! -f /pki/issued-fanout ]]; then
+  loopback=localhost,127.0.0.1
+  pki --dir /pki/s1 --site s1 --holder d=node-d,172.31.77.41,$loopback --holder e=node-e,172.31.77.42,$loopback \
+    --holder f=node-f,172.31.77.43,$loopback --holder g=node-g,172.31.77.44,$loopback
+  fanout=('d=MARSITREP,NBCSITREP' 'e=MARSITREP,NBCSITREP' 'f=NBCSITREP' 'g=NBCSITREP')
+  pki --dir /pki/s1 --site s1 --dds-domain 1 --subscribe 'a=*' --subscribe 'b=*' "${fanout[@]/#/--subscribe=}" \
+    --gateway gw-s1 --remote c=category:air
+  pki --dir /pki/s2 --site s2 --dds-domain 2 --subscribe c=category:air --gateway gw-s2 --remote 'a=*' --remote 'b=*' \
+    "${fanout[@]/#/--remote=}"
+  date -u +%FT%TZ > /pki/issued-fanout
+fi
+
 mkdir -p /pki/config
 node() {
   local id="$1" site="$2" file="/pki/config/node-$1.yaml"
@@ -95,5 +110,6 @@ EOF
   fi
 }
 node a s1; node b s1; node c s2
+node d s1; node e s1; node f s1; node g s1
 gateway s1 s2; gateway s2 s1
 echo "pki: $security; certificates issued $(cat /pki/issued), settings in /pki/config"
