@@ -38,6 +38,9 @@ class WanRelayContractIT {
 
     private static final String SECRET = UUID.randomUUID().toString();
 
+    /** A service's start on a loaded 2-core machine: 45 s quiet, over 2 minutes beside other stacks. */
+    private static final Duration STARTUP = Duration.ofMinutes(4);
+
     @ParameterizedTest(name = "{0} LAN, {1} link")
     @CsvSource({ "jms, jms", "dds, dds" })
     void aMessageFromAAtSiteS1ArrivesOnceInCsInboxAtSiteS2(String transport, String link) throws SQLException {
@@ -111,7 +114,7 @@ class WanRelayContractIT {
                 .withExposedPorts(8081)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("node-" + id)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8081)
-                        .withStartupTimeout(Duration.ofMinutes(2)));
+                        .withStartupTimeout(STARTUP));
     }
 
     /** A site's WAN gateway as docker-compose.yml starts one, its peer by name (one network here, no WAN of its own). */
@@ -136,7 +139,7 @@ class WanRelayContractIT {
                 .withEnv(env).withExposedPorts(8091)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("wan-gateway-" + site)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8091)
-                        .withStartupTimeout(Duration.ofMinutes(2)));
+                        .withStartupTimeout(STARTUP));
     }
 
     private static InterfaceDatabaseClient client(PostgreSQLContainer database) {
