@@ -381,9 +381,9 @@ class ComposeFileTest {
     }
 
     private static List<String> secured(String prefix) {
-        return SECURED.entrySet().stream().filter(choice -> prefix.endsWith("." + choice.getKey()))
-                .flatMap(choice -> choice.getValue().stream().map(property -> prefix + "." + property)).findAny()
-                .map(List::of).orElseThrow(() -> new AssertionError("no secured form known for " + prefix));
+        return SECURED.entrySet().stream().filter(choice -> prefix.endsWith("." + choice.getKey())).findAny()
+                .map(choice -> choice.getValue().stream().map(property -> prefix + "." + property).toList())
+                .orElseThrow(() -> new AssertionError("no secured form known for " + prefix));
     }
 
     /** The files {@code script} writes with GATEWAY_SECURITY={@code mode}: a here-document or printf's text. */
@@ -505,7 +505,10 @@ class ComposeFileTest {
                 .anyMatch(i -> i.keyword().equals("ENTRYPOINT") && i.arguments().contains("org.springframework.boot.loader"));
     }
 
-    /** What reads a variable in {@code image}: its service's properties, its scripts, or the official image's contract. */
+    /**
+     * What reads a variable in {@code image}: its service's properties, the scripts it copies in (an entrypoint), or
+     * the official image's contract.
+     */
     static Predicate<String> reads(String image) {
         Built built = Images.built(image).orElse(null);
         if (built != null && built.dockerfile() != null && built.context() != null) {
@@ -514,7 +517,7 @@ class ComposeFileTest {
                 ConfigurationMetadata properties = ConfigurationMetadata.of(moduleMetadata(built));
                 return variable -> NON_SPRING_VARIABLES.contains(variable) || properties.binds(variable);
             }
-            Set<String> read = new TreeSet<>(dockerfile.environment(built.target()).keySet());
+            Set<String> read = new TreeSet<>();
             for (Path script : copiedFromContext(dockerfile, built)) {
                 read.addAll(Shell.variablesRead(Repository.read(script)));
             }
