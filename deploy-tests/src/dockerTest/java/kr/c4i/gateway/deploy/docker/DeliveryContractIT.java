@@ -15,6 +15,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import kr.c4i.gateway.interfacedb.InboxRow;
@@ -45,12 +46,11 @@ class DeliveryContractIT {
         try (Network network = Network.newNetwork();
                 PostgreSQLContainer databaseA = database(network, "postgres-a");
                 PostgreSQLContainer databaseB = database(network, "postgres-b")) {
-            databaseA.start();
-            databaseB.start();
+            // Started together: what they start with does not depend on each other (a bridge retries its peer).
+            Startables.deepStart(databaseA, databaseB).join();
             try (GenericContainer<?> nodeA = node(network, "a", "b", transport);
                     GenericContainer<?> nodeB = node(network, "b", "a", transport)) {
-                nodeB.start();
-                nodeA.start();
+                Startables.deepStart(nodeA, nodeB).join();
                 InterfaceDatabaseClient outboxA = client(databaseA);
                 InterfaceDatabaseClient inboxB = client(databaseB);
                 String body = new KmtfMessageBuilder().classification("UNCLASSIFIED").msgid("SITREP", "1CORPS", "1")

@@ -17,6 +17,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import kr.c4i.gateway.interfacedb.InboxRow;
@@ -46,14 +47,16 @@ class WanRelayContractIT {
     void aMessageFromAAtSiteS1ArrivesOnceInCsInboxAtSiteS2(String transport, String link) throws SQLException {
         List<AutoCloseable> started = new ArrayList<>();
         try (Network network = Network.newNetwork()) {
-            PostgreSQLContainer databaseA = start(started, database(network, "postgres-a", "ifdb"));
-            PostgreSQLContainer databaseC = start(started, database(network, "postgres-c", "ifdb"));
-            start(started, database(network, "postgres-s1", "wanstore"));
-            start(started, database(network, "postgres-s2", "wanstore"));
-            start(started, gateway(network, "s1", "s2", Map.of("A", "node-a"), transport, link, 1));
-            start(started, gateway(network, "s2", "s1", Map.of("C", "node-c"), transport, link, 2));
-            start(started, node(network, "c", Map.of("A", "wan-gateway-s2"), transport, 2));
-            start(started, node(network, "a", Map.of("C", "wan-gateway-s1"), transport, 1));
+            // Each tier started together: the services wait for nothing but their own database (bridges and links
+            // retry their peers).
+            PostgreSQLContainer databaseA = database(network, "postgres-a", "ifdb");
+            PostgreSQLContainer databaseC = database(network, "postgres-c", "ifdb");
+            start(started, databaseA, databaseC, database(network, "postgres-s1", "wanstore"),
+                    database(network, "postgres-s2", "wanstore"));
+            start(started, gateway(network, "s1", "s2", Map.of("A", "node-a"), transport, link, 1),
+                    gateway(network, "s2", "s1", Map.of("C", "node-c"), transport, link, 2),
+                    node(network, "c", Map.of("A", "wan-gateway-s2"), transport, 2),
+                    node(network, "a", Map.of("C", "wan-gateway-s1"), transport, 1));
             InterfaceDatabaseClient outboxA = client(databaseA);
             InterfaceDatabaseClient inboxC = client(databaseC);
             String body = new KmtfMessageBuilder().classification("UNCLASSIFIED").msgid("SITREP", "1CORPS", "1")
@@ -82,10 +85,9 @@ class WanRelayContractIT {
         }
     }
 
-    private static <T extends GenericContainer<?>> T start(List<AutoCloseable> started, T container) {
-        started.add(container);
-        container.start();
-        return container;
+    private static void start(List<AutoCloseable> started, GenericContainer<?>... containers) {
+        started.addAll(List.of(containers));
+        Startables.deepStart(containers).join();
     }
 
     private static PostgreSQLContainer database(Network network, String alias, String name) {
