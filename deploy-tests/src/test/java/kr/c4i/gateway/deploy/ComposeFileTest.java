@@ -281,24 +281,32 @@ class ComposeFileTest {
         while (address.find()) {
             scripted.put(address.group(1), address.group(2));
         }
-        // A node by its address on the network the script reconnects it to, a gateway by its WAN address.
+        // A node by its address on the network the script reconnects it to, a gateway by its address on the other
+        // network it is on, the WAN (the script finds the gateway's WAN interface by that address).
         Matcher network = Pattern.compile("network=\"\\$\\{project}_([a-z0-9_-]+)\"").matcher(script);
         assertThat(network.find()).as("the network in scenario.sh").isTrue();
-        Matcher wan = Pattern.compile("wan_network=\"\\$\\{project}_([a-z0-9_-]+)\"").matcher(script);
-        assertThat(wan.find()).as("the WAN network in scenario.sh").isTrue();
+        String lan = network.group(1);
         Map<String, String> composed = new TreeMap<>();
+        Set<String> wans = new TreeSet<>();
         services.forEach((name, definition) -> {
-            String on = name.startsWith("node-") ? network.group(1) : name.startsWith("wan-gateway-") ? wan.group(1) : null;
-            if (on != null) {
+            if (name.startsWith("node-")) {
                 Map<String, Object> networks = map(map(definition).get("networks"));
-                composed.put(name, String.valueOf(map(networks.get(on)).get("ipv4_address")));
+                composed.put(name, String.valueOf(map(networks.get(lan)).get("ipv4_address")));
+            }
+            else if (name.startsWith("wan-gateway-")) {
+                Map<String, Object> networks = map(map(definition).get("networks"));
+                networks.keySet().stream().filter(on -> !on.equals(lan)).forEach(on -> {
+                    wans.add(on);
+                    composed.put(name, String.valueOf(map(networks.get(on)).get("ipv4_address")));
+                });
             }
         });
+        assertThat(wans).as("the WAN networks of the gateways").hasSize(1);
         assertThat(composed).as("nodes and gateways in docker-compose.yml").containsKeys("node-a", "wan-gateway-s1",
                 "wan-gateway-s2");
         assertThat(scripted).as("addresses in scenario.sh").isEqualTo(composed);
         assertThat(script).contains("COMPOSE_PROJECT_NAME:-" + compose.get("name") + "}");
-        assertThat(map(compose.get("networks"))).containsKeys(network.group(1), wan.group(1));
+        assertThat(map(compose.get("networks"))).containsKeys(lan).containsKeys(wans.toArray(String[]::new));
     }
 
     /**
