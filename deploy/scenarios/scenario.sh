@@ -24,7 +24,7 @@
 #   scenario.sh all [--quick] [--out DIR] [--transports jms,dds] [--reps N] [--experiments recovery,fanout,loss,wan,wan-outage]
 #                                         every experiment; DIR/report.md and DIR/report.json; exit 1 if any message
 #                                         is missing or duplicated. --transports recreates the stack per transport
-#                                         (GATEWAY_TRANSPORT and GATEWAY_WAN_LINK) and puts the first one back after.
+#                                         (GATEWAY_TRANSPORT and GATEWAY_WAN_LINK) and puts the stack's own back after.
 # SQL, jq programs and container-side shell are single-quoted on purpose: they expand where they run.
 # shellcheck disable=SC2016
 set -euo pipefail
@@ -374,7 +374,8 @@ recovery() {
 
 fanout_up() {
   log "fanout: starting the fanout profile's nodes (d, e, f, g)"
-  compose --profile fanout up -d "${fanout_services[@]}" >&2
+  # On the transport the stack runs now, which may not be .env's (all --transports).
+  GATEWAY_TRANSPORT="$(transport)" GATEWAY_WAN_LINK="$(wan_link)" compose --profile fanout up -d "${fanout_services[@]}" >&2
   local node; for node in node-d node-e node-f node-g; do wait_ready "$node" 300; done
 }
 fanout_down() { compose --profile fanout stop "${fanout_services[@]}" >&2 2>/dev/null || true; }
@@ -703,5 +704,5 @@ case "${1:-}" in
   wan-cut) wan_cut ;;
   wan-outage) one wan_outage "${2:-60}" 200 ;;
   all) shift; all "$@" ;;
-  *) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,/^# SQL, jq/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 esac
