@@ -90,17 +90,20 @@ class ComposeStackIT {
                 out.toString()), Duration.ofMinutes(20));
         JsonNode report = JsonMapper.builder().build().readTree(Files.readString(out.resolve("report.json")));
         List<String> missing = new ArrayList<>();
-        int cells = 0;
-        for (JsonNode experiment : report.get("experiments")) {
-            for (JsonNode cell : experiment.get("cells")) {
-                cells++;
-                long expected = cell.get("expected").asLong();
-                long delivered = cell.get("delivered").asLong();
-                long duplicates = cell.get("duplicates").asLong();
-                if (delivered != expected || duplicates != 0) {
-                    missing.add(experiment.get("name").asString() + " " + cell.get("cell").asString() + ": "
-                            + delivered + " of " + expected + ", " + duplicates + " duplicated");
-                }
+        for (JsonNode cell : report.get("cells")) {
+            long expected = cell.get("expected").asLong();
+            long delivered = cell.get("delivered").asLong();
+            long duplicates = cell.get("duplicates").asLong();
+            if (delivered != expected || duplicates != 0) {
+                missing.add(cell.get("experiment").asString() + " " + cell.get("cell").asString() + ": " + delivered
+                        + " of " + expected + ", " + duplicates + " duplicated");
+            }
+        }
+        assertThat(report.get("cells").size()).as("cells in %s", out.resolve("report.json")).isPositive();
+        assertThat(missing).as("cells short of their messages or with duplicates").isEmpty();
+        assertThat(report.get("transports").toString()).contains(transport);
+        assertThat(report.get("passed").asBoolean()).as("the report's own verdict").isTrue();
+    }
             }
         }
         assertThat(cells).as("cells in %s", out.resolve("report.json")).isPositive();
