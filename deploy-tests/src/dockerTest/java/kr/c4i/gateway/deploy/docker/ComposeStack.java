@@ -67,9 +67,8 @@ final class ComposeStack implements AutoCloseable {
     }
 
     /** Starts every service and waits until each is healthy (the one-shot pki service: completed). */
-    ComposeStack up() {
+    void up() {
         compose(Duration.ofMinutes(8), "up", "-d", "--wait", "--wait-timeout", "420");
-        return this;
     }
 
     /** One SQL statement on a service's PostgreSQL, as its owner; the rows unaligned, one a line. */

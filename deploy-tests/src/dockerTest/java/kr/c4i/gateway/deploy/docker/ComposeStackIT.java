@@ -45,7 +45,9 @@ class ComposeStackIT {
     @CsvSource({ "jms, jms", "dds, dds" })
     void theSecuredStackDeliversEveryMessageOnceRunsTheQuickScenariosAndAnswersEveryDashboardQuery(String transport,
             String link) throws Exception {
-        try (ComposeStack stack = new ComposeStack(ROOT, transport, link).up()) {
+        try (ComposeStack stack = new ComposeStack(ROOT, transport, link)) {
+            // Inside the try: a stack that fails to come up is removed all the same.
+            stack.up();
             assertThat(stack.logs("pki")).contains("pki: secured");
             assertThat(stack.read("node-a", "/pki/config/node-a.yaml")).contains("key-store: /pki/s1/a/a.p12")
                     .contains("identity-certificate: /pki/s1/a/identity.crt");
