@@ -137,9 +137,14 @@ final class ComposeStack implements AutoCloseable {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     }
 
-    /** Removes the containers, the networks and the volumes (the certificates and every database with them). */
+    /**
+     * Removes the containers, the networks and the volumes (the certificates and every database with them), the
+     * profiles' too: the scenarios start the fanout nodes, whose databases would otherwise outlive the stack and keep
+     * its password for the next.
+     */
     @Override
     public void close() {
-        compose(Duration.ofMinutes(3), "down", "-v", "--remove-orphans", "--timeout", "20");
+        compose(Duration.ofMinutes(3), "--profile", "fanout", "--profile", "grafana", "down", "-v", "--remove-orphans",
+                "--timeout", "20");
     }
 }
