@@ -51,8 +51,6 @@ final class EmbeddedBrokerConfigurationFactory {
     }
 
     private static final int PEER_CONNECT_TIMEOUT_MILLIS = 2_000;
-    private static final long PEER_FAILURE_CHECK_MILLIS = 1_000;
-    private static final long PEER_CONNECTION_TTL_MILLIS = 5_000;
 
     static String connectorName(NodeId peer) {
         return "kmtf-peer-" + peer.value();
@@ -178,8 +176,8 @@ final class EmbeddedBrokerConfigurationFactory {
                 .setUseDuplicateDetection(true)
                 .setConfirmationWindowSize(bridge.confirmationWindowSize())
                 // Artemis's defaults (30 s check, 60 s TTL) keep a bridge writing into a dead peer for a minute.
-                .setClientFailureCheckPeriod(PEER_FAILURE_CHECK_MILLIS)
-                .setConnectionTTL(PEER_CONNECTION_TTL_MILLIS));
+                .setClientFailureCheckPeriod(bridge.failureCheckPeriod().toMillis())
+                .setConnectionTTL(bridge.connectionTtl().toMillis()));
     }
 
     /** Where a local client reaches the acceptor: a wildcard bind address is reached through loopback. */

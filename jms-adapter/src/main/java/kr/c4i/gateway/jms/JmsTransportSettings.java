@@ -320,13 +320,25 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * @param retryIntervalMultiplier factor applied to that wait after each failed attempt; default 2.0
      * @param maxRetryInterval upper bound of that wait, so a returning peer is found within it
      * @param confirmationWindowSize bytes sent to a peer before its broker must confirm them; default 1 MiB
+     * @param failureCheckPeriod a bridge's connection to a peer that has received nothing for this long is given up
+     *        and made again; default 10 s. Shorter finds a restarted peer sooner, but on a narrow lossy link (128
+     *        kbit/s, 30% loss: seconds of queue and backed-off retransmissions) tears healthy connections down faster
+     *        than each new TLS handshake gets through (docs/results.md, "Compose scenarios")
+     * @param connectionTtl how long a peer's broker keeps a bridge's silent connection; default 30 s
      */
     public record Bridge(Duration retryInterval, double retryIntervalMultiplier, Duration maxRetryInterval,
-            int confirmationWindowSize) {
+            int confirmationWindowSize, Duration failureCheckPeriod, Duration connectionTtl) {
 
         /** The given longest wait; defaults for the rest. */
         public static Bridge of(Duration maxRetryInterval) {
-            return new Bridge(Duration.ofMillis(500), 2.0, maxRetryInterval, 1024 * 1024);
+            return new Bridge(Duration.ofMillis(500), 2.0, maxRetryInterval, 1024 * 1024, Duration.ofSeconds(10),
+                    Duration.ofSeconds(30));
+        }
+
+        /** These settings with the given failure check period and connection TTL. */
+        public Bridge withLiveness(Duration failureCheckPeriod, Duration connectionTtl) {
+            return new Bridge(retryInterval, retryIntervalMultiplier, maxRetryInterval, confirmationWindowSize,
+                    failureCheckPeriod, connectionTtl);
         }
 
         void check(List<Problem> problems) {
@@ -343,6 +355,11 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
                 problems.add(new Problem("bridge.confirmationWindowSize",
                         "bridge.confirmationWindowSize must be at least 1 byte, was " + confirmationWindowSize));
             }
+            requirePositive("bridge.failureCheckPeriod", failureCheckPeriod, problems);
+            requirePositive("bridge.connectionTtl", connectionTtl, problems);
+            // A peer's broker that drops a connection before its client has checked it breaks a healthy bridge.
+            requireAtLeast("bridge.connectionTtl", connectionTtl, "bridge.failureCheckPeriod", failureCheckPeriod,
+                    problems);
         }
     }
 }

@@ -145,12 +145,12 @@ class EmbeddedBrokerConfigurationFactoryTest {
     }
 
     @Test
-    void aPeerThatIsCutOffIsNoticedAndFoundAgainInSeconds() {
+    void aPeerIsGivenUpAfterTheBridgesLivenessSettingsAndReconnectedWithoutSynBackOff() {
         assertThat(this.configuration.getConnectorConfigurations().get("kmtf-peer-b").getParams())
                 .containsEntry("connectTimeoutMillis", 2_000);
         BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
-        assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(1_000);
-        assertThat(bridge.getConnectionTTL()).isEqualTo(5_000);
+        assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(10_000);
+        assertThat(bridge.getConnectionTTL()).isEqualTo(30_000);
     }
 
     @Test

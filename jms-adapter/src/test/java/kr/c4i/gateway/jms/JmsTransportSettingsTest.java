@@ -56,7 +56,8 @@ class JmsTransportSettingsTest {
                 .isThrownBy(() -> new JmsTransportSettings(A, null, null, "", null, embedded, peers, "kmtf node.",
                         "kmtf.#", new JmsTransportSettings.Receive(0, Duration.ZERO, Duration.ofSeconds(2),
                                 Duration.ofSeconds(1)),
-                        new JmsTransportSettings.Bridge(Duration.ofMillis(-1), 0.5, Duration.ofSeconds(1), 0)))
+                        new JmsTransportSettings.Bridge(Duration.ofMillis(-1), 0.5, Duration.ofSeconds(1), 0,
+                                Duration.ofSeconds(10), Duration.ofSeconds(5))))
                 .withMessageContainingAll("user must not be blank", "password must not be blank",
                         "embedded.host must not be blank", "embedded.port must be 1..65535, was 0",
                         "embedded.maxRedeliveryDelay (PT0.01S) must not be shorter than embedded.redeliveryDelay",
@@ -64,7 +65,8 @@ class JmsTransportSettingsTest {
                         "peers.c.url must be set in embedded mode", "queuePrefix 'kmtf node.'", "invalidQueue 'kmtf.#'",
                         "receive.batchSize",
                         "receive.timeout", "receive.maxRetryBackoff", "bridge.retryInterval",
-                        "bridge.retryIntervalMultiplier", "bridge.confirmationWindowSize");
+                        "bridge.retryIntervalMultiplier", "bridge.confirmationWindowSize",
+                        "bridge.connectionTtl (PT5S) must not be shorter than bridge.failureCheckPeriod");
     }
 
     @Test

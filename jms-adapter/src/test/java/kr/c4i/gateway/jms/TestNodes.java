@@ -73,7 +73,8 @@ final class TestNodes implements AutoCloseable {
                 JmsTransportSettings.Embedded.at("127.0.0.1", port(id), dataDirectory(id)),
                 new JmsTransportSettings.Receive(500, Duration.ofMillis(200), Duration.ofMillis(100),
                         Duration.ofSeconds(1)),
-                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
+                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024,
+                        Duration.ofSeconds(1), Duration.ofSeconds(5)))
                 .withPeers(peers).withTls(this.tls.apply(id));
     }
 

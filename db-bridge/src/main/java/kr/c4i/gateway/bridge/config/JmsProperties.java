@@ -22,6 +22,11 @@ import kr.c4i.gateway.jms.BrokerMode;
  * @param receiveBatchSize most messages written to the inbox in one transaction
  * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a peer that is
  *        down, so a returning peer gets its backlog within about this long
+ * @param bridgeFailureCheckPeriod a bridge that has heard nothing from its peer for this long gives its connection up
+ *        and makes a new one; longer than the link's worst queueing delay and retransmission pause, or a slow lossy
+ *        link's connections are torn down while healthy
+ * @param bridgeConnectionTtl how long a peer's broker keeps a bridge's connection that has sent nothing; at least
+ *        {@code bridge-failure-check-period}
  * @param tls mutual TLS on the broker's acceptor, this node's connections and its bridges; required unless
  *        {@code tls.plain-tcp} is set
  */
@@ -29,6 +34,7 @@ import kr.c4i.gateway.jms.BrokerMode;
 public record JmsProperties(@Nullable BrokerMode mode, @Nullable String url, @Nullable String user,
         @Nullable String password, @DefaultValue Embedded embedded, Map<String, Peer> peers,
         @DefaultValue("500") int receiveBatchSize, @DefaultValue("10s") Duration bridgeMaxRetryInterval,
+        @DefaultValue("10s") Duration bridgeFailureCheckPeriod, @DefaultValue("30s") Duration bridgeConnectionTtl,
         @DefaultValue Tls tls) {
 
     public JmsProperties {

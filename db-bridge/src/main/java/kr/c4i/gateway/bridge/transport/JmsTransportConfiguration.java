@@ -36,7 +36,8 @@ public final class JmsTransportConfiguration {
     /** The settings whose property is not named after them. */
     private static final Map<String, String> RENAMES = Map.of("nodeId", "gateway.node.id", "brokerUrl",
             "gateway.jms.url", "receive.batchSize", "gateway.jms.receive-batch-size", "bridge.maxRetryInterval",
-            "gateway.jms.bridge-max-retry-interval");
+            "gateway.jms.bridge-max-retry-interval", "bridge.failureCheckPeriod",
+            "gateway.jms.bridge-failure-check-period", "bridge.connectionTtl", "gateway.jms.bridge-connection-ttl");
 
     @Bean
     @ConditionalOnMissingBean
@@ -59,7 +60,8 @@ public final class JmsTransportConfiguration {
             JmsTransportSettings settings = new JmsTransportSettings(node, jms.mode(), jms.url(), jms.user(),
                     jms.password(), embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX,
                     JmsTransportSettings.DEFAULT_INVALID_QUEUE, Receive.of(jms.receiveBatchSize()),
-                    Bridge.of(jms.bridgeMaxRetryInterval()), brokerTls);
+                    Bridge.of(jms.bridgeMaxRetryInterval()).withLiveness(jms.bridgeFailureCheckPeriod(),
+                            jms.bridgeConnectionTtl()), brokerTls);
             if (problems.isEmpty()) {
                 return settings;
             }

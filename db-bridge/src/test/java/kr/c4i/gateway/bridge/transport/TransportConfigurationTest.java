@@ -99,7 +99,22 @@ class TransportConfigurationTest {
             assertThat(settings.embedded().dataDirectory()).isEqualTo(Path.of("data", "artemis", "a"));
             assertThat(settings.receive().batchSize()).isEqualTo(500);
             assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(settings.bridge().failureCheckPeriod()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(settings.bridge().connectionTtl()).isEqualTo(Duration.ofSeconds(30));
         });
+    }
+
+    @Test
+    void jmsBridgeLivenessComesFromPropertiesAndATtlUnderTheCheckIsRefusedByName() {
+        runner.withPropertyValues("gateway.jms.bridge-failure-check-period=2s", "gateway.jms.bridge-connection-ttl=7s")
+                .run(context -> {
+                    JmsTransportSettings.Bridge bridge = context.getBean(JmsTransportSettings.class).bridge();
+                    assertThat(bridge.failureCheckPeriod()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(bridge.connectionTtl()).isEqualTo(Duration.ofSeconds(7));
+                });
+        runner.withPropertyValues("gateway.jms.bridge-failure-check-period=20s", "gateway.jms.bridge-connection-ttl=5s")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.jms.bridge-connection-ttl"));
     }
 
     @Test

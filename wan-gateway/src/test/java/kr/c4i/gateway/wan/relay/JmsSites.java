@@ -229,7 +229,8 @@ final class JmsSites implements AutoCloseable {
                 JmsTransportSettings.Embedded.at("127.0.0.1", port, dir.resolve(id.value())),
                 new JmsTransportSettings.Receive(200, Duration.ofMillis(100), Duration.ofMillis(100),
                         Duration.ofSeconds(1)),
-                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024))
+                new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024,
+                        Duration.ofSeconds(1), Duration.ofSeconds(5)))
                 .withPeers(peers);
     }
 
