@@ -14,8 +14,9 @@
 #   scenario.sh recover NODE              restarted behind the cut, the cut lifted once it is healthy
 #   scenario.sh recovery [--quick]        Table 2: b stopped, 200 x 1,024 B into a, b restarted behind the cut, lifted
 #   scenario.sh fanout [--quick]          Table 3: 1,000 x 200 B to 1, 3 and 5 subscribers at a's site (profile fanout)
-#   scenario.sh loss [--quick]            Tables 4-5: 1,000 x 200 B a to b at 128k/256k/2M x 10%/30%
-#   scenario.sh wan [--quick]             1,000 x 200 B ROUTINE a to c with rate and loss on the WAN
+#   scenario.sh loss [--quick | CELL...]  Tables 4-5: 1,000 x 200 B a to b at 128k/256k/2M x 10%/30%, or only the
+#                                         CELLs given as LOSS@RATE (10@128kbit); CELL_TIMEOUT seconds each (600)
+#   scenario.sh wan [--quick | CELL...]   1,000 x 200 B ROUTINE a to c with rate and loss on the WAN
 #   scenario.sh wan-outage [SECONDS]      AIRSITREP a to c across a WAN cut of SECONDS (60), at 256 kbit/s
 #   scenario.sh wan-netem RATE LOSS [DELAY]  rate and loss on both gateways' WAN side (DELAY: netem backend only)
 #   scenario.sh wan-clear                 removes the WAN's impairment
@@ -59,6 +60,14 @@ database() { echo "postgres-${1#node-}"; }
 database_address() {
   root_exec "$1" getent hosts "$(database "$1")" | awk '{ print $1; exit }' | grep . || die "$1 cannot resolve $(database "$1")"
 }
+# What crosses a node's eth0 but not the link under test, so no impairment or byte count touches it: its database,
+# and Prometheus, which a site scrapes over its management network (a node's scrape is 67 kB every 5 s: 84% of a
+# 128 kbit/s link, which in the first runs starved the bridge into reconnecting over and over).
+exempt_addresses() {
+  local prometheus
+  prometheus="$(root_exec "$1" getent hosts prometheus | awk '{ print $1; exit }')"
+  echo "$(database_address "$1")${prometheus:+ $prometheus}"
+}
 wan_address() {
   case "$1" in
     wan-gateway-s1) echo 172.31.78.11 ;; wan-gateway-s2) echo 172.31.78.12 ;;
@@ -96,7 +105,7 @@ bits() {
   esac
 }
 
-# Rate RATE and loss LOSS on SERVICE's interface IF, EXEMPT (an address, or "") untouched. RATE "-" means none.
+# Rate RATE and loss LOSS on SERVICE's interface IF, EXEMPT (addresses, or "") untouched. RATE "-" means none.
 # tbf backend, as the harness: tbf rate R burst max(1600, R x 4 ms) with a 50-packet queue (75,700 B) on the egress,
 # under an htb whose other class carries EXEMPT unshaped (this kernel has htb and u32 but no prio). The loss is a
 # netdev ingress rule at each end, one decision per frame that crossed the link: a drop on the sender's own egress
@@ -116,29 +125,34 @@ impair() {
   fi
   if [ "$backend" = netem ] || [ "$rate" != - ]; then
     if [ -n "$exempt" ]; then
+      local filters="" address
+      for address in $exempt; do
+        filters+=" && tc filter add dev $dev parent 1: protocol ip prio 1 u32 match ip dst $address/32 flowid 1:1"
+      done
       root_exec "$service" sh -c "tc qdisc replace dev $dev root handle 1: htb default 2 r2q 100000 &&
         tc class add dev $dev parent 1: classid 1:1 htb rate 10gbit && tc class add dev $dev parent 1: classid 1:2 htb rate 10gbit &&
-        tc qdisc add dev $dev parent 1:2 handle 20: $shaper &&
-        tc filter add dev $dev parent 1: protocol ip prio 1 u32 match ip dst $exempt/32 flowid 1:1"
+        tc qdisc add dev $dev parent 1:2 handle 20: $shaper $filters"
     else
       # shellcheck disable=SC2086 # the shaper's words
       root_exec "$service" tc qdisc replace dev "$dev" root $shaper
     fi
   fi
   if [ "$backend" = tbf ] && [ "$loss" != 0 ]; then
+    local accept=""
+    [ -z "$exempt" ] || accept="ip saddr { ${exempt// /, } } accept"
     root_exec "$service" nft -f - <<EOF
 table netdev c4i_impair {
   chain ingress {
     type filter hook ingress device "$dev" priority 0;
     meta protocol arp accept
-    ${exempt:+ip saddr $exempt accept}
+    $accept
     counter
     numgen random mod 100 < $loss counter drop
   }
 }
 EOF
   fi
-  log "$service: $backend rate $rate loss $loss% on $dev${exempt:+ (not to or from $exempt)}"
+  log "$service: $backend rate $rate loss $loss% on $dev${exempt:+ (not to or from ${exempt// /, })}"
 }
 clear_impairment() {
   root_exec "$1" sh -c "tc qdisc del dev $2 root 2>/dev/null; nft delete table netdev c4i_impair 2>/dev/null; nft delete table netdev c4i_cut 2>/dev/null; true"
@@ -156,7 +170,7 @@ node_interface() {
   compose exec -T "$1" ip -o -4 addr show | awk -v a="$address" '$4 ~ "^"a"/" { sub(/@.*/, "", $2); print $2 }' | grep . \
     || die "$1 has no interface with $address"
 }
-netem_node() { impair "$1" "$(node_interface "$1")" "$2" "$3" "$(database_address "$1")"; }
+netem_node() { impair "$1" "$(node_interface "$1")" "$2" "$3" "$(exempt_addresses "$1")"; }
 clear_node() { clear_impairment "$1" "$(node_interface "$1")"; log "$1: impairment cleared"; }
 
 # The WAN is the gateways' interface on the wan network, found by its address; the LAN side is left alone.
@@ -384,12 +398,13 @@ fanout_up() {
   for node in "${nodes[@]}"; do wait_ready "$node" 300; done
 }
 fanout_down() { compose --profile fanout stop "${fanout_services[@]}" >&2 2>/dev/null || true; }
-# What a's eth0 sends other than to its own database: an nftables counter on its egress (Ethernet header included,
-# as the harness's switch-port counter). eth0's tx_bytes, which includes the database's traffic, is kept beside it.
+# What a's eth0 sends other than to its database and Prometheus (exempt_addresses): an nftables counter on its egress
+# (Ethernet header included, as the harness's switch-port counter). eth0's tx_bytes, which counts everything, is kept
+# beside it.
 count_on() {
   root_exec node-a sh -c "nft delete table netdev c4i_count 2>/dev/null; nft -f -" <<EOF
 table netdev c4i_count {
-  chain egress { type filter hook egress device "$(node_interface node-a)" priority 0; ip daddr $1 return; counter; }
+  chain egress { type filter hook egress device "$(node_interface node-a)" priority 0; ip daddr { ${1// /, } } return; counter; }
 }
 EOF
 }
@@ -405,7 +420,7 @@ fanout() {
     *" 5 "*) fanout_up node-d node-e node-f node-g ;;
     *" 3 "*) fanout_up node-d node-e ;;
   esac
-  db="$(database_address node-a)"
+  db="$(exempt_addresses node-a)"
   local cell rep
   for cell in "$@"; do
     local type subscribers
@@ -696,6 +711,13 @@ markdown() {
 # --- Commands -------------------------------------------------------------------------------------------------------
 
 quick_flag() { [ "${1:-}" = --quick ]; }
+# Cells as LOSS@RATE (10@128kbit, 30@2mbit): refused with the one that is not, before anything is impaired.
+cells_valid() {
+  local cell
+  for cell in "$@"; do
+    [[ "$cell" =~ ^[0-9]{1,2}@[0-9]+(kbit|mbit)$ ]] || die "not a cell (LOSS@RATE, as 10@128kbit): $cell"
+  done
+}
 one() { cells="$(mktemp)"; on_exit; detect_backend; "$@"; rm -f "$cells"; }
 case "${1:-}" in
   netem) (( $# == 4 )) || die "usage: netem NODE RATE LOSS"; address "$2" > /dev/null; netem_node "$2" "$3" "$4" ;;
@@ -704,8 +726,12 @@ case "${1:-}" in
   recover) (( $# == 2 )) || die "usage: recover NODE"; address "$2" > /dev/null; recover_node "$2" ;;
   recovery) if quick_flag "${2:-}"; then one recovery 1; else one recovery 3; fi ;;
   fanout) fanout_started=yes; if quick_flag "${2:-}"; then one fanout 1 200 1 3; else one fanout 1 1000 1 3 5; fi ;;
-  loss) if quick_flag "${2:-}"; then one loss 1000 300 10@2mbit; else one loss 1000 "${CELL_TIMEOUT:-600}" 10@128kbit 10@256kbit 10@2mbit 30@128kbit 30@256kbit 30@2mbit; fi ;;
-  wan) if quick_flag "${2:-}"; then one wan 1000 300 10@256kbit; else one wan 1000 "${CELL_TIMEOUT:-600}" 10@256kbit 30@256kbit 10@2mbit; fi ;;
+  loss) if quick_flag "${2:-}"; then one loss 1000 300 10@2mbit
+        elif (( $# > 1 )); then cells_valid "${@:2}"; one loss 1000 "${CELL_TIMEOUT:-600}" "${@:2}"
+        else one loss 1000 "${CELL_TIMEOUT:-600}" 10@128kbit 10@256kbit 10@2mbit 30@128kbit 30@256kbit 30@2mbit; fi ;;
+  wan) if quick_flag "${2:-}"; then one wan 1000 300 10@256kbit
+       elif (( $# > 1 )); then cells_valid "${@:2}"; one wan 1000 "${CELL_TIMEOUT:-600}" "${@:2}"
+       else one wan 1000 "${CELL_TIMEOUT:-600}" 10@256kbit 30@256kbit 10@2mbit; fi ;;
   wan-netem) (( $# == 3 || $# == 4 )) || die "usage: wan-netem RATE LOSS [DELAY]"
              if (( $# == 4 )); then wan_netem_delay "$2" "$3" "$4"; else wan_impair "$2" "$3"; fi ;;
   wan-clear|wan-restore) wan_clear ;;
