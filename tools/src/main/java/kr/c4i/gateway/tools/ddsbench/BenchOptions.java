@@ -18,6 +18,7 @@ import picocli.CommandLine.TypeConversionException;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.MissingLibrary;
 import kr.c4i.gateway.tools.UsageError;
 import kr.c4i.gateway.tools.embedded.OptionValues.DdsDomain;
 import kr.c4i.gateway.tools.embedded.OptionValues.IntIn;
@@ -111,12 +112,16 @@ final class BenchOptions implements Callable<Integer> {
         CommandLine cli = new CommandLine(new BenchOptions()).setOverwrittenOptionsAllowed(true)
                 .setParameterExceptionHandler(new UsageError())
                 .setExecutionExceptionHandler((ex, command, parseResult) -> {
+                    if (MissingLibrary.in(ex).isPresent()) {
+                        return new MissingLibrary().handleExecutionException(ex, command, parseResult);
+                    }
                     System.out.flush();
                     System.err.println("dds-bench failed: " + ex);
                     ex.printStackTrace();
                     return ExitCode.SOFTWARE.code();
                 });
-        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED);
+        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED,
+                ExitCode.ENVIRONMENT_UNSUPPORTED);
         return cli;
     }
 

@@ -9,6 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
 import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.MissingLibrary;
 import kr.c4i.gateway.tools.UsageError;
 import kr.c4i.gateway.tools.pki.PkiCommand;
 import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
@@ -35,14 +36,16 @@ public final class GatewayCli implements Runnable {
     }
 
     /**
-     * The configured command line: enums case-insensitive, a usage error in one line, work data cleaned up, the exit
-     * codes in every help.
+     * The configured command line: enums case-insensitive, a usage error in one line, a missing native library
+     * (Cyclone DDS, NORM) in one line, work data cleaned up, the exit codes in every help.
      */
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new GatewayCli()).setCaseInsensitiveEnumValuesAllowed(true)
                 .setParameterExceptionHandler(new UsageError())
+                .setExecutionExceptionHandler(new MissingLibrary())
                 .setExecutionStrategy(GatewayCli::runAndCleanUp);
-        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED);
+        ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED,
+                ExitCode.ENVIRONMENT_UNSUPPORTED);
         return cli;
     }
 

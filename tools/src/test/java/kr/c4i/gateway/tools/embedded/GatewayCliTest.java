@@ -115,7 +115,8 @@ class GatewayCliTest {
         for (String command : List.of("demo", "bench", "node", "wan")) {
             CliDriver.Result r = CliDriver.run(command, "--help");
             assertThat(r.out()).as(r.toString()).contains("Exit codes:", "  0   " + ExitCode.OK.meaning(),
-                    "  2   " + ExitCode.USAGE.meaning(), "  3   " + ExitCode.TARGET_MISSED.meaning());
+                    "  2   " + ExitCode.USAGE.meaning(), "  3   " + ExitCode.TARGET_MISSED.meaning(),
+                    "  4   " + ExitCode.ENVIRONMENT_UNSUPPORTED.meaning());
         }
     }
 }
