@@ -93,7 +93,11 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Optional<LoadAverage> loadAtStart = LoadAverage.read();
         PrintWriter out = spec.commandLine().getOut();
-        Path workDir = cluster.workDir("bench");
+        Optional<Path> made = cluster.workDir("bench", spec.commandLine().getErr());
+        if (made.isEmpty()) {
+            return ExitCode.SOFTWARE.code();
+        }
+        Path workDir = made.get();
         int exitCode = measureBridge(out, workDir);
         Optional<ReplicationReference.Result> reference = Optional.empty();
         if (!noReference) {

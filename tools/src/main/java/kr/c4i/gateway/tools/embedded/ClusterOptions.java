@@ -2,11 +2,16 @@ package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.FileSystemUtils;
@@ -18,8 +23,14 @@ import kr.c4i.gateway.core.transport.TransportKind;
  * Options every embedded-default command shares. A run's databases and broker journals (tens of MB) go
  * to a fresh folder under {@code runs/} that is removed once the run succeeded, unless asked to keep it;
  * a failed run keeps it for its log. A folder named with {@code --work-dir} is the user's and is kept.
+ * Runs started in the same second get folders of their own: {@code demo-<time>}, {@code demo-<time>-2}, ...
  */
 final class ClusterOptions {
+
+    /** Folders tried for one command and second ({@code -2}, {@code -3}, ...) before giving up. */
+    static final int MAX_ATTEMPTS = 100;
+
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     @Option(names = { "-t", "--transport" }, defaultValue = "jms",
             description = "Transport between the nodes: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -40,20 +51,62 @@ final class ClusterOptions {
     /** The folder this run created and removes at the end; null when there is none or it is to be kept. */
     private @Nullable Path created;
 
-    Path workDir(String command) throws IOException {
-        return workDir(Path.of("runs"), command);
+    /**
+     * This run's folder: the user's {@code --work-dir}, or a new one under {@code runs/}. Empty, after one line on
+     * {@code err} saying why, when it cannot be made.
+     */
+    Optional<Path> workDir(String command, PrintWriter err) {
+        Path runs = Path.of("runs");
+        try {
+            return Optional.of(workDir(runs, command, LocalDateTime.now()));
+        }
+        catch (IOException ex) {
+            err.printf("Unable to create a work directory in %s: %s%n",
+                    workDir != null ? workDir.toAbsolutePath() : runs.toAbsolutePath(), why(ex));
+            err.flush();
+            return Optional.empty();
+        }
     }
 
-    Path workDir(Path runs, String command) throws IOException {
+    private static String why(IOException ex) {
+        return switch (ex) {
+            case AccessDeniedException denied -> "permission denied on " + denied.getFile();
+            case FileAlreadyExistsException file -> file.getFile() + " exists and is not a directory";
+            case FileSystemException other when other.getReason() != null -> other.getFile() + ": " + other.getReason();
+            default -> ex.getClass().getSimpleName() + " " + ex.getMessage();
+        };
+    }
+
+    Path workDir(Path runs, String command, LocalDateTime now) throws IOException {
         if (workDir != null) {
             Files.createDirectories(workDir);
             return workDir.toAbsolutePath();
         }
-        Path dir = runs.resolve(command + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))
-                .toAbsolutePath();
-        Files.createDirectories(dir);
+        Path dir = createUnique(runs.toAbsolutePath(), command + "-" + now.format(TIMESTAMP));
         created = dir;
         return dir;
+    }
+
+    /**
+     * Creates {@code runs/name}, or {@code runs/name-2}, {@code -3}, ... when a run started in the same second
+     * has it: each name is taken atomically, so two runs never share one (their databases would collide).
+     */
+    static Path createUnique(Path runs, String name) throws IOException {
+        int suffix = 1;
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Files.createDirectories(runs);
+            try {
+                return Files.createDirectory(runs.resolve(suffix == 1 ? name : name + "-" + suffix));
+            }
+            catch (FileAlreadyExistsException ex) {
+                suffix++;
+            }
+            catch (NoSuchFileException ex) {
+                // runs/ went away in between (the clean-up of a run that just ended): made again on the next attempt
+            }
+        }
+        throw new IOException("no free name from " + name + " to " + name + "-" + suffix + " after " + MAX_ATTEMPTS
+                + " attempts");
     }
 
     /** The command keeps its data whatever the outcome (e.g. nodes left running for the user to browse). */

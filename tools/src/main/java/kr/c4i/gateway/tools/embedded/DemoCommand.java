@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
@@ -101,7 +102,11 @@ final class DemoCommand implements Callable<Integer> {
         if (keepRunning) {
             cluster.keepData();
         }
-        Path workDir = cluster.workDir("demo");
+        Optional<Path> made = cluster.workDir("demo", spec.commandLine().getErr());
+        if (made.isEmpty()) {
+            return ExitCode.SOFTWARE.code();
+        }
+        Path workDir = made.get();
         Path log = workDir.resolve("gateway.log");
         out.printf("Starting %d nodes over %s in %s (log: %s)%n", nodes, cluster.transport.name().toLowerCase(),
                 workDir, log);

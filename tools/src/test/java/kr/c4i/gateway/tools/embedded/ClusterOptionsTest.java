@@ -1,11 +1,15 @@
 package kr.c4i.gateway.tools.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +19,8 @@ import kr.c4i.gateway.tools.ExitCode;
 /** A run's data under runs/ goes away after a successful run unless kept; the user's --work-dir always stays. */
 class ClusterOptionsTest {
 
+    private static final LocalDateTime NOW = LocalDateTime.of(2026, 11, 25, 7, 48, 53);
+
     @TempDir
     Path dir;
 
@@ -23,7 +29,7 @@ class ClusterOptionsTest {
     @Test
     void aSuccessfulRunRemovesItsDataAndTheEmptyRunsFolder() throws Exception {
         ClusterOptions options = new ClusterOptions();
-        Path work = options.workDir(dir.resolve("runs"), "demo");
+        Path work = options.workDir(dir.resolve("runs"), "demo", NOW);
         Files.writeString(Files.createDirectories(work.resolve("a/postgres")).resolve("data"), "x");
 
         options.cleanUp(0, new PrintWriter(out, true));
@@ -36,7 +42,7 @@ class ClusterOptionsTest {
     void keptDataIsSaidWhere() throws Exception {
         ClusterOptions options = new ClusterOptions();
         options.keepData = true;
-        Path work = options.workDir(dir.resolve("runs"), "demo");
+        Path work = options.workDir(dir.resolve("runs"), "demo", NOW);
 
         options.cleanUp(0, new PrintWriter(out, true));
 
@@ -47,7 +53,7 @@ class ClusterOptionsTest {
     @Test
     void aFailedRunKeepsItsDataForItsLog() throws Exception {
         ClusterOptions options = new ClusterOptions();
-        Path work = options.workDir(dir.resolve("runs"), "bench");
+        Path work = options.workDir(dir.resolve("runs"), "bench", NOW);
 
         options.cleanUp(ExitCode.TARGET_MISSED.code(), new PrintWriter(out, true));
 
@@ -59,10 +65,47 @@ class ClusterOptionsTest {
     void aWorkDirTheUserNamedStays() throws Exception {
         ClusterOptions options = new ClusterOptions();
         options.workDir = dir.resolve("mine");
-        Path work = options.workDir(dir.resolve("runs"), "demo");
+        Path work = options.workDir(dir.resolve("runs"), "demo", NOW);
 
         options.cleanUp(0, new PrintWriter(out, true));
 
         assertThat(work).isEqualTo(dir.resolve("mine").toAbsolutePath()).isDirectory();
+    }
+
+    @Test
+    void twoRunsStartedInTheSameSecondGetTwoFolders() throws Exception {
+        Path first = new ClusterOptions().workDir(dir.resolve("runs"), "demo", NOW);
+        Path second = new ClusterOptions().workDir(dir.resolve("runs"), "demo", NOW);
+        Path third = new ClusterOptions().workDir(dir.resolve("runs"), "demo", NOW);
+
+        assertThat(first).isDirectory().hasFileName("demo-20261125-074853");
+        assertThat(second).isDirectory().hasFileName("demo-20261125-074853-2");
+        assertThat(third).isDirectory().hasFileName("demo-20261125-074853-3");
+    }
+
+    @Test
+    void aFolderThatCannotBeMadeIsOneLineSayingWhy() throws Exception {
+        ClusterOptions options = new ClusterOptions();
+        options.workDir = Files.writeString(dir.resolve("a-file"), "x").resolve("work");
+        StringWriter err = new StringWriter();
+
+        Optional<Path> work = options.workDir("demo", new PrintWriter(err, true));
+
+        assertThat(work).isEmpty();
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("Unable to create a work directory in " + options.workDir.toAbsolutePath() + ": "
+                        + options.workDir.toAbsolutePath() + ": Not a directory");
+    }
+
+    @Test
+    void noFreeNameIsAnErrorNotALoop() throws Exception {
+        Path runs = Files.createDirectories(dir.resolve("runs"));
+        Files.createDirectory(runs.resolve("bench-x"));
+        for (int suffix = 2; suffix <= ClusterOptions.MAX_ATTEMPTS; suffix++) {
+            Files.createDirectory(runs.resolve("bench-x-" + suffix));
+        }
+
+        assertThat(catchThrowable(() -> ClusterOptions.createUnique(runs, "bench-x"))).isInstanceOf(IOException.class)
+                .hasMessageContaining("no free name");
     }
 }
