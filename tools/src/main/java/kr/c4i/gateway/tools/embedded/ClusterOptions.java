@@ -18,11 +18,14 @@ import org.springframework.util.FileSystemUtils;
 import picocli.CommandLine.Option;
 
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.tools.ExitCode;
 
 /**
  * Options every embedded-default command shares. A run's databases and broker journals (tens of MB) go
- * to a fresh folder under {@code runs/} that is removed once the run succeeded, unless asked to keep it;
- * a failed run keeps it for its log. A folder named with {@code --work-dir} is the user's and is kept.
+ * to a fresh folder under {@code runs/} that is removed at the end unless asked to keep it ({@code --keep-data}).
+ * The demo keeps a failed run's folder too, for the log its summary points at; the bench, whose output says all,
+ * removes it whatever the outcome ({@link #removedWhateverTheOutcome}). A run stopped by a missing native library
+ * keeps nothing: its one line says all. A folder named with {@code --work-dir} is the user's and is kept.
  * Runs started in the same second get folders of their own: {@code demo-<time>}, {@code demo-<time>-2}, ...
  */
 final class ClusterOptions {
@@ -37,7 +40,7 @@ final class ClusterOptions {
     TransportKind transport;
 
     @Option(names = "--work-dir", description = "Where databases, broker journals and the log go, kept after the run "
-            + "(default: runs/<command>-<timestamp>, removed after a successful run).")
+            + "(default: runs/<command>-<timestamp>, removed at the end; the demo keeps a failed run's).")
     @Nullable Path workDir;
 
     @Option(names = "--plain", description = "Security off: brokers in plain TCP and DDS without DDS Security "
@@ -45,8 +48,26 @@ final class ClusterOptions {
             + "directory and the nodes use it.")
     boolean plain;
 
-    @Option(names = "--keep-data", description = "Keep the databases, broker journals and log of a successful run.")
+    @Option(names = "--keep-data", description = "Keep the databases, broker journals and log under runs/ at the "
+            + "end, whatever the outcome, and say where.")
     boolean keepData;
+
+    /** Whether a failed run's folder stays for its log without --keep-data. */
+    final boolean keepsFailedRuns;
+
+    /** The demo's options: a failed run keeps its folder, for the log its summary points at. */
+    ClusterOptions() {
+        this(true);
+    }
+
+    private ClusterOptions(boolean keepsFailedRuns) {
+        this.keepsFailedRuns = keepsFailedRuns;
+    }
+
+    /** The bench's options: the folder goes at the end whatever the outcome, unless --keep-data. */
+    static ClusterOptions removedWhateverTheOutcome() {
+        return new ClusterOptions(false);
+    }
 
     /** The folder this run created and removes at the end; null when there is none or it is to be kept. */
     private @Nullable Path created;
@@ -114,12 +135,21 @@ final class ClusterOptions {
         keepData = true;
     }
 
-    /** Removes the folder this run created when the run succeeded and nobody asked to keep it; says so otherwise. */
+    /**
+     * Whether a run's folder stays at its end: when asked to keep it, or after a failed run of a command that keeps
+     * those, unless the run stopped for a missing native library (its one line says all, there is nothing to read).
+     */
+    static boolean keeps(int exitCode, boolean keepData, boolean keepsFailedRuns) {
+        boolean failed = exitCode != ExitCode.OK.code() && exitCode != ExitCode.ENVIRONMENT_UNSUPPORTED.code();
+        return keepData || keepsFailedRuns && failed;
+    }
+
+    /** Removes the folder this run created unless {@link #keeps} says it stays; says where when it stays. */
     void cleanUp(int exitCode, PrintWriter out) {
         if (created == null) {
             return;
         }
-        if (exitCode == 0 && !keepData) {
+        if (!keeps(exitCode, keepData, keepsFailedRuns)) {
             try {
                 FileSystemUtils.deleteRecursively(created);
                 deleteIfEmpty(created.getParent());

@@ -63,6 +63,12 @@ public final class GatewayCli implements Runnable {
             exitCode = new CommandLine.RunLast().execute(parseResult);
             return exitCode;
         }
+        catch (CommandLine.ExecutionException ex) {
+            if (MissingLibrary.in(ex).isPresent()) {
+                exitCode = ExitCode.ENVIRONMENT_UNSUPPORTED.code();
+            }
+            throw ex;
+        }
         finally {
             if (cluster != null) {
                 cluster.cleanUp(exitCode, last.commandSpec().commandLine().getOut());

@@ -13,10 +13,16 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 
 import kr.c4i.gateway.tools.ExitCode;
 
-/** A run's data under runs/ goes away after a successful run unless kept; the user's --work-dir always stays. */
+/**
+ * A run's data under runs/ go away at the end unless kept (a failed demo keeps them for its log, a bench does not);
+ * the user's --work-dir always stays.
+ */
 class ClusterOptionsTest {
 
     private static final LocalDateTime NOW = LocalDateTime.of(2026, 11, 25, 7, 48, 53);
@@ -51,9 +57,9 @@ class ClusterOptionsTest {
     }
 
     @Test
-    void aFailedRunKeepsItsDataForItsLog() throws Exception {
+    void aFailedDemoKeepsItsDataForItsLog() throws Exception {
         ClusterOptions options = new ClusterOptions();
-        Path work = options.workDir(dir.resolve("runs"), "bench", NOW);
+        Path work = options.workDir(dir.resolve("runs"), "demo", NOW);
 
         options.cleanUp(ExitCode.TARGET_MISSED.code(), new PrintWriter(out, true));
 
@@ -107,5 +113,62 @@ class ClusterOptionsTest {
 
         assertThat(catchThrowable(() -> ClusterOptions.createUnique(runs, "bench-x"))).isInstanceOf(IOException.class)
                 .hasMessageContaining("no free name");
+    }
+
+    @ParameterizedTest(name = "exit {0}, --keep-data {1}, failed runs kept {2}: kept {3}")
+    @CsvSource(textBlock = """
+            0, false, true,  false
+            0, true,  true,  true
+            3, false, true,  true
+            1, false, true,  true
+            4, false, true,  false
+            4, true,  true,  true
+            0, false, false, false
+            3, false, false, false
+            1, false, false, false
+            3, true,  false, true
+            1, true,  false, true
+            """)
+    void whetherARunsDataStay(int exitCode, boolean keepData, boolean keepsFailedRuns, boolean kept) {
+        assertThat(ClusterOptions.keeps(exitCode, keepData, keepsFailedRuns)).isEqualTo(kept);
+    }
+
+    @Test
+    void aBenchThatMissedItsTargetRemovesItsData() throws Exception {
+        ClusterOptions options = ClusterOptions.removedWhateverTheOutcome();
+        Path work = options.workDir(dir.resolve("runs"), "bench", NOW);
+        Files.writeString(Files.createDirectories(work.resolve("a/postgres")).resolve("data"), "x");
+
+        options.cleanUp(ExitCode.TARGET_MISSED.code(), new PrintWriter(out, true));
+
+        assertThat(dir.resolve("runs")).doesNotExist();
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void aBenchAskedToKeepItsDataKeepsThemAndSaysWhereInOneLine() throws Exception {
+        ClusterOptions options = ClusterOptions.removedWhateverTheOutcome();
+        options.keepData = true;
+        Path work = options.workDir(dir.resolve("runs"), "bench", NOW);
+
+        options.cleanUp(ExitCode.TARGET_MISSED.code(), new PrintWriter(out, true));
+
+        assertThat(work).isDirectory();
+        assertThat(out.toString()).isEqualTo("Data and log kept in " + work + System.lineSeparator());
+    }
+
+    @Test
+    void theBenchRemovesItsDataWhateverTheOutcomeAndTheDemoKeepsAFailedRuns() {
+        CommandLine cli = GatewayCli.commandLine();
+        cli.parseArgs("bench");
+        assertThat(((BenchCommand) cli.getSubcommands().get("bench").getCommand()).cluster.keepsFailedRuns).isFalse();
+        cli = GatewayCli.commandLine();
+        cli.parseArgs("bench", "--keep-data");
+        ClusterOptions bench = ((BenchCommand) cli.getSubcommands().get("bench").getCommand()).cluster;
+        assertThat(bench.keepData).isTrue();
+        assertThat(bench.keepsFailedRuns).isFalse();
+        cli = GatewayCli.commandLine();
+        cli.parseArgs("demo");
+        assertThat(((DemoCommand) cli.getSubcommands().get("demo").getCommand()).cluster.keepsFailedRuns).isTrue();
     }
 }
