@@ -55,6 +55,9 @@ final class ClusterOptions {
     /** Whether a failed run's folder stays for its log without --keep-data. */
     final boolean keepsFailedRuns;
 
+    /** The folder this run created and removes at the end; null when there is none or it is to be kept. */
+    private @Nullable Path created;
+
     /** The demo's options: a failed run keeps its folder, for the log its summary points at. */
     ClusterOptions() {
         this(true);
@@ -68,9 +71,6 @@ final class ClusterOptions {
     static ClusterOptions removedWhateverTheOutcome() {
         return new ClusterOptions(false);
     }
-
-    /** The folder this run created and removes at the end; null when there is none or it is to be kept. */
-    private @Nullable Path created;
 
     /**
      * This run's folder: the user's {@code --work-dir}, or a new one under {@code runs/}. Empty, after one line on
