@@ -9,17 +9,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
-import kr.c4i.gateway.dds.cyclone.internal.Ddsc;
-import kr.c4i.gateway.norm.internal.Norm;
+import kr.c4i.gateway.dds.DdsLibraryUnavailableException;
+import kr.c4i.gateway.norm.NormLibraryUnavailableException;
 
 /**
  * How every tool reports a native library that is not installed: one line naming the Debian package to install, no
  * stack trace, {@link ExitCode#ENVIRONMENT_UNSUPPORTED}. Any other failure goes on to picocli's default handling.
- *
- * <p>The adapters have no exception type of their own for this: {@link Ddsc#load} and {@link Norm#load} throw an
- * {@link IllegalStateException} whose message starts with "Unable to load" (and names the package). That exception,
- * thrown by one of those two classes, anywhere in the failure's cause chain (a node's Spring context wraps it in
- * several layers), is what is recognised here.
+ * The adapters' own exception for it is recognised anywhere in the failure's cause chain: a node's Spring context
+ * wraps it in several layers.
  */
 public final class MissingLibrary implements IExecutionExceptionHandler {
 
@@ -27,18 +24,19 @@ public final class MissingLibrary implements IExecutionExceptionHandler {
     public enum Library {
 
         /** Cyclone DDS, for the {@code dds} transport and WAN link. */
-        CYCLONE_DDS("Cyclone DDS (libddsc)", "libddsc0debian", Ddsc.class),
+        CYCLONE_DDS("Cyclone DDS (libddsc)", DdsLibraryUnavailableException.DEBIAN_PACKAGE,
+                DdsLibraryUnavailableException.class),
         /** NORM, for the {@code norm} WAN link. */
-        NORM("NORM (libnorm)", "libnorm1", Norm.class);
+        NORM("NORM (libnorm)", NormLibraryUnavailableException.DEBIAN_PACKAGE, NormLibraryUnavailableException.class);
 
         private final String title;
         private final String debianPackage;
-        private final Class<?> loader;
+        private final Class<? extends IllegalStateException> unavailable;
 
-        Library(String title, String debianPackage, Class<?> loader) {
+        Library(String title, String debianPackage, Class<? extends IllegalStateException> unavailable) {
             this.title = title;
             this.debianPackage = debianPackage;
-            this.loader = loader;
+            this.unavailable = unavailable;
         }
 
         /** The one line a command prints when the library is missing. */
@@ -47,10 +45,7 @@ public final class MissingLibrary implements IExecutionExceptionHandler {
         }
 
         private boolean threw(Throwable failure) {
-            StackTraceElement[] trace = failure.getStackTrace();
-            return failure instanceof IllegalStateException && failure.getMessage() != null
-                    && failure.getMessage().startsWith("Unable to load") && trace.length > 0
-                    && trace[0].getClassName().equals(this.loader.getName());
+            return this.unavailable.isInstance(failure);
         }
     }
 

@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.norm.NormLibraryUnavailableException;
+
 /**
  * The downcall handles of one loaded libnorm, one typed method per {@link NormSymbol}. Loaded once per library name
  * for the life of the JVM: a C library whose threads may still run cannot be unloaded safely. Raw calls only; the
@@ -58,9 +60,10 @@ public final class Norm {
                 return new Norm(candidate, SymbolLookup.libraryLookup(candidate, Arena.global()));
             }
             catch (IllegalArgumentException | IllegalCallerException ex) {
-                throw new IllegalStateException("Unable to load NORM from " + candidate + ": " + ex.getMessage()
-                        + ". Install the Debian package libnorm1, or name the library's path (and run with "
-                        + "--enable-native-access=ALL-UNNAMED)", ex);
+                throw new NormLibraryUnavailableException("Unable to load NORM from " + candidate + ": "
+                        + ex.getMessage() + ". Install the Debian package "
+                        + NormLibraryUnavailableException.DEBIAN_PACKAGE
+                        + ", or name the library's path (and run with --enable-native-access=ALL-UNNAMED)", ex);
             }
         });
     }

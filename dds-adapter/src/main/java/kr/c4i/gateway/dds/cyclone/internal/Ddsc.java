@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.dds.DdsException;
+import kr.c4i.gateway.dds.DdsLibraryUnavailableException;
 
 /**
  * The downcall handles of one loaded libddsc, one typed method per {@link DdscSymbol}, and the single check that
@@ -159,8 +160,9 @@ public final class Ddsc {
             Ddsc previous = LOADED.putIfAbsent(candidate, loaded);
             return previous != null ? previous : loaded;
         }
-        IllegalStateException ex = new IllegalStateException("Unable to load Cyclone DDS: tried " + candidates
-                + ". Install the Debian package libddsc0debian, or set -D" + LIBRARY_PROPERTY
+        IllegalStateException ex = new DdsLibraryUnavailableException("Unable to load Cyclone DDS: tried " + candidates
+                + ". Install the Debian package " + DdsLibraryUnavailableException.DEBIAN_PACKAGE + ", or set -D"
+                + LIBRARY_PROPERTY
                 + "=/path/to/libddsc.so (and run with --enable-native-access=ALL-UNNAMED)");
         failures.forEach(ex::addSuppressed);
         throw ex;

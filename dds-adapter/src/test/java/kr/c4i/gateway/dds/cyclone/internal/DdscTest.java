@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.dds.DdsException;
+import kr.c4i.gateway.dds.DdsLibraryUnavailableException;
 
 class DdscTest {
 
@@ -20,7 +21,7 @@ class DdscTest {
     @Test
     void whenNoCandidateLoadsEveryFailureIsKeptAndTheMessageSaysWhatToInstall() {
         assertThatThrownBy(() -> Ddsc.loadFirst(List.of("/nonexistent/libddsc.so", "libc.so.6")))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(DdsLibraryUnavailableException.class)
                 .hasMessageContaining("tried [/nonexistent/libddsc.so, libc.so.6]")
                 .hasMessageContaining("libddsc0debian")
                 .satisfies(ex -> {
