@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import javax.sql.DataSource;
 
@@ -73,6 +74,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-reference", description = "Skip the reference (PostgreSQL logical replication).")
     boolean noReference;
 
+    @Option(names = "--profile", description = "Print, per message of the throughput phase and per node, the "
+            + "statements, commits, WAL flushes and wait events of its database (pg_stat_statements, pg_stat_wal, "
+            + "pg_stat_activity).")
+    boolean profile;
+
     private double bridgeThroughput;
     private ReplicationReference.Durability durability;
 
@@ -124,15 +130,25 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("Benchmark over %s, 2 nodes, %d-byte messages (work dir %s)%n", transport, size, workDir);
         out.flush();
         try (EmbeddedCluster running = EmbeddedCluster.start(cluster.transport, 2, workDir,
-                workDir.resolve("gateway.log"), !cluster.plain)) {
+                workDir.resolve("gateway.log"), !cluster.plain,
+                profile ? BenchProfile::prepare : UnaryOperator.identity());
+                BenchProfile databases = new BenchProfile()) {
             DataSource outbox = running.publisher().database();
             DataSource inbox = running.receivers().getFirst().database();
             KmtfLoadGenerator generator = generator();
             durability = ReplicationReference.Durability.of(outbox);
 
             phase(out, "warm-up", generator, outbox, inbox, warmup, 0);
+            if (profile) {
+                databases.add("a (outbox)", outbox);
+                databases.add("b (inbox)", inbox);
+                databases.start();
+            }
             Instant throughputStart = Instant.now();
             long insertNanos = phase(out, "throughput", generator, outbox, inbox, messages, 0);
+            if (profile) {
+                databases.report(out, messages);
+            }
             Latency throughput = InboxProbe.latency(inbox, throughputStart);
             bridgeThroughput = throughput.throughputPerSecond();
 
@@ -162,14 +178,15 @@ final class BenchCommand implements Callable<Integer> {
             long count, int rate) throws Exception {
         out.printf("  %-10s %d messages%s ...%n", name, count, rate == 0 ? " as fast as possible" : " at " + rate + " msg/s");
         out.flush();
-        long before = InboxProbe.inbox(inbox);
+        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(inbox, "inbox");
+        long before = arrivals.rows();
         long start = System.nanoTime();
         new LoadDriver(generator, outbox).drive(count, rate, 0);
         long fed = System.nanoTime() - start;
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-        while (InboxProbe.inbox(inbox) < before + count) {
+        while (!arrivals.reached(before + count)) {
             if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(name + " phase: only " + (InboxProbe.inbox(inbox) - before) + " of "
+                throw new IllegalStateException(name + " phase: only " + (arrivals.rows() - before) + " of "
                         + count + " messages arrived within 5 minutes");
             }
             TimeUnit.MILLISECONDS.sleep(20);

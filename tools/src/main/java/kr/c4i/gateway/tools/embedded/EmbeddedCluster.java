@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -45,6 +47,12 @@ final class EmbeddedCluster implements AutoCloseable {
 
     static EmbeddedCluster start(TransportKind transport, int nodeCount, Path workDir, Path logFile, boolean secured)
             throws IOException {
+        return start(transport, nodeCount, workDir, logFile, secured, UnaryOperator.identity());
+    }
+
+    /** @param databases what each node's database server is started with beyond the durable defaults */
+    static EmbeddedCluster start(TransportKind transport, int nodeCount, Path workDir, Path logFile, boolean secured,
+            UnaryOperator<EmbeddedPostgres.Builder> databases) throws IOException {
         if (nodeCount < 2 || nodeCount > 26) {
             throw new IllegalArgumentException("--nodes must be between 2 and 26, was " + nodeCount);
         }
@@ -56,7 +64,8 @@ final class EmbeddedCluster implements AutoCloseable {
                 NodeId id = NodeId.of(String.valueOf((char) ('a' + i)));
                 ids.add(id);
                 brokerPorts.put(id, LoopbackPorts.freeTcp());
-                cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, LoopbackPorts.freeTcp()));
+                cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, LoopbackPorts.freeTcp(),
+                        databases.apply(EmbeddedPostgres.builder().setCleanDataDirectory(true))));
             }
             // One secret per run: the brokers accept no anonymous connection, and nobody else knows it.
             String password = Secrets.random();

@@ -1,0 +1,160 @@
+package kr.c4i.gateway.tools.embedded;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * Where a message's time goes in the database, for {@code bench --profile}: per message of the throughput phase and
+ * per node, the statements each kind of query ran (from {@code pg_stat_statements}, commits included), the
+ * transactions committed, the WAL written and flushed ({@code pg_stat_wal}), and what the busy backends were waiting
+ * on ({@code pg_stat_activity}, sampled every {@value #SAMPLE_MILLIS} ms). The bench's own load generator and probes
+ * are counted too, under their own statements, so the bridge's share is read off the rows it ran.
+ */
+final class BenchProfile implements AutoCloseable {
+
+    private static final long SAMPLE_MILLIS = 10;
+
+    private static final String WAITS = """
+            SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), left(regexp_replace(query, '\\s+', ' ', 'g'), 48)
+              FROM pg_stat_activity
+             WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()""";
+
+    private record Node(String name, DataSource database) {
+    }
+
+    private final List<Node> nodes = new ArrayList<>();
+    private final Map<String, Map<String, Long>> waits = new TreeMap<>();
+    private volatile boolean sampling;
+    private Thread sampler;
+
+    /** What a node's database needs at start for the statement counts. */
+    static EmbeddedPostgres.Builder prepare(EmbeddedPostgres.Builder builder) {
+        return builder.setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                .setServerConfig("pg_stat_statements.track_utility", "on").setServerConfig("track_wal_io_timing", "on");
+    }
+
+    void add(String name, DataSource database) {
+        nodes.add(new Node(name, database));
+    }
+
+    /** Zeroes the counters and starts sampling wait events. */
+    void start() throws SQLException {
+        for (Node node : nodes) {
+            try (Connection c = node.database().getConnection(); Statement st = c.createStatement()) {
+                st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+                st.execute("SELECT pg_stat_statements_reset()");
+                st.execute("SELECT pg_stat_reset()");
+                st.execute("SELECT pg_stat_reset_shared('wal')");
+            }
+            waits.put(node.name(), new TreeMap<>());
+        }
+        sampling = true;
+        sampler = Thread.ofPlatform().name("bench-profile").daemon().start(this::sample);
+    }
+
+    private void sample() {
+        Map<Node, Connection> connections = new LinkedHashMap<>();
+        try {
+            for (Node node : nodes) {
+                connections.put(node, node.database().getConnection());
+            }
+            while (sampling) {
+                for (Map.Entry<Node, Connection> entry : connections.entrySet()) {
+                    Map<String, Long> counts = waits.get(entry.getKey().name());
+                    try (Statement st = entry.getValue().createStatement(); ResultSet rs = st.executeQuery(WAITS)) {
+                        synchronized (counts) {
+                            counts.merge("(samples)", 1L, Long::sum);
+                            while (rs.next()) {
+                                counts.merge(rs.getString(1) + " | " + rs.getString(2), 1L, Long::sum);
+                            }
+                        }
+                    }
+                }
+                TimeUnit.MILLISECONDS.sleep(SAMPLE_MILLIS);
+            }
+        }
+        catch (SQLException ex) {
+            System.err.println("bench --profile: wait-event sampling stopped: " + ex.getMessage());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        finally {
+            for (Connection c : connections.values()) {
+                try {
+                    c.close();
+                }
+                catch (SQLException ignored) {
+                    // the sampler's own connection: nothing to keep
+                }
+            }
+        }
+    }
+
+    /** Stops sampling and prints the counts per message of the phase. */
+    void report(PrintWriter out, long messages) throws SQLException, InterruptedException {
+        close();
+        for (Node node : nodes) {
+            out.printf("%nprofile of node %s's database, per message of the throughput phase (%d messages)%n",
+                    node.name(), messages);
+            try (Connection c = node.database().getConnection(); Statement st = c.createStatement()) {
+                try (ResultSet rs = st.executeQuery("""
+                        SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()""")) {
+                    rs.next();
+                    out.printf("  transactions committed  %8.3f   rolled back %8.4f%n", rs.getLong(1) / (double) messages,
+                            rs.getLong(2) / (double) messages);
+                }
+                try (ResultSet rs = st.executeQuery(
+                        "SELECT wal_records, wal_bytes, wal_write, wal_sync, wal_sync_time FROM pg_stat_wal")) {
+                    rs.next();
+                    out.printf("  WAL records %8.2f   bytes %8.0f   writes %8.4f   flushes (fsync) %8.4f   "
+                            + "flush time %6.3f ms%n", rs.getLong(1) / (double) messages, rs.getDouble(2) / messages,
+                            rs.getLong(3) / (double) messages, rs.getLong(4) / (double) messages,
+                            rs.getDouble(5) / messages);
+                }
+                out.println("  statements (calls per message, mean ms, total s, rows per call):");
+                try (ResultSet rs = st.executeQuery("""
+                        SELECT calls, mean_exec_time, total_exec_time, rows,
+                               left(regexp_replace(query, '\\s+', ' ', 'g'), 90)
+                          FROM pg_stat_statements
+                         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                           AND query NOT LIKE '%pg_stat%'
+                         ORDER BY total_exec_time DESC LIMIT 14""")) {
+                    while (rs.next()) {
+                        long calls = rs.getLong(1);
+                        out.printf("    %8.4f  %7.3f  %7.2f  %8.1f  %s%n", calls / (double) messages, rs.getDouble(2),
+                                rs.getDouble(3) / 1000, rs.getLong(4) / (double) Math.max(1, calls), rs.getString(5));
+                    }
+                }
+            }
+            Map<String, Long> counts = waits.get(node.name());
+            long samples = counts.getOrDefault("(samples)", 1L);
+            out.printf("  busy backends by wait (share of %d samples every %d ms):%n", samples, SAMPLE_MILLIS);
+            counts.entrySet().stream().filter(e -> !e.getKey().equals("(samples)"))
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
+                    .forEach(e -> out.printf("    %5.1f%%  %s%n", 100.0 * e.getValue() / samples, e.getKey()));
+        }
+        out.flush();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        sampling = false;
+        if (sampler != null) {
+            sampler.join();
+        }
+    }
+}
