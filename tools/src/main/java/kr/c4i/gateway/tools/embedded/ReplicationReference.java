@@ -224,12 +224,12 @@ final class ReplicationReference implements AutoCloseable {
         if (count == 0) {
             return 0;
         }
-        long before = InboxProbe.count(subscriber, "SELECT count(*) FROM outbox");
+        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(subscriber, "outbox");
+        long before = arrivals.rows();
         long start = System.nanoTime();
         new LoadDriver(generator, publisher).drive(count, 0, 0);
         double fedPerSecond = count / ((System.nanoTime() - start) / 1e9);
-        await(count + " rows to arrive in the subscriber", ARRIVAL_TIMEOUT,
-                () -> InboxProbe.count(subscriber, "SELECT count(*) FROM outbox") >= before + count);
+        await(count + " rows to arrive in the subscriber", ARRIVAL_TIMEOUT, () -> arrivals.reached(before + count));
         return fedPerSecond;
     }
 
