@@ -2,7 +2,6 @@ package kr.c4i.gateway.bridge.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +76,7 @@ public final class OutboxPublisher {
     }
 
     private int publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
-        List<OutboxRow> rows = outbox.claim(tx, limit, node.value());
+        List<OutboxRow> rows = outbox.claim(tx, limit);
         if (rows.isEmpty()) {
             return 0;
         }
@@ -99,7 +98,6 @@ public final class OutboxPublisher {
     private void publish(Connection tx, List<OutboxRow> rows) throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         Map<String, OutboxRow> rowsById = new LinkedHashMap<>();
-        List<Long> retried = new ArrayList<>();
         for (OutboxRow row : rows) {
             RowFailures.Failure exhausted = failures.exhausted(row.id());
             if (exhausted != null) {
@@ -126,13 +124,12 @@ public final class OutboxPublisher {
                 refuse(tx, row, invalid.kind(), invalid.getMessage());
             }
             catch (RuntimeException ex) {
-                failed(tx, row, "while its envelope was built", ex, retried);
+                failed(tx, row, "while its envelope was built", ex);
             }
         }
-        send(tx, toSend, rowsById, retried);
-        // The claim marked every row sent; those that failed alone stay in the outbox for another try.
-        outbox.release(tx, retried);
+        send(tx, toSend, rowsById);
         List<OutboxRow> sent = List.copyOf(rowsById.values());
+        outbox.markSent(tx, sent, node.value());
         sent.forEach(row -> failures.clear(row.id()));
         if (ledger != null) {
             ledger.record(tx, List.copyOf(toSend.values()));
@@ -140,12 +137,9 @@ public final class OutboxPublisher {
         metrics.published(sent.size());
     }
 
-    /**
-     * Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone, and adds the ids of
-     * the rows that failed alone, to be tried again, to {@code retried}.
-     */
-    private void send(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById,
-            List<Long> retried) throws SQLException, TransportException, BadRowException {
+    /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */
+    private void send(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById)
+            throws SQLException, TransportException, BadRowException {
         while (!toSend.isEmpty()) {
             try {
                 transport.send(List.copyOf(toSend.values()));
@@ -162,14 +156,14 @@ public final class OutboxPublisher {
             catch (RuntimeException ex) {
                 // Not an outage (that is a TransportException): find the message it is about by sending one at a
                 // time. Receivers absorb what the failed call may already have sent.
-                sendOneByOne(tx, toSend, rowsById, ex, retried);
+                sendOneByOne(tx, toSend, rowsById, ex);
                 return;
             }
         }
     }
 
     private void sendOneByOne(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById,
-            RuntimeException batchFailure, List<Long> retried) throws SQLException, TransportException, BadRowException {
+            RuntimeException batchFailure) throws SQLException, TransportException, BadRowException {
         if (toSend.size() > 1) {
             log.warn("The transport failed on a batch of {} messages ({}); sending them one at a time to find the "
                     + "one it fails on", toSend.size(), batchFailure.toString());
@@ -187,16 +181,13 @@ public final class OutboxPublisher {
             catch (RuntimeException ex) {
                 toSend.remove(messageId);
                 rowsById.remove(messageId);
-                failed(tx, row, "in the transport", ex, retried);
+                failed(tx, row, "in the transport", ex);
             }
         }
     }
 
-    /**
-     * Counts a failure against one row, which stays in the outbox (its id added to {@code retried}), until it has used
-     * up its attempts.
-     */
-    private void failed(Connection tx, OutboxRow row, String where, RuntimeException ex, List<Long> retried)
+    /** Counts a failure against one row, which stays in the outbox, until it has used up its attempts. */
+    private void failed(Connection tx, OutboxRow row, String where, RuntimeException ex)
             throws SQLException, BadRowException {
         boolean exhausted = failures.record(row.id(), ex);
         if (failures.isFirst(row.id())) {
@@ -210,9 +201,6 @@ public final class OutboxPublisher {
         }
         if (exhausted) {
             refuse(tx, row, REPEATED_FAILURE, repeatedFailure(failures.maxAttempts(), ex.toString()));
-        }
-        else {
-            retried.add(row.id());
         }
     }
 

@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -18,19 +17,15 @@ import javax.sql.DataSource;
  */
 final class OutboxRepository {
 
-    // Claimed and marked in one statement: the mark is undone for a row that fails alone ({@link #release}), and
-    // the whole of it with the transaction when the transport does not take the batch.
     private static final String CLAIM = """
-            UPDATE outbox o SET sent_at = clock_timestamp(), sent_by = ?
-              FROM (SELECT id FROM outbox
-                     WHERE sent_at IS NULL
-                     ORDER BY id
-                     LIMIT ?
-                       FOR UPDATE SKIP LOCKED) AS c
-             WHERE o.id = c.id
-            RETURNING o.id, o.message_id, o.kmtf_type, o.precedence, o.body, o.created_at""";
+            SELECT id, message_id, kmtf_type, precedence, body, created_at
+              FROM outbox
+             WHERE sent_at IS NULL
+             ORDER BY id
+             LIMIT ?
+               FOR UPDATE SKIP LOCKED""";
 
-    private static final String RELEASE = "UPDATE outbox SET sent_at = NULL, sent_by = NULL WHERE id = ANY (?)";
+    private static final String MARK_SENT = "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = ? WHERE id = ANY (?)";
 
     private static final String WAITING = "SELECT id FROM outbox WHERE id = ANY (?) AND sent_at IS NULL";
 
@@ -42,33 +37,28 @@ final class OutboxRepository {
         this.dataSource = dataSource;
     }
 
-    /**
-     * Claims the oldest unsent rows and marks them sent by {@code sentBy}, in id order; the transaction's commit makes
-     * the mark visible, so it must commit only once the transport has taken them.
-     */
-    List<OutboxRow> claim(Connection tx, int limit, String sentBy) throws SQLException {
+    List<OutboxRow> claim(Connection tx, int limit) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
-            ps.setString(1, sentBy);
-            ps.setInt(2, limit);
+            ps.setInt(1, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<OutboxRow> rows = new ArrayList<>(limit);
                 while (rs.next()) {
                     rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getBytes(5), OutboxRow.createdAt(rs, 6)));
                 }
-                rows.sort(Comparator.comparingLong(OutboxRow::id));
                 return rows;
             }
         }
     }
 
-    /** Undoes the claim's mark on rows that stay in the outbox to be tried again. */
-    void release(Connection tx, Collection<Long> ids) throws SQLException {
-        if (ids.isEmpty()) {
+    void markSent(Connection tx, List<OutboxRow> rows, String sentBy) throws SQLException {
+        if (rows.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = tx.prepareStatement(RELEASE)) {
-            ps.setArray(1, tx.createArrayOf("bigint", ids.toArray()));
+        Long[] ids = rows.stream().map(OutboxRow::id).toArray(Long[]::new);
+        try (PreparedStatement ps = tx.prepareStatement(MARK_SENT)) {
+            ps.setString(1, sentBy);
+            ps.setArray(2, tx.createArrayOf("bigint", ids));
             ps.executeUpdate();
         }
     }
