@@ -23,8 +23,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the settings into the embedded broker's Artemis configuration: a persistent NIO journal, one
- * CORE acceptor (TLS with a client certificate required, when the settings have TLS) and an in-VM acceptor for the
- * node's own clients, security with the node's
+ * CORE acceptor (TLS with a client certificate required, when the settings have TLS), security with the node's
  * single user, a queue per known node, and a store-and-forward bridge per peer (over TLS likewise). A site's WAN
  * gateway also gets a queue, without a bridge, per remote node it relays for.
  */
@@ -32,7 +31,6 @@ final class EmbeddedBrokerConfigurationFactory {
 
     static final String ROLE = "gateway";
     static final String ACCEPTOR = "kmtf-core";
-    static final String IN_VM_ACCEPTOR = "kmtf-in-vm";
     static final String MATCH_ALL = "#";
 
     private final JmsTransportSettings settings;
@@ -78,7 +76,6 @@ final class EmbeddedBrokerConfigurationFactory {
         configuration.setSecurityEnabled(true);
         configuration.putSecurityRoles(MATCH_ALL, Set.of(allPermissions()));
         addAcceptor(configuration, embedded, settings.tls());
-        addInVmAcceptor(configuration, embedded);
         addQueue(configuration, settings.queueName(settings.nodeId()));
         addQueue(configuration, settings.invalidQueue());
         settings.peers().forEach((id, peer) -> addPeer(configuration, id, peer));
@@ -114,24 +111,6 @@ final class EmbeddedBrokerConfigurationFactory {
         catch (Exception ex) {
             throw new IllegalStateException("Unable to configure the acceptor on " + embedded.host() + ":"
                     + embedded.port() + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    /**
-     * The in-VM acceptor the node's own clients use. Its id is the TCP acceptor's port, which no other broker in
-     * this JVM can hold, so several nodes in one JVM (the embedded default) each reach their own.
-     */
-    static String inVmUrl(JmsTransportSettings.Embedded embedded) {
-        return "vm://" + embedded.port();
-    }
-
-    private static void addInVmAcceptor(ConfigurationImpl configuration, JmsTransportSettings.Embedded embedded) {
-        try {
-            configuration.addAcceptorConfiguration(IN_VM_ACCEPTOR, inVmUrl(embedded));
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException("Unable to configure the in-VM acceptor " + inVmUrl(embedded) + ": "
-                    + ex.getMessage(), ex);
         }
     }
 

@@ -295,7 +295,7 @@ class JmsTransportTest {
             configuration.setMaxDiskUsage(-1);
         }))) {
             a.open();
-            assertThat(seen.get().getAcceptorConfigurations()).hasSize(2);
+            assertThat(seen.get().getAcceptorConfigurations()).hasSize(1);
             assertThat(seen.get().getMaxDiskUsage()).isEqualTo(-1);
             assertThat(a.health().up()).isTrue();
         }
