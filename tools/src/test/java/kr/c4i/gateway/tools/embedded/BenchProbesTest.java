@@ -1,0 +1,85 @@
+package kr.c4i.gateway.tools.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bench's own probes on a real PostgreSQL: the arrival counter and {@code --profile}. */
+class BenchProbesTest {
+
+    @TempDir
+    Path dir;
+
+    private EmbeddedDatabase start() throws Exception {
+        return EmbeddedDatabase.start(dir.resolve("postgres"), dir.resolve("postgres.password"),
+                BenchProfile.prepare(EmbeddedPostgres.builder().setCleanDataDirectory(true)));
+    }
+
+    private static void execute(DataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private static void insert(DataSource db, int rows, String receivedAt) throws SQLException {
+        execute(db, "INSERT INTO arrivals (received_at) SELECT " + receivedAt + " FROM generate_series(1, " + rows + ")");
+    }
+
+    @Test
+    void arrivalsCountRowsAsTheyComeAndStillFindOneCommittedLateWithAnEarlierTime() throws Exception {
+        try (EmbeddedDatabase postgres = start()) {
+            DataSource db = postgres.dataSource();
+            execute(db, "CREATE TABLE arrivals (id bigserial PRIMARY KEY, received_at timestamptz NOT NULL)");
+            execute(db, "CREATE INDEX arrivals_received_at ON arrivals (received_at)");
+            insert(db, 5, "clock_timestamp()");
+            InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(db, "arrivals");
+            assertThat(arrivals.rows()).isEqualTo(5);
+
+            insert(db, 10, "clock_timestamp()");
+            assertThat(arrivals.reached(16)).isFalse();
+            assertThat(arrivals.reached(15)).isTrue();
+
+            // A row stamped before the last one seen, as a transaction that commits late would leave it: the counts
+            // since the mark miss it, the whole-table count (at most a second later) does not.
+            insert(db, 1, "timestamptz '2000-01-01'");
+            assertThat(arrivals.reached(16)).isFalse();
+            assertThat(arrivals.rows()).isEqualTo(16);
+            assertThat(arrivals.reached(16)).isTrue();
+        }
+    }
+
+    @Test
+    void profileCountsTheStatementsAndCommitsOfThePhasePerMessage() throws Exception {
+        try (EmbeddedDatabase postgres = start()) {
+            DataSource db = postgres.dataSource();
+            execute(db, "CREATE TABLE outbox (id bigserial PRIMARY KEY, body text)");
+            try (BenchProfile profile = new BenchProfile()) {
+                profile.add("a", db);
+                profile.start();
+                for (int i = 0; i < 20; i++) {
+                    execute(db, "INSERT INTO outbox (body) VALUES ('m" + i + "')");
+                }
+                StringWriter out = new StringWriter();
+                profile.report(new PrintWriter(out), 10);
+
+                assertThat(out.toString()).contains("profile of node a's database, per message of the throughput "
+                        + "phase (10 messages)", "busy backends by wait");
+                // 20 single-row inserts over 10 messages: two each, each its own transaction.
+                assertThat(out.toString()).containsPattern("\\s2\\.0000\\s+[0-9.]+\\s+[0-9.]+\\s+1\\.0\\s+INSERT INTO "
+                        + "outbox \\(body\\) VALUES");
+                assertThat(out.toString()).containsPattern("transactions committed\\s+[2-9]\\.\\d{3}");
+            }
+        }
+    }
+}
