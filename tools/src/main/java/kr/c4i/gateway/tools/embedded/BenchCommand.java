@@ -75,8 +75,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-reference", description = "Skip the reference (PostgreSQL logical replication).")
     boolean noReference;
 
-    @Option(names = "--profile", description = "Print, per message of the throughput phase and per node, the "
-            + "statements, commits, WAL flushes and wait events of its database (pg_stat_statements, pg_stat_wal, "
+    @Option(names = "--profile", description = "Print, per message of the throughput phase (and per row of the "
+            + "reference's), the CPU time of the machine, of this JVM and of each PostgreSQL server, and for each "
+            + "database its statements, commits, WAL flushes and wait events (pg_stat_statements, pg_stat_wal, "
             + "pg_stat_activity).")
     boolean profile;
 
@@ -112,8 +113,10 @@ final class BenchCommand implements Callable<Integer> {
             out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmup, messages);
             out.flush();
             try (ReplicationReference replication = ReplicationReference.start(workDir.resolve("reference"),
-                    durability)) {
-                reference = Optional.of(replication.measure(generator(), warmup, messages));
+                    durability, profile ? BenchProfile::prepare : UnaryOperator.identity());
+                    BenchProfile databases = new BenchProfile()) {
+                reference = Optional.of(replication.measure(generator(), warmup, messages, profile ? databases : null,
+                        out));
             }
         }
         new ReferenceComparison(bridgeThroughput, reference, loadAtStart, LoadAverage.read()).lines()
@@ -141,8 +144,8 @@ final class BenchCommand implements Callable<Integer> {
 
             phase(out, "warm-up", generator, outbox, inbox, warmup, 0);
             if (profile) {
-                databases.add("a (outbox)", outbox);
-                databases.add("b (inbox)", inbox);
+                databases.add("node a (outbox)", outbox);
+                databases.add("node b (inbox)", inbox);
                 databases.start();
             }
             Instant throughputStart = Instant.now();

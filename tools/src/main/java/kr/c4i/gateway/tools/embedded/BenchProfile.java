@@ -1,6 +1,9 @@
 package kr.c4i.gateway.tools.embedded;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,7 +22,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 /**
  * Where a message's time goes in the database, for {@code bench --profile}: per message of the throughput phase and
  * per node, the statements each kind of query ran (from {@code pg_stat_statements}, commits included), the
- * transactions committed, the WAL written and flushed ({@code pg_stat_wal}), and what the busy backends were waiting
+ * CPU time of the machine, of this JVM and of each node's PostgreSQL server ({@code /proc}), the transactions
+ * committed, the WAL written and flushed ({@code pg_stat_wal}), and what the busy backends were waiting
  * on ({@code pg_stat_activity}, sampled every {@value #SAMPLE_MILLIS} ms). The bench's own load generator and probes
  * are counted too, under their own statements, so the bridge's share is read off the rows it ran.
  */
@@ -34,6 +38,11 @@ final class BenchProfile implements AutoCloseable {
 
     private record Node(String name, DataSource database) {
     }
+
+    /** Clock ticks per second of {@code /proc}'s CPU times: 100 on every Linux this runs on. */
+    private static final double TICKS_PER_SECOND = 100;
+
+    private final Map<String, Long> cpuAtStart = new LinkedHashMap<>();
 
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, Map<String, Long>> waits = new TreeMap<>();
@@ -61,8 +70,68 @@ final class BenchProfile implements AutoCloseable {
             }
             waits.put(node.name(), new TreeMap<>());
         }
+        cpuAtStart.putAll(cpuTicks());
         sampling = true;
         sampler = Thread.ofPlatform().name("bench-profile").daemon().start(this::sample);
+    }
+
+    /**
+     * CPU time used so far, in clock ticks: the whole machine's busy time, this JVM's, and each node's PostgreSQL
+     * server with all its processes (found as the children of the checkpointer's parent, the postmaster).
+     */
+    private Map<String, Long> cpuTicks() throws SQLException {
+        Map<String, Long> ticks = new LinkedHashMap<>();
+        ticks.put("machine (all processes)", machineBusyTicks());
+        ticks.put("this JVM (bridges, brokers, load generator)", processTicks(ProcessHandle.current().pid()));
+        for (Node node : nodes) {
+            long postmaster = postmaster(node.database());
+            long sum = processTicks(postmaster);
+            for (ProcessHandle child : ProcessHandle.of(postmaster).map(h -> h.children().toList()).orElse(List.of())) {
+                sum += processTicks(child.pid());
+            }
+            ticks.put(node.name() + "'s PostgreSQL", sum);
+        }
+        return ticks;
+    }
+
+    private static long postmaster(DataSource db) throws SQLException {
+        try (Connection c = db.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")) {
+            if (!rs.next()) {
+                return -1;
+            }
+            long checkpointer = rs.getLong(1);
+            return ProcessHandle.of(checkpointer).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
+        }
+    }
+
+    /** utime + stime of a process from {@code /proc/<pid>/stat}, 0 when it is gone or unreadable. */
+    private static long processTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        }
+        catch (IOException | RuntimeException ex) {
+            return 0;
+        }
+    }
+
+    private static long machineBusyTicks() {
+        try {
+            String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
+            long busy = 0;
+            for (int i = 1; i < cpu.length && i <= 7; i++) {
+                if (i != 4 && i != 5) {
+                    busy += Long.parseLong(cpu[i]);
+                }
+            }
+            return busy;
+        }
+        catch (IOException | RuntimeException ex) {
+            return 0;
+        }
     }
 
     private void sample() {
@@ -107,8 +176,12 @@ final class BenchProfile implements AutoCloseable {
     /** Stops sampling and prints the counts per message of the phase. */
     void report(PrintWriter out, long messages) throws SQLException, InterruptedException {
         close();
+        Map<String, Long> cpuAtEnd = cpuTicks();
+        out.printf("%nCPU per message of the measured phase (%d messages), from /proc:%n", messages);
+        cpuAtEnd.forEach((what, ticks) -> out.printf("  %8.1f us  %s%n",
+                (ticks - cpuAtStart.getOrDefault(what, ticks)) / TICKS_PER_SECOND * 1e6 / messages, what));
         for (Node node : nodes) {
-            out.printf("%nprofile of node %s's database, per message of the throughput phase (%d messages)%n",
+            out.printf("%nprofile of %s's database, per message of the measured phase (%d messages)%n",
                     node.name(), messages);
             try (Connection c = node.database().getConnection(); Statement st = c.createStatement()) {
                 try (ResultSet rs = st.executeQuery("""

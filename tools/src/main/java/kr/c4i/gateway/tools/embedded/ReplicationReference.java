@@ -1,6 +1,7 @@
 package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
@@ -21,6 +23,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.tools.embedded.InboxProbe.Latency;
 
@@ -118,8 +121,14 @@ final class ReplicationReference implements AutoCloseable {
      */
     static ReplicationReference start(Path workDir, Durability durability)
             throws IOException, SQLException, InterruptedException {
+        return start(workDir, durability, UnaryOperator.identity());
+    }
+
+    /** @param servers what both clusters are started with beyond the bridge's durability (the bench's profile) */
+    static ReplicationReference start(Path workDir, Durability durability,
+            UnaryOperator<EmbeddedPostgres.Builder> servers) throws IOException, SQLException, InterruptedException {
         String password = Secrets.random();
-        EmbeddedPostgres publisherServer = server(workDir.resolve("publisher"), durability)
+        EmbeddedPostgres publisherServer = servers.apply(server(workDir.resolve("publisher"), durability))
                 .setServerConfig("wal_level", "logical")
                 .setServerConfig("max_wal_senders", "4")
                 .setServerConfig("max_replication_slots", "4")
@@ -128,7 +137,7 @@ final class ReplicationReference implements AutoCloseable {
                 .start();
         EmbeddedPostgres subscriberServer;
         try {
-            subscriberServer = server(workDir.resolve("subscriber"), durability).start();
+            subscriberServer = servers.apply(server(workDir.resolve("subscriber"), durability)).start();
         }
         catch (IOException | RuntimeException ex) {
             publisherServer.close();
@@ -203,9 +212,26 @@ final class ReplicationReference implements AutoCloseable {
      * @throws IllegalStateException when rows do not arrive in time or arrive different
      */
     Result measure(KmtfLoadGenerator generator, long warmup, long rows) throws SQLException, InterruptedException {
+        return measure(generator, warmup, rows, null, null);
+    }
+
+    /**
+     * As {@link #measure(KmtfLoadGenerator, long, long)}, and with a profile of both clusters' databases over the
+     * measured rows printed to {@code out} (the clusters started with {@link BenchProfile#prepare}).
+     */
+    Result measure(KmtfLoadGenerator generator, long warmup, long rows, @Nullable BenchProfile profile,
+            @Nullable PrintWriter out) throws SQLException, InterruptedException {
         feed(generator, warmup);
+        if (profile != null) {
+            profile.add("reference publisher", publisher);
+            profile.add("reference subscriber", subscriber);
+            profile.start();
+        }
         Instant start = Instant.now();
         double fedPerSecond = feed(generator, rows);
+        if (profile != null && out != null) {
+            profile.report(out, rows);
+        }
         Latency latency = InboxProbe.latency(subscriber, "outbox", start);
         if (latency.rows() != rows) {
             throw new IllegalStateException("reference: " + latency.rows() + " of " + rows + " rows measured");

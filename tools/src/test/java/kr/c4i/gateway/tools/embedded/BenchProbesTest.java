@@ -64,21 +64,31 @@ class BenchProbesTest {
         try (EmbeddedDatabase postgres = start()) {
             DataSource db = postgres.dataSource();
             execute(db, "CREATE TABLE outbox (id bigserial PRIMARY KEY, body text)");
-            try (BenchProfile profile = new BenchProfile()) {
-                profile.add("a", db);
+            try (BenchProfile profile = new BenchProfile(); Connection busy = db.getConnection()) {
+                profile.add("node a", db);
                 profile.start();
                 for (int i = 0; i < 20; i++) {
                     execute(db, "INSERT INTO outbox (body) VALUES ('m" + i + "')");
                 }
+                // Work for the server on a connection that lasts, as the bridge's pooled ones do: a backend that exits
+                // takes its CPU time out of /proc.
+                try (Statement st = busy.createStatement()) {
+                    st.execute("SELECT count(*) FROM generate_series(1, 3000000)");
+                }
                 StringWriter out = new StringWriter();
                 profile.report(new PrintWriter(out), 10);
 
-                assertThat(out.toString()).contains("profile of node a's database, per message of the throughput "
+                assertThat(out.toString()).contains("profile of node a's database, per message of the measured "
                         + "phase (10 messages)", "busy backends by wait");
                 // 20 single-row inserts over 10 messages: two each, each its own transaction.
                 assertThat(out.toString()).containsPattern("\\s2\\.0000\\s+[0-9.]+\\s+[0-9.]+\\s+1\\.0\\s+INSERT INTO "
                         + "outbox \\(body\\) VALUES");
-                assertThat(out.toString()).containsPattern("transactions committed\\s+[2-9]\\.\\d{3}");
+                // Each insert on a connection of its own, which commits a little of its own too: more than two.
+                assertThat(out.toString()).containsPattern("transactions committed\\s+([2-9]|[1-9]\\d+)\\.\\d{3}");
+                assertThat(out.toString()).containsPattern("\\d+\\.\\d us  machine \\(all processes\\)")
+                        .containsPattern("\\d+\\.\\d us  this JVM");
+                // The count took the server tens of milliseconds at least: thousands of microseconds per message.
+                assertThat(out.toString()).containsPattern("\\d{4,}\\.\\d us  node a's PostgreSQL");
             }
         }
     }
