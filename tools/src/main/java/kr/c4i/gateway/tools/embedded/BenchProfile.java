@@ -36,14 +36,13 @@ final class BenchProfile implements AutoCloseable {
               FROM pg_stat_activity
              WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()""";
 
-    private record Node(String name, DataSource database) {
-    }
-
     /** Clock ticks per second of {@code /proc}'s CPU times: 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100;
 
-    private final Map<String, Long> cpuAtStart = new LinkedHashMap<>();
+    private record Node(String name, DataSource database) {
+    }
 
+    private final Map<String, Long> cpuAtStart = new LinkedHashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, Map<String, Long>> waits = new TreeMap<>();
     private volatile boolean sampling;
@@ -120,6 +119,7 @@ final class BenchProfile implements AutoCloseable {
 
     private static long machineBusyTicks() {
         try {
+            // "cpu user nice system idle iowait irq softirq steal ...": busy is all but idle, iowait and steal.
             String[] cpu = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
             long busy = 0;
             for (int i = 1; i < cpu.length && i <= 7; i++) {

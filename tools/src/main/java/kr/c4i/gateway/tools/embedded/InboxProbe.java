@@ -172,10 +172,10 @@ final class InboxProbe {
         private @Nullable Timestamp mark;
         private long lastFullCount;
 
-        Arrivals(DataSource db, String table) throws SQLException {
+        /** Reads nothing yet: the first {@link #rows()} or {@link #reached} counts the whole table. */
+        Arrivals(DataSource db, String table) {
             this.db = db;
             this.table = table;
-            countAll();
         }
 
         /** The rows in the table now. */
