@@ -1,13 +1,19 @@
 package kr.c4i.gateway.jms;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.function.Function;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.jms.MessageEOFException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import kr.c4i.gateway.core.Envelope;
@@ -16,8 +22,12 @@ import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
- * Maps an {@link Envelope} to a JMS message and back: the text is the bytes body, every other field
- * a message property, so brokers, bridges and selectors can see them without parsing the body.
+ * Maps envelopes to JMS messages and back. A lone envelope is one message: the text is the bytes body, every other
+ * field a message property, so brokers, bridges and selectors can see them without parsing the body. Several
+ * envelopes of one precedence for one destination travel as one <em>bundle</em>: a bytes message whose
+ * {@value #BUNDLE_COUNT} property says how many envelopes its body holds, each written field by field. A bundle
+ * costs the brokers one journal record, one delivery and one acknowledgement instead of one per envelope, which is
+ * most of what a message costs them.
  */
 final class EnvelopeCodec {
 
@@ -32,6 +42,18 @@ final class EnvelopeCodec {
     static final String INVALID_REASON = "kmtf_invalid_reason";
     /** On a message moved to the invalid queue: the queue it was read from. */
     static final String INVALID_SOURCE = "kmtf_invalid_source";
+
+    /** On a bundle: how many envelopes its body holds. */
+    static final String BUNDLE_COUNT = "kmtf_bundle_count";
+
+    /** Most envelopes in one bundle. */
+    static final int BUNDLE_MAX_ENVELOPES = 256;
+
+    /**
+     * Most bytes of envelopes in one bundle: well under Artemis' 100 KiB threshold for large messages, which the
+     * broker keeps in files of their own.
+     */
+    static final int BUNDLE_MAX_BYTES = 64 * 1024;
 
     /** Artemis drops a second message with the same value of this property on the same address. */
     static final String DUPLICATE_ID = org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID
@@ -52,6 +74,124 @@ final class EnvelopeCodec {
         message.setLongProperty(CREATED_AT_MICROS, toMicros(envelope.createdAt()));
         message.setStringProperty(DUPLICATE_ID, envelope.messageId() + "/" + destination.value());
         return message;
+    }
+
+    /**
+     * A bundle of envelopes of one precedence for one destination. Its duplicate id is a digest of the envelopes'
+     * ids: the broker drops a resent bundle that holds the same envelopes, and accepts one that holds others (the
+     * receiver's inbox drops the envelopes it already has).
+     */
+    static BytesMessage toBundle(Session session, List<Envelope> envelopes, NodeId destination) throws JMSException {
+        BytesMessage message = session.createBytesMessage();
+        MessageDigest digest = sha256();
+        for (Envelope envelope : envelopes) {
+            message.writeUTF(envelope.messageId());
+            message.writeUTF(envelope.origin().value());
+            message.writeUTF(envelope.kmtfType());
+            message.writeUTF(envelope.precedence().name());
+            message.writeUTF(envelope.classification());
+            message.writeLong(toMicros(envelope.createdAt()));
+            message.writeInt(envelope.body().length);
+            message.writeBytes(envelope.body());
+            digest.update(envelope.messageId().getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+        }
+        message.setIntProperty(BUNDLE_COUNT, envelopes.size());
+        message.setStringProperty(PRECEDENCE, envelopes.getFirst().precedence().name());
+        message.setStringProperty(DUPLICATE_ID, "bundle/" + destination.value() + "/"
+                + HexFormat.of().formatHex(digest.digest(), 0, 16));
+        return message;
+    }
+
+    /**
+     * Bytes an envelope takes in a bundle, or {@code -1} when it must travel alone: a text field longer than a
+     * bundle's strings can hold.
+     */
+    static int bundledSize(Envelope envelope) {
+        int size = Long.BYTES + Integer.BYTES + envelope.body().length;
+        for (String field : new String[] { envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
+                envelope.precedence().name(), envelope.classification() }) {
+            // Modified UTF-8 takes at most 3 bytes a char, and writeUTF at most 65,535 bytes.
+            if (field.length() > 65_535 / 3) {
+                return -1;
+            }
+            size += 2 + 3 * field.length();
+        }
+        return size;
+    }
+
+    /** Whether the message is a bundle, to be read with {@link #fromBundle}. */
+    static boolean isBundle(Message message) throws JMSException {
+        return message.propertyExists(BUNDLE_COUNT);
+    }
+
+    /**
+     * The envelopes of a bundle, all or none.
+     *
+     * @throws InvalidMessageException saying what is wrong with the bundle
+     */
+    static List<Envelope> fromBundle(Message message) throws JMSException, InvalidMessageException {
+        if (!(message instanceof BytesMessage bytes)) {
+            throw new InvalidMessageException("bundle is not a BytesMessage but " + message.getClass().getSimpleName());
+        }
+        int count;
+        try {
+            count = message.getIntProperty(BUNDLE_COUNT);
+        }
+        catch (JMSException | NumberFormatException ex) {
+            throw new InvalidMessageException("property " + BUNDLE_COUNT + " is not an int: " + ex.getMessage());
+        }
+        if (count < 1 || count > BUNDLE_MAX_ENVELOPES) {
+            throw new InvalidMessageException("property " + BUNDLE_COUNT + " is " + count + ", not 1 to "
+                    + BUNDLE_MAX_ENVELOPES);
+        }
+        long length = bytes.getBodyLength();
+        List<Envelope> envelopes = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                String messageId = bytes.readUTF();
+                if (messageId.isBlank()) {
+                    throw new InvalidMessageException("envelope " + (i + 1) + " of " + count
+                            + " has a blank message id");
+                }
+                String where = "envelope " + (i + 1) + " of " + count + " (" + messageId + "): ";
+                NodeId origin = NodeId.of(bytes.readUTF());
+                String type = nonBlank(where + "type", bytes.readUTF());
+                Precedence precedence = Precedence.parse(bytes.readUTF());
+                String classification = nonBlank(where + "classification", bytes.readUTF());
+                Instant createdAt = fromMicros(bytes.readLong());
+                int size = bytes.readInt();
+                if (size < 0 || size > length) {
+                    throw new InvalidMessageException(where + "body of " + size + " bytes in a bundle of " + length);
+                }
+                byte[] body = new byte[size];
+                if (size > 0 && bytes.readBytes(body) != size) {
+                    throw new InvalidMessageException(where + "body cut short");
+                }
+                envelopes.add(new Envelope(messageId, origin, type, precedence, classification, createdAt, body));
+            }
+        }
+        catch (MessageEOFException ex) {
+            throw new InvalidMessageException("bundle ends after " + envelopes.size() + " of " + count + " envelopes");
+        }
+        catch (JMSException | RuntimeException ex) {
+            // Reading a received body touches no connection: whatever fails here is the bundle's content.
+            throw new InvalidMessageException("envelope " + (envelopes.size() + 1) + " of " + count
+                    + " is unreadable: " + OutboundSender.describe(ex));
+        }
+        if (bytes.readBytes(new byte[1]) != -1) {
+            throw new InvalidMessageException("bundle has bytes after its " + count + " envelopes");
+        }
+        return envelopes;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("Every Java platform has SHA-256", ex);
+        }
     }
 
     /**
@@ -137,6 +277,13 @@ final class EnvelopeCodec {
         String value = message.getStringProperty(name);
         if (value == null || value.isBlank()) {
             throw new InvalidMessageException("missing property " + name);
+        }
+        return value;
+    }
+
+    private static String nonBlank(String name, String value) throws InvalidMessageException {
+        if (value.isBlank()) {
+            throw new InvalidMessageException(name + " is blank");
         }
         return value;
     }

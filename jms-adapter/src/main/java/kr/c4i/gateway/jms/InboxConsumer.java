@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads one node's queue on this node's broker on one thread (its own inbox, or, on a site's WAN gateway, the queue
- * of a remote node that the site's nodes send to through it), in transacted batches: the batch is committed only
+ * of a remote node that the site's nodes send to through it), in transacted batches of up to {@code receive.batchSize}
+ * envelopes (a bundle is not split, so a batch may hold a bundle's worth more): the batch is committed only
  * after the handler returns, and rolled back (so redelivered) if it throws. Messages that are not
  * envelopes are moved to the invalid queue in the same transaction, so they never block the queue.
  */
@@ -117,18 +118,17 @@ final class InboxConsumer implements Runnable {
 
     private void handleBatch(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
             throws JMSException {
-        List<Message> messages = new ArrayList<>(List.of(first));
-        while (messages.size() < this.settings.receive().batchSize()) {
-            Message next = consumer.receiveNoWait();
-            if (next == null) {
-                break;
-            }
-            messages.add(next);
-        }
-        List<Envelope> batch = new ArrayList<>(messages.size());
-        for (Message message : messages) {
+        int batchSize = this.settings.receive().batchSize();
+        List<Envelope> batch = new ArrayList<>();
+        for (Message message = first; message != null; message = (batch.size() < batchSize)
+                ? consumer.receiveNoWait() : null) {
             try {
-                batch.add(EnvelopeCodec.fromMessage(message));
+                if (EnvelopeCodec.isBundle(message)) {
+                    batch.addAll(EnvelopeCodec.fromBundle(message));
+                }
+                else {
+                    batch.add(EnvelopeCodec.fromMessage(message));
+                }
             }
             catch (EnvelopeCodec.InvalidMessageException ex) {
                 log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), this.inboxQueue,

@@ -219,9 +219,10 @@ public final class JmsTransport implements Transport {
      * Up when the broker is running (embedded) and this node holds a live connection to it. Details: {@code nodeId},
      * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
      * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
-     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (messages waiting for that peer); on a
-     * transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
-     * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}.
+     * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (JMS messages waiting for that peer);
+     * on a transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
+     * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}. Depths count JMS
+     * messages, a bundle of envelopes once.
      */
     @Override
     public TransportHealth health() {

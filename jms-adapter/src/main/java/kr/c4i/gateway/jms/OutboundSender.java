@@ -2,9 +2,11 @@ package kr.c4i.gateway.jms;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Puts outbound messages on the local broker: one persistent copy per destination on that
- * destination's queue, all in one transaction, so a returned {@link #send} means the broker has them
- * in its journal. A failed connection is dropped and rebuilt on the next call.
+ * destination's queue, bundled by precedence (see {@link EnvelopeCodec}), all in one transaction, so a returned
+ * {@link #send} means the broker has them in its journal. A failed connection is dropped and rebuilt on the next call.
  */
 final class OutboundSender implements AutoCloseable {
 
@@ -71,18 +73,18 @@ final class OutboundSender implements AutoCloseable {
     }
 
     void send(List<Outbound> batch) throws MessageRejectedException, TransportUnavailableException {
-        List<Copy> copies = copies(batch);
-        if (copies.isEmpty()) {
+        List<Parcel> parcels = parcels(batch);
+        if (parcels.isEmpty()) {
             return;
         }
         this.lock.lock();
         try {
-            @Nullable Copy current = null;
+            @Nullable Parcel current = null;
             try {
                 ensureSession();
-                for (Copy copy : copies) {
-                    current = copy;
-                    produce(copy);
+                for (Parcel parcel : parcels) {
+                    current = parcel;
+                    produce(parcel);
                 }
                 current = null;
                 this.session.commit();
@@ -90,12 +92,12 @@ final class OutboundSender implements AutoCloseable {
             }
             catch (JMSException ex) {
                 if (current == null && isDuplicate(ex)) {
-                    log.info("Batch of {} messages holds some the broker already has; sending them one at a time",
-                            copies.size());
-                    sendOneByOne(copies);
+                    log.info("Batch of {} JMS messages holds some the broker already has; sending them one at a time",
+                            parcels.size());
+                    sendOneByOne(parcels);
                     return;
                 }
-                throw unavailable(current, copies, ex);
+                throw unavailable(current, parcels, ex);
             }
         }
         finally {
@@ -103,48 +105,75 @@ final class OutboundSender implements AutoCloseable {
         }
     }
 
-    // The broker rejects a whole transaction that holds one duplicate, so after a resend the copies
+    // The broker rejects a whole transaction that holds one duplicate, so after a resend the JMS messages
     // go one per transaction and each duplicate is dropped on its own.
-    private void sendOneByOne(List<Copy> copies) throws TransportUnavailableException {
-        for (Copy copy : copies) {
+    private void sendOneByOne(List<Parcel> parcels) throws TransportUnavailableException {
+        for (Parcel parcel : parcels) {
             try {
                 ensureSession();
-                produce(copy);
+                produce(parcel);
                 this.session.commit();
             }
             catch (JMSException ex) {
                 if (!isDuplicate(ex)) {
-                    throw unavailable(copy, copies, ex);
+                    throw unavailable(parcel, parcels, ex);
                 }
-                log.debug("Dropped resend of message {} to {}: the broker already has it", copy.envelope.messageId(),
-                        copy.destination);
+                log.debug("Dropped resend of {} to {}: the broker already has it", parcel, parcel.destination);
             }
         }
         this.lastError = null;
     }
 
-    private void produce(Copy copy) throws JMSException {
-        Message message = EnvelopeCodec.toMessage(this.session, copy.envelope, copy.destination);
-        this.producer.send(queue(copy.destination), message, DeliveryMode.PERSISTENT,
-                JmsPriority.of(copy.envelope.precedence()), Message.DEFAULT_TIME_TO_LIVE);
+    private void produce(Parcel parcel) throws JMSException {
+        Envelope first = parcel.envelopes.getFirst();
+        Message message = (parcel.envelopes.size() == 1)
+                ? EnvelopeCodec.toMessage(this.session, first, parcel.destination)
+                : EnvelopeCodec.toBundle(this.session, parcel.envelopes, parcel.destination);
+        this.producer.send(queue(parcel.destination), message, DeliveryMode.PERSISTENT,
+                JmsPriority.of(first.precedence()), Message.DEFAULT_TIME_TO_LIVE);
     }
 
-    /** One copy per destination, in batch order; a repeated message and destination is sent once. */
-    private List<Copy> copies(List<Outbound> batch) throws MessageRejectedException {
-        Map<String, Copy> copies = new LinkedHashMap<>();
+    /**
+     * The JMS messages of a batch: its envelopes per destination and precedence, in batch order, in bundles of up to
+     * {@link EnvelopeCodec#BUNDLE_MAX_ENVELOPES} envelopes and {@link EnvelopeCodec#BUNDLE_MAX_BYTES} bytes; an
+     * envelope too big for a bundle goes alone. A repeated message and destination is sent once.
+     */
+    private List<Parcel> parcels(List<Outbound> batch) throws MessageRejectedException {
+        Set<String> seen = new HashSet<>();
+        Map<String, Bundling> open = new LinkedHashMap<>();
+        List<Parcel> parcels = new ArrayList<>();
         for (Outbound outbound : batch) {
-            EnvelopeCodec.checkEncodable(outbound.envelope());
+            Envelope envelope = outbound.envelope();
+            EnvelopeCodec.checkEncodable(envelope);
+            int size = EnvelopeCodec.bundledSize(envelope);
             for (NodeId destination : outbound.destinations()) {
                 if (!settings.peers().containsKey(destination)) {
-                    throw new MessageRejectedException(outbound.envelope().messageId(), "Unable to send message "
-                            + outbound.envelope().messageId() + " to " + destination + ": not a configured peer of node "
+                    throw new MessageRejectedException(envelope.messageId(), "Unable to send message "
+                            + envelope.messageId() + " to " + destination + ": not a configured peer of node "
                             + settings.nodeId() + " (peers: " + new TreeSet<>(settings.peers().keySet()) + ")", null);
                 }
-                copies.putIfAbsent(outbound.envelope().messageId() + "/" + destination,
-                        new Copy(outbound.envelope(), destination));
+                if (!seen.add(envelope.messageId() + "/" + destination)) {
+                    continue;
+                }
+                if (size < 0 || size > EnvelopeCodec.BUNDLE_MAX_BYTES) {
+                    parcels.add(new Parcel(destination, List.of(envelope)));
+                    continue;
+                }
+                String key = destination.value() + "/" + envelope.precedence();
+                Bundling bundling = open.get(key);
+                if (bundling != null && !bundling.fits(size)) {
+                    parcels.add(bundling.parcel());
+                    bundling = null;
+                }
+                if (bundling == null) {
+                    bundling = new Bundling(destination);
+                    open.put(key, bundling);
+                }
+                bundling.add(envelope, size);
             }
         }
-        return new ArrayList<>(copies.values());
+        open.values().forEach((bundling) -> parcels.add(bundling.parcel()));
+        return parcels;
     }
 
     private void ensureSession() throws JMSException {
@@ -178,12 +207,13 @@ final class OutboundSender implements AutoCloseable {
         return queue;
     }
 
-    private TransportUnavailableException unavailable(@Nullable Copy failed, List<Copy> copies, JMSException ex) {
+    private TransportUnavailableException unavailable(@Nullable Parcel failed, List<Parcel> parcels,
+            JMSException ex) {
         reset();
         String what = (failed != null)
-                ? "message " + failed.envelope.messageId() + " to queue " + settings.queueName(failed.destination)
-                : copies.size() + " messages to queues " + new TreeSet<>(copies.stream()
-                        .map((copy) -> settings.queueName(copy.destination)).toList());
+                ? failed + " to queue " + settings.queueName(failed.destination)
+                : parcels.size() + " JMS messages to queues " + new TreeSet<>(parcels.stream()
+                        .map((parcel) -> settings.queueName(parcel.destination)).toList());
         String message = "Unable to send " + what + " at " + this.brokerUrl + ": " + describe(ex);
         this.lastError = message;
         return new TransportUnavailableException(message, ex);
@@ -243,6 +273,40 @@ final class OutboundSender implements AutoCloseable {
         }
     }
 
-    private record Copy(Envelope envelope, NodeId destination) {
+    /** What one JMS message carries to one destination: one envelope, or a bundle of one precedence. */
+    private record Parcel(NodeId destination, List<Envelope> envelopes) {
+
+        @Override
+        public String toString() {
+            String first = envelopes.getFirst().messageId();
+            return (envelopes.size() == 1) ? "message " + first
+                    : "bundle of " + envelopes.size() + " messages from " + first;
+        }
+    }
+
+    /** A bundle being filled. */
+    private static final class Bundling {
+
+        private final NodeId destination;
+        private final List<Envelope> envelopes = new ArrayList<>();
+        private int bytes;
+
+        Bundling(NodeId destination) {
+            this.destination = destination;
+        }
+
+        boolean fits(int size) {
+            return this.envelopes.size() < EnvelopeCodec.BUNDLE_MAX_ENVELOPES
+                    && this.bytes + size <= EnvelopeCodec.BUNDLE_MAX_BYTES;
+        }
+
+        void add(Envelope envelope, int size) {
+            this.envelopes.add(envelope);
+            this.bytes += size;
+        }
+
+        Parcel parcel() {
+            return new Parcel(this.destination, List.copyOf(this.envelopes));
+        }
     }
 }

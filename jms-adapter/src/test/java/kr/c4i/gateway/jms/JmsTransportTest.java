@@ -3,6 +3,10 @@ package kr.c4i.gateway.jms;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +24,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -93,7 +98,8 @@ class JmsTransportTest {
         for (int from = 0; from < 500; from += 50) {
             a.send(batch("a", "during", from, 50, "b"));
         }
-        awaitPending(a, "b", 500);
+        // Ten sends of 50 messages of one precedence: one bundle each.
+        awaitPending(a, "b", 10);
 
         RecordingHandler b = this.nodes.start("b");
         b.awaitUnique(500, TIMEOUT);
@@ -107,7 +113,8 @@ class JmsTransportTest {
         this.nodes = TestNodes.create(this.tempDir, "a", "b");
         JmsTransport a = this.nodes.open("a");
         a.send(batch("a", "m", 0, 300, "b"));
-        awaitPending(a, "b", 300);
+        // 300 messages of one precedence: bundles of 256 and 44.
+        awaitPending(a, "b", 2);
         this.nodes.stop("a");
 
         RecordingHandler b = this.nodes.start("b");
@@ -149,26 +156,99 @@ class JmsTransportTest {
     }
 
     @Test
-    void sameMessageIdSentTwiceToOneDestinationIsDeliveredOnce() throws Exception {
+    void aResentMessageOrBundleTheBrokerHasIsDroppedThere() throws Exception {
         this.nodes = TestNodes.start(this.tempDir, "a", "b", "c");
         JmsTransport a = this.nodes.transport("a");
         Envelope first = envelope("dup-1", "a");
+        List<Outbound> bundle = List.of(outbound(envelope("bundled-1", "a"), "b"),
+                outbound(envelope("bundled-2", "a"), "b"));
 
         a.send(List.of(outbound(first, "b")));
-        // A resend after a crash: the duplicate comes with a new message in the same batch, and
-        // goes to one destination that has it and one that has not.
-        a.send(List.of(outbound(envelope("dup-1", "a"), "b", "c"), outbound(envelope("new-1", "a"), "b")));
+        a.send(bundle);
+        // Resends after a crash: the same lone message, twice in one batch, and the same bundle.
         a.send(List.of(outbound(first, "b"), outbound(first, "b")));
+        a.send(bundle);
+        // A resend whose batch differs goes into a bundle the broker has not seen: the duplicate reaches the
+        // receiver, whose inbox keeps one copy by message id. It goes to one destination that has it and one that
+        // has not.
+        a.send(List.of(outbound(envelope("dup-1", "a"), "b", "c"), outbound(envelope("new-1", "a"), "b")));
 
         RecordingHandler b = this.nodes.handler("b");
         RecordingHandler c = this.nodes.handler("c");
-        b.awaitUnique(2, TIMEOUT);
+        b.awaitUnique(4, TIMEOUT);
         c.awaitUnique(1, TIMEOUT);
         a.send(List.of(outbound(envelope("marker", "a"), "b")));
-        b.awaitUnique(3, TIMEOUT);
-        assertThat(b.deliveryCount()).isEqualTo(3);
+        b.awaitUnique(5, TIMEOUT);
+        assertThat(b.deliveryCount()).isEqualTo(6);
+        assertThat(b.deliveries("dup-1")).isEqualTo(2);
+        assertThat(b.deliveries("bundled-1")).isOne();
         assertThat(b.received().get("dup-1")).isEqualTo(first);
         assertThat(c.deliveryCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchOfEveryPrecedenceTravelsInBundlesAndArrivesIntact() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b", "c");
+        List<Outbound> batch = new ArrayList<>();
+        Map<String, Envelope> sent = new HashMap<>();
+        Precedence[] precedences = Precedence.values();
+        for (int i = 0; i < 600; i++) {
+            Envelope e = envelope("mixed-" + i, "a");
+            Envelope varied = new Envelope(e.messageId(), e.origin(), e.kmtfType(), precedences[i % precedences.length],
+                    (i % 2 == 0) ? "SECRET" : "II급 비밀", e.createdAt(), (i == 7) ? new byte[0] : e.body());
+            sent.put(varied.messageId(), varied);
+            batch.add(outbound(varied, "b", "c"));
+        }
+        // Too big for a bundle: it goes alone.
+        Envelope big = new Envelope("big-1", NodeId.of("a"), "SITREP", Precedence.ROUTINE, "SECRET",
+                Instant.now().truncatedTo(ChronoUnit.MICROS), new byte[EnvelopeCodec.BUNDLE_MAX_BYTES + 1]);
+        sent.put(big.messageId(), big);
+        batch.add(outbound(big, "b", "c"));
+
+        this.nodes.transport("a").send(batch);
+
+        for (String destination : List.of("b", "c")) {
+            RecordingHandler handler = this.nodes.handler(destination);
+            handler.awaitUnique(sent.size(), TIMEOUT);
+            assertThat(handler.received()).as("at %s", destination).isEqualTo(sent);
+            assertThat(handler.deliveryCount()).as("deliveries at %s", destination).isEqualTo(sent.size());
+            // 600 in 150s of four precedences, each one bundle, and the big one alone: far fewer batches than messages.
+            assertThat(handler.batchCount()).as("batches at %s", destination).isLessThanOrEqualTo(5);
+        }
+    }
+
+    @Test
+    void anUnreadableBundleIsMovedToTheInvalidQueueWhole() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        try (Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            // Says two envelopes, holds one and a half: nothing of it may reach the inbox.
+            BytesMessage cut = EnvelopeCodec.toBundle(session, List.of(envelope("cut-1", "x"), envelope("cut-2", "x")),
+                    NodeId.of("b"));
+            cut.reset();
+            byte[] whole = new byte[(int) cut.getBodyLength()];
+            cut.readBytes(whole);
+            BytesMessage stray = session.createBytesMessage();
+            stray.writeBytes(Arrays.copyOf(whole, whole.length - 10));
+            stray.setIntProperty(EnvelopeCodec.BUNDLE_COUNT, 2);
+            session.createProducer(session.createQueue("kmtf.node.b")).send(stray);
+
+            this.nodes.transport("a").send(List.of(outbound(envelope("good-1", "a"), "b")));
+            this.nodes.handler("b").awaitUnique(1, TIMEOUT);
+
+            MessageConsumer invalid = session.createConsumer(session.createQueue("kmtf.invalid"));
+            connection.start();
+            Message moved = invalid.receive(TIMEOUT.toMillis());
+            assertThat(moved).isNotNull();
+            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains("envelope 2 of 2");
+            assertThat(moved.getBody(byte[].class)).hasSize(whole.length - 10);
+        }
+        finally {
+            factory.close();
+        }
+        assertThat(this.nodes.handler("b").received()).containsOnlyKeys("good-1");
     }
 
     @Test
@@ -236,7 +316,8 @@ class JmsTransportTest {
         this.nodes = TestNodes.create(this.tempDir, "a", "b");
         JmsTransport a = this.nodes.open("a");
         a.send(batch("a", "m", 0, 7, "b"));
-        awaitPending(a, "b", 7);
+        // Seven messages of one precedence: one bundle.
+        awaitPending(a, "b", 1);
 
         TransportHealth waiting = a.health();
         assertThat(waiting.up()).isTrue();
@@ -246,7 +327,7 @@ class JmsTransportTest {
                 .containsEntry("inboxDepth", 0L);
         assertThat(peer(waiting, "b")).containsEntry("queue", "kmtf.node.b")
                 .containsEntry("bridgeConnected", false)
-                .containsEntry("pending", 7L);
+                .containsEntry("pending", 1L);
 
         this.nodes.start("b").awaitUnique(7, TIMEOUT);
         await().atMost(TIMEOUT).untilAsserted(() -> assertThat(peer(a.health(), "b"))

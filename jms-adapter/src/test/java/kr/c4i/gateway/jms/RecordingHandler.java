@@ -60,6 +60,12 @@ final class RecordingHandler implements InboundHandler {
         return this.deliveries.values().stream().mapToInt(AtomicInteger::get).sum();
     }
 
+    /** Successful deliveries of one message. */
+    int deliveries(String messageId) {
+        AtomicInteger count = this.deliveries.get(messageId);
+        return (count != null) ? count.get() : 0;
+    }
+
     List<List<String>> failedBatches() {
         return this.failedBatches;
     }

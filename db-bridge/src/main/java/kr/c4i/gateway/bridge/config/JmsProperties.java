@@ -20,6 +20,7 @@ import kr.c4i.gateway.jms.BrokerMode;
  * @param embedded the embedded broker, when this node runs its own
  * @param peers other nodes' brokers by node id, which this node's broker forwards to
  * @param receiveBatchSize most messages written to the inbox in one transaction
+ *        (a bundle of up to 256 is not split)
  * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a peer that is
  *        down, so a returning peer gets its backlog within about this long
  * @param bridgeFailureCheckPeriod a bridge that has heard nothing from its peer for this long gives its connection up

@@ -89,6 +89,7 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      *        nodes
      * @param peers the site's nodes' brokers by node id, which the gateway delivers to
      * @param receiveBatchSize most messages taken off a remote node's queue in one transaction
+     *        (a bundle of up to 256 is not split)
      * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a node that is down
      * @param tls mutual TLS on the LAN broker, the gateway's connections to it and its bridges to the nodes' brokers;
      *        required unless {@code tls.plain-tcp} is set
