@@ -172,7 +172,7 @@ public final class InterfaceDatabaseClient {
 
     /** RELIABLE deliveries still awaiting their destination's receipt (DDS; always 0 over JMS). */
     public long unreceiptedCount() throws SQLException {
-        return count("SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL");
+        return count("SELECT count(*) FROM outbox_delivery");
     }
 
     /** Refused outbox rows per reason kind, most frequent first. */

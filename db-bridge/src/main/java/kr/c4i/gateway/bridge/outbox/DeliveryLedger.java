@@ -29,7 +29,7 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
 /**
  * Which RELIABLE messages each destination has not yet receipted, for transports that report
  * receipts instead of storing durably (DDS). The publisher records a row per message and
- * destination in its send transaction; receipts mark rows done; the resender sends again what stays
+ * destination in its send transaction; a receipt deletes its row; the resender sends again what stays
  * unreceipted, so neither a receiver that was away nor a sender killed mid-stream loses a message.
  *
  * <p>A message is due again when its destination has receipted a later message of the same type
@@ -45,11 +45,12 @@ public final class DeliveryLedger implements ReceiptHandler {
             SELECT m, d, ?::timestamptz, ?::timestamptz FROM unnest(?::text[], ?::text[]) AS u(m, d)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
-    // Only rows this ledger tracks: receipts of BEST_EFFORT messages, or of another origin's, change nothing.
+    // A receipted delivery leaves the ledger at once: a delete writes less than marking the row and deleting it
+    // later. Only rows this ledger tracks: receipts of BEST_EFFORT messages, or of another origin's, change nothing.
     private static final String RECEIPT = """
-            UPDATE outbox_delivery d SET receipted_at = ?::timestamptz
-              FROM outbox o
-             WHERE d.destination = ? AND d.message_id = ANY (?) AND d.receipted_at IS NULL
+            DELETE FROM outbox_delivery d
+             USING outbox o
+             WHERE d.destination = ? AND d.message_id = ANY (?)
                AND o.message_id = d.message_id
             RETURNING o.kmtf_type, o.id""";
 
@@ -57,8 +58,7 @@ public final class DeliveryLedger implements ReceiptHandler {
             SELECT d.message_id, d.destination, d.attempts,
                    o.id, o.kmtf_type, o.precedence, o.body, o.created_at
               FROM outbox_delivery d JOIN outbox o ON o.message_id = d.message_id
-             WHERE d.receipted_at IS NULL
-               AND (o.id < (SELECT p.upto FROM unnest(?::text[], ?::text[], ?::bigint[]) AS p(node, type, upto)
+             WHERE (o.id < (SELECT p.upto FROM unnest(?::text[], ?::text[], ?::bigint[]) AS p(node, type, upto)
                              WHERE p.node = d.destination AND p.type = o.kmtf_type)
                     OR d.last_sent_at < ?::timestamptz - ? * interval '1 millisecond')
                AND d.next_attempt_at <= ?::timestamptz
@@ -75,17 +75,11 @@ public final class DeliveryLedger implements ReceiptHandler {
 
     private static final String DROP = "DELETE FROM outbox_delivery WHERE message_id = ? AND destination = ?";
 
-    private static final String UNRECEIPTED = "SELECT count(*) FROM outbox_delivery WHERE receipted_at IS NULL";
-
-    private static final String FORGET = """
-            DELETE FROM outbox_delivery WHERE receipted_at < ?::timestamptz - ? * interval '1 millisecond'""";
+    private static final String UNRECEIPTED = "SELECT count(*) FROM outbox_delivery";
 
     /** A delivery that is due again, with the outbox row it belongs to. */
     record Due(String messageId, NodeId destination, int attempts, OutboxRow row) {
     }
-
-    /** How long a receipted delivery is kept; the outbox row keeps the history. */
-    static final Duration RETENTION = Duration.ofHours(1);
 
     private final DataSource dataSource;
     private final Duration resendAfter;
@@ -166,9 +160,8 @@ public final class DeliveryLedger implements ReceiptHandler {
         int applied = 0;
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
             try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
-                ps.setObject(1, now());
-                ps.setString(2, entry.getKey().value());
-                ps.setArray(3, c.createArrayOf("text", entry.getValue().toArray()));
+                ps.setString(1, entry.getKey().value());
+                ps.setArray(2, c.createArrayOf("text", entry.getValue().toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         progress.merge(new Progress(entry.getKey(), rs.getString(1)), rs.getLong(2), Math::max);
@@ -228,20 +221,11 @@ public final class DeliveryLedger implements ReceiptHandler {
         return OutboxRepository.count(dataSource, UNRECEIPTED);
     }
 
-    /** Drops receipted rows older than {@link #RETENTION}. */
     /** Stops awaiting a receipt from a destination the message is no longer sent to (its clearance). */
     void drop(Connection tx, String messageId, NodeId destination) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(DROP)) {
             ps.setString(1, messageId);
             ps.setString(2, destination.value());
-            ps.executeUpdate();
-        }
-    }
-
-    void forgetReceipted() throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(FORGET)) {
-            ps.setObject(1, now());
-            ps.setLong(2, RETENTION.toMillis());
             ps.executeUpdate();
         }
     }

@@ -37,7 +37,6 @@ public final class OutboxPoller implements AutoCloseable {
     private static final Duration RESEND_CHECK = Duration.ofMillis(500);
     /** How soon after receipts arrive an idle poller applies them and resends the gaps they reveal. */
     private static final Duration RECEIPT_CHECK = Duration.ofMillis(20);
-    private static final Duration LEDGER_CLEAN_UP = DeliveryLedger.RETENTION.dividedBy(12);
 
     private final DataSource dataSource;
     private final OutboxProperties properties;
@@ -61,7 +60,6 @@ public final class OutboxPoller implements AutoCloseable {
     private Instant nextBacklogRefresh = Instant.MIN;
     private Instant nextResendCheck = Instant.MIN;
     private Instant lastResendCheck = Instant.MIN;
-    private Instant nextForget = Instant.MIN;
 
     /**
      * @param dataSource where it listens for {@code kmtf_outbox} notifications
@@ -249,10 +247,6 @@ public final class OutboxPoller implements AutoCloseable {
         while (running && due == properties.batchSize());
         lastResendCheck = now;
         nextResendCheck = now.plus(RESEND_CHECK);
-        if (now.isAfter(nextForget)) {
-            resender.forgetReceipted();
-            nextForget = now.plus(LEDGER_CLEAN_UP);
-        }
     }
 
     private void refreshGauges() throws SQLException {

@@ -24,7 +24,7 @@ import kr.c4i.gateway.kmtf.KmtfRejection;
 /**
  * Sends again, for transports that receipt instead of storing durably (DDS), the RELIABLE messages
  * the {@link DeliveryLedger} says a destination has not got; applies the receipts the transport
- * queued; forgets old receipted deliveries. The poller decides when, between its own transactions.
+ * queued. The poller decides when, between its own transactions.
  */
 public final class OutboxResender {
 
@@ -57,11 +57,6 @@ public final class OutboxResender {
     /** Writes the receipts the transport queued; returns how many. */
     int applyReceipts() throws SQLException {
         return ledger.applyReceipts();
-    }
-
-    /** Drops receipted deliveries older than {@link DeliveryLedger#RETENTION}. */
-    void forgetReceipted() throws SQLException {
-        ledger.forgetReceipted();
     }
 
     /**

@@ -100,19 +100,4 @@ class OutboxResenderTest {
         assertThat(resender.resendDue(100)).isEqualTo(1);
         assertThat(transport.sent).extracting(Outbound::destinations).containsExactly(List.of(B), List.of(B));
     }
-
-    @Test
-    void receiptedDeliveriesAreForgottenOnceOlderThanTheRetention() throws Exception {
-        List<String> ids = sendSitreps(1);
-        ledger.receipted(B, ids);
-        resender.applyReceipts();
-
-        resender.forgetReceipted();
-        assertThat(db.count("SELECT count(*) FROM outbox_delivery")).as("b's, young, and c's, unreceipted")
-                .isEqualTo(2);
-
-        clock.advance(DeliveryLedger.RETENTION.plusMillis(1));
-        resender.forgetReceipted();
-        assertThat(db.strings("SELECT destination FROM outbox_delivery")).containsExactly("c");
-    }
 }
