@@ -106,8 +106,12 @@ final class BenchProfile implements AutoCloseable {
 
     /** utime + stime of a process from {@code /proc/<pid>/stat}, 0 when it is gone or unreadable. */
     private static long processTicks(long pid) {
+        return statTicks(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
+    private static long statTicks(Path statFile) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String stat = Files.readString(statFile);
             // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);

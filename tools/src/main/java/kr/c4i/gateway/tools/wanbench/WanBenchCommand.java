@@ -32,6 +32,7 @@ import kr.c4i.gateway.interfacedb.OutboxMessage;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.JvmCpu;
 import kr.c4i.gateway.tools.embedded.KmtfLoadGenerator;
 import kr.c4i.gateway.tools.embedded.LoadAverage;
 import kr.c4i.gateway.tools.embedded.OptionValues;
@@ -291,13 +292,13 @@ public final class WanBenchCommand implements Callable<Integer> {
      */
     private void warmUp(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator) throws Exception {
         for (int round = 1; round <= WARMUP_ROUNDS; round++) {
-            long cpuBefore = processCpuNanos();
-            long jitBefore = jitCpuNanos();
+            long cpuBefore = JvmCpu.processNanos();
+            long jitBefore = JvmCpu.jitNanos();
             String prefix = "w" + round + "-";
             Inbox.Phase warm = inbox.begin(prefix);
             sendAtFullSpeed(pair, generator, prefix, warmup, Duration.ofSeconds(maxSeconds));
             awaitArrivals(warm, warmup, "warm-up");
-            double share = (jitCpuNanos() - jitBefore) / (double) Math.max(1, processCpuNanos() - cpuBefore);
+            double share = (JvmCpu.jitNanos() - jitBefore) / (double) Math.max(1, JvmCpu.processNanos() - cpuBefore);
             progress(out, "warm-up round %d: %d messages, the JIT compiler took %.0f%% of the JVM's CPU", round,
                     warm.arrived(), share * 100);
             if (share < WARM_JIT_SHARE) {
@@ -317,16 +318,16 @@ public final class WanBenchCommand implements Callable<Integer> {
                 size, maxSeconds);
         Inbox.Phase phase = inbox.begin("t-");
         double framesBefore = pair.dataFramesSent1();
-        long cpuBefore = processCpuNanos();
-        long jitBefore = jitCpuNanos();
+        long cpuBefore = JvmCpu.processNanos();
+        long jitBefore = JvmCpu.jitNanos();
         long start = System.nanoTime();
         long sent = sendAtFullSpeed(pair, generator, "t-", messages, Duration.ofSeconds(maxSeconds));
         long fed = System.nanoTime() - start;
         progress(out, "throughput: sent %d in %.1f s; %s; arrived %d", sent, fed / 1e9, pair.stages(),
                 phase.arrived());
         boolean all = awaitArrivals(phase, sent, "throughput");
-        long cpu = processCpuNanos() - cpuBefore;
-        long jit = Math.max(0, jitCpuNanos() - jitBefore);
+        long cpu = JvmCpu.processNanos() - cpuBefore;
+        long jit = Math.max(0, JvmCpu.jitNanos() - jitBefore);
         double seconds = (phase.lastArrivalNanos() - start) / 1e9;
         double rate = phase.arrived() / seconds;
         Histogram latencies = phase.latencies();
@@ -343,45 +344,6 @@ public final class WanBenchCommand implements Callable<Integer> {
         if (!met) {
             missed.add(String.format(Locale.ROOT, "throughput %.0f msg/s < %.0f", rate, targetThroughput));
         }
-    }
-
-    /**
-     * CPU time this JVM's JIT compiler threads have used (Linux's {@code /proc/self/task}; 0 elsewhere): still
-     * compiling during the phase (a warm-up too short for the hot paths) takes CPU from the gateways. A compiler
-     * thread that ended meanwhile takes its time with it, so this is at least what was spent.
-     */
-    private static long jitCpuNanos() {
-        long ticks = 0;
-        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                try {
-                    String stat = Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                        // After the name: state, then utime and stime are the 12th and 13th fields.
-                        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    }
-                }
-                catch (java.io.IOException | RuntimeException ex) {
-                    // A thread that ended while being read.
-                }
-            }
-        }
-        catch (java.io.IOException | RuntimeException ex) {
-            return 0;
-        }
-        // Linux counts them in USER_HZ, 100 a second.
-        return ticks * 10_000_000L;
-    }
-
-    /**
-     * CPU time this JVM (both gateways, their brokers and the nodes; not the PostgreSQL servers, which are processes
-     * of their own) has used: unlike a rate, it hardly changes with what else the machine runs.
-     */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private void latency(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator)
