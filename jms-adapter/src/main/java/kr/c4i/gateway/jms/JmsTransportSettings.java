@@ -43,10 +43,11 @@ import org.jspecify.annotations.Nullable;
  * @param bridge how store-and-forward bridges reach peers
  * @param tls TLS with mutual authentication on the embedded broker's acceptor, this node's connections to its broker
  *        and its bridges to peers; {@code null} for plain TCP, which a service allows only when an operator says so
+ * @param send how outbound messages are put on the broker
  */
 public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
         String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
-        Receive receive, Bridge bridge, @Nullable BrokerTls tls) {
+        Receive receive, Bridge bridge, @Nullable BrokerTls tls, Send send) {
 
     public static final String DEFAULT_QUEUE_PREFIX = "kmtf.node.";
     public static final String DEFAULT_INVALID_QUEUE = "kmtf.invalid";
@@ -91,9 +92,23 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
             bridge.check(problems);
         }
         BrokerTls.check("tls.", tls, problems);
+        if (send == null) {
+            problems.add(new Problem("send", "send must be set"));
+        }
+        else {
+            send.check(problems);
+        }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException("Invalid JMS transport settings: ", problems);
         }
+    }
+
+    /** Settings that send {@linkplain Send#bundled() in bundles as large as the format allows}. */
+    public JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nullable String brokerUrl, String user,
+            String password, Embedded embedded, Map<NodeId, Peer> peers, String queuePrefix, String invalidQueue,
+            Receive receive, Bridge bridge, @Nullable BrokerTls tls) {
+        this(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix, invalidQueue, receive, bridge,
+                tls, Send.bundled());
     }
 
     /** Settings in plain TCP (no {@link #tls()}). */
@@ -113,37 +128,42 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
 
     public JmsTransportSettings withMode(@Nullable BrokerMode mode) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withBrokerUrl(@Nullable String brokerUrl) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withEmbedded(Embedded embedded) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withPeers(Map<NodeId, Peer> peers) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withReceive(Receive receive) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withBridge(Bridge bridge) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
     }
 
     public JmsTransportSettings withTls(@Nullable BrokerTls tls) {
         return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
-                invalidQueue, receive, bridge, tls);
+                invalidQueue, receive, bridge, tls, send);
+    }
+
+    public JmsTransportSettings withSend(Send send) {
+        return new JmsTransportSettings(nodeId, mode, brokerUrl, user, password, embedded, peers, queuePrefix,
+                invalidQueue, receive, bridge, tls, send);
     }
 
     /** The explicit {@link #mode()} if set; otherwise external when a broker URL is set, else embedded. */
@@ -170,7 +190,7 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return "JmsTransportSettings[nodeId=" + nodeId + ", mode=" + effectiveMode().label() + ", brokerUrl="
                 + brokerUrl + ", user=" + user + ", password=******, embedded=" + embedded + ", peers=" + peers
                 + ", queuePrefix=" + queuePrefix + ", invalidQueue=" + invalidQueue + ", receive=" + receive
-                + ", bridge=" + bridge + ", tls=" + tls + "]";
+                + ", bridge=" + bridge + ", tls=" + tls + ", send=" + send + "]";
     }
 
     private static BrokerMode deduceMode(@Nullable String brokerUrl) {
@@ -280,6 +300,28 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         @Override
         public String toString() {
             return "Peer[url=" + url + ", user=" + user + ", password=" + (password == null ? null : "******") + "]";
+        }
+    }
+
+    /**
+     * How outbound messages are put on the broker.
+     *
+     * @param bundleMaxEnvelopes most envelopes of one precedence for one destination sent as one JMS message (a
+     *        bundle), 1 to {@value EnvelopeCodec#BUNDLE_MAX_ENVELOPES}; 1 sends every envelope as a JMS message of its
+     *        own, with every field a message property, for consumers that select on those properties
+     */
+    public record Send(int bundleMaxEnvelopes) {
+
+        /** Bundles as large as the format allows. */
+        public static Send bundled() {
+            return new Send(EnvelopeCodec.BUNDLE_MAX_ENVELOPES);
+        }
+
+        void check(List<Problem> problems) {
+            if (bundleMaxEnvelopes < 1 || bundleMaxEnvelopes > EnvelopeCodec.BUNDLE_MAX_ENVELOPES) {
+                problems.add(new Problem("send.bundleMaxEnvelopes", "send.bundleMaxEnvelopes must be 1 to "
+                        + EnvelopeCodec.BUNDLE_MAX_ENVELOPES + ", was " + bundleMaxEnvelopes));
+            }
         }
     }
 

@@ -135,10 +135,11 @@ final class OutboundSender implements AutoCloseable {
 
     /**
      * The JMS messages of a batch: its envelopes per destination and precedence, in batch order, in bundles of up to
-     * {@link EnvelopeCodec#BUNDLE_MAX_ENVELOPES} envelopes and {@link EnvelopeCodec#BUNDLE_MAX_BYTES} bytes; an
-     * envelope too big for a bundle goes alone. A repeated message and destination is sent once.
+     * {@code send.bundleMaxEnvelopes} envelopes and {@link EnvelopeCodec#BUNDLE_MAX_BYTES} bytes; an envelope too big
+     * for a bundle goes alone, and so does every envelope when bundles are of one. A repeated message and destination is sent once.
      */
     private List<Parcel> parcels(List<Outbound> batch) throws MessageRejectedException {
+        int maxEnvelopes = settings.send().bundleMaxEnvelopes();
         Set<String> seen = new HashSet<>();
         Map<String, Bundling> open = new LinkedHashMap<>();
         List<Parcel> parcels = new ArrayList<>();
@@ -155,7 +156,7 @@ final class OutboundSender implements AutoCloseable {
                 if (!seen.add(envelope.messageId() + "/" + destination)) {
                     continue;
                 }
-                if (size < 0 || size > EnvelopeCodec.BUNDLE_MAX_BYTES) {
+                if (size < 0 || size > EnvelopeCodec.BUNDLE_MAX_BYTES || maxEnvelopes == 1) {
                     parcels.add(new Parcel(destination, List.of(envelope)));
                     continue;
                 }
@@ -166,7 +167,7 @@ final class OutboundSender implements AutoCloseable {
                     bundling = null;
                 }
                 if (bundling == null) {
-                    bundling = new Bundling(destination);
+                    bundling = new Bundling(destination, maxEnvelopes);
                     open.put(key, bundling);
                 }
                 bundling.add(envelope, size);
@@ -288,15 +289,17 @@ final class OutboundSender implements AutoCloseable {
     private static final class Bundling {
 
         private final NodeId destination;
+        private final int maxEnvelopes;
         private final List<Envelope> envelopes = new ArrayList<>();
         private int bytes;
 
-        Bundling(NodeId destination) {
+        Bundling(NodeId destination, int maxEnvelopes) {
             this.destination = destination;
+            this.maxEnvelopes = maxEnvelopes;
         }
 
         boolean fits(int size) {
-            return this.envelopes.size() < EnvelopeCodec.BUNDLE_MAX_ENVELOPES
+            return this.envelopes.size() < this.maxEnvelopes
                     && this.bytes + size <= EnvelopeCodec.BUNDLE_MAX_BYTES;
         }
 

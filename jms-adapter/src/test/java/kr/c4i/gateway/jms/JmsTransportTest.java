@@ -218,6 +218,18 @@ class JmsTransportTest {
     }
 
     @Test
+    void bundlesOfOneSendEveryMessageAsAJmsMessageOfItsOwn() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        JmsTransport a = this.nodes.open("a", (settings) -> settings.withSend(new JmsTransportSettings.Send(1)));
+        a.send(batch("a", "alone", 0, 7, "b"));
+        awaitPending(a, "b", 7);
+
+        RecordingHandler b = this.nodes.start("b");
+        b.awaitUnique(7, TIMEOUT);
+        assertThat(b.deliveryCount()).isEqualTo(7);
+    }
+
+    @Test
     void anUnreadableBundleIsMovedToTheInvalidQueueWhole() throws Exception {
         this.nodes = TestNodes.start(this.tempDir, "a", "b");
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,

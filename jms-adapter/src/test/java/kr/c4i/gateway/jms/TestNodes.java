@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -102,10 +103,15 @@ final class TestNodes implements AutoCloseable {
 
     /** Opens the node without subscribing: it sends, and holds its inbox. */
     JmsTransport open(String id) throws TransportException {
+        return open(id, UnaryOperator.identity());
+    }
+
+    /** Opens the node, with settings changed by {@code change}, without subscribing. */
+    JmsTransport open(String id, UnaryOperator<JmsTransportSettings> change) throws TransportException {
         if (this.running.containsKey(id)) {
             throw new IllegalStateException("node " + id + " is already running");
         }
-        JmsTransport transport = new JmsTransport(settings(id));
+        JmsTransport transport = new JmsTransport(change.apply(settings(id)));
         this.running.put(id, transport);
         transport.open();
         return transport;

@@ -233,7 +233,7 @@ class WanGatewayConfiguration {
                 embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
                 JmsTransportSettings.Receive.of(p.receiveBatchSize()),
                 JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()),
-                brokerTls("gateway.wan.lan.jms", p.tls()));
+                brokerTls("gateway.wan.lan.jms", p.tls()), new JmsTransportSettings.Send(p.bundleMaxEnvelopes()));
         return new JmsLanSide(settings, sites, routing, catalogue, customizers.orderedStream().toList());
     }
 

@@ -30,13 +30,15 @@ import kr.c4i.gateway.jms.BrokerMode;
  *        {@code bridge-failure-check-period}
  * @param tls mutual TLS on the broker's acceptor, this node's connections and its bridges; required unless
  *        {@code tls.plain-tcp} is set
+ * @param bundleMaxEnvelopes most messages of one precedence for one peer sent as one JMS message, 1 to 256; 1 sends
+ *        each as a JMS message of its own with every field a property, for consumers that select on them
  */
 @ConfigurationProperties("gateway.jms")
 public record JmsProperties(@Nullable BrokerMode mode, @Nullable String url, @Nullable String user,
         @Nullable String password, @DefaultValue Embedded embedded, Map<String, Peer> peers,
         @DefaultValue("500") int receiveBatchSize, @DefaultValue("10s") Duration bridgeMaxRetryInterval,
         @DefaultValue("10s") Duration bridgeFailureCheckPeriod, @DefaultValue("30s") Duration bridgeConnectionTtl,
-        @DefaultValue Tls tls) {
+        @DefaultValue Tls tls, @DefaultValue("256") int bundleMaxEnvelopes) {
 
     public JmsProperties {
         peers = peers == null ? Map.of() : Map.copyOf(peers);

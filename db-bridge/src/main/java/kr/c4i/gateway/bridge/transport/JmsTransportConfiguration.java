@@ -27,6 +27,7 @@ import kr.c4i.gateway.jms.JmsTransportSettings.Bridge;
 import kr.c4i.gateway.jms.JmsTransportSettings.Embedded;
 import kr.c4i.gateway.jms.JmsTransportSettings.Peer;
 import kr.c4i.gateway.jms.JmsTransportSettings.Receive;
+import kr.c4i.gateway.jms.JmsTransportSettings.Send;
 
 /** {@code gateway.node.transport=jms} (the default): point-to-point JMS over a broker per node. */
 @AutoConfiguration
@@ -37,7 +38,8 @@ public final class JmsTransportConfiguration {
     private static final Map<String, String> RENAMES = Map.of("nodeId", "gateway.node.id", "brokerUrl",
             "gateway.jms.url", "receive.batchSize", "gateway.jms.receive-batch-size", "bridge.maxRetryInterval",
             "gateway.jms.bridge-max-retry-interval", "bridge.failureCheckPeriod",
-            "gateway.jms.bridge-failure-check-period", "bridge.connectionTtl", "gateway.jms.bridge-connection-ttl");
+            "gateway.jms.bridge-failure-check-period", "bridge.connectionTtl", "gateway.jms.bridge-connection-ttl",
+            "send.bundleMaxEnvelopes", "gateway.jms.bundle-max-envelopes");
 
     @Bean
     @ConditionalOnMissingBean
@@ -61,7 +63,7 @@ public final class JmsTransportConfiguration {
                     jms.password(), embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX,
                     JmsTransportSettings.DEFAULT_INVALID_QUEUE, Receive.of(jms.receiveBatchSize()),
                     Bridge.of(jms.bridgeMaxRetryInterval()).withLiveness(jms.bridgeFailureCheckPeriod(),
-                            jms.bridgeConnectionTtl()), brokerTls);
+                            jms.bridgeConnectionTtl()), brokerTls, new Send(jms.bundleMaxEnvelopes()));
             if (problems.isEmpty()) {
                 return settings;
             }

@@ -101,7 +101,19 @@ class TransportConfigurationTest {
             assertThat(settings.bridge().maxRetryInterval()).isEqualTo(Duration.ofSeconds(10));
             assertThat(settings.bridge().failureCheckPeriod()).isEqualTo(Duration.ofSeconds(10));
             assertThat(settings.bridge().connectionTtl()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(settings.send().bundleMaxEnvelopes()).isEqualTo(256);
         });
+    }
+
+    @Test
+    void jmsBundlesComeFromPropertiesAndOneOutsideTheFormatIsRefusedByName() {
+        runner.withPropertyValues("gateway.jms.bundle-max-envelopes=1").run(context -> assertThat(
+                context.getBean(JmsTransportSettings.class).send().bundleMaxEnvelopes()).isOne());
+        for (String refused : new String[] { "0", "257" }) {
+            runner.withPropertyValues("gateway.jms.bundle-max-envelopes=" + refused)
+                    .run(context -> assertThat(context).hasFailed().getFailure()
+                            .hasStackTraceContaining("gateway.jms.bundle-max-envelopes"));
+        }
     }
 
     @Test

@@ -93,11 +93,14 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param bridgeMaxRetryInterval longest wait between a bridge's attempts to reach a node that is down
      * @param tls mutual TLS on the LAN broker, the gateway's connections to it and its bridges to the nodes' brokers;
      *        required unless {@code tls.plain-tcp} is set
+     * @param bundleMaxEnvelopes most messages of one precedence for one node sent as one JMS message, 1 to 256; 1
+     *        sends each as a JMS message of its own with every field a property, for consumers that select on them
      */
     public record Jms(@Nullable String url, @Nullable String user, @Nullable String password,
             @DefaultValue Embedded embedded, Map<String, Peer> peers, @DefaultValue("500") int receiveBatchSize,
             @DefaultValue("10s") Duration bridgeMaxRetryInterval,
-            @NestedConfigurationProperty @DefaultValue BrokerTlsProperties tls) {
+            @NestedConfigurationProperty @DefaultValue BrokerTlsProperties tls,
+            @DefaultValue("256") int bundleMaxEnvelopes) {
 
         public Jms {
             peers = peers == null ? Map.of() : Map.copyOf(peers);
