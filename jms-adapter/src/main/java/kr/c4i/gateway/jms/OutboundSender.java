@@ -135,8 +135,8 @@ final class OutboundSender implements AutoCloseable {
 
     /**
      * The JMS messages of a batch: its envelopes per destination and precedence, in batch order, in bundles of up to
-     * {@code send.bundleMaxEnvelopes} envelopes and {@link EnvelopeCodec#BUNDLE_MAX_BYTES} bytes; an envelope too big
-     * for a bundle goes alone, and so does every envelope when bundles are of one. A repeated message and destination is sent once.
+     * {@code send.bundleMaxEnvelopes} envelopes and {@link EnvelopeCodec#BUNDLE_MAX_BYTES} bytes (a bundle of one is
+     * a lone message); an envelope too big for a bundle goes alone. A repeated message and destination is sent once.
      */
     private List<Parcel> parcels(List<Outbound> batch) throws MessageRejectedException {
         int maxEnvelopes = settings.send().bundleMaxEnvelopes();
@@ -156,7 +156,7 @@ final class OutboundSender implements AutoCloseable {
                 if (!seen.add(envelope.messageId() + "/" + destination)) {
                     continue;
                 }
-                if (size < 0 || size > EnvelopeCodec.BUNDLE_MAX_BYTES || maxEnvelopes == 1) {
+                if (size < 0 || size > EnvelopeCodec.BUNDLE_MAX_BYTES) {
                     parcels.add(new Parcel(destination, List.of(envelope)));
                     continue;
                 }

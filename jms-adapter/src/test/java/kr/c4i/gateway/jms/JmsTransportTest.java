@@ -231,66 +231,71 @@ class JmsTransportTest {
 
     @Test
     void anUnreadableBundleIsMovedToTheInvalidQueueWhole() throws Exception {
-        this.nodes = TestNodes.start(this.tempDir, "a", "b");
-        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
-                TestNodes.PASSWORD);
-        try (Connection connection = factory.createConnection()) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        int[] length = new int[1];
+        Message moved = movedAside((session) -> {
             // Says two envelopes, holds one and a half: nothing of it may reach the inbox.
             BytesMessage cut = EnvelopeCodec.toBundle(session, List.of(envelope("cut-1", "x"), envelope("cut-2", "x")),
                     NodeId.of("b"));
             cut.reset();
             byte[] whole = new byte[(int) cut.getBodyLength()];
             cut.readBytes(whole);
+            length[0] = whole.length - 10;
             BytesMessage stray = session.createBytesMessage();
-            stray.writeBytes(Arrays.copyOf(whole, whole.length - 10));
+            stray.writeBytes(Arrays.copyOf(whole, length[0]));
             stray.setIntProperty(EnvelopeCodec.BUNDLE_COUNT, 2);
-            session.createProducer(session.createQueue("kmtf.node.b")).send(stray);
-
-            this.nodes.transport("a").send(List.of(outbound(envelope("good-1", "a"), "b")));
-            this.nodes.handler("b").awaitUnique(1, TIMEOUT);
-
-            MessageConsumer invalid = session.createConsumer(session.createQueue("kmtf.invalid"));
-            connection.start();
-            Message moved = invalid.receive(TIMEOUT.toMillis());
-            assertThat(moved).isNotNull();
-            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains("envelope 2 of 2");
-            assertThat(moved.getBody(byte[].class)).hasSize(whole.length - 10);
-        }
-        finally {
-            factory.close();
-        }
-        assertThat(this.nodes.handler("b").received()).containsOnlyKeys("good-1");
+            return stray;
+        });
+        assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains("envelope 2 of 2");
+        assertThat(moved.getBody(byte[].class)).hasSize(length[0]);
     }
 
     @Test
     void unreadableMessageIsMovedToInvalidQueueWithoutBlockingTheInbox() throws Exception {
-        this.nodes = TestNodes.start(this.tempDir, "a", "b");
-        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
-                TestNodes.PASSWORD);
-        try (Connection connection = factory.createConnection()) {
-            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Message moved = movedAside((session) -> {
             BytesMessage stray = session.createBytesMessage();
             stray.writeBytes("not an envelope".getBytes());
             stray.setStringProperty(EnvelopeCodec.MESSAGE_ID, "stray-1");
-            session.createProducer(session.createQueue("kmtf.node.b")).send(stray);
+            return stray;
+        });
+        assertThat(moved.getStringProperty(EnvelopeCodec.MESSAGE_ID)).isEqualTo("stray-1");
+        assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains(EnvelopeCodec.ORIGIN);
+        assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_SOURCE)).isEqualTo("kmtf.node.b");
+        assertThat(moved.getBody(byte[].class)).asString().isEqualTo("not an envelope");
+    }
+
+    /** A JMS message made by {@code stray}, which the transport cannot read, put on a receiving node's queue. */
+    @FunctionalInterface
+    private interface Stray {
+
+        Message make(Session session) throws Exception;
+    }
+
+    /**
+     * Puts the stray on node b's queue ahead of a good message from node a; returns it as the invalid queue got it,
+     * once the good message arrived and only the good one.
+     */
+    private Message movedAside(Stray stray) throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        Message moved;
+        try (Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            session.createProducer(session.createQueue("kmtf.node.b")).send(stray.make(session));
 
             this.nodes.transport("a").send(List.of(outbound(envelope("good-1", "a"), "b")));
             this.nodes.handler("b").awaitUnique(1, TIMEOUT);
 
             MessageConsumer invalid = session.createConsumer(session.createQueue("kmtf.invalid"));
             connection.start();
-            Message moved = invalid.receive(TIMEOUT.toMillis());
+            moved = invalid.receive(TIMEOUT.toMillis());
             assertThat(moved).isNotNull();
-            assertThat(moved.getStringProperty(EnvelopeCodec.MESSAGE_ID)).isEqualTo("stray-1");
-            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains(EnvelopeCodec.ORIGIN);
-            assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_SOURCE)).isEqualTo("kmtf.node.b");
-            assertThat(moved.getBody(byte[].class)).asString().isEqualTo("not an envelope");
         }
         finally {
             factory.close();
         }
         assertThat(this.nodes.handler("b").received()).containsOnlyKeys("good-1");
+        return moved;
     }
 
     @Test
