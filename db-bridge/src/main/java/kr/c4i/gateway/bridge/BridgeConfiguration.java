@@ -1,5 +1,6 @@
 package kr.c4i.gateway.bridge;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.Assert;
@@ -33,6 +35,7 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.text.Classification;
@@ -93,6 +96,15 @@ class BridgeConfiguration {
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
         return new BridgeMetrics(registry, node.transport());
+    }
+
+    /** This node's claim on the interface database, before anything reads or writes it. */
+    @Bean
+    @DependsOnDatabaseInitialization
+    DatabaseOwner databaseOwner(DataSource dataSource, NodeId node) throws SQLException {
+        DatabaseOwner owner = new DatabaseOwner("node", node.value(), "gateway.node.id");
+        log.info("The interface database is node {}'s since {}", node, owner.claim(dataSource, "The interface database"));
+        return owner;
     }
 
     @Bean

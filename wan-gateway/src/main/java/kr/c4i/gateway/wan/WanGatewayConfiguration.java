@@ -1,5 +1,6 @@
 package kr.c4i.gateway.wan;
 
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.util.Assert;
@@ -35,6 +37,7 @@ import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.link.DdsLinkSettings;
 import kr.c4i.gateway.dds.link.DdsWanLink;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransportSettings;
@@ -159,9 +162,19 @@ class WanGatewayConfiguration {
         return Clock.systemUTC();
     }
 
+    /** This site's claim on the relay store's database, before the store opens it. */
+    @Bean
+    @DependsOnDatabaseInitialization
+    DatabaseOwner databaseOwner(DataSource dataSource, SiteId site) throws SQLException {
+        DatabaseOwner owner = new DatabaseOwner("site", site.value(), "gateway.wan.site");
+        log.info("The relay store is site {}'s since {}", site, owner.claim(dataSource, "The relay store"));
+        return owner;
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
+    @DependsOn("databaseOwner")
     RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock) {
         return new RelayStore(dataSource, wan.store().limits(), wan.store().cacheSize().toBytes(), clock);
     }

@@ -23,8 +23,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import javax.sql.DataSource;
+
 import com.jayway.jsonpath.JsonPath;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.jdbc.DatabaseOwnedElsewhereException;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -44,6 +49,7 @@ import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.PemFiles;
 import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.ports.LoopbackPorts;
+import kr.c4i.gateway.wan.store.RelayStore;
 
 /**
  * Two WAN gateway applications as an operator configures them (JMS LAN, jms link), between two real JMS nodes: the
@@ -144,6 +150,34 @@ class WanGatewayApplicationTest {
                 .hasStackTraceContaining("gateway.wan.jms.tls.key-store: broker connections use TLS unless plain "
                         + "TCP is turned on explicitly")
                 .hasStackTraceContaining("tls.plainTcp=true");
+    }
+
+    @Test
+    void aGatewayOfAnotherSiteOnAStoreDoesNotStartAndSaysWhoseStoreItIs() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        // Site s1's gateway has run on this store.
+        DataSource store = postgres.getPostgresDatabase();
+        Flyway.configure().dataSource(store).locations(RelayStore.MIGRATIONS).load().migrate();
+        new DatabaseOwner("site", "s1", "gateway.wan.site").claim(store, "The relay store");
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class).run(
+                "--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+                "--spring.datasource.username=postgres", "--management.server.port=0",
+                "--spring.security.user.password=" + PASSWORD, "--gateway.wan.site=s2",
+                "--gateway.routing.sites.s1=a", "--gateway.routing.sites.s2=c", "--gateway.wan.jms.user=gateway",
+                "--gateway.wan.jms.password=pw", "--gateway.wan.jms.peers.s1.url=tcp://127.0.0.1:1",
+                "--gateway.wan.jms.tls.plain-tcp=true", "--gateway.wan.lan.jms.user=gateway",
+                "--gateway.wan.lan.jms.password=pw", "--gateway.wan.lan.jms.tls.plain-tcp=true",
+                "--gateway.wan.security.plain=true"))
+                .hasRootCauseInstanceOf(DatabaseOwnedElsewhereException.class)
+                .rootCause().hasMessageContaining("The relay store (postgres) belongs to site s1 since")
+                .hasMessageContaining("this process is site s2 (gateway.wan.site)");
+        try (Connection c = store.getConnection(); Statement s = c.createStatement();
+                var rs = s.executeQuery("SELECT count(*) FROM relay_copy")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).as("copies written by the refused gateway").isZero();
+        }
     }
 
     @Test
