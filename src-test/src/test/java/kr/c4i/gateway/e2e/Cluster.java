@@ -53,6 +53,7 @@ final class Cluster implements AutoCloseable {
     // The management endpoints take a credential; each cluster makes its own, as the embedded default does.
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final Map<String, String> clearances = new TreeMap<>();
+    private final List<NodeProcess> partners = new ArrayList<>();
 
     Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
@@ -117,6 +118,28 @@ final class Cluster implements AutoCloseable {
 
     NodeProcess start(String id) throws IOException {
         Node node = node(id);
+        node.process()[0] = new NodeProcess(launch(node, node.httpPort()), node.httpPort(),
+                dir.resolve(id + ".log")).start();
+        return node.process()[0];
+    }
+
+    /**
+     * A second bridge process of node {@code id}, as on the node's second machine: the same node id and interface
+     * database, its own management port. DDS only: over JMS each process would need a broker of the pair's own.
+     */
+    NodeProcess startPartner(String id) throws IOException {
+        if (transport != TransportKind.DDS) {
+            throw new IllegalStateException("a node's pair of bridges runs over DDS here, not " + transport);
+        }
+        int httpPort = LoopbackPorts.freeTcp();
+        NodeProcess partner = new NodeProcess(launch(node(id), httpPort), httpPort, dir.resolve(id + "-partner.log"))
+                .start();
+        partners.add(partner);
+        return partner;
+    }
+
+    private NodeLaunch launch(Node node, int httpPort) {
+        String id = node.id();
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
                 .datasource(node.database()[0].jdbcUrl(), EmbeddedDatabase.USER, node.database()[0].password())
                 .roles(id.equals("a"), !id.equals("a"));
@@ -134,9 +157,8 @@ final class Cluster implements AutoCloseable {
                 .bridgeMaxRetryInterval("1s")
                 .jmsPlainTcp().ddsPlain()
                 .ddsDomain(ddsDomain).ddsMulticast(false).ddsPeers(List.of("127.0.0.1"))
-                .resend("2s", "4s").managementPort(node.httpPort());
-        node.process()[0] = new NodeProcess(launch.build(), node.httpPort(), dir.resolve(id + ".log")).start();
-        return node.process()[0];
+                .resend("2s", "4s").managementPort(httpPort);
+        return launch.build();
     }
 
     void insertOutbox(String id, String type, String body) throws SQLException {
@@ -158,6 +180,9 @@ final class Cluster implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        for (NodeProcess partner : partners) {
+            partner.close();
+        }
         for (Node node : nodes.reversed()) {
             if (node.process()[0] != null) {
                 node.process()[0].close();

@@ -53,7 +53,7 @@ abstract class EndToEndContract {
     }
 
     /** Inserts messages in the background, a few at a time, like an application at work. */
-    private CompletableFuture<Void> produce(int count) {
+    CompletableFuture<Void> produce(int count) {
         return CompletableFuture.runAsync(() -> {
             try {
                 for (int i = 0; i < count; i++) {
@@ -70,7 +70,7 @@ abstract class EndToEndContract {
         });
     }
 
-    private void assertExactlyOnce(int expected) throws Exception {
+    void assertExactlyOnce(int expected) throws Exception {
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                 .until(() -> cluster.count("b", "SELECT count(*) FROM inbox") >= expected);
         List<String> sent = cluster.strings("a", SENT_IDS);
