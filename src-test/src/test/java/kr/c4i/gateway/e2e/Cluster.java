@@ -1,10 +1,16 @@
 package kr.c4i.gateway.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -54,6 +60,8 @@ final class Cluster implements AutoCloseable {
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final Map<String, String> clearances = new TreeMap<>();
     private final List<NodeProcess> partners = new ArrayList<>();
+    private final Map<String, NodeDatabase> standbys = new TreeMap<>();
+    private final Map<String, String> jdbcUrls = new TreeMap<>();
 
     Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
@@ -78,12 +86,7 @@ final class Cluster implements AutoCloseable {
      */
     void powerCut(String id) throws Exception {
         Node node = node(id);
-        long pid = Long.parseLong(Files.readAllLines(node.dataDirectory().resolve("postmaster.pid")).getFirst().strip());
-        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
-        // Frozen first, so it forks no backend between the listing below and the kill (an orphan would hold
-        // the shared memory and keep the database from starting again).
-        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
-        List<ProcessHandle> postgres = Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
+        List<ProcessHandle> postgres = freeze(node.dataDirectory());
         postgres.forEach(ProcessHandle::destroyForcibly);
         node.process()[0].kill();
         for (ProcessHandle p : postgres) {
@@ -92,6 +95,79 @@ final class Cluster implements AutoCloseable {
         // zonky's handle on the dead server: its stop finds nothing to stop, and it lets go of the data directory
         node.database()[0].close();
         startDatabase(node);
+    }
+
+    /**
+     * The PostgreSQL server on this data directory, frozen first, so it forks no backend between the listing and a
+     * kill (an orphan would hold the shared memory and keep the database from starting again).
+     */
+    private static List<ProcessHandle> freeze(Path dataDirectory) throws IOException, InterruptedException {
+        long pid = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().strip());
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
+        return Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
+    }
+
+    /**
+     * Gives node {@code id}'s database a streaming standby in synchronous replication, as a primary and standby
+     * pair on two machines would be, and has the node's bridge connect to the pair through PgJDBC's multi-host URL
+     * ({@code targetServerType=primary}). Before the node's bridge starts.
+     */
+    void standby(String id) throws Exception {
+        Node node = node(id);
+        node.database()[0].close();
+        Files.writeString(node.dataDirectory().resolve("pg_hba.conf"),
+                "host replication postgres 127.0.0.1/32 scram-sha-256\n", StandardOpenOption.APPEND);
+        // A copy of the cleanly stopped primary is a base backup: it streams on from the shutdown checkpoint.
+        Path copy = node.dataDirectory().resolveSibling(id + "-pg-standby");
+        try (Stream<Path> files = Files.walk(node.dataDirectory())) {
+            for (Path file : files.toList()) {
+                Path target = copy.resolve(node.dataDirectory().relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    // PostgreSQL refuses a data directory others may read.
+                    Files.createDirectories(target, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rwx------")));
+                }
+                else {
+                    Files.copy(file, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        startDatabase(node);
+        Files.createFile(copy.resolve("standby.signal"));
+        Files.writeString(copy.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port="
+                + node.pgPort() + " user=postgres password=" + node.database()[0].password()
+                + " application_name=standby'\n", StandardOpenOption.APPEND);
+        NodeDatabase standby = NodeDatabase.start(copy, node.passwordFile(), LoopbackPorts.freeTcp());
+        standbys.put(id, standby);
+        try (var c = node.db().getConnection(); var s = c.createStatement()) {
+            s.execute("ALTER SYSTEM SET synchronous_standby_names = 'standby'");
+            s.execute("SELECT pg_reload_conf()");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> count(id,
+                "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming' AND sync_state = 'sync'") == 1);
+        jdbcUrls.put(id, "jdbc:postgresql://127.0.0.1:" + node.pgPort() + ",127.0.0.1:" + standby.port()
+                + "/postgres?targetServerType=primary&hostRecheckSeconds=1");
+    }
+
+    /**
+     * The primary of node {@code id}'s pair dies (SIGKILL, every process of its PostgreSQL) and the standby is
+     * promoted, as an operator or a failover manager does; the node's bridge is left running. From then on the node's
+     * database is the promoted standby.
+     */
+    void failover(String id) throws Exception {
+        Node node = node(id);
+        NodeDatabase standby = standbys.remove(id);
+        List<ProcessHandle> postgres = freeze(node.dataDirectory());
+        postgres.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle p : postgres) {
+            p.onExit().get(30, TimeUnit.SECONDS);
+        }
+        node.database()[0].close();
+        try (var c = standby.pool().getConnection(); var s = c.createStatement()) {
+            s.execute("SELECT pg_promote()");
+        }
+        node.database()[0] = standby;
     }
 
     Node node(String id) {
@@ -141,7 +217,8 @@ final class Cluster implements AutoCloseable {
     private NodeLaunch launch(Node node, int httpPort) {
         String id = node.id();
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
-                .datasource(node.database()[0].jdbcUrl(), EmbeddedDatabase.USER, node.database()[0].password())
+                .datasource(jdbcUrls.getOrDefault(id, node.database()[0].jdbcUrl()), EmbeddedDatabase.USER,
+                        node.database()[0].password())
                 .roles(id.equals("a"), !id.equals("a"));
         for (Node other : nodes) {
             if (!other.id().equals("a")) {
@@ -190,6 +267,9 @@ final class Cluster implements AutoCloseable {
         }
         for (Node node : nodes) {
             node.database()[0].close();
+        }
+        for (NodeDatabase standby : standbys.values()) {
+            standby.close();
         }
     }
 }

@@ -40,6 +40,10 @@ final class NodeDatabase implements AutoCloseable {
         return database.jdbcUrl();
     }
 
+    int port() {
+        return database.port();
+    }
+
     String password() {
         return database.password();
     }
