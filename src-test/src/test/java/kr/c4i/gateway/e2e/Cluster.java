@@ -154,8 +154,10 @@ final class Cluster implements AutoCloseable {
      * The primary of node {@code id}'s pair dies (SIGKILL, every process of its PostgreSQL) and the standby is
      * promoted, as an operator or a failover manager does; the node's bridge is left running. From then on the node's
      * database is the promoted standby.
+     *
+     * @return when the promotion was done (System.nanoTime)
      */
-    void failover(String id) throws Exception {
+    long failover(String id) throws Exception {
         Node node = node(id);
         NodeDatabase standby = standbys.remove(id);
         List<ProcessHandle> postgres = freeze(node.dataDirectory());
@@ -163,11 +165,14 @@ final class Cluster implements AutoCloseable {
         for (ProcessHandle p : postgres) {
             p.onExit().get(30, TimeUnit.SECONDS);
         }
-        node.database()[0].close();
         try (var c = standby.pool().getConnection(); var s = c.createStatement()) {
             s.execute("SELECT pg_promote()");
         }
+        long promoted = System.nanoTime();
+        // zonky's handle on the dead primary, let go of after the promotion: its stop takes seconds to give up.
+        node.database()[0].close();
         node.database()[0] = standby;
+        return promoted;
     }
 
     Node node(String id) {

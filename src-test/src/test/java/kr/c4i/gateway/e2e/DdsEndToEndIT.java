@@ -67,14 +67,20 @@ class DdsEndToEndIT extends EndToEndContract {
         await().atMost(Duration.ofSeconds(30)).until(() -> counted(a2, "gateway_outbox_published_total{") > 0
                 && counted(b2, "gateway_inbox_inserted_total{") > 0 && counted(firsts.getFirst(),
                         "gateway_inbox_inserted_total{") > 0);
+        long aKilled = System.nanoTime();
         firsts.getLast().kill();
         long atFirstKill = cluster.count("b", "SELECT count(*) FROM inbox");
+        Duration aResumed = untilInboxGrows(atFirstKill, aKilled);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox")
                 > atFirstKill + 300);
+        long bKilled = System.nanoTime();
         b2.kill();
+        Duration bResumed = untilInboxGrows(cluster.count("b", "SELECT count(*) FROM inbox"), bKilled);
         producing.get(120, TimeUnit.SECONDS);
 
         assertExactlyOnce(3000);
+        report("one of the sending node's pair of bridges killed", aResumed);
+        report("one of the receiving node's pair of bridges killed", bResumed);
     }
 
     /** A counter's value, summed over its tags, as the node's Prometheus endpoint shows it. */
