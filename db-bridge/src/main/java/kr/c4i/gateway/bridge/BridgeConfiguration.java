@@ -102,9 +102,7 @@ class BridgeConfiguration {
     @Bean
     @DependsOnDatabaseInitialization
     DatabaseOwner databaseOwner(DataSource dataSource, NodeId node) throws SQLException {
-        DatabaseOwner owner = new DatabaseOwner("node", node.value(), "gateway.node.id");
-        log.info("The interface database is node {}'s since {}", node, owner.claim(dataSource, "The interface database"));
-        return owner;
+        return DatabaseOwner.claimed(dataSource, "The interface database", "node", node.value(), "gateway.node.id");
     }
 
     @Bean

@@ -9,6 +9,9 @@ import java.util.Objects;
 
 import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The node or site a database belongs to, recorded by the first process that starts on it in its
  * {@code database_owner} table (each service's Flyway migrations create it). The processes of one node (a bridge
@@ -26,10 +29,20 @@ public record DatabaseOwner(String kind, String id, String property) {
 
     static final String READ = "SELECT kind, owner, since FROM database_owner";
 
+    private static final Logger log = LoggerFactory.getLogger(DatabaseOwner.class);
+
     public DatabaseOwner {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(property, "property");
+    }
+
+    /** A service's claim at start: {@link #claim}, said in the log. */
+    public static DatabaseOwner claimed(DataSource dataSource, String database, String kind, String id,
+            String property) throws SQLException {
+        DatabaseOwner owner = new DatabaseOwner(kind, id, property);
+        log.info("{} is {} {}'s since {}", database, kind, id, owner.claim(dataSource, database));
+        return owner;
     }
 
     /**

@@ -166,9 +166,7 @@ class WanGatewayConfiguration {
     @Bean
     @DependsOnDatabaseInitialization
     DatabaseOwner databaseOwner(DataSource dataSource, SiteId site) throws SQLException {
-        DatabaseOwner owner = new DatabaseOwner("site", site.value(), "gateway.wan.site");
-        log.info("The relay store is site {}'s since {}", site, owner.claim(dataSource, "The relay store"));
-        return owner;
+        return DatabaseOwner.claimed(dataSource, "The relay store", "site", site.value(), "gateway.wan.site");
     }
 
     @Bean
