@@ -70,12 +70,12 @@ class DdsEndToEndIT extends EndToEndContract {
         long aKilled = System.nanoTime();
         firsts.getLast().kill();
         long atFirstKill = cluster.count("b", "SELECT count(*) FROM inbox");
-        Duration aResumed = untilInboxGrows(atFirstKill, aKilled);
+        Resumed aResumed = untilInboxGrows(atFirstKill, aKilled);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox")
                 > atFirstKill + 300);
         long bKilled = System.nanoTime();
         b2.kill();
-        Duration bResumed = untilInboxGrows(cluster.count("b", "SELECT count(*) FROM inbox"), bKilled);
+        Resumed bResumed = untilInboxGrows(cluster.count("b", "SELECT count(*) FROM inbox"), bKilled);
         producing.get(120, TimeUnit.SECONDS);
 
         assertExactlyOnce(3000);
