@@ -442,7 +442,7 @@ final class RelayPair implements AutoCloseable {
                 pool.setMaximumPoolSize(8);
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
-                store = new RelayStore(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
+                store = RelayStore.opened(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
                 // window.

@@ -97,6 +97,16 @@ public final class RelayStore implements AutoCloseable {
     /** The key of the session-level advisory lock an open store holds on its database ("RELAY" in ASCII). */
     static final long OWNERSHIP_LOCK = 0x52454C4159L;
 
+    /** How often a pair's new leader asks again for the store lock its predecessor still holds. */
+    private static final Duration FENCE_POLL = Duration.ofMillis(100);
+
+    /** Ends the sessions that hold the store's lock (a bigint key shows in pg_locks as its high and low 32 bits). */
+    private static final String FENCE = """
+            SELECT l.pid, pg_terminate_backend(l.pid)
+              FROM pg_locks l
+             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ? AND l.objsubid = 1
+               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())""";
+
     /**
      * The default of how many bytes of stored copies are kept in memory as well
      * ({@code gateway.wan.store.cache-size}).
@@ -123,7 +133,7 @@ public final class RelayStore implements AutoCloseable {
     private final Object capacity = new Object();
     private final HeldCopies held = new HeldCopies();
     // A session lock held while the store is open: HeldCopies is the truth only if one process writes the table.
-    private final Connection ownership;
+    private @Nullable Connection ownership;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long storedBytes;
     // The id of the last copy stored or being stored; ids only grow while the store is open.
@@ -138,24 +148,32 @@ public final class RelayStore implements AutoCloseable {
     // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
     private final Map<Long, RouteMessage> removals = new HashMap<>();
     private final Object deleting = new Object();
-    private final ScheduledExecutorService deleter;
+    private @Nullable ScheduledExecutorService deleter;
     private final AtomicLong failedDeletes = new AtomicLong();
 
     /**
-     * Opens the store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
-     * migrations V1 to V5), and reads the backlog of every route from it.
+     * A store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
+     * migrations), opened at once.
      *
-     * @throws IllegalStateException if the backlog cannot be read, or another store is open on the same database
+     * @throws IllegalStateException as {@link #open} does
      */
-    public RelayStore(DataSource dataSource, StoreLimits limits, Clock clock) {
-        this(dataSource, limits, DEFAULT_CACHE_BYTES, clock);
+    public static RelayStore opened(DataSource dataSource, StoreLimits limits, Clock clock) {
+        return opened(dataSource, limits, DEFAULT_CACHE_BYTES, clock);
+    }
+
+    /** {@link #opened(DataSource, StoreLimits, Clock)} with a cache of {@code cacheBytes}. */
+    public static RelayStore opened(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
+        RelayStore store = new RelayStore(dataSource, limits, cacheBytes, clock);
+        store.open(null);
+        return store;
     }
 
     /**
+     * A store not open yet: it reads nothing until {@link #open}, so that a standby gateway holds one without
+     * touching the leader's.
+     *
      * @param cacheBytes the most bytes of stored copies also kept in memory, so that sending and delivering them
      *        reads no rows (0 keeps none)
-     * @throws IllegalStateException if the backlog cannot be read, or another store (of this or another gateway
-     *         process) is open on the same database: its duplicate check would not see this one's copies
      */
     public RelayStore(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -166,17 +184,34 @@ public final class RelayStore implements AutoCloseable {
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
-        this.ownership = takeOwnership(dataSource);
+    }
+
+    /**
+     * Takes the database for this store alone and reads the backlog of every route from it; once.
+     *
+     * @param fenceAfter for the leader of a gateway pair, how long to wait for the store lock of the previous leader
+     *        before ending that leader's database session: it no longer holds the pair's leadership, and a session
+     *        of a machine that died without closing it would hold the store for hours; {@code null} to refuse at
+     *        once
+     * @throws IllegalStateException if the backlog cannot be read, or another store (of this or another gateway
+     *         process) is open on the same database: its duplicate check would not see this one's copies
+     */
+    public synchronized void open(@Nullable Duration fenceAfter) {
+        if (ownership != null) {
+            return;
+        }
+        Connection lock = takeOwnership(dataSource, fenceAfter);
         try {
             readBacklog();
         }
         catch (SQLException ex) {
-            giveUpOwnership(ownership);
+            giveUpOwnership(lock);
             throw new IllegalStateException("Unable to read the relay store's backlog from relay_copy", ex);
         }
-        this.deleter = Executors.newSingleThreadScheduledExecutor(
+        ownership = lock;
+        deleter = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("relay-store-delete").factory());
-        this.deleter.scheduleWithFixedDelay(this::deleteRemoved, REMOVAL_DELAY.toMillis(), REMOVAL_DELAY.toMillis(),
+        deleter.scheduleWithFixedDelay(this::deleteRemoved, REMOVAL_DELAY.toMillis(), REMOVAL_DELAY.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -474,22 +509,31 @@ public final class RelayStore implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        deleter.shutdownNow();
+        ScheduledExecutorService running;
+        Connection lock;
+        synchronized (this) {
+            running = deleter;
+            lock = ownership;
+        }
+        if (running == null || lock == null) {
+            return;
+        }
+        running.shutdownNow();
         try {
-            deleter.awaitTermination(5, TimeUnit.SECONDS);
+            running.awaitTermination(5, TimeUnit.SECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
         deleteRemoved();
-        giveUpOwnership(ownership);
+        giveUpOwnership(lock);
     }
 
     /**
      * Takes the store's advisory lock on a connection kept open until {@link #close}; the lock goes with the session,
-     * also when the process dies.
+     * also when the process dies. With {@code fenceAfter}, a holder that keeps it that long has its session ended.
      */
-    private static Connection takeOwnership(DataSource dataSource) {
+    private static Connection takeOwnership(DataSource dataSource, @Nullable Duration fenceAfter) {
         Connection c;
         try {
             c = dataSource.getConnection();
@@ -501,10 +545,21 @@ public final class RelayStore implements AutoCloseable {
             // No transaction left open on the kept connection: an open one would hold back vacuum for good.
             c.setAutoCommit(true);
             ps.setLong(1, OWNERSHIP_LOCK);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return c;
+            long fenceAt = fenceAfter == null ? 0 : System.nanoTime() + fenceAfter.toNanos();
+            while (true) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return c;
+                    }
                 }
+                if (fenceAfter == null) {
+                    break;
+                }
+                if (System.nanoTime() - fenceAt >= 0) {
+                    fence(c);
+                    fenceAt = System.nanoTime() + fenceAfter.toNanos();
+                }
+                TimeUnit.MILLISECONDS.sleep(FENCE_POLL.toMillis());
             }
             String database = c.getCatalog();
             String holder = ownershipHolder(c);
@@ -516,6 +571,26 @@ public final class RelayStore implements AutoCloseable {
         catch (SQLException ex) {
             closeQuietly(c);
             throw new IllegalStateException("Unable to take the relay store's lock on its database", ex);
+        }
+        catch (InterruptedException ex) {
+            closeQuietly(c);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the relay store's lock", ex);
+        }
+    }
+
+    /** Ends the session that holds the store's lock: the previous leader's, which lost the pair's leadership. */
+    private static void fence(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FENCE)) {
+            ps.setLong(1, OWNERSHIP_LOCK >>> 32);
+            ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    log.warn("The relay store's lock is still held by PostgreSQL process {}, of a gateway that no "
+                            + "longer leads the pair: its session {}", rs.getInt(1), rs.getBoolean(2) ? "is ended"
+                                    : "could not be ended (the store's database user may end only its own sessions)");
+                }
+            }
         }
     }
 

@@ -182,7 +182,7 @@ final class JmsSites implements AutoCloseable {
                 JmsTransportSettings.Embedded.at("127.0.0.1", site.wanPort, dir.resolve("wan-" + id.value())),
                 budgetBitsPerSecond / 8).withPeers(linkPeers).withReconnectBackoff(Duration.ofMillis(100),
                         Duration.ofSeconds(1)));
-        RelayStore store = new RelayStore(site.database, StoreLimits.of(256L * 1024 * 1024), Clock.systemUTC());
+        RelayStore store = RelayStore.opened(site.database, StoreLimits.of(256L * 1024 * 1024), Clock.systemUTC());
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
         Supplier<RelayPolicy> policies = () -> policy;
         RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,

@@ -73,7 +73,7 @@ class LanDelivererTest {
 
     @Test
     void atTheBoundItStopsHandingOverAndGoesOnAsSoonAsANodeReceipts() throws Exception {
-        RelayStore store = new RelayStore(pool, StoreLimits.of(1_000_000), Clock.systemUTC());
+        RelayStore store = RelayStore.opened(pool, StoreLimits.of(1_000_000), Clock.systemUTC());
         store.accept(IntStream.range(0, 6).mapToObj(i -> Copy.of(Route.lan(), relayed("m-" + i))).toList());
         // One copy a batch: a batch's bytes stop at the first copy that does not fit.
         int oneCopy = Copy.estimateBytes(relayed("m-0"));

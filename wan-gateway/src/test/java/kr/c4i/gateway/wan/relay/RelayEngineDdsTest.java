@@ -310,7 +310,7 @@ class RelayEngineDdsTest {
         DdsLanSide lan = new DdsLanSide(NodeId.of("gw-" + site.value()), sites, ROUTING, CATALOGUE, lan(lanDomain),
                 Duration.ofSeconds(30), Duration.ofSeconds(60));
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
-        RelayStore store = new RelayStore(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC());
+        RelayStore store = RelayStore.opened(pool, StoreLimits.of(64L * 1024 * 1024), Clock.systemUTC());
         opened.add(store);
         RelayEngine engine = new RelayEngine(sites, new SiteRoutes(site, link.peers(), Map.of()), ROUTING, CATALOGUE,
                 store, () -> policy,

@@ -62,7 +62,7 @@ class RelayStoreTest {
     @BeforeEach
     void emptyStore() throws Exception {
         db.execute("TRUNCATE relay_copy");
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock);
     }
 
     @AfterEach
@@ -102,7 +102,7 @@ class RelayStoreTest {
     @Test
     void aCopyReadFromTheTableEqualsTheCopyStored() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
         Envelope envelope = new Envelope("msg-ü-3", NodeId.of("node-a"), "POSREP", Precedence.IMMEDIATE,
                 "SECRET//REL KOR", Instant.parse("2026-11-22T08:00:00.123456789Z"),
                 "위치 보고/트랙 7//".getBytes(StandardCharsets.UTF_8));
@@ -121,7 +121,7 @@ class RelayStoreTest {
     @Test
     void aCopyCreatedLongBeforeThe21stCenturyAndOneWithManySitesReadBackFromTheTable() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
         Envelope ancient = new Envelope("msg-4", NodeId.of("node-b"), "SITREP", Precedence.ROUTINE, "UNCLASSIFIED",
                 Envelope.EARLIEST_CREATED_AT.plusNanos(1_999), new byte[] { 0, (byte) 0xff, 10 });
         RelayedEnvelope toLan = RelayedEnvelope.of(ancient, List.of(BRAVO, CHARLIE, SiteId.of("delta")),
@@ -149,7 +149,7 @@ class RelayStoreTest {
         store.remove(List.of(firstIds.get(0)));
         store.close();
 
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock);
         List<Acceptance> second = store.accept(List.of(Copy.of(TO_BRAVO, relayed("i-4", Precedence.ROUTINE, "SITREP")),
                 Copy.of(TO_BRAVO, relayed("i-5", Precedence.ROUTINE, "SITREP"))));
 
@@ -185,7 +185,7 @@ class RelayStoreTest {
         RelayedEnvelope first = relayed("m-1", Precedence.ROUTINE, "SITREP");
         RelayedEnvelope second = relayed("m-2", Precedence.ROUTINE, "SITREP");
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), Copy.estimateBytes(first), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), Copy.estimateBytes(first), clock);
         List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, first), Copy.of(TO_BRAVO, second)));
         long firstId = stored.get(0).stored().id();
         long secondId = stored.get(1).stored().id();
@@ -196,7 +196,7 @@ class RelayStoreTest {
         assertThat(loaded.get(firstId).envelope().body()).as("kept").isEqualTo(first.envelope().body());
         assertThat(loaded.get(secondId).envelope().body()).as("past the bound: read").containsExactly(0);
         store.close();
-        try (RelayStore restarted = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
+        try (RelayStore restarted = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
             assertThat(restarted.load(List.of(firstId)).get(firstId).envelope().body()).containsExactly(0);
         }
     }
@@ -222,7 +222,7 @@ class RelayStoreTest {
         RelayedEnvelope message = relayed("m-1", Precedence.PRIORITY, "SITREP");
         store.accept(List.of(Copy.of(TO_BRAVO, message)));
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock);
         List<Acceptance> again = store.accept(List.of(Copy.of(TO_BRAVO, message)));
         assertThat(outcomes(again)).as("held as read from the table").containsExactly(Outcome.DUPLICATE);
         long id = store.backlog(TO_BRAVO).peek(Precedence.PRIORITY, "SITREP").id();
@@ -331,7 +331,7 @@ class RelayStoreTest {
     @Test
     void lowestPrecedenceIsRefusedFirstAndNothingIsEvicted() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(10_000), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(10_000), clock);
 
         // 100 bytes a copy: ROUTINE fits to 85 copies, PRIORITY to 90, IMMEDIATE to 95, FLASH to 100.
         assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 90))))
@@ -364,7 +364,7 @@ class RelayStoreTest {
     @Test
     void tiersAreASettingThatMustNotFavourALowerPrecedence() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), new StoreLimits(10_000, 50, 60, 70, 100), clock);
+        store = RelayStore.opened(db.dataSource(), new StoreLimits(10_000, 50, 60, 70, 100), clock);
         assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 60))))
                 .containsExactlyElementsOf(expect(50, 10));
 
@@ -451,7 +451,7 @@ class RelayStoreTest {
         StoreStats before = store.stats();
         store.close();
 
-        try (RelayStore reopened = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
+        try (RelayStore reopened = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock)) {
 
             assertThat(reopened.routes()).containsExactlyInAnyOrder(Route.lan(), TO_BRAVO, TO_CHARLIE);
             assertThat(reopened.stats()).isEqualTo(before);
@@ -473,7 +473,7 @@ class RelayStoreTest {
 
     @Test
     void aSecondStoreOnTheSameDatabaseIsRefusedUntilTheFirstCloses() {
-        assertThatThrownBy(() -> new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock))
+        assertThatThrownBy(() -> RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Another relay store is open on database")
                 .hasMessageMatching("(?s).*the session of PostgreSQL process \\d+ \\(client .*, connected since .*")
@@ -482,8 +482,33 @@ class RelayStoreTest {
         store.close();
         store.close();
 
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), clock);
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock);
         assertThat(store.routes()).isEmpty();
+    }
+
+    /**
+     * A pair's new leader finds the store still open by its predecessor (a session that lingers): it waits
+     * {@code fenceAfter}, ends that session and opens the store with what the predecessor had stored.
+     */
+    @Test
+    void aPairsNewLeaderEndsItsPredecessorsLingeringSessionAndOpensTheStore() throws Exception {
+        store.accept(sized("kept", Precedence.FLASH, 3));
+        RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        assertThat(successor.routes()).as("routes before the successor opens").isEmpty();
+        long started = System.nanoTime();
+
+        successor.open(Duration.ofMillis(300));
+        try {
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("waited for the predecessor")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(successor.stats().level(TO_BRAVO, Precedence.FLASH).copies()).isEqualTo(3);
+            assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"))
+                    .as("advisory locks held").isEqualTo(1);
+        }
+        finally {
+            successor.close();
+        }
+        assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")).as("after close").isZero();
     }
 
     @Test
@@ -564,7 +589,7 @@ class RelayStoreTest {
     @Test
     void batchIsOneTransaction() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), new StoreLimits(50_000, 100, 100, 100, 100), clock);
+        store = RelayStore.opened(db.dataSource(), new StoreLimits(50_000, 100, 100, 100, 100), clock);
         db.execute("ALTER TABLE relay_copy ADD CONSTRAINT test_no_poison CHECK (message_id <> 'r-250')");
         List<Copy> batch = sized("r", Precedence.ROUTINE, 500);
         try {
