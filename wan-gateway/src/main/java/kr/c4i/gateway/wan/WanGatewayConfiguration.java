@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -303,23 +304,30 @@ class WanGatewayConfiguration {
     }
 
     @Bean
-    RelayLifecycle relayLifecycle(RelayEngine engine, MeterRegistry registry, Clock clock) {
+    RelayLifecycle relayLifecycle(RelayEngine engine, MeterRegistry registry, Clock clock, WanProperties wan) {
         RelayGauges.register(registry, engine, clock);
-        return new RelayLifecycle(engine);
+        WanProperties.Pair pair = wan.pair();
+        return new RelayLifecycle(engine, !pair.enabled(), pair.enabled() ? pair.lease() : null);
     }
 
     @Bean
-    HealthIndicator lanHealthIndicator(RelayEngine engine) {
-        return WanHealth.lan(engine);
+    HealthIndicator lanHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
+        return WanHealth.whileLeading(WanHealth.lan(engine), leading(leadership));
     }
 
     @Bean
-    HealthIndicator wanLinkHealthIndicator(RelayEngine engine) {
-        return WanHealth.link(engine);
+    HealthIndicator wanLinkHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
+        return WanHealth.whileLeading(WanHealth.link(engine), leading(leadership));
     }
 
     @Bean
-    HealthIndicator storeHealthIndicator(RelayEngine engine) {
-        return WanHealth.store(engine);
+    HealthIndicator storeHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
+        return WanHealth.whileLeading(WanHealth.store(engine), leading(leadership));
+    }
+
+    /** Whether this gateway relays: a lone one always, one of a pair while it leads. */
+    private static BooleanSupplier leading(ObjectProvider<RelayLeadership> leadership) {
+        RelayLeadership pair = leadership.getIfAvailable();
+        return pair == null ? () -> true : pair::leading;
     }
 }

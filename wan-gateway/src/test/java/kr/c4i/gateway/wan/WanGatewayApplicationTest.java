@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
@@ -115,6 +116,64 @@ class WanGatewayApplicationTest {
                 "gateway_wan_delivery_latency_seconds");
     }
 
+    /**
+     * Site s1's gateway as an active/standby pair on one store database (both on this machine, so with the same
+     * ports: only the leader opens them): one leads, the other waits and says so; when the leader stops, the standby
+     * leads within the lease and relays, and every message reaches c once.
+     */
+    @Test
+    void aSitesPairRelaysThroughOneLeaderAndTheStandbyLeadsOnceTheLeaderStops() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        int aPort = LoopbackPorts.freeTcp();
+        int cPort = LoopbackPorts.freeTcp();
+        int lan1 = LoopbackPorts.freeTcp();
+        int lan2 = LoopbackPorts.freeTcp();
+        int wan1 = LoopbackPorts.freeTcp();
+        int wan2 = LoopbackPorts.freeTcp();
+        List<String> inbox = new CopyOnWriteArrayList<>();
+        JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
+        JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
+        c.subscribe(batch -> batch.forEach(e -> inbox.add(e.messageId())));
+        Map<String, Object> pair = Map.of("gateway.wan.pair.enabled", "true");
+        ConfigurableApplicationContext leader = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
+                Map.of("s2", wan2), pair);
+        ConfigurableApplicationContext standby = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
+                Map.of("s2", wan2), pair);
+        gateway(postgres, "s2", lan2, wan2, Map.of("c", cPort), Map.of("s1", wan1));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> leads(leader));
+        assertThat(leads(standby)).as("the second gateway of s1 leads too").isFalse();
+        assertThat((String) JsonPath.read(get(standby, "/actuator/health"), "$.components.store.details.role"))
+                .isEqualTo("standby");
+        a.send(sitrep("a-1"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> inbox.contains("a-1"));
+
+        long stopped = System.nanoTime();
+        leader.close();
+        // The bound for a leader's death; a stop hands the lock over at once.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> leads(standby));
+        Duration takeover = Duration.ofNanos(System.nanoTime() - stopped);
+        a.send(sitrep("a-2"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> inbox.contains("a-2"));
+        assertThat(inbox).as("c's inbox, after a takeover in %d ms", takeover.toMillis())
+                .containsExactlyInAnyOrder("a-1", "a-2");
+    }
+
+    private static boolean leads(ConfigurableApplicationContext gateway) throws Exception {
+        return get(gateway, "/actuator/prometheus").lines()
+                .anyMatch(line -> line.startsWith("gateway_wan_pair_leader{") && line.endsWith(" 1.0"));
+    }
+
+    /** A SITREP from a to c. */
+    private static List<Outbound> sitrep(String id) {
+        MessageType sitrep = CATALOGUE.find("SITREP").orElseThrow();
+        return List.of(new Outbound(new Envelope(id, NodeId.of("a"), "SITREP", sitrep.defaultPrecedence(), "SECRET",
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                ("EXER/ULCHI FREEDOM//\nMSGID/SITREP/1군단/" + id + "//").getBytes(StandardCharsets.UTF_8)), sitrep,
+                List.of(NodeId.of("c"))));
+    }
+
     @Test
     void aGatewayWithoutItsSiteDoesNotStartAndSaysWhy() {
         assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class)
@@ -199,8 +258,18 @@ class WanGatewayApplicationTest {
 
     private ConfigurableApplicationContext gateway(EmbeddedPostgres postgres, String site, int lanPort, int wanPort,
             Map<String, Integer> localNodes, Map<String, Integer> peers) throws Exception {
-        try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement()) {
-            s.execute("CREATE DATABASE gw_" + site);
+        return gateway(postgres, site, lanPort, wanPort, localNodes, peers, Map.of());
+    }
+
+    /** A gateway of {@code site} on its store database {@code gw_<site>}, created unless a gateway of the site made it. */
+    private ConfigurableApplicationContext gateway(EmbeddedPostgres postgres, String site, int lanPort, int wanPort,
+            Map<String, Integer> localNodes, Map<String, Integer> peers, Map<String, Object> more) throws Exception {
+        try (Connection conn = postgres.getPostgresDatabase().getConnection(); Statement s = conn.createStatement();
+                var rs = s.executeQuery("SELECT count(*) FROM pg_database WHERE datname = 'gw_" + site + "'")) {
+            rs.next();
+            if (rs.getLong(1) == 0) {
+                s.execute("CREATE DATABASE gw_" + site);
+            }
         }
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("spring.datasource.url", postgres.getJdbcUrl("postgres", "gw_" + site));
@@ -235,6 +304,7 @@ class WanGatewayApplicationTest {
         peers.forEach((peer, port) -> properties.put("gateway.wan.jms.peers." + peer + ".url",
                 "tcp://127.0.0.1:" + port));
         properties.putAll(security(site, peers.keySet()));
+        properties.putAll(more);
         // As arguments: builder properties are mere defaults, below the application's own yaml.
         ConfigurableApplicationContext context = new SpringApplicationBuilder(WanGatewayApplication.class)
                 .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())

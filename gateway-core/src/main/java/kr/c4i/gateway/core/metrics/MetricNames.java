@@ -104,6 +104,10 @@ public final class MetricNames {
     public static final String WAN_LINK_INFLIGHT_BYTES = "gateway.wan.link.inflight.bytes";
     /** From creation at the origin to custody at this site's nodes; tag {@code precedence}. */
     public static final String WAN_DELIVERY_LATENCY = "gateway.wan.delivery.latency";
+    /** 1 while this gateway leads its pair (a lone gateway always does), else 0; tag {@code site}. */
+    public static final String WAN_PAIR_LEADER = "gateway.wan.pair.leader";
+    /** Leadership of the pair taken, from the standby's side; tag {@code site}. */
+    public static final String WAN_PAIR_TAKEOVERS = "gateway.wan.pair.takeovers";
 
     public static final String TAG_SITE = "site";
     public static final String TAG_ROUTE = "route";

@@ -28,12 +28,13 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  *        once the peer receipted a later frame or has receipted none for as long
  * @param lanBatch the most message bytes handed to the site's LAN at once
  * @param store the gateway's durable store
+ * @param pair this gateway as one of an active/standby pair sharing the store's database
  */
 @ConfigurationProperties("gateway.wan")
 public record WanProperties(@Nullable String site, @Nullable String nodeId, @DefaultValue("jms") LinkKind link,
         Map<String, String> routes, @Nullable Path catalogue,
         @DefaultValue("1200B") DataSize frameTarget, @DefaultValue("15s") Duration receiptTimeout,
-        @DefaultValue("256KB") DataSize lanBatch, @DefaultValue Store store) {
+        @DefaultValue("256KB") DataSize lanBatch, @DefaultValue Store store, @DefaultValue Pair pair) {
 
     public WanProperties {
         routes = routes == null ? Map.of() : Map.copyOf(routes);
@@ -70,6 +71,29 @@ public record WanProperties(@Nullable String site, @Nullable String nodeId, @Def
         /** The store's bound and tiers, as the relay store takes them. */
         public StoreLimits limits() {
             return new StoreLimits(maxSize.toBytes(), routinePercent, priorityPercent, immediatePercent, flashPercent);
+        }
+    }
+
+    /**
+     * Two gateways of one site, on two machines, sharing the store's database: one leads (its link, its LAN side and
+     * its store run), the other waits. Leadership is a lock in the store's database (Spring Integration's
+     * {@code JdbcLockRegistry}, table {@code int_lock}) that the leader renews; when it is not renewed for
+     * {@code lease}, the standby takes it, ends the old leader's store session if it lingers, and starts. A leader
+     * that loses the lock stops its process, so that its supervisor starts it again as the standby.
+     *
+     * @param enabled whether this gateway is one of a pair; a lone gateway starts at once
+     * @param lease how long leadership lasts without renewal: the longest a dead leader's site waits for the standby
+     * @param heartbeat how often the leader renews its lease and the standby asks for it
+     */
+    public record Pair(@DefaultValue("false") boolean enabled, @DefaultValue("5s") Duration lease,
+            @DefaultValue("500ms") Duration heartbeat) {
+
+        /** @throws IllegalArgumentException naming the property, if the heartbeat does not fit in the lease twice */
+        public Pair {
+            if (heartbeat.isNegative() || heartbeat.isZero() || heartbeat.multipliedBy(2).compareTo(lease) > 0) {
+                throw new IllegalArgumentException("gateway.wan.pair.heartbeat must be positive and at most half of "
+                        + "gateway.wan.pair.lease (" + lease + "), was " + heartbeat);
+            }
         }
     }
 }

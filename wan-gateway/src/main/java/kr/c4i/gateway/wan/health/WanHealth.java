@@ -2,6 +2,7 @@ package kr.c4i.gateway.wan.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -24,6 +25,14 @@ public final class WanHealth {
     public static final Status DEGRADED = new Status("DEGRADED");
 
     private WanHealth() {
+    }
+
+    /**
+     * The indicator while this gateway relays; UP with {@code role: standby} while it is the standby of a pair, whose
+     * LAN side, link and store are not open: it is ready to lead, and its peer's health tells of the site.
+     */
+    public static HealthIndicator whileLeading(HealthIndicator indicator, BooleanSupplier leading) {
+        return () -> leading.getAsBoolean() ? indicator.health() : Health.up().withDetail("role", "standby").build();
     }
 
     /** The site's LAN: the LAN side's own view (broker, participant). */

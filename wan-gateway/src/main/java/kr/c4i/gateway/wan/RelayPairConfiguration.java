@@ -1,0 +1,73 @@
+package kr.c4i.gateway.wan;
+
+import java.lang.management.ManagementFactory;
+
+import javax.sql.DataSource;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.integration.leader.DefaultCandidate;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
+
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.wan.config.WanProperties;
+
+/**
+ * One gateway of an active/standby pair ({@code gateway.wan.pair.enabled}): Spring Integration's leader election over
+ * a lock in the store's database chooses the one that relays; {@link RelayLeadership} starts the relay on it.
+ * Both gateways must be of the same site: the store's {@link kr.c4i.gateway.jdbc.DatabaseOwner} refuses any other.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty("gateway.wan.pair.enabled")
+class RelayPairConfiguration {
+
+    /** The lock region in {@code int_lock}: the table holds only this gateway pair's lock, named by its role. */
+    static final String REGION = "wan-gateway";
+
+    @Bean
+    @DependsOnDatabaseInitialization
+    DefaultLockRepository relayLockRepository(DataSource dataSource) {
+        DefaultLockRepository repository = new DefaultLockRepository(dataSource, candidateId());
+        repository.setRegion(REGION);
+        return repository;
+    }
+
+    @Bean
+    JdbcLockRegistry relayLockRegistry(DefaultLockRepository relayLockRepository, WanProperties wan) {
+        return new JdbcLockRegistry(relayLockRepository, wan.pair().lease());
+    }
+
+    @Bean
+    LockRegistryLeaderInitiator relayLeaderInitiator(JdbcLockRegistry relayLockRegistry, SiteId site,
+            WanProperties wan) {
+        LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(relayLockRegistry,
+                new DefaultCandidate(candidateId(), role(site)));
+        initiator.setHeartBeatMillis(wan.pair().heartbeat().toMillis());
+        return initiator;
+    }
+
+    @Bean
+    RelayLeadership relayLeadership(SiteId site, RelayLifecycle relayLifecycle, MeterRegistry registry,
+            ConfigurableApplicationContext context) {
+        return new RelayLeadership(site, relayLifecycle, registry, () -> Thread.ofPlatform()
+                .name("wan-leadership-exit")
+                .start(() -> System.exit(SpringApplication.exit(context, () -> RelayLeadership.EXIT_LEADERSHIP_LOST))));
+    }
+
+    /** The role both gateways of the site's pair compete for. */
+    static String role(SiteId site) {
+        return "relay-" + site.value();
+    }
+
+    /** This process, as the other gateway's logs and the lock table name it: its PID and host. */
+    private static String candidateId() {
+        return ManagementFactory.getRuntimeMXBean().getName();
+    }
+}
