@@ -82,6 +82,7 @@ final class WanCluster implements AutoCloseable {
     private final Map<String, String> gatewayProperties;
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, Gateway> gateways = new LinkedHashMap<>();
+    private final List<NodeProcess> standbys = new ArrayList<>();
     private final int wanDomain;
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final String lanPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
@@ -202,6 +203,11 @@ final class WanCluster implements AutoCloseable {
 
     /** Site {@code site}'s gateway's launch: every site and subscription, its LAN, its link to every other site. */
     GatewayLaunch gatewayLaunch(String site) {
+        return gatewayLaunch(site, gateways.get(site).httpPort());
+    }
+
+    /** {@link #gatewayLaunch(String)} with its management endpoints on {@code httpPort}. */
+    private GatewayLaunch gatewayLaunch(String site, int httpPort) {
         Gateway gateway = gateways.get(site);
         GatewayLaunch.Builder launch = GatewayLaunch.builder(site);
         sites.forEach(launch::site);
@@ -229,7 +235,7 @@ final class WanCluster implements AutoCloseable {
         }
         return launch.budgetBitsPerSecond(256_000)
                 .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER, gateway.database().password())
-                .managementPort(gateway.httpPort()).managementPassword(managementPassword)
+                .managementPort(httpPort).managementPassword(managementPassword)
                 .properties(gatewayProperties).build();
     }
 
@@ -250,6 +256,19 @@ final class WanCluster implements AutoCloseable {
 
     NodeProcess gateway(String site) {
         return gateways.get(site).process()[0];
+    }
+
+    /**
+     * Starts the second gateway of site {@code site}'s pair ({@code gateway.wan.pair.enabled} among the cluster's
+     * gateway properties): the same launch and store, its management endpoints on a port of their own. On this
+     * machine the two share the LAN and link ports too, which only the leader opens.
+     */
+    NodeProcess startStandby(String site) throws IOException {
+        int httpPort = LoopbackPorts.freeTcp();
+        NodeProcess standby = NodeProcess.gateway(gatewayLaunch(site, httpPort), httpPort,
+                dir.resolve(site + "-gw-standby.log")).start();
+        standbys.add(standby);
+        return standby;
     }
 
     NodeProcess node(String id) {
@@ -294,6 +313,9 @@ final class WanCluster implements AutoCloseable {
             if (node.process()[0] != null) {
                 node.process()[0].close();
             }
+        }
+        for (NodeProcess standby : standbys) {
+            standby.close();
         }
         for (Gateway gateway : gateways.values()) {
             if (gateway.process()[0] != null) {
