@@ -2,11 +2,13 @@ package kr.c4i.gateway.dds.link;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +23,8 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * @param domainId the WAN domain, 0..232; must differ from the LAN's, so WAN and LAN participants never meet
  * @param site this gateway's site: its frame reader's partition
  * @param peers the peer sites this link reaches, each with its gateway's address (host or IP) for unicast
- *        discovery; multicast is off on the WAN domain. At least one, never {@code site} itself
+ *        discovery, or its gateways' addresses comma-separated (an active/standby pair: discovery finds whichever
+ *        runs); multicast is off on the WAN domain. At least one, never {@code site} itself
  * @param maxDatagramSize the largest UDP payload sent, in bytes (512..65,507); larger frames are fragmented by
  *        DDS and repaired fragment by fragment. Under the WAN's MTU, or a lost IP fragment loses the whole datagram;
  *        default {@value #DEFAULT_MAX_DATAGRAM_SIZE}
@@ -73,8 +76,9 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
             problem(problems, "peers", "peers must not contain this site (" + site + ")");
         }
         peers.forEach((peer, address) -> {
-            if (address == null || address.isBlank()) {
-                problem(problems, "peers." + peer, "peers." + peer + " must be the peer gateway's address, was blank");
+            if (address == null || addresses(address).anyMatch(String::isEmpty)) {
+                problem(problems, "peers." + peer, "peers." + peer + " must be the peer gateway's address (or a pair's"
+                        + " two, comma-separated), was '" + address + "'");
             }
         });
         if (maxDatagramSize < ParticipantSettings.MIN_DATAGRAM_SIZE
@@ -120,11 +124,17 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
      */
     public ParticipantSettings participant() {
         return ParticipantSettings.builder().domainId(this.domainId).networkInterface(this.networkInterface)
-                .multicast(false).peers(this.peers.values().stream().map(String::strip).distinct().toList())
+                .multicast(false).peers(this.peers.values().stream().flatMap(DdsLinkSettings::addresses).distinct()
+                        .toList())
                 .maxDatagramSize(this.maxDatagramSize).maxParticipantsPerHost(this.participantsPerHost)
                 .heartbeatMaxInterval(Duration.ofSeconds(1)).writeBatch(false)
                 .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config())
                 .build();
+    }
+
+    /** The addresses of one peer site's gateways. */
+    private static Stream<String> addresses(String peer) {
+        return Arrays.stream(peer.split(",", -1)).map(String::strip);
     }
 
     private static void problem(List<InvalidSettingsException.Problem> problems, String setting, String message) {

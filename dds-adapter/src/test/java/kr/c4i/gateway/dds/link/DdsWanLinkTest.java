@@ -263,6 +263,12 @@ class DdsWanLinkTest {
         DdsLinkSettings ok = DdsLinkSettings.builder(9, ALPHA).peer(BRAVO, "10.0.0.2").peer(SiteId.of("charlie"),
                 "10.0.0.2").build();
         assertThat(ok.participant().network().peers()).containsExactly("10.0.0.2");
+        DdsLinkSettings pair = DdsLinkSettings.builder(9, ALPHA).peer(BRAVO, "10.0.0.2, 10.0.0.3").build();
+        assertThat(pair.participant().network().peers()).as("a pair's two gateways")
+                .containsExactly("10.0.0.2", "10.0.0.3");
+        assertThatThrownBy(() -> DdsLinkSettings.builder(9, ALPHA).peer(BRAVO, "10.0.0.2,").build())
+                .hasMessageContaining("peers.bravo must be the peer gateway's address (or a pair's two, "
+                        + "comma-separated), was '10.0.0.2,'");
         assertThat(ok.participant().network().multicast()).isFalse();
         assertThat(ok.participant().network().maxDatagramSize()).isEqualTo(1400);
         assertThat(ok.participant().writeBatch()).isFalse();

@@ -12,7 +12,8 @@ import org.springframework.util.unit.DataSize;
  * The {@code dds} WAN link: Cyclone DDS unicast between the site gateways on a WAN domain of its own.
  *
  * @param domainId the WAN domain; must differ from the site LAN's
- * @param peers peer site id to its gateway's address (host or IP), e.g. {@code gateway.wan.dds.peers.s2=10.0.2.1}
+ * @param peers peer site id to its gateway's address (host or IP), e.g. {@code gateway.wan.dds.peers.s2=10.0.2.1},
+ *        or to both addresses of an active/standby pair, comma-separated: {@code 10.0.2.1,10.0.2.2}
  * @param networkInterface the interface (name or address) facing the WAN; Cyclone's choice when unset
  * @param maxDatagramSize the largest datagram sent; frames larger than this are fragmented by Cyclone
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
