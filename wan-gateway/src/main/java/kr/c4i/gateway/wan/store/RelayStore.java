@@ -97,6 +97,10 @@ public final class RelayStore implements AutoCloseable {
     /** The key of the session-level advisory lock an open store holds on its database ("RELAY" in ASCII). */
     static final long OWNERSHIP_LOCK = 0x52454C4159L;
 
+    /** The store lock's session as pg_stat_activity names it: a lone gateway's, or one of a pair's. */
+    static final String LONE_GATEWAY = "relay store of a lone gateway";
+    static final String PAIRED_GATEWAY = "relay store of a gateway pair";
+
     /** How often a pair's new leader asks again for the store lock its predecessor still holds. */
     private static final Duration FENCE_POLL = Duration.ofMillis(100);
 
@@ -544,6 +548,8 @@ public final class RelayStore implements AutoCloseable {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
             // No transaction left open on the kept connection: an open one would hold back vacuum for good.
             c.setAutoCommit(true);
+            // Named, so that a pair's new leader tells its predecessor's session from a lone gateway's.
+            c.setClientInfo("ApplicationName", fenceAfter == null ? LONE_GATEWAY : PAIRED_GATEWAY);
             ps.setLong(1, OWNERSHIP_LOCK);
             long fenceAt = fenceAfter == null ? 0 : System.nanoTime() + fenceAfter.toNanos();
             while (true) {
@@ -577,10 +583,23 @@ public final class RelayStore implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the relay store's lock", ex);
         }
+        catch (RuntimeException ex) {
+            closeQuietly(c);
+            throw ex;
+        }
     }
 
-    /** Ends the session that holds the store's lock: the previous leader's, which lost the pair's leadership. */
+    /**
+     * Ends the session that holds the store's lock: the previous leader's, which lost the pair's leadership; refuses
+     * to end a lone gateway's, which no election stands behind.
+     */
     private static void fence(Connection c) throws SQLException {
+        String holder = ownershipHolder(c);
+        if (holder.contains(LONE_GATEWAY)) {
+            throw new IllegalStateException("The relay store on database " + c.getCatalog() + " is open by a gateway "
+                    + "that is not one of a pair (" + holder + "): set gateway.wan.pair.enabled=true on both "
+                    + "gateways of the site, or stop that one");
+        }
         try (PreparedStatement ps = c.prepareStatement(FENCE)) {
             ps.setLong(1, OWNERSHIP_LOCK >>> 32);
             ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
@@ -597,7 +616,7 @@ public final class RelayStore implements AutoCloseable {
     /** Who holds the store's lock, for the operator: the PostgreSQL process of the session and its client. */
     private static String ownershipHolder(Connection c) {
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start
+                SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start, a.application_name
                   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ? AND l.objsubid = 1
                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())""")) {
@@ -607,7 +626,7 @@ public final class RelayStore implements AutoCloseable {
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     return "the session of PostgreSQL process " + rs.getInt(1) + " (client " + rs.getString(2)
-                            + ", connected since " + rs.getObject(3) + ")";
+                            + ", connected since " + rs.getObject(3) + ", " + rs.getString(4) + ")";
                 }
             }
         }
@@ -622,6 +641,7 @@ public final class RelayStore implements AutoCloseable {
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
             ps.setLong(1, OWNERSHIP_LOCK);
             ps.execute();
+            c.setClientInfo("ApplicationName", "");
         }
         catch (SQLException ex) {
             log.debug("Unlocking the relay store's database failed; the lock ends with its session", ex);

@@ -492,6 +492,9 @@ class RelayStoreTest {
      */
     @Test
     void aPairsNewLeaderEndsItsPredecessorsLingeringSessionAndOpensTheStore() throws Exception {
+        store.close();
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        store.open(Duration.ofMinutes(1));
         store.accept(sized("kept", Precedence.FLASH, 3));
         RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
         assertThat(successor.routes()).as("routes before the successor opens").isEmpty();
@@ -509,6 +512,20 @@ class RelayStoreTest {
             successor.close();
         }
         assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")).as("after close").isZero();
+    }
+
+    /** A pair's leader does not end the session of a lone gateway on its store: it refuses, saying what to set. */
+    @Test
+    void aPairsLeaderRefusesAStoreALoneGatewayHoldsAndLeavesItOpen() throws Exception {
+        RelayStore paired = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+
+        assertThatThrownBy(() -> paired.open(Duration.ofMillis(100))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is open by a gateway that is not one of a pair")
+                .hasMessageContaining("relay store of a lone gateway")
+                .hasMessageContaining("set gateway.wan.pair.enabled=true on both gateways of the site");
+        assertThat(outcomes(store.accept(sized("still", Precedence.ROUTINE, 2)))).as("the lone gateway's store")
+                .containsOnly(Outcome.STORED);
+        paired.close();
     }
 
     @Test
