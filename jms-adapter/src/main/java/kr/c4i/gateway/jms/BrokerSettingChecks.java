@@ -77,6 +77,14 @@ public final class BrokerSettingChecks {
         }
     }
 
+    /** An address that binds every interface, so that no one can connect to it as such. */
+    static boolean isWildcardHost(String host) {
+        return switch (host.strip()) {
+            case "0.0.0.0", "", "::", "[::]", "::0" -> true;
+            default -> false;
+        };
+    }
+
     public static boolean isBlank(@Nullable String value) {
         return value == null || value.isBlank();
     }

@@ -50,12 +50,23 @@ public final class EmbeddedBroker implements AutoCloseable {
         server.setSecurityManager(factory.createSecurityManager());
         this.broker = server;
         server.start();
-        if (!server.getActiveMQServer().isActive()) {
+        JmsTransportSettings.Pair pair = settings.embedded().pair();
+        if (pair == null && !server.getActiveMQServer().isActive()) {
             throw new IllegalStateException("broker did not become active (is " + settings.embedded().dataDirectory()
                     + " locked by another broker?)");
         }
-        log.info("Started embedded broker of node {} on {}:{} with data in {}", settings.nodeId(),
-                settings.embedded().host(), settings.embedded().port(), settings.embedded().dataDirectory());
+        if (pair == null) {
+            log.info("Started embedded broker of node {} on {}:{} with data in {}", settings.nodeId(),
+                    settings.embedded().host(), settings.embedded().port(), settings.embedded().dataDirectory());
+        }
+        else {
+            // A backup, or a primary taking over again from its active backup, starts passive: it copies the
+            // active broker's journal and listens for clients only once it becomes active itself.
+            log.info("Started embedded broker of node {} on {}:{} with data in {} as the {} of a pair with {}: {}",
+                    settings.nodeId(), settings.embedded().host(), settings.embedded().port(),
+                    settings.embedded().dataDirectory(), pair.role().label(), pair.partner(),
+                    server.getActiveMQServer().isActive() ? "active" : "passive");
+        }
     }
 
     /**
@@ -79,6 +90,26 @@ public final class EmbeddedBroker implements AutoCloseable {
     public boolean isActive() {
         EmbeddedActiveMQ server = this.broker;
         return server != null && server.getActiveMQServer() != null && server.getActiveMQServer().isActive();
+    }
+
+    /** Whether the broker runs, active or (one of a pair) passive. */
+    boolean isRunning() {
+        EmbeddedActiveMQ server = this.broker;
+        ActiveMQServer running = (server != null) ? server.getActiveMQServer() : null;
+        return running != null && (running.isActive() || running.getState() == ActiveMQServer.SERVER_STATE.STARTED);
+    }
+
+    /** Whether this broker, one of a pair, and its partner hold the same journal, so either can lose the other. */
+    boolean isPairSynchronized() {
+        EmbeddedActiveMQ server = this.broker;
+        ActiveMQServer running = (server != null) ? server.getActiveMQServer() : null;
+        return running != null && running.isReplicaSync();
+    }
+
+    /** The running Artemis server, for tests that end it as a crash would. */
+    @Nullable ActiveMQServer server() {
+        EmbeddedActiveMQ server = this.broker;
+        return (server != null) ? server.getActiveMQServer() : null;
     }
 
     /** Messages in a queue, including those delivered but not yet acknowledged; empty if unknown. */
@@ -110,6 +141,11 @@ public final class EmbeddedBroker implements AutoCloseable {
             return;
         }
         try {
+            if (settings.embedded().pair() != null && server.getActiveMQServer() != null) {
+                // An active broker of a pair hands over to its partner before it stops, rather than leaving
+                // the partner to find it gone.
+                server.getActiveMQServer().stop(true, true);
+            }
             server.stop();
             log.info("Stopped embedded broker of node {}", settings.nodeId());
         }

@@ -1,15 +1,19 @@
 package kr.c4i.gateway.jms;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import kr.c4i.gateway.core.NodeId;
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.config.BridgeConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.ConfigurationUtils;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
@@ -24,8 +28,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns the settings into the embedded broker's Artemis configuration: a persistent NIO journal, one
  * CORE acceptor (TLS with a client certificate required, when the settings have TLS), security with the node's
- * single user, a queue per known node, and a store-and-forward bridge per peer (over TLS likewise). A site's WAN
- * gateway also gets a queue, without a bridge, per remote node it relays for.
+ * single user, a queue per known node, and a store-and-forward bridge per peer (over TLS likewise; to both brokers
+ * when the peer is a pair). A site's WAN gateway also gets a queue, without a bridge, per remote node it relays for.
+ * A broker that is one of a pair also gets what {@link EmbeddedBrokerPair} adds.
  */
 final class EmbeddedBrokerConfigurationFactory {
 
@@ -82,6 +87,9 @@ final class EmbeddedBrokerConfigurationFactory {
         // Created with the broker, before any sender's bridge can forward to it: a bridge's message for an
         // address without a queue would be dropped.
         this.relayed.forEach((id) -> addQueue(configuration, settings.queueName(id)));
+        if (embedded.pair() != null) {
+            new EmbeddedBrokerPair(settings, embedded.pair()).configure(configuration);
+        }
         return configuration;
     }
 
@@ -145,14 +153,29 @@ final class EmbeddedBrokerConfigurationFactory {
     private void addPeer(ConfigurationImpl configuration, NodeId id, JmsTransportSettings.Peer peer) {
         String queue = settings.queueName(id);
         addQueue(configuration, queue);
+        List<String> connectors = new ArrayList<>();
+        boolean ha;
         try {
-            configuration.addConnectorConfiguration(connectorName(id), peer.url());
-            // A peer that was cut off must be noticed, and found again, in seconds: Netty's default connect
-            // timeout lets each attempt during an outage hang in TCP SYN back-off. The URL may set its own.
-            configuration.getConnectorConfigurations().get(connectorName(id)).getParams()
-                    .putIfAbsent("connectTimeoutMillis", PEER_CONNECT_TIMEOUT_MILLIS);
-            if (settings.tls() != null) {
-                settings.tls().applyToConnector(configuration.getConnectorConfigurations().get(connectorName(id)));
+            List<TransportConfiguration> brokers = ConfigurationUtils.parseConnectorURI(connectorName(id), peer.url());
+            // A peer that is a pair lists both brokers: the bridge follows the active one.
+            ha = brokers.size() > 1;
+            for (int i = 0; i < brokers.size(); i++) {
+                TransportConfiguration broker = brokers.get(i);
+                // What a client's URL says about failing over is the bridge's to decide, not the connector's.
+                Map<String, Object> clientOptions = broker.getExtraParams();
+                ha |= Boolean.parseBoolean(String.valueOf(clientOptions.remove("ha")));
+                clientOptions.remove("reconnectAttempts");
+                String name = (i == 0) ? connectorName(id) : connectorName(id) + "-" + (i + 1);
+                TransportConfiguration connector = new TransportConfiguration(broker.getFactoryClassName(),
+                        broker.getParams(), name, clientOptions);
+                // A peer that was cut off must be noticed, and found again, in seconds: Netty's default connect
+                // timeout lets each attempt during an outage hang in TCP SYN back-off. The URL may set its own.
+                connector.getParams().putIfAbsent("connectTimeoutMillis", PEER_CONNECT_TIMEOUT_MILLIS);
+                if (settings.tls() != null) {
+                    settings.tls().applyToConnector(connector);
+                }
+                configuration.addConnectorConfiguration(name, connector);
+                connectors.add(name);
             }
         }
         catch (Exception ex) {
@@ -164,10 +187,10 @@ final class EmbeddedBrokerConfigurationFactory {
                 .setQueueName(queue)
                 .setForwardingAddress(queue)
                 .setRoutingType(ComponentConfigurationRoutingType.ANYCAST)
-                .setStaticConnectors(List.of(connectorName(id)))
+                .setStaticConnectors(connectors)
                 .setUser(settings.userFor(peer))
                 .setPassword(settings.passwordFor(peer))
-                .setHA(false)
+                .setHA(ha)
                 .setInitialConnectAttempts(-1)
                 .setReconnectAttempts(-1)
                 .setRetryInterval(bridge.retryInterval().toMillis())

@@ -143,10 +143,16 @@ public final class JmsTransport implements Transport {
                 this.sender.connect();
             }
             catch (TransportUnavailableException ex) {
-                if (this.broker != null) {
-                    this.broker.close();
+                if (!waitsForItsPair()) {
+                    if (this.broker != null) {
+                        this.broker.close();
+                    }
+                    throw ex;
                 }
-                throw ex;
+                // A passive broker of a pair waits for its partner (a backup can start first); stopping it would
+                // leave the node with one broker fewer. Sends fail, retryably, until one of the two is active.
+                log.warn("Embedded broker of node {} is passive and neither broker of its pair is active yet; the "
+                        + "transport connects when one is: {}", settings.nodeId(), ex.getMessage());
             }
             this.opened = true;
             log.info("Opened JMS transport of node {} ({} broker at {}, peers {})", settings.nodeId(),
@@ -220,6 +226,8 @@ public final class JmsTransport implements Transport {
      * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
      * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
      * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (JMS messages waiting for that peer);
+     * with an embedded broker that is one of a pair, {@code pairRole}, {@code pairPartner} and
+     * {@code pairSynchronized} (the two hold the same journal), the broker being up when it runs, active or passive;
      * on a transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
      * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}. Depths count JMS
      * messages, a bundle of envelopes once.
@@ -232,10 +240,21 @@ public final class JmsTransport implements Transport {
         details.put("brokerUrl", this.brokerUrl);
         String inbox = settings.queueName(settings.nodeId());
         details.put("inboxQueue", inbox);
-        boolean brokerActive = true;
+        boolean brokerUp = true;
         if (this.broker != null) {
-            brokerActive = this.broker.isActive();
+            boolean brokerActive = this.broker.isActive();
             details.put("brokerActive", brokerActive);
+            JmsTransportSettings.Pair pair = settings.embedded().pair();
+            if (pair == null) {
+                brokerUp = brokerActive;
+            }
+            else {
+                // A passive broker of a pair is as it should be, as long as it runs.
+                brokerUp = this.broker.isRunning();
+                details.put("pairRole", pair.role().label());
+                details.put("pairPartner", pair.partner());
+                details.put("pairSynchronized", this.broker.isPairSynchronized());
+            }
             this.broker.messageCount(inbox).ifPresent((depth) -> details.put("inboxDepth", depth));
         }
         Map<String, Object> peers = new LinkedHashMap<>();
@@ -281,7 +300,7 @@ public final class JmsTransport implements Transport {
         if (lastError != null) {
             details.put("lastError", lastError);
         }
-        boolean up = this.opened && !this.closed && brokerActive && (senderConnected || consumerConnected);
+        boolean up = this.opened && !this.closed && brokerUp && (senderConnected || consumerConnected);
         return up ? TransportHealth.up(details) : TransportHealth.down(details);
     }
 
@@ -307,6 +326,16 @@ public final class JmsTransport implements Transport {
             }
             log.info("Closed JMS transport of node {}", settings.nodeId());
         }
+    }
+
+    private boolean waitsForItsPair() {
+        return this.broker != null && settings.embedded().pair() != null && this.broker.isRunning()
+                && !this.broker.isActive();
+    }
+
+    /** The embedded broker, if any, for tests. */
+    @Nullable EmbeddedBroker embeddedBroker() {
+        return this.broker;
     }
 
     private void run(String action, Runnable step) {

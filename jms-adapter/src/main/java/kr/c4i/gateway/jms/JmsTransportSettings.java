@@ -76,6 +76,11 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         }
         else {
             embedded.check(problems);
+            if (embedded.pair() != null && effective == BrokerMode.EXTERNAL) {
+                problems.add(new Problem("embedded.pair", "embedded.pair is for an embedded broker; list an external "
+                        + "pair's brokers in brokerUrl, such as (tcp://b1:61616,tcp://b2:61616)?ha=true"
+                        + "&reconnectAttempts=-1"));
+            }
         }
         peers = checkPeers(nodeId, effective, peers, problems);
         checkQueues(queuePrefix, invalidQueue, "node", problems);
@@ -185,6 +190,15 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
         return isBlank(peer.password()) ? password : peer.password();
     }
 
+    /** The user the brokers of a pair connect to each other as: the pair's own, or this node's. */
+    String clusterUserFor(Pair pair) {
+        return isBlank(pair.clusterUser()) ? user : pair.clusterUser();
+    }
+
+    String clusterPasswordFor(Pair pair) {
+        return isBlank(pair.clusterPassword()) ? password : pair.clusterPassword();
+    }
+
     @Override
     public String toString() {
         return "JmsTransportSettings[nodeId=" + nodeId + ", mode=" + effectiveMode().label() + ", brokerUrl="
@@ -253,14 +267,29 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      *        default 100 ms
      * @param maxRedeliveryDelay upper bound of that delay; default 5 s
      * @param duplicateIdCacheSize message ids remembered per address to drop resends; default 20000
+     * @param pair the other broker of this node when the node runs on two machines; {@code null} (the default) for a
+     *        lone broker
      */
     public record Embedded(String host, int port, Path dataDirectory, boolean journalSyncTransactional,
-            Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize) {
+            Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize, @Nullable Pair pair) {
+
+        /** A lone broker. */
+        public Embedded(String host, int port, Path dataDirectory, boolean journalSyncTransactional,
+                Duration redeliveryDelay, Duration maxRedeliveryDelay, int duplicateIdCacheSize) {
+            this(host, port, dataDirectory, journalSyncTransactional, redeliveryDelay, maxRedeliveryDelay,
+                    duplicateIdCacheSize, null);
+        }
 
         /** Where the acceptor listens and where the data lives; defaults for the rest. */
         public static Embedded at(String host, int port, Path dataDirectory) {
             return new Embedded(host, port, dataDirectory, true, Duration.ofMillis(100), Duration.ofSeconds(5),
                     20_000);
+        }
+
+        /** This broker as one of a pair, or alone when {@code pair} is {@code null}. */
+        public Embedded withPair(@Nullable Pair pair) {
+            return new Embedded(host, port, dataDirectory, journalSyncTransactional, redeliveryDelay,
+                    maxRedeliveryDelay, duplicateIdCacheSize, pair);
         }
 
         void check(List<Problem> problems) {
@@ -279,6 +308,129 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
                 problems.add(new Problem("embedded.duplicateIdCacheSize",
                         "embedded.duplicateIdCacheSize must be at least 1, was " + duplicateIdCacheSize));
             }
+            if (pair != null) {
+                pair.check(this, problems);
+            }
+        }
+    }
+
+    /**
+     * The embedded broker as one of a primary/backup pair, one on each of the two machines a node runs on: Artemis
+     * replication, each broker with a cluster connection to the other. The backup copies the primary's journal
+     * (duplicate ids included) and becomes active when it loses the primary; a primary that restarts first looks
+     * for an active backup and takes over from it once it has its data again. This node's clients and peers that list
+     * both brokers follow the active one (see {@link Peer#url()}). Start the primary first: a backup waits for a
+     * primary to copy from, and a backup whose primary is lost for good becomes a primary only by configuration. With
+     * TLS, both brokers use the node's identity, stored under the same paths on both machines: Artemis announces each
+     * broker's connector, store passwords included, to its partner and to clients that fail over.
+     *
+     * @param role what this broker is configured as; its partner is configured as the other
+     * @param partner the other broker's acceptor as {@code host:port}, such as {@code node-b2:61616}
+     * @param host this broker's address as its partner, this node's clients and the peers reach it; default
+     *        {@code embedded.host}, which must then not be a wildcard address
+     * @param clusterUser user the two brokers connect to each other as; default this node's {@code user}
+     * @param clusterPassword password of that user; default this node's {@code password}
+     * @param failureCheckPeriod a connection between the brokers, or from this node's clients, that has received
+     *        nothing for this long is taken as lost; default 5 s. It bounds how long the backup waits when the
+     *        primary's machine is gone without closing its connections; shorter risks taking a long pause for a loss
+     * @param connectionTtl how long a broker keeps a silent connection of its partner or of a client; default 15 s
+     */
+    public record Pair(PairRole role, String partner, @Nullable String host, @Nullable String clusterUser,
+            @Nullable String clusterPassword, Duration failureCheckPeriod, Duration connectionTtl) {
+
+        /** This broker as {@code role}, its partner at {@code partner} ({@code host:port}); defaults for the rest. */
+        public static Pair of(PairRole role, String partner) {
+            return new Pair(role, partner, null, null, null, Duration.ofSeconds(5), Duration.ofSeconds(15));
+        }
+
+        /** These settings with this broker reached at {@code host}. */
+        public Pair withHost(@Nullable String host) {
+            return new Pair(role, partner, host, clusterUser, clusterPassword, failureCheckPeriod, connectionTtl);
+        }
+
+        /** The partner's host, without the brackets of an IPv6 address. */
+        String partnerHost() {
+            return hostPort(partner)[0];
+        }
+
+        int partnerPort() {
+            return Integer.parseInt(hostPort(partner)[1]);
+        }
+
+        /** Where the partner, this node's clients and peers reach this broker (IPv6 without brackets). */
+        String hostOf(Embedded embedded) {
+            return unbracket(isBlank(host) ? embedded.host().strip() : host.strip());
+        }
+
+        void check(Embedded embedded, List<Problem> problems) {
+            if (role == null) {
+                problems.add(new Problem("embedded.pair.role", "embedded.pair.role must be primary or backup"));
+            }
+            String[] partnerAddress = isBlank(partner) ? null : hostPort(partner);
+            if (partnerAddress == null) {
+                problems.add(new Problem("embedded.pair.partner", "embedded.pair.partner '" + partner
+                        + "' must be the other broker's host:port, such as node-b2:61616"));
+            }
+            else if (!isPort(partnerAddress[1])) {
+                problems.add(new Problem("embedded.pair.partner", "embedded.pair.partner '" + partner
+                        + "' must end in a port 1..65535, such as node-b2:61616"));
+            }
+            boolean wildcard = embedded.host() != null && BrokerSettingChecks.isWildcardHost(embedded.host());
+            if (isBlank(host) && wildcard) {
+                problems.add(new Problem("embedded.pair.host", "embedded.pair.host must be set when embedded.host is "
+                        + "the wildcard address '" + embedded.host() + "': it is the address the partner, this "
+                        + "node's clients and peers reach this broker at"));
+            }
+            else if (partnerAddress != null && isPort(partnerAddress[1]) && embedded.host() != null
+                    && partnerAddress[0].equalsIgnoreCase(hostOf(embedded))
+                    && Integer.parseInt(partnerAddress[1]) == embedded.port()) {
+                problems.add(new Problem("embedded.pair.partner", "embedded.pair.partner '" + partner
+                        + "' is this broker itself; it must be the other broker of the pair"));
+            }
+            if (isBlank(clusterUser) != isBlank(clusterPassword)) {
+                problems.add(new Problem("embedded.pair.clusterUser", "embedded.pair.clusterUser and "
+                        + "embedded.pair.clusterPassword must be set together, or neither to use user and password"));
+            }
+            requirePositive("embedded.pair.failureCheckPeriod", failureCheckPeriod, problems);
+            requirePositive("embedded.pair.connectionTtl", connectionTtl, problems);
+            requireAtLeast("embedded.pair.connectionTtl", connectionTtl, "embedded.pair.failureCheckPeriod",
+                    failureCheckPeriod, problems);
+        }
+
+        @Override
+        public String toString() {
+            return "Pair[role=" + role + ", partner=" + partner + ", host=" + host + ", clusterUser=" + clusterUser
+                    + ", clusterPassword=" + (clusterPassword == null ? null : "******") + ", failureCheckPeriod="
+                    + failureCheckPeriod + ", connectionTtl=" + connectionTtl + "]";
+        }
+
+        /** {@code [host, port]}, or {@code null} when the text is not {@code host:port} (IPv6 in brackets). */
+        private static String @Nullable [] hostPort(String text) {
+            String value = text.strip();
+            int colon = value.lastIndexOf(':');
+            if (colon <= 0 || colon == value.length() - 1) {
+                return null;
+            }
+            String host = value.substring(0, colon);
+            if (host.startsWith("[") != host.endsWith("]") || (!host.startsWith("[") && host.contains(":"))) {
+                return null;
+            }
+            host = unbracket(host);
+            return host.isBlank() ? null : new String[] {host, value.substring(colon + 1)};
+        }
+
+        private static String unbracket(String host) {
+            return (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
+        }
+
+        private static boolean isPort(String text) {
+            try {
+                int port = Integer.parseInt(text);
+                return port >= 1 && port <= 65535;
+            }
+            catch (NumberFormatException ex) {
+                return false;
+            }
         }
     }
 
@@ -286,7 +438,10 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * Another node this node sends to.
      *
      * @param url the peer's broker as an Artemis connector URL, such as {@code tcp://node-b:61616}; required in
-     *        embedded mode, where this node's broker bridges to it; unused in external mode
+     *        embedded mode, where this node's broker bridges to it; unused in external mode. A peer whose broker is a
+     *        {@linkplain Pair pair} is given both, {@code (tcp://b1:61616,tcp://b2:61616)?ha=true&reconnectAttempts=-1}:
+     *        the bridge then follows whichever is active (listing two brokers turns that on by itself, and a bridge
+     *        reconnects for ever whatever the URL says)
      * @param user user the bridge connects as; default this node's {@code user}
      * @param password password of that user; default this node's {@code password}
      */

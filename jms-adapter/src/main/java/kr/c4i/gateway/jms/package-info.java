@@ -8,6 +8,12 @@
  * address {@code kmtf.node.b} on B's broker. Nodes consume only their own queue on their own broker; inbound
  * messages that are not envelopes go to {@code kmtf.invalid}.
  *
+ * <p>A node that runs on two machines has one broker on each, a primary/backup pair
+ * ({@link kr.c4i.gateway.jms.JmsTransportSettings.Pair}): Artemis replicates the primary's journal to the backup, which
+ * becomes active when the primary is lost. The node's own clients list both brokers and follow the active one; so do
+ * the bridges of peers that list both in their URL, {@code (tcp://b1:61616,tcp://b2:61616)?ha=true&reconnectAttempts=-1}.
+ * Duplicate detection, replicated with the journal, drops what a bridge or a sender resends after a failover.
+ *
  * <p>Delivery guarantee: {@code send} returns once every copy is committed to the local journal. From there each
  * copy reaches the destination's inbox at least once, across restarts of either broker, and is never
  * dead-lettered; the handler's batch is acknowledged only when it returns. Brokers drop resends of the same
@@ -15,7 +21,7 @@
  * rare, but receivers must still deduplicate on the message id.
  *
  * <p>Public: {@link kr.c4i.gateway.jms.JmsTransport}, {@link kr.c4i.gateway.jms.JmsTransportSettings},
- * {@link kr.c4i.gateway.jms.BrokerMode} and {@link kr.c4i.gateway.jms.EmbeddedBrokerCustomizer}; also
+ * {@link kr.c4i.gateway.jms.BrokerMode}, {@link kr.c4i.gateway.jms.PairRole} and {@link kr.c4i.gateway.jms.EmbeddedBrokerCustomizer}; also
  * {@link kr.c4i.gateway.jms.EmbeddedBroker} and {@link kr.c4i.gateway.jms.BrokerSettingChecks}, for the WAN link in
  * {@code kr.c4i.gateway.jms.link}.
  */

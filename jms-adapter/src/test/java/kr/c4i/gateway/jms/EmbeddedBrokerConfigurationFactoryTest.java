@@ -1,6 +1,8 @@
 package kr.c4i.gateway.jms;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -9,8 +11,12 @@ import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.config.BridgeConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
+import org.apache.activemq.artemis.core.config.ha.ReplicaPolicyConfiguration;
+import org.apache.activemq.artemis.core.config.ha.ReplicatedPolicyConfiguration;
 import org.apache.activemq.artemis.core.server.JournalType;
+import org.apache.activemq.artemis.core.server.cluster.impl.MessageLoadBalancingType;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -151,6 +157,127 @@ class EmbeddedBrokerConfigurationFactoryTest {
         BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
         assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(10_000);
         assertThat(bridge.getConnectionTTL()).isEqualTo(30_000);
+    }
+
+    @Test
+    void aLoneBrokerHasNoClusterConnection() {
+        assertThat(this.configuration.getClusterConfigurations()).isEmpty();
+        // Artemis's default: a primary without a backup.
+        assertThat(this.configuration.getHAPolicyConfiguration()).isNull();
+    }
+
+    @Test
+    void aPrimaryReplicatesThroughOneClusterConnectionToItsBackupAndLooksForItWhenItRestarts() {
+        Configuration primary = new EmbeddedBrokerConfigurationFactory(paired(PairRole.PRIMARY, this.settings))
+                .createConfiguration();
+
+        assertThat(primary.getHAPolicyConfiguration()).isInstanceOfSatisfying(ReplicatedPolicyConfiguration.class,
+                (policy) -> {
+                    assertThat(policy.isCheckForActiveServer()).isTrue();
+                    assertThat(policy.getVoteOnReplicationFailure()).isFalse();
+                    assertThat(policy.getClusterName()).isEqualTo("kmtf-pair");
+                    assertThat(policy.getGroupName()).isEqualTo("kmtf-a");
+                });
+        assertThat(primary.getClusterConfigurations()).singleElement().satisfies((cluster) -> {
+            assertThat(cluster.getName()).isEqualTo("kmtf-pair");
+            assertThat(cluster.getConnectorName()).isEqualTo("kmtf-pair-primary");
+            assertThat(cluster.getStaticConnectors()).containsExactly("kmtf-pair-backup");
+            assertThat(cluster.getMessageLoadBalancingType()).isEqualTo(MessageLoadBalancingType.OFF);
+            assertThat(cluster.getClientFailureCheckPeriod()).isEqualTo(5_000);
+            assertThat(cluster.getConnectionTTL()).isEqualTo(15_000);
+        });
+        assertThat(primary.getConnectorConfigurations().get("kmtf-pair-primary").getParams())
+                .containsEntry("host", "node-a1").containsEntry("port", 61700);
+        assertThat(primary.getConnectorConfigurations().get("kmtf-pair-backup").getParams())
+                .containsEntry("host", "node-a2").containsEntry("port", 61616)
+                .containsEntry("connect-timeout-millis", 2_000);
+        assertThat(primary.getClusterUser()).isEqualTo("gateway");
+        assertThat(primary.getClusterPassword()).isEqualTo("pw");
+        assertThat(primary.getAcceptorConfigurations()).hasSize(1);
+    }
+
+    @Test
+    void aBackupHandsBackToItsPrimaryAndStartsAgainAsItsBackup() {
+        JmsTransportSettings backupSettings = this.settings.withEmbedded(
+                JmsTransportSettings.Embedded.at("node-a2", 61616, Path.of("/var/lib/gw/a"))
+                        .withPair(new JmsTransportSettings.Pair(PairRole.BACKUP, "node-a1:61700", null, "pair",
+                                "pair-pw", Duration.ofSeconds(2), Duration.ofSeconds(6))));
+
+        Configuration backup = new EmbeddedBrokerConfigurationFactory(backupSettings).createConfiguration();
+
+        assertThat(backup.getHAPolicyConfiguration()).isInstanceOfSatisfying(ReplicaPolicyConfiguration.class,
+                (policy) -> {
+                    assertThat(policy.isAllowFailBack()).isTrue();
+                    assertThat(policy.isRestartBackup()).isTrue();
+                    assertThat(policy.getGroupName()).isEqualTo("kmtf-a");
+                });
+        assertThat(backup.getClusterConfigurations()).singleElement().satisfies((cluster) -> {
+            assertThat(cluster.getConnectorName()).isEqualTo("kmtf-pair-backup");
+            assertThat(cluster.getStaticConnectors()).containsExactly("kmtf-pair-primary");
+        });
+        assertThat(backup.getConnectorConfigurations().get("kmtf-pair-primary").getParams())
+                .containsEntry("host", "node-a1").containsEntry("port", 61700);
+        assertThat(backup.getClusterUser()).isEqualTo("pair");
+        assertThat(backup.getClusterPassword()).isEqualTo("pair-pw");
+    }
+
+    @Test
+    void thisNodesClientsListBothBrokersPrimaryFirstAndFollowTheActiveOneForEver() {
+        JmsConnectionFactoryFactory factory = new JmsConnectionFactoryFactory(paired(PairRole.BACKUP,
+                this.settings.withEmbedded(JmsTransportSettings.Embedded.at("node-a2", 61616, Path.of("d")))));
+
+        assertThat(factory.brokerUrl())
+                .isEqualTo("(tcp://node-a1:61700,tcp://node-a2:61616)?ha=true&reconnectAttempts=-1");
+        ActiveMQConnectionFactory clients = factory.createConnectionFactory();
+        assertThat(clients.isHA()).isTrue();
+        assertThat(clients.getReconnectAttempts()).isEqualTo(-1);
+        assertThat(clients.getClientFailureCheckPeriod()).isEqualTo(5_000);
+        assertThat(clients.getStaticConnectors()).extracting(TransportConfiguration::getName)
+                .containsExactly("kmtf-pair-primary", "kmtf-pair-backup");
+        clients.close();
+    }
+
+    @Test
+    void withTlsBothBrokersOfAPairAreReachedWithThisNodesIdentity(@TempDir Path dir) {
+        BrokerTls tls = new TlsFixture("s1", dir).loopback("a");
+
+        Configuration secured = new EmbeddedBrokerConfigurationFactory(paired(PairRole.PRIMARY,
+                this.settings.withTls(tls))).createConfiguration();
+
+        for (String name : List.of("kmtf-pair-primary", "kmtf-pair-backup")) {
+            assertThat(secured.getConnectorConfigurations().get(name).getParams()).as(name)
+                    .containsEntry("sslEnabled", true)
+                    .containsEntry("keyStorePath", tls.keyStore().toAbsolutePath().toString());
+        }
+    }
+
+    @Test
+    void aPeerThatIsAPairIsBridgedToBothOfItsBrokersFollowingTheActiveOne() {
+        Configuration bridged = new EmbeddedBrokerConfigurationFactory(this.settings.withPeers(Map.of(B,
+                JmsTransportSettings.Peer.at("(tcp://node-b1:61616,tcp://node-b2:61617)?ha=true&reconnectAttempts=-1"))))
+                .createConfiguration();
+
+        BridgeConfiguration bridge = bridged.getBridgeConfigurations().getFirst();
+        assertThat(bridge.getStaticConnectors()).containsExactly("kmtf-peer-b", "kmtf-peer-b-2");
+        assertThat(bridge.isHA()).isTrue();
+        assertThat(bridge.getReconnectAttempts()).isEqualTo(-1);
+        assertThat(bridge.isUseDuplicateDetection()).isTrue();
+        assertThat(bridged.getConnectorConfigurations().get("kmtf-peer-b").getParams())
+                .containsEntry("host", "node-b1").containsEntry("port", "61616");
+        assertThat(bridged.getConnectorConfigurations().get("kmtf-peer-b-2").getParams())
+                .containsEntry("host", "node-b2").containsEntry("port", "61617");
+        assertThat(bridged.getConnectorConfigurations().get("kmtf-peer-b-2").getExtraParams())
+                .doesNotContainKeys("ha", "reconnectAttempts");
+    }
+
+    /** These settings as the {@code role} broker of node a's pair: node-a1:61700 and node-a2:61616. */
+    private static JmsTransportSettings paired(PairRole role, JmsTransportSettings settings) {
+        JmsTransportSettings.Embedded embedded = settings.embedded();
+        String partner = (role == PairRole.PRIMARY) ? "node-a2:61616" : "node-a1:61700";
+        String host = (role == PairRole.PRIMARY) ? "node-a1" : "node-a2";
+        int port = (role == PairRole.PRIMARY) ? 61700 : 61616;
+        return settings.withEmbedded(JmsTransportSettings.Embedded.at("0.0.0.0", port, embedded.dataDirectory())
+                .withPair(JmsTransportSettings.Pair.of(role, partner).withHost(host)));
     }
 
     @Test

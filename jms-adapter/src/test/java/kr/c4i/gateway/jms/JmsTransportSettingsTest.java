@@ -1,5 +1,6 @@
 package kr.c4i.gateway.jms;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -110,6 +111,63 @@ class JmsTransportSettingsTest {
                 .withPeers(Map.of(B, new JmsTransportSettings.Peer("tcp://b:61616", "gw-b", "peer-secret")));
 
         assertThat(settings.toString()).contains("gateway", "gw-b").doesNotContain("top-secret", "peer-secret");
+    }
+
+    @Test
+    void aLoneBrokerHasNoPair() {
+        assertThat(DEFAULTS.embedded().pair()).isNull();
+    }
+
+    @Test
+    void everyBadPairSettingIsNamed() {
+        JmsTransportSettings.Embedded wildcard = DEFAULTS.embedded().withPair(new JmsTransportSettings.Pair(null,
+                "node-b2:70000", null, "cluster", null, Duration.ofSeconds(5), Duration.ofSeconds(1)));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> DEFAULTS.withEmbedded(wildcard))
+                .withMessageContainingAll("embedded.pair.role must be primary or backup",
+                        "embedded.pair.partner 'node-b2:70000' must end in a port 1..65535",
+                        "embedded.pair.host must be set when embedded.host is the wildcard address '0.0.0.0'",
+                        "embedded.pair.clusterUser and embedded.pair.clusterPassword must be set together",
+                        "embedded.pair.connectionTtl (PT1S) must not be shorter than embedded.pair.failureCheckPeriod");
+    }
+
+    @Test
+    void aPairsPartnerIsNotThisBroker() {
+        JmsTransportSettings.Embedded self = JmsTransportSettings.Embedded.at("0.0.0.0", 61616, Path.of("d"))
+                .withPair(JmsTransportSettings.Pair.of(PairRole.PRIMARY, "node-b1:61616").withHost("node-b1"));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> DEFAULTS.withEmbedded(self))
+                .withMessage("Invalid JMS transport settings: embedded.pair.partner 'node-b1:61616' is this broker "
+                        + "itself; it must be the other broker of the pair");
+    }
+
+    @Test
+    void aPairIsForAnEmbeddedBrokerOnly() {
+        JmsTransportSettings.Embedded paired = JmsTransportSettings.Embedded.at("node-b1", 61616, Path.of("d"))
+                .withPair(JmsTransportSettings.Pair.of(PairRole.BACKUP, "[fd00::2]:61616"));
+
+        assertThat(DEFAULTS.withEmbedded(paired).embedded().pair().partnerHost()).isEqualTo("fd00::2");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> DEFAULTS.withEmbedded(paired).withBrokerUrl("tcp://broker:61616"))
+                .withMessageContaining("embedded.pair is for an embedded broker; list an external pair's brokers in "
+                        + "brokerUrl");
+    }
+
+    @Test
+    void toStringHidesTheClusterPassword() {
+        JmsTransportSettings.Pair pair = new JmsTransportSettings.Pair(PairRole.PRIMARY, "node-b2:61616", "node-b1",
+                "cluster", "cluster-secret", Duration.ofSeconds(5), Duration.ofSeconds(15));
+
+        assertThat(DEFAULTS.withEmbedded(DEFAULTS.embedded().withPair(pair)).toString())
+                .contains("role=PRIMARY", "partner=node-b2:61616").doesNotContain("cluster-secret");
+    }
+
+    @Test
+    void pairRoleParsesLowerCaseNames() {
+        assertThat(PairRole.parse(" Backup ")).isEqualTo(PairRole.BACKUP);
+        assertThat(PairRole.PRIMARY.partner()).isEqualTo(PairRole.BACKUP);
+        assertThatIllegalArgumentException().isThrownBy(() -> PairRole.parse("standby"))
+                .withMessageContaining("primary, backup");
     }
 
     @Test
