@@ -66,8 +66,10 @@ if [[ ! -f /pki/issued-fanout ]]; then
 fi
 
 mkdir -p /pki/config
+# A service's settings file, by its identity, its site and its compose service: a pair's second service (the pair
+# profile) has a file of its own, with the first's identity.
 node() {
-  local id="$1" site="$2" file="/pki/config/node-$1.yaml"
+  local id="$1" site="$2" file="/pki/config/$3.yaml"
   if [[ "$security" == plain ]]; then
     printf 'gateway:\n  jms.tls.plain-tcp: true\n  dds.security.plain: true\n' > "$file"
   else
@@ -85,7 +87,7 @@ EOF
   fi
 }
 gateway() {
-  local site="$1" peer="$2" id="gw-$1" file="/pki/config/wan-gateway-$1.yaml"
+  local site="$1" peer="$2" id="gw-$1" file="/pki/config/$3.yaml"
   if [[ "$security" == plain ]]; then
     printf 'gateway.wan:\n  security.plain: true\n  jms.tls.plain-tcp: true\n  lan:\n    jms.tls.plain-tcp: true\n    dds.security.plain: true\n' > "$file"
   else
@@ -109,7 +111,8 @@ gateway.wan:
 EOF
   fi
 }
-node a s1; node b s1; node c s2
-node d s1; node e s1; node f s1; node g s1
-gateway s1 s2; gateway s2 s1
+node a s1 node-a; node b s1 node-b; node c s2 node-c
+node d s1 node-d; node e s1 node-e; node f s1 node-f; node g s1 node-g
+gateway s1 s2 wan-gateway-s1; gateway s2 s1 wan-gateway-s2
+node b s1 node-b2; gateway s1 s2 wan-gateway-s1-standby
 echo "pki: $security; certificates issued $(cat /pki/issued), settings in /pki/config"

@@ -46,12 +46,13 @@ now() { date +%s.%N; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
 root_exec() { compose exec -T --user root "$@"; }
 
-# The address docker-compose.yml gives a node; the fanout profile's nodes d-g included.
+# The address docker-compose.yml gives a node; the fanout profile's nodes d-g and the pair profile's node-b2 included.
 address() {
   case "$1" in
     node-a) echo 172.31.77.11 ;; node-b) echo 172.31.77.12 ;; node-c) echo 172.31.77.13 ;;
     node-d) echo 172.31.77.41 ;; node-e) echo 172.31.77.42 ;; node-f) echo 172.31.77.43 ;; node-g) echo 172.31.77.44 ;;
-    *) die "unknown node $1 (node-a ... node-g)" ;;
+    node-b2) echo 172.31.77.51 ;;
+    *) die "unknown node $1 (node-a ... node-g, node-b2)" ;;
   esac
 }
 database() { echo "postgres-${1#node-}"; }
@@ -70,8 +71,8 @@ exempt_addresses() {
 }
 wan_address() {
   case "$1" in
-    wan-gateway-s1) echo 172.31.78.11 ;; wan-gateway-s2) echo 172.31.78.12 ;;
-    *) die "unknown gateway $1 (wan-gateway-s1, wan-gateway-s2)" ;;
+    wan-gateway-s1) echo 172.31.78.11 ;; wan-gateway-s2) echo 172.31.78.12 ;; wan-gateway-s1-standby) echo 172.31.78.13 ;;
+    *) die "unknown gateway $1 (wan-gateway-s1, wan-gateway-s2, wan-gateway-s1-standby)" ;;
   esac
 }
 gateways=(wan-gateway-s1 wan-gateway-s2)

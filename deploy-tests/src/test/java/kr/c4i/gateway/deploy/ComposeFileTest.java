@@ -277,7 +277,7 @@ class ComposeFileTest {
     void theScenarioScriptKnowsTheProjectTheNetworksEachNodesAddressAndEachGatewaysWanAddress() {
         String script = Repository.read(Repository.file("deploy/scenarios/scenario.sh"));
         Map<String, String> scripted = new TreeMap<>();
-        Matcher address = Pattern.compile("((?:node|wan-gateway)-[a-z0-9]+)\\) echo ([0-9.]+)").matcher(script);
+        Matcher address = Pattern.compile("((?:node|wan-gateway)-[a-z0-9-]+)\\) echo ([0-9.]+)").matcher(script);
         while (address.find()) {
             scripted.put(address.group(1), address.group(2));
         }

@@ -29,8 +29,9 @@ final class ComposeStack implements AutoCloseable {
     /**
      * @param transport the nodes' transport (jms, dds)
      * @param link the WAN link between the gateways (jms, dds)
+     * @param pair whether s2 reaches s1's standby gateway too (the pair profile, dds link)
      */
-    ComposeStack(Path root, String transport, String link) {
+    ComposeStack(Path root, String transport, String link, boolean pair) {
         this.root = root;
         String secret = UUID.randomUUID().toString();
         environment.put("COMPOSE_PROJECT_NAME", PROJECT);
@@ -49,6 +50,7 @@ final class ComposeStack implements AutoCloseable {
         environment.put("NODE_JAVA_OPTIONS", "-Xmx384m");
         environment.put("WAN_GATEWAY_JAVA_OPTIONS", "-Xmx384m");
         environment.put("WAN_BUDGET_BITS_PER_SECOND", "256000");
+        environment.put("S1_GATEWAY_WAN_ADDRESSES", pair ? "172.31.78.11,172.31.78.13" : "172.31.78.11");
         environment.put("NODE_IMAGE", "c4i-gateway/db-bridge:local");
         environment.put("WAN_GATEWAY_IMAGE", "c4i-gateway/wan-gateway:local");
         environment.put("TOOLS_IMAGE", "c4i-gateway/gateway-tools:local");
@@ -79,6 +81,13 @@ final class ComposeStack implements AutoCloseable {
 
     long count(String service, String statement) {
         return Long.parseLong(sql(service, "ifdb", statement));
+    }
+
+    /** A management endpoint of a node or gateway, from inside its container, with the management credential. */
+    String management(String service, String path) {
+        int port = service.startsWith("wan-gateway") ? 8091 : 8081;
+        return compose(Duration.ofSeconds(30), "exec", "-T", service, "curl", "-sf", "-u",
+                "user:" + environment.get("MANAGEMENT_PASSWORD"), "http://127.0.0.1:" + port + path);
     }
 
     /** A file's text inside a running service's container. */
@@ -144,7 +153,8 @@ final class ComposeStack implements AutoCloseable {
      */
     @Override
     public void close() {
-        compose(Duration.ofMinutes(3), "--profile", "fanout", "--profile", "grafana", "down", "-v", "--remove-orphans",
+        compose(Duration.ofMinutes(3), "--profile", "fanout", "--profile", "grafana", "--profile", "pair", "down", "-v",
+                "--remove-orphans",
                 "--timeout", "20");
     }
 }

@@ -45,7 +45,7 @@ class ComposeStackIT {
     @CsvSource({ "jms, jms", "dds, dds" })
     void theSecuredStackDeliversEveryMessageOnceRunsTheQuickScenariosAndAnswersEveryDashboardQuery(String transport,
             String link) throws Exception {
-        try (ComposeStack stack = new ComposeStack(ROOT, transport, link)) {
+        try (ComposeStack stack = new ComposeStack(ROOT, transport, link, "dds".equals(link))) {
             // Inside the try: a stack that fails to come up is removed all the same.
             stack.up();
             assertThat(stack.logs("pki")).contains("pki: secured");
@@ -57,7 +57,40 @@ class ComposeStackIT {
             everyReliableMessageArrivesOnceAtEverySubscriber(stack);
             theQuickScenariosDeliverEveryMessageOnce(stack, transport);
             everyDashboardQueryAnswers(transport);
+            if ("dds".equals(link)) {
+                thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(stack);
+            }
         }
+    }
+
+    /**
+     * The pair profile: node b's second bridge and s1's standby gateway join; node-b and s1's leading gateway are
+     * killed (SIGKILL); the standby leads, and 100 AIRSITREP from a reach b (through node-b2) and c (through the
+     * standby) exactly once.
+     */
+    private static void thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(ComposeStack stack) {
+        stack.compose(Duration.ofMinutes(5), "--profile", "pair", "up", "-d", "--wait", "--wait-timeout", "240",
+                "node-b2", "wan-gateway-s1-standby");
+        assertThat(stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
+                .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 0\\.0");
+        stack.compose(Duration.ofMinutes(1), "kill", "node-b", "wan-gateway-s1");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+                stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
+                .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 1\\.0"));
+
+        String run = "pair" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        stack.sql("postgres-a", "ifdb", "INSERT INTO outbox (message_id, kmtf_type, body) SELECT '" + run
+                + "-' || g, 'AIRSITREP', convert_to(format(E'UNCLASSIFIED\\nMSGID/AIRSITREP/COMPOSE/%s//\\n"
+                + "DTG/251200ZNOV2026//\\nNARR/NO CONTACT ROUTE CLEAR//\\n', g), 'UTF8') FROM generate_series(1, 100) g");
+        String ofRun = "FROM inbox WHERE message_id LIKE '" + run + "-%'";
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            assertThat(stack.count("postgres-b", "SELECT count(*) " + ofRun)).as("b's inbox").isEqualTo(100);
+            assertThat(stack.count("postgres-c", "SELECT count(*) " + ofRun)).as("c's inbox").isEqualTo(100);
+        });
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(stack.count("postgres-b", "SELECT count(DISTINCT message_id) " + ofRun)).isEqualTo(100);
+            assertThat(stack.count("postgres-c", "SELECT count(*) " + ofRun)).isEqualTo(100);
+        });
     }
 
     /**
