@@ -17,6 +17,7 @@ import org.apache.activemq.artemis.core.config.ConfigurationUtils;
 import org.apache.activemq.artemis.core.config.CoreAddressConfiguration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.core.security.Role;
 import org.apache.activemq.artemis.core.server.ComponentConfigurationRoutingType;
 import org.apache.activemq.artemis.core.server.JournalType;
@@ -170,7 +171,7 @@ final class EmbeddedBrokerConfigurationFactory {
                         broker.getParams(), name, clientOptions);
                 // A peer that was cut off must be noticed, and found again, in seconds: Netty's default connect
                 // timeout lets each attempt during an outage hang in TCP SYN back-off. The URL may set its own.
-                connector.getParams().putIfAbsent("connectTimeoutMillis", PEER_CONNECT_TIMEOUT_MILLIS);
+                connector.getParams().putIfAbsent(TransportConstants.NETTY_CONNECT_TIMEOUT, PEER_CONNECT_TIMEOUT_MILLIS);
                 if (settings.tls() != null) {
                     settings.tls().applyToConnector(connector);
                 }

@@ -163,7 +163,7 @@ class BrokerTlsTest {
 
     /** A client that fails at once rather than retrying. */
     private static ActiveMQConnectionFactory client(String url, @Nullable BrokerTls tls) {
-        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(url + "?connectTimeoutMillis=5000",
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(url + "?connect-timeout-millis=5000",
                 TestNodes.USER, TestNodes.PASSWORD);
         factory.setCallTimeout(5_000);
         factory.setReconnectAttempts(0);

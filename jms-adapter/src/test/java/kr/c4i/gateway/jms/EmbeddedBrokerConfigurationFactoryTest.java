@@ -153,7 +153,7 @@ class EmbeddedBrokerConfigurationFactoryTest {
     @Test
     void aPeerIsGivenUpAfterTheBridgesLivenessSettingsAndReconnectedWithoutSynBackOff() {
         assertThat(this.configuration.getConnectorConfigurations().get("kmtf-peer-b").getParams())
-                .containsEntry("connectTimeoutMillis", 2_000);
+                .containsEntry("connect-timeout-millis", 2_000);
         BridgeConfiguration bridge = this.configuration.getBridgeConfigurations().getFirst();
         assertThat(bridge.getClientFailureCheckPeriod()).isEqualTo(10_000);
         assertThat(bridge.getConnectionTTL()).isEqualTo(30_000);

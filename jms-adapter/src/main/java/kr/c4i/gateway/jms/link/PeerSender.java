@@ -21,6 +21,7 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.jms.BrokerTls;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -89,12 +90,16 @@ final class PeerSender {
         this.factory.setReconnectAttempts(0);
     }
 
-    /** Netty's default connect timeout lets each attempt during an outage hang in TCP SYN back-off. */
+    /**
+     * Netty's default connect timeout lets each attempt during an outage hang in TCP SYN back-off. The URL parameter
+     * is the transport's own key: a camel-case {@code connectTimeoutMillis} is taken as a client option and ignored.
+     */
     static String withConnectTimeout(String url) {
-        if (url.contains("connectTimeoutMillis")) {
+        if (url.contains(TransportConstants.NETTY_CONNECT_TIMEOUT)) {
             return url;
         }
-        return url + (url.contains("?") ? "&" : "?") + "connectTimeoutMillis=" + CONNECT_TIMEOUT_MILLIS;
+        return url + (url.contains("?") ? "&" : "?") + TransportConstants.NETTY_CONNECT_TIMEOUT + "="
+                + CONNECT_TIMEOUT_MILLIS;
     }
 
     /** Schedules the first connection attempt. */
