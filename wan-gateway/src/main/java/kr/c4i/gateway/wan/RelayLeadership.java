@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.integration.leader.event.OnGrantedEvent;
 import org.springframework.integration.leader.event.OnRevokedEvent;
@@ -30,14 +31,17 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
     private static final Logger log = LoggerFactory.getLogger(RelayLeadership.class);
 
     private final SiteId site;
-    private final RelayLifecycle relay;
+    private final SmartLifecycle relay;
     private final Runnable leave;
     private final Counter takeovers;
     private final AtomicBoolean leading = new AtomicBoolean();
     private volatile boolean closing;
 
-    /** @param leave ends the process with {@link #EXIT_LEADERSHIP_LOST}, on a thread of its own */
-    RelayLeadership(SiteId site, RelayLifecycle relay, MeterRegistry registry, Runnable leave) {
+    /**
+     * @param relay the relay's lifecycle ({@link RelayLifecycle}), not started by the context
+     * @param leave ends the process with {@link #EXIT_LEADERSHIP_LOST}, on a thread of its own
+     */
+    RelayLeadership(SiteId site, SmartLifecycle relay, MeterRegistry registry, Runnable leave) {
         this.site = site;
         this.relay = relay;
         this.leave = leave;
