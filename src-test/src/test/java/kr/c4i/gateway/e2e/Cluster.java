@@ -36,16 +36,11 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
  */
 final class Cluster implements AutoCloseable {
 
-    /** Database and bridge are cells: a power cut replaces them. */
-    record Node(String id, Path dataDirectory, int pgPort, NodeDatabase[] database, int httpPort, int brokerPort,
-            NodeProcess[] process) {
+    /** The bridge is a cell, as the database is: a power cut replaces them. */
+    record Node(String id, DatabaseCell database, int httpPort, int brokerPort, NodeProcess[] process) {
 
         DataSource db() {
-            return database[0].pool();
-        }
-
-        Path passwordFile() {
-            return dataDirectory.resolveSibling(id + "-pg.password");
+            return database.database().pool();
         }
     }
 
@@ -60,23 +55,16 @@ final class Cluster implements AutoCloseable {
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final Map<String, String> clearances = new TreeMap<>();
     private final List<NodeProcess> partners = new ArrayList<>();
-    private final Map<String, NodeDatabase> standbys = new TreeMap<>();
-    private final Map<String, String> jdbcUrls = new TreeMap<>();
 
     Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
         this.transport = transport;
         for (int i = 0; i < size; i++) {
             String id = String.valueOf((char) ('a' + i));
-            Node node = new Node(id, dir.resolve(id + "-pg"), LoopbackPorts.freeTcp(), new NodeDatabase[1],
-                    LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(), new NodeProcess[1]);
-            startDatabase(node);
-            nodes.add(node);
+            Path data = dir.resolve(id + "-pg");
+            nodes.add(new Node(id, DatabaseCell.start(data, data.resolveSibling(id + "-pg.password"),
+                    LoopbackPorts.freeTcp()), LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(), new NodeProcess[1]));
         }
-    }
-
-    private static void startDatabase(Node node) throws IOException {
-        node.database()[0] = NodeDatabase.start(node.dataDirectory(), node.passwordFile(), node.pgPort());
     }
 
     /**
@@ -86,26 +74,7 @@ final class Cluster implements AutoCloseable {
      */
     void powerCut(String id) throws Exception {
         Node node = node(id);
-        List<ProcessHandle> postgres = freeze(node.dataDirectory());
-        postgres.forEach(ProcessHandle::destroyForcibly);
-        node.process()[0].kill();
-        for (ProcessHandle p : postgres) {
-            p.onExit().get(30, TimeUnit.SECONDS);
-        }
-        // zonky's handle on the dead server: its stop finds nothing to stop, and it lets go of the data directory
-        node.database()[0].close();
-        startDatabase(node);
-    }
-
-    /**
-     * The PostgreSQL server on this data directory, frozen first, so it forks no backend between the listing and a
-     * kill (an orphan would hold the shared memory and keep the database from starting again).
-     */
-    private static List<ProcessHandle> freeze(Path dataDirectory) throws IOException, InterruptedException {
-        long pid = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().strip());
-        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
-        new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
-        return Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
+        node.database().powerCut(node.process()[0]::kill);
     }
 
     /**
@@ -114,40 +83,7 @@ final class Cluster implements AutoCloseable {
      * ({@code targetServerType=primary}). Before the node's bridge starts.
      */
     void standby(String id) throws Exception {
-        Node node = node(id);
-        node.database()[0].close();
-        Files.writeString(node.dataDirectory().resolve("pg_hba.conf"),
-                "host replication postgres 127.0.0.1/32 scram-sha-256\n", StandardOpenOption.APPEND);
-        // A copy of the cleanly stopped primary is a base backup: it streams on from the shutdown checkpoint.
-        Path copy = node.dataDirectory().resolveSibling(id + "-pg-standby");
-        try (Stream<Path> files = Files.walk(node.dataDirectory())) {
-            for (Path file : files.toList()) {
-                Path target = copy.resolve(node.dataDirectory().relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    // PostgreSQL refuses a data directory others may read.
-                    Files.createDirectories(target, PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rwx------")));
-                }
-                else {
-                    Files.copy(file, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        startDatabase(node);
-        Files.createFile(copy.resolve("standby.signal"));
-        Files.writeString(copy.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port="
-                + node.pgPort() + " user=postgres password=" + node.database()[0].password()
-                + " application_name=standby'\n", StandardOpenOption.APPEND);
-        NodeDatabase standby = NodeDatabase.start(copy, node.passwordFile(), LoopbackPorts.freeTcp());
-        standbys.put(id, standby);
-        try (var c = node.db().getConnection(); var s = c.createStatement()) {
-            s.execute("ALTER SYSTEM SET synchronous_standby_names = 'standby'");
-            s.execute("SELECT pg_reload_conf()");
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> count(id,
-                "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming' AND sync_state = 'sync'") == 1);
-        jdbcUrls.put(id, "jdbc:postgresql://127.0.0.1:" + node.pgPort() + ",127.0.0.1:" + standby.port()
-                + "/postgres?targetServerType=primary&hostRecheckSeconds=1");
+        node(id).database().addStandby();
     }
 
     /**
@@ -158,21 +94,7 @@ final class Cluster implements AutoCloseable {
      * @return when the promotion was done (System.nanoTime)
      */
     long failover(String id) throws Exception {
-        Node node = node(id);
-        NodeDatabase standby = standbys.remove(id);
-        List<ProcessHandle> postgres = freeze(node.dataDirectory());
-        postgres.forEach(ProcessHandle::destroyForcibly);
-        for (ProcessHandle p : postgres) {
-            p.onExit().get(30, TimeUnit.SECONDS);
-        }
-        try (var c = standby.pool().getConnection(); var s = c.createStatement()) {
-            s.execute("SELECT pg_promote()");
-        }
-        long promoted = System.nanoTime();
-        // zonky's handle on the dead primary, let go of after the promotion: its stop takes seconds to give up.
-        node.database()[0].close();
-        node.database()[0] = standby;
-        return promoted;
+        return node(id).database().failover();
     }
 
     Node node(String id) {
@@ -222,8 +144,8 @@ final class Cluster implements AutoCloseable {
     private NodeLaunch launch(Node node, int httpPort) {
         String id = node.id();
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
-                .datasource(jdbcUrls.getOrDefault(id, node.database()[0].jdbcUrl()), EmbeddedDatabase.USER,
-                        node.database()[0].password())
+                .datasource(node.database().jdbcUrl(), EmbeddedDatabase.USER,
+                        node.database().database().password())
                 .roles(id.equals("a"), !id.equals("a"));
         for (Node other : nodes) {
             if (!other.id().equals("a")) {
@@ -271,10 +193,7 @@ final class Cluster implements AutoCloseable {
             }
         }
         for (Node node : nodes) {
-            node.database()[0].close();
-        }
-        for (NodeDatabase standby : standbys.values()) {
-            standby.close();
+            node.database().close();
         }
     }
 }

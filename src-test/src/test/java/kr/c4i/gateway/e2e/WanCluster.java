@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -70,7 +69,7 @@ final class WanCluster implements AutoCloseable {
             NodeProcess[] process) {
     }
 
-    record Gateway(String site, Path home, int siteDomain, EmbeddedDatabase database, int httpPort, int lanPort,
+    record Gateway(String site, Path home, int siteDomain, DatabaseCell database, int httpPort, int lanPort,
             int wanPort, TcpProxy[] proxy, NodeProcess[] process) {
     }
 
@@ -110,8 +109,8 @@ final class WanCluster implements AutoCloseable {
                 nodes.put(id, node);
             }
             Path home = dir.resolve(site.getKey() + "-gw");
-            EmbeddedDatabase database = EmbeddedDatabase.start(home.resolve("postgres"),
-                    home.resolve("postgres.password"), EmbeddedPostgres.builder().setCleanDataDirectory(false));
+            DatabaseCell database = DatabaseCell.start(home.resolve("postgres"), home.resolve("postgres.password"),
+                    LoopbackPorts.freeTcp());
             gateways.put(site.getKey(), new Gateway(site.getKey(), home, base + index++, database,
                     LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp(),
                     variant == Variant.NORM ? LoopbackPorts.freeUdp() : LoopbackPorts.freeTcp(), new TcpProxy[1],
@@ -234,7 +233,8 @@ final class WanCluster implements AutoCloseable {
                     .forEach(other -> launch.normLinkPeer(other.site(), "127.0.0.1:" + other.wanPort()));
         }
         return launch.budgetBitsPerSecond(256_000)
-                .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER, gateway.database().password())
+                .datasource(gateway.database().jdbcUrl(), EmbeddedDatabase.USER,
+                        gateway.database().database().password())
                 .managementPort(httpPort).managementPassword(managementPassword)
                 .properties(gatewayProperties).build();
     }
@@ -256,6 +256,21 @@ final class WanCluster implements AutoCloseable {
 
     NodeProcess gateway(String site) {
         return gateways.get(site).process()[0];
+    }
+
+    /** Site {@code site}'s store gets a streaming standby in synchronous replication; before its gateway starts. */
+    void standbyStore(String site) throws Exception {
+        gateways.get(site).database().addStandby();
+    }
+
+    /**
+     * The primary of site {@code site}'s store dies (SIGKILL) and its standby is promoted; the gateway is left
+     * running, reaching the promoted standby through its multi-host URL.
+     *
+     * @return when the promotion was done (System.nanoTime)
+     */
+    long failoverStore(String site) throws Exception {
+        return gateways.get(site).database().failover();
     }
 
     /**
