@@ -91,10 +91,10 @@ final class Cluster implements AutoCloseable {
      * promoted, as an operator or a failover manager does; the node's bridge is left running. From then on the node's
      * database is the promoted standby.
      *
-     * @return when the promotion was done (System.nanoTime)
+     * @param survivors a count the standby answers before its promotion: what of it survived the primary
      */
-    long failover(String id) throws Exception {
-        return node(id).database().failover();
+    DatabaseCell.Failover failover(String id, String survivors) throws Exception {
+        return node(id).database().failover(survivors);
     }
 
     Node node(String id) {

@@ -10,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import kr.c4i.gateway.ports.LoopbackPorts;
@@ -64,9 +63,7 @@ final class DatabaseCell implements AutoCloseable {
         List<ProcessHandle> postgres = freeze(dataDirectory);
         postgres.forEach(ProcessHandle::destroyForcibly);
         machine.kill();
-        for (ProcessHandle p : postgres) {
-            p.onExit().get(30, TimeUnit.SECONDS);
-        }
+        awaitDead(postgres);
         // zonky's handle on the dead server: its stop finds nothing to stop, and it lets go of the data directory
         current.close();
         current = NodeDatabase.start(dataDirectory, passwordFile, port);
@@ -114,26 +111,38 @@ final class DatabaseCell implements AutoCloseable {
     }
 
     /**
+     * What a failover kept and when it ended.
+     *
+     * @param survived the count the standby answered once the primary was dead, before its promotion
+     * @param promotedAt when the promotion was done (System.nanoTime)
+     */
+    record Failover(long survived, long promotedAt) {
+    }
+
+    /**
      * The primary dies (SIGKILL, every process of its PostgreSQL) and the standby is promoted, as an operator or a
      * failover manager does; from then on {@link #database} is the promoted standby.
      *
-     * @return when the promotion was done (System.nanoTime)
+     * @param survivors a count (SQL) the standby answers, read-only, before its promotion: what of it survived
      */
-    long failover() throws Exception {
+    Failover failover(String survivors) throws Exception {
         NodeDatabase promoted = standby;
         List<ProcessHandle> postgres = freeze(dataDirectory);
         postgres.forEach(ProcessHandle::destroyForcibly);
-        for (ProcessHandle p : postgres) {
-            p.onExit().get(30, TimeUnit.SECONDS);
-        }
+        awaitDead(postgres);
+        long survived;
         try (var c = promoted.pool().getConnection(); var s = c.createStatement()) {
+            try (var rs = s.executeQuery(survivors)) {
+                rs.next();
+                survived = rs.getLong(1);
+            }
             s.execute("SELECT pg_promote()");
         }
         long at = System.nanoTime();
         // zonky's handle on the dead primary, let go of after the promotion: its stop takes seconds to give up.
         current.close();
         current = promoted;
-        return at;
+        return new Failover(survived, at);
     }
 
     /**
@@ -145,6 +154,30 @@ final class DatabaseCell implements AutoCloseable {
         ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
         new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
         return Stream.concat(Stream.of(postmaster), postmaster.descendants()).toList();
+    }
+
+    /**
+     * Until every process is dead: gone, or a zombie. Killed servers' processes belong to init once their postmaster
+     * is gone, and init may reap them late; a zombie has let go of everything (shared memory, ports, files) but its
+     * entry, and ProcessHandle counts it as alive.
+     */
+    private static void awaitDead(List<ProcessHandle> processes) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> processes.stream().noneMatch(DatabaseCell::running));
+    }
+
+    private static boolean running(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        }
+        catch (IOException ex) {
+            return false;
+        }
     }
 
     @Override

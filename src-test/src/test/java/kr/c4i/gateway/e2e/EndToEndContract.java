@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.interfacedb.RawOutboxRow;
 import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 
 /**
@@ -27,6 +29,10 @@ abstract class EndToEndContract {
 
     static final Duration STARTUP = Duration.ofSeconds(90);
     private static final String SENT_IDS = "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL ORDER BY 1";
+    /** PostgreSQL's SQLSTATE for a unique violation: the row is there already. */
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final String INBOX_COUNT = "SELECT count(*) FROM inbox";
+    private static final String SENT_COUNT = "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL";
     private static final String INBOX_IDS = "SELECT message_id FROM inbox ORDER BY 1";
 
     @TempDir
@@ -70,6 +76,49 @@ abstract class EndToEndContract {
         });
     }
 
+    /**
+     * As {@link #produce}, the application carrying on through a failover of a's database: a write that fails is
+     * written again once a primary answers, and one found written already (its commit reached the standby before
+     * the primary died, its answer did not) is done.
+     */
+    CompletableFuture<Void> produceThroughFailover(int count) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < count; i++) {
+                    String type = i % 2 == 0 ? "SITREP" : "SPOTREP";
+                    insertAgainUntilWritten(RawOutboxRow.of("a-" + i, type, "ROUTINE", message(type, i), null));
+                    if (i % 20 == 0) {
+                        // The stimulus, not a wait: pacing keeps the stream going while the database fails over.
+                        TimeUnit.MILLISECONDS.sleep(5);
+                    }
+                }
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+    }
+
+    private void insertAgainUntilWritten(RawOutboxRow row) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try {
+                cluster.client("a").insertRaw(row);
+                return;
+            }
+            catch (SQLException ex) {
+                if (UNIQUE_VIOLATION.equals(ex.getSQLState())) {
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+                // An application's retry, not a guess at when the standby is promoted.
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
+    }
+
     void assertExactlyOnce(int expected) throws Exception {
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                 .until(() -> cluster.count("b", "SELECT count(*) FROM inbox") >= expected);
@@ -79,15 +128,24 @@ abstract class EndToEndContract {
         assertThat(cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
     }
 
-    /** How long b's inbox took to grow past what it held at a fault, measured from {@code since}. */
-    record Resumed(long inboxAtFault, Duration after) {
+    /**
+     * How long a count took to grow past what it was at a fault, measured from {@code since}.
+     *
+     * @param counted what was counted, e.g. "in b's inbox"
+     */
+    record Resumed(long atFault, String counted, Duration after) {
     }
 
     /** How long from {@code since} (System.nanoTime) until b's inbox holds more than {@code count} messages. */
     Resumed untilInboxGrows(long count, long since) {
+        return untilGrows("b", INBOX_COUNT, "in b's inbox", count, since);
+    }
+
+    /** How long from {@code since} (System.nanoTime) until {@code sql} on node {@code id} counts more than {@code count}. */
+    Resumed untilGrows(String id, String sql, String counted, long count, long since) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                .until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > count);
-        return new Resumed(count, Duration.ofNanos(System.nanoTime() - since));
+                .until(() -> cluster.count(id, sql) > count);
+        return new Resumed(count, counted, Duration.ofNanos(System.nanoTime() - since));
     }
 
     /**
@@ -96,8 +154,8 @@ abstract class EndToEndContract {
      * what the dead one had not acknowledged.
      */
     void report(String fault, Resumed resumed) {
-        System.out.printf("FAILOVER %s | %s | %d in b's inbox at the fault | resumed after %d ms (polled every 50 ms)"
-                + " | lost 0 | duplicated 0%n", transport().label(), fault, resumed.inboxAtFault(),
+        System.out.printf("FAILOVER %s | %s | %d %s at the fault | resumed after %d ms (polled every 50 ms)"
+                + " | lost 0 | duplicated 0%n", transport().label(), fault, resumed.atFault(), resumed.counted(),
                 resumed.after().toMillis());
     }
 
@@ -161,17 +219,42 @@ abstract class EndToEndContract {
         CompletableFuture<Void> producing = produce(3000);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 500);
         long killed = System.nanoTime();
-        long promoted = cluster.failover("b");
-        // The promoted standby has what b had committed; the rest must come through the bridge after the failover.
-        long atFailover = cluster.count("b", "SELECT count(*) FROM inbox");
-        assertThat(atFailover).as("in b's inbox at the failover").isLessThan(3000);
-        Resumed resumed = untilInboxGrows(atFailover, promoted);
+        // What the standby has of b's inbox when the primary dies: what b had committed; the rest must come through
+        // the bridge after the promotion.
+        DatabaseCell.Failover failover = cluster.failover("b", INBOX_COUNT);
+        assertThat(failover.survived()).as("in b's inbox at the failover").isLessThan(3000);
+        Resumed resumed = untilInboxGrows(failover.survived(), failover.promotedAt());
         producing.get(120, TimeUnit.SECONDS);
 
         assertExactlyOnce(3000);
         // The promotion's own time is the harness's (a failover manager's), not the bridge's: from it, then.
-        report("receiving database's primary killed, its standby promoted " + Duration.ofNanos(promoted - killed)
-                .toMillis() + " ms later; time from the promotion", resumed);
+        report("receiving database's primary killed, its standby promoted " + Duration.ofNanos(
+                failover.promotedAt() - killed).toMillis() + " ms later; time from the promotion", resumed);
+    }
+
+    /**
+     * The sender's database as a primary and a synchronous streaming standby; mid-stream, with the application
+     * writing and a's bridge claiming and sending, the primary dies (SIGKILL) and the standby is promoted. The
+     * application and the bridge carry on on the standby; a row the bridge had handed to the transport whose mark
+     * died with the primary is sent again, and b's inbox keeps it once.
+     */
+    @Test
+    void sendingDatabaseFailsOverToItsStandbyMidStreamAndLosesAndDuplicatesNothing() throws Exception {
+        cluster.standby("a");
+        cluster.startTogether("b", "a");
+        CompletableFuture<Void> producing = produceThroughFailover(3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 500);
+        long killed = System.nanoTime();
+        // What the standby has marked sent when the primary dies; the bridge resumes when it marks the next.
+        DatabaseCell.Failover failover = cluster.failover("a", SENT_COUNT);
+        assertThat(failover.survived()).as("rows of a's outbox marked sent at the failover").isLessThan(3000);
+        Resumed resumed = untilGrows("a", SENT_COUNT, "marked sent in a's outbox", failover.survived(),
+                failover.promotedAt());
+        producing.get(120, TimeUnit.SECONDS);
+
+        assertExactlyOnce(3000);
+        report("sending database's primary killed, its standby promoted " + Duration.ofNanos(
+                failover.promotedAt() - killed).toMillis() + " ms later; time from the promotion", resumed);
     }
 
     @Test

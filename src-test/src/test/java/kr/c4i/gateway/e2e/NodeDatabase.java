@@ -27,6 +27,9 @@ final class NodeDatabase implements AutoCloseable {
         pool.setUsername(EmbeddedDatabase.USER);
         pool.setPassword(database.password());
         pool.setMaximumPoolSize(4);
+        // An application writing through a failover asks the promoted server again within seconds, not after
+        // Hikari's 30 s wait for a connection to a server that is gone.
+        pool.setConnectionTimeout(2_000);
     }
 
     /** @param passwordFile where the superuser's password is kept, found again at a restart */

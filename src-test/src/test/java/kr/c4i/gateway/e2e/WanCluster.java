@@ -270,7 +270,7 @@ final class WanCluster implements AutoCloseable {
      * @return when the promotion was done (System.nanoTime)
      */
     long failoverStore(String site) throws Exception {
-        return gateways.get(site).database().failover();
+        return gateways.get(site).database().failover("SELECT count(*) FROM relay_copy").promotedAt();
     }
 
     /**
