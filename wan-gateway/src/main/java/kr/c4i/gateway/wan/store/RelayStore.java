@@ -104,10 +104,13 @@ public final class RelayStore implements AutoCloseable {
     /** How often a pair's new leader asks again for the store lock its predecessor still holds. */
     private static final Duration FENCE_POLL = Duration.ofMillis(100);
 
-    /** Ends the sessions that hold the store's lock (a bigint key shows in pg_locks as its high and low 32 bits). */
-    private static final String FENCE = """
-            SELECT l.pid, pg_terminate_backend(l.pid)
-              FROM pg_locks l
+    /**
+     * The sessions that hold the store's lock: process, client, since when, and which kind of gateway's (a bigint key
+     * shows in pg_locks as its high and low 32 bits).
+     */
+    private static final String HOLDERS = """
+            SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start, a.application_name
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
              WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ? AND l.objsubid = 1
                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())""";
 
@@ -594,40 +597,54 @@ public final class RelayStore implements AutoCloseable {
      * to end a lone gateway's, which no election stands behind.
      */
     private static void fence(Connection c) throws SQLException {
-        String holder = ownershipHolder(c);
-        if (holder.contains(LONE_GATEWAY)) {
-            throw new IllegalStateException("The relay store on database " + c.getCatalog() + " is open by a gateway "
-                    + "that is not one of a pair (" + holder + "): set gateway.wan.pair.enabled=true on both "
-                    + "gateways of the site, or stop that one");
-        }
-        try (PreparedStatement ps = c.prepareStatement(FENCE)) {
-            ps.setLong(1, OWNERSHIP_LOCK >>> 32);
-            ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
+        for (Holder holder : holders(c)) {
+            if (LONE_GATEWAY.equals(holder.kind())) {
+                throw new IllegalStateException("The relay store on database " + c.getCatalog() + " is open by a "
+                        + "gateway that is not one of a pair (" + holder + "): set gateway.wan.pair.enabled=true on "
+                        + "both gateways of the site, or stop that one");
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+                ps.setInt(1, holder.pid());
+                try (ResultSet rs = ps.executeQuery()) {
+                    boolean ended = rs.next() && rs.getBoolean(1);
                     log.warn("The relay store's lock is still held by PostgreSQL process {}, of a gateway that no "
-                            + "longer leads the pair: its session {}", rs.getInt(1), rs.getBoolean(2) ? "is ended"
+                            + "longer leads the pair: its session {}", holder.pid(), ended ? "is ended"
                                     : "could not be ended (the store's database user may end only its own sessions)");
                 }
             }
         }
     }
 
-    /** Who holds the store's lock, for the operator: the PostgreSQL process of the session and its client. */
-    private static String ownershipHolder(Connection c) {
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start, a.application_name
-                  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                 WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ? AND l.objsubid = 1
-                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())""")) {
-            // A bigint key shows in pg_locks as its high and low 32 bits.
+    /** A session that holds the store's lock; {@code kind} is its application name (a lone gateway's, or a pair's). */
+    private record Holder(int pid, String client, Object since, @Nullable String kind) {
+
+        @Override
+        public String toString() {
+            return "the session of PostgreSQL process " + pid + " (client " + client + ", connected since " + since
+                    + ", " + kind + ")";
+        }
+    }
+
+    private static List<Holder> holders(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(HOLDERS)) {
             ps.setLong(1, OWNERSHIP_LOCK >>> 32);
             ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
+            List<Holder> holders = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return "the session of PostgreSQL process " + rs.getInt(1) + " (client " + rs.getString(2)
-                            + ", connected since " + rs.getObject(3) + ", " + rs.getString(4) + ")";
+                while (rs.next()) {
+                    holders.add(new Holder(rs.getInt(1), rs.getString(2), rs.getObject(3), rs.getString(4)));
                 }
+            }
+            return holders;
+        }
+    }
+
+    /** Who holds the store's lock, for the operator: the PostgreSQL process of the session and its client. */
+    private static String ownershipHolder(Connection c) {
+        try {
+            List<Holder> holders = holders(c);
+            if (!holders.isEmpty()) {
+                return holders.getFirst().toString();
             }
         }
         catch (SQLException ex) {
