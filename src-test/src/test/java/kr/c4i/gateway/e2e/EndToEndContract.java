@@ -60,20 +60,7 @@ abstract class EndToEndContract {
 
     /** Inserts messages in the background, a few at a time, like an application at work. */
     CompletableFuture<Void> produce(int count) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                for (int i = 0; i < count; i++) {
-                    cluster.insertOutbox("a", i % 2 == 0 ? "SITREP" : "SPOTREP", message(i % 2 == 0 ? "SITREP" : "SPOTREP", i));
-                    if (i % 20 == 0) {
-                        // The stimulus, not a wait: pacing keeps the stream going while a test kills a node.
-                        TimeUnit.MILLISECONDS.sleep(5);
-                    }
-                }
-            }
-            catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        });
+        return produce(count, (type, i) -> cluster.insertOutbox("a", type, message(type, i)));
     }
 
     /**
@@ -82,13 +69,22 @@ abstract class EndToEndContract {
      * the primary died, its answer did not) is done.
      */
     CompletableFuture<Void> produceThroughFailover(int count) {
+        return produce(count, (type, i) -> insertAgainUntilWritten(RawOutboxRow.of("a-" + i, type, "ROUTINE",
+                message(type, i), null)));
+    }
+
+    /** How the application writes its {@code i}-th message, of {@code type}, into a's outbox. */
+    private interface Write {
+        void write(String type, int i) throws Exception;
+    }
+
+    private static CompletableFuture<Void> produce(int count, Write write) {
         return CompletableFuture.runAsync(() -> {
             try {
                 for (int i = 0; i < count; i++) {
-                    String type = i % 2 == 0 ? "SITREP" : "SPOTREP";
-                    insertAgainUntilWritten(RawOutboxRow.of("a-" + i, type, "ROUTINE", message(type, i), null));
+                    write.write(i % 2 == 0 ? "SITREP" : "SPOTREP", i);
                     if (i % 20 == 0) {
-                        // The stimulus, not a wait: pacing keeps the stream going while the database fails over.
+                        // The stimulus, not a wait: pacing keeps the stream going while a test kills a node.
                         TimeUnit.MILLISECONDS.sleep(5);
                     }
                 }

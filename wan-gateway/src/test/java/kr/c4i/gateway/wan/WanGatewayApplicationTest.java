@@ -76,32 +76,16 @@ class WanGatewayApplicationTest {
 
     @Test
     void twoGatewaysRelayBetweenTheirSitesAndReportTheirSides() throws Exception {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-        opened.add(postgres);
-        int aPort = LoopbackPorts.freeTcp();
-        int cPort = LoopbackPorts.freeTcp();
-        int lan1 = LoopbackPorts.freeTcp();
-        int lan2 = LoopbackPorts.freeTcp();
-        int wan1 = LoopbackPorts.freeTcp();
-        int wan2 = LoopbackPorts.freeTcp();
-        Map<String, Envelope> inbox = new ConcurrentHashMap<>();
-        JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
-        JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
-        c.subscribe(batch -> batch.forEach(e -> inbox.put(e.messageId(), e)));
+        TwoSites sites = twoSites();
+        ConfigurableApplicationContext gw1 = sites.gatewayOfS1(Map.of());
+        ConfigurableApplicationContext gw2 = sites.gatewayOfS2();
+        List<Outbound> outbound = sitrep("a-1");
+        Envelope sent = outbound.getFirst().envelope();
 
-        ConfigurableApplicationContext gw1 = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
-                Map.of("s2", wan2));
-        ConfigurableApplicationContext gw2 = gateway(postgres, "s2", lan2, wan2, Map.of("c", cPort),
-                Map.of("s1", wan1));
-        MessageType sitrep = CATALOGUE.find("SITREP").orElseThrow();
-        Envelope sent = new Envelope("a-1", NodeId.of("a"), "SITREP", sitrep.defaultPrecedence(), "SECRET",
-                Instant.now().truncatedTo(ChronoUnit.MICROS),
-                "EXER/ULCHI FREEDOM//\nMSGID/SITREP/1군단/a-1//".getBytes(StandardCharsets.UTF_8));
+        sites.a().send(outbound);
 
-        a.send(List.of(new Outbound(sent, sitrep, List.of(NodeId.of("c")))));
-
-        await().atMost(Duration.ofSeconds(60)).until(() -> inbox.containsKey("a-1"));
-        assertThat(inbox.get("a-1")).isEqualTo(sent);
+        await().atMost(Duration.ofSeconds(60)).until(() -> sites.inboxOfC().containsKey("a-1"));
+        assertThat(sites.inboxOfC().get("a-1")).isEqualTo(sent);
         String health = get(gw2, "/actuator/health");
         for (String side : List.of("lan", "wanLink", "store")) {
             assertThat((String) JsonPath.read(health, "$.components." + side + ".status")).as(side).isEqualTo("UP");
@@ -123,24 +107,13 @@ class WanGatewayApplicationTest {
      */
     @Test
     void aSitesPairRelaysThroughOneLeaderAndTheStandbyLeadsOnceTheLeaderStops() throws Exception {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-        opened.add(postgres);
-        int aPort = LoopbackPorts.freeTcp();
-        int cPort = LoopbackPorts.freeTcp();
-        int lan1 = LoopbackPorts.freeTcp();
-        int lan2 = LoopbackPorts.freeTcp();
-        int wan1 = LoopbackPorts.freeTcp();
-        int wan2 = LoopbackPorts.freeTcp();
-        List<String> inbox = new CopyOnWriteArrayList<>();
-        JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
-        JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
-        c.subscribe(batch -> batch.forEach(e -> inbox.add(e.messageId())));
+        TwoSites sites = twoSites();
+        JmsTransport a = sites.a();
+        List<String> inbox = sites.deliveredToC();
         Map<String, Object> pair = Map.of("gateway.wan.pair.enabled", "true");
-        ConfigurableApplicationContext leader = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
-                Map.of("s2", wan2), pair);
-        ConfigurableApplicationContext standby = gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort),
-                Map.of("s2", wan2), pair);
-        gateway(postgres, "s2", lan2, wan2, Map.of("c", cPort), Map.of("s1", wan1));
+        ConfigurableApplicationContext leader = sites.gatewayOfS1(pair);
+        ConfigurableApplicationContext standby = sites.gatewayOfS1(pair);
+        sites.gatewayOfS2();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> leads(leader));
         assertThat(leads(standby)).as("the second gateway of s1 leads too").isFalse();
@@ -158,6 +131,43 @@ class WanGatewayApplicationTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> inbox.contains("a-2"));
         assertThat(inbox).as("c's inbox, after a takeover in %d ms", takeover.toMillis())
                 .containsExactlyInAnyOrder("a-1", "a-2");
+    }
+
+    /**
+     * Node a at site s1 and node c at site s2, each on a real broker, their gateways' LAN and WAN ports, and one
+     * PostgreSQL for the gateways' stores; what reaches c, by id and in order of arrival.
+     */
+    private record TwoSites(WanGatewayApplicationTest test, EmbeddedPostgres postgres, int aPort, int cPort, int lan1,
+            int lan2, int wan1, int wan2, JmsTransport a, Map<String, Envelope> inboxOfC, List<String> deliveredToC) {
+
+        /** A gateway of site s1 (one of a pair too, given {@code more}). */
+        ConfigurableApplicationContext gatewayOfS1(Map<String, Object> more) throws Exception {
+            return test.gateway(postgres, "s1", lan1, wan1, Map.of("a", aPort), Map.of("s2", wan2), more);
+        }
+
+        ConfigurableApplicationContext gatewayOfS2() throws Exception {
+            return test.gateway(postgres, "s2", lan2, wan2, Map.of("c", cPort), Map.of("s1", wan1));
+        }
+    }
+
+    private TwoSites twoSites() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        int aPort = LoopbackPorts.freeTcp();
+        int cPort = LoopbackPorts.freeTcp();
+        int lan1 = LoopbackPorts.freeTcp();
+        int lan2 = LoopbackPorts.freeTcp();
+        int wan1 = LoopbackPorts.freeTcp();
+        int wan2 = LoopbackPorts.freeTcp();
+        Map<String, Envelope> inbox = new ConcurrentHashMap<>();
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        JmsTransport a = node("a", aPort, Map.of(NodeId.of("c"), lan1));
+        JmsTransport c = node("c", cPort, Map.of(NodeId.of("a"), lan2));
+        c.subscribe(batch -> batch.forEach(e -> {
+            inbox.put(e.messageId(), e);
+            delivered.add(e.messageId());
+        }));
+        return new TwoSites(this, postgres, aPort, cPort, lan1, lan2, wan1, wan2, a, inbox, delivered);
     }
 
     private static boolean leads(ConfigurableApplicationContext gateway) throws Exception {
