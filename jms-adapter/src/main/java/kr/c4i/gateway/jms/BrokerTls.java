@@ -7,11 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.util.Collections;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
@@ -132,11 +138,73 @@ public record BrokerTls(Path keyStore, Path keyStorePasswordFile, Path trustStor
         return parameters;
     }
 
-    /** A client's parameters: TLS, the client's identity, and the broker's host name checked. */
+    /**
+     * A client's parameters: TLS, the client's identity, and the broker's host name checked. The holder is also
+     * registered under its {@linkplain #contextName() context name}, so that this process can connect through a
+     * connector another process announced (see {@link #announcedConnectorParameters()}).
+     */
     Map<String, Object> connectorParameters() {
+        NamedTlsContextFactory.register(this);
         Map<String, Object> parameters = stores();
         parameters.put(TransportConstants.VERIFY_HOST_PROP_NAME, verifyHost);
         return parameters;
+    }
+
+    /**
+     * The parameters of a connector that Artemis announces to other processes (a pair's brokers are sent to every
+     * client and partner in the topology): TLS by context name, without a store's path or password. Whoever connects
+     * through it uses its own identity, registered under the same name ({@link NamedTlsContextFactory}).
+     */
+    Map<String, Object> announcedConnectorParameters() {
+        Map<String, Object> parameters = new HashMap<>();
+        parameters.put(TransportConstants.SSL_ENABLED_PROP_NAME, true);
+        parameters.put(TransportConstants.SSL_CONTEXT_PROP_NAME, NamedTlsContextFactory.register(this));
+        parameters.put(TransportConstants.VERIFY_HOST_PROP_NAME, verifyHost);
+        return parameters;
+    }
+
+    /**
+     * The name of the authorities this holder trusts: {@code kmtf-trust-} and a digest of their certificates. Every
+     * process of one deployment trusts the same authorities, so the name means the same there: "connect with your own
+     * identity and trust"; a process trusting other authorities finds no context of that name and does not connect.
+     */
+    String contextName() {
+        try {
+            KeyStore trust = load(trustStore, readPassword(effectiveTrustStorePasswordFile()));
+            List<String> certificates = new ArrayList<>();
+            for (String alias : Collections.list(trust.aliases())) {
+                if (trust.getCertificate(alias) != null) {
+                    certificates.add(HexFormat.of().formatHex(trust.getCertificate(alias).getEncoded()));
+                }
+            }
+            Collections.sort(certificates);
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            certificates.forEach((certificate) -> digest.update(certificate.getBytes(StandardCharsets.US_ASCII)));
+            return NamedTlsContextFactory.PREFIX + HexFormat.of().formatHex(digest.digest(), 0, 8);
+        }
+        catch (IOException | GeneralSecurityException ex) {
+            throw new IllegalStateException("cannot read the trust store " + trustStore + ": " + ex, ex);
+        }
+    }
+
+    /** A client's TLS context: this holder's identity and trust, read from the stores now. */
+    SSLContext clientContext() throws IOException, GeneralSecurityException {
+        String keyPassword = readPassword(keyStorePasswordFile);
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(load(keyStore, keyPassword), keyPassword.toCharArray());
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(load(trustStore, readPassword(effectiveTrustStorePasswordFile())));
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+        return context;
+    }
+
+    private static KeyStore load(Path store, String password) throws IOException, GeneralSecurityException {
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keyStore = KeyStore.getInstance(STORE_TYPE);
+            keyStore.load(in, password.toCharArray());
+            return keyStore;
+        }
     }
 
     /** Adds the client's TLS parameters to a connector (a bridge's, say), replacing any the URL set. */
@@ -198,10 +266,8 @@ public record BrokerTls(Path keyStore, Path keyStorePasswordFile, Path trustStor
             problems.add(new Problem(passwordName, passwordName + ": " + ex.getMessage()));
             return null;
         }
-        try (InputStream in = Files.newInputStream(store)) {
-            KeyStore keyStore = KeyStore.getInstance(STORE_TYPE);
-            keyStore.load(in, password.toCharArray());
-            return keyStore;
+        try {
+            return load(store, password);
         }
         catch (IOException | GeneralSecurityException ex) {
             problems.add(new Problem(storeName, storeName + " " + store + " cannot be opened as PKCS #12 with the "

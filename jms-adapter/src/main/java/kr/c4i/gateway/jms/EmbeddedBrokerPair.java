@@ -46,7 +46,7 @@ final class EmbeddedBrokerPair {
         this.pair = pair;
     }
 
-    /** The pair's broker in {@code role}: named by role, so this node's clients keep their own TLS for it. */
+    /** The pair's broker in {@code role}. */
     static String connectorName(PairRole role) {
         return "kmtf-pair-" + role.label();
     }
@@ -114,23 +114,19 @@ final class EmbeddedBrokerPair {
     }
 
     /**
-     * The broker in {@code broker}'s role as a connector, with this process's TLS identity. A client given the other
-     * broker by the topology uses its own connector of the same name; but the partner replicates through this
-     * broker's connector as announced, so Artemis sends its TLS parameters, store passwords included, in the topology
-     * (to every client that fails over, peers' bridges too). Hence both processes of a node hold the node's identity
-     * under the same paths.
+     * The broker in {@code broker}'s role as a connector. Artemis announces it, every parameter included, to the
+     * partner (which replicates through it) and to every client that may fail over (peers' bridges too), so its TLS
+     * is a context name, never a store or its password: each process connects with its own identity of that trust.
      */
     private TransportConfiguration connector(PairRole broker) {
         Map<String, Object> parameters = new HashMap<>();
         parameters.put(TransportConstants.HOST_PROP_NAME, host(broker));
         parameters.put(TransportConstants.PORT_PROP_NAME, port(broker));
         parameters.put(TransportConstants.NETTY_CONNECT_TIMEOUT, CONNECT_TIMEOUT_MILLIS);
-        TransportConfiguration connector = new TransportConfiguration(NettyConnectorFactory.class.getName(),
-                parameters, connectorName(broker));
         if (settings.tls() != null) {
-            settings.tls().applyToConnector(connector);
+            parameters.putAll(settings.tls().announcedConnectorParameters());
         }
-        return connector;
+        return new TransportConfiguration(NettyConnectorFactory.class.getName(), parameters, connectorName(broker));
     }
 
     private String host(PairRole broker) {

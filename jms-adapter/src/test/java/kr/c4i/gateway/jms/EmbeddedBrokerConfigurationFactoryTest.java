@@ -238,7 +238,7 @@ class EmbeddedBrokerConfigurationFactoryTest {
     }
 
     @Test
-    void withTlsBothBrokersOfAPairAreReachedWithThisNodesIdentity(@TempDir Path dir) {
+    void withTlsBothBrokersOfAPairAreReachedByTrustNameWithoutAStoreOrPassword(@TempDir Path dir) {
         BrokerTls tls = new TlsFixture("s1", dir).loopback("a");
 
         Configuration secured = new EmbeddedBrokerConfigurationFactory(paired(PairRole.PRIMARY,
@@ -246,8 +246,9 @@ class EmbeddedBrokerConfigurationFactoryTest {
 
         for (String name : List.of("kmtf-pair-primary", "kmtf-pair-backup")) {
             assertThat(secured.getConnectorConfigurations().get(name).getParams()).as(name)
-                    .containsEntry("sslEnabled", true)
-                    .containsEntry("keyStorePath", tls.keyStore().toAbsolutePath().toString());
+                    .containsEntry("sslEnabled", true).containsEntry("sslContext", tls.contextName())
+                    .containsEntry("verifyHost", true)
+                    .doesNotContainKeys("keyStorePath", "keyStorePassword", "trustStorePath", "trustStorePassword");
         }
     }
 

@@ -4,20 +4,27 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.ports.LoopbackPorts;
+import jakarta.jms.Connection;
 import org.apache.activemq.artemis.api.core.ActiveMQException;
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
+import org.apache.activemq.artemis.core.client.impl.Topology;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.spi.core.protocol.RemotingConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +96,9 @@ class JmsBrokerPairTest {
         assertThat(backup.health().details()).containsEntry("brokerActive", false).containsEntry("pairRole", "backup");
         JmsTransport a = open(nodeA(aPort, "(tcp://127.0.0.1:" + primaryPort + ",tcp://127.0.0.1:" + backupPort
                 + ")?ha=true&reconnectAttempts=-1").withTls(aTls));
+        if (aTls != null) {
+            theTopologyCarriesNoSecret(primaryPort, backupPort, aTls);
+        }
 
         // Spread over a few seconds, so that a is still sending when the primary goes and after the backup is active.
         long pauseMillis = SENDING.toMillis() * PER_SEND / messages;
@@ -242,6 +252,29 @@ class JmsBrokerPairTest {
         }
         server.fail(false);
         log.info("Crashed the primary: closed {} connections under it", connections.size());
+    }
+
+    /**
+     * What the pair tells each of its clients about its two brokers (here a client of node a's, on both brokers
+     * like a's bridge): TLS by name, without a store's path or password.
+     */
+    private static void theTopologyCarriesNoSecret(int primaryPort, int backupPort, BrokerTls clientTls)
+            throws Exception {
+        try (ActiveMQConnectionFactory factory = clientTls.applyTo(new ActiveMQConnectionFactory("(tcp://127.0.0.1:"
+                + primaryPort + ",tcp://127.0.0.1:" + backupPort + ")?ha=true", TestNodes.USER, TestNodes.PASSWORD));
+                Connection connection = factory.createConnection()) {
+            Topology topology = factory.getServerLocator().getTopology();
+            await().atMost(TIMEOUT).until(() -> topology.getMembers().stream()
+                    .anyMatch((member) -> member.getPrimary() != null && member.getBackup() != null));
+            List<TransportConfiguration> announced = topology.getMembers().stream()
+                    .flatMap((member) -> Stream.of(member.getPrimary(), member.getBackup())).toList();
+            assertThat(announced).as("the brokers as announced").hasSize(2).allSatisfy((connector) -> {
+                assertThat(connector.getParams()).containsEntry(TransportConstants.SSL_ENABLED_PROP_NAME, true)
+                        .containsEntry(TransportConstants.SSL_CONTEXT_PROP_NAME, clientTls.contextName());
+                assertThat(connector.getParams().keySet()).noneMatch((key) -> key.toLowerCase(Locale.ROOT)
+                        .matches(".*(password|path|store).*"));
+            });
+        }
     }
 
     private static boolean synchronizedPair(JmsTransport transport) {
