@@ -152,6 +152,34 @@ final class NodeProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * SIGSTOP: the process stops where it is and its connections stay open, as those of a machine that hangs or is
+     * cut from the network: its peers and its database see an idle client, not a closed one.
+     */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a frozen process runs on from where it stopped. */
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    /** The process's exit code once it has ended by itself. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(name + " still runs after " + timeout);
+        }
+        return process.exitValue();
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {

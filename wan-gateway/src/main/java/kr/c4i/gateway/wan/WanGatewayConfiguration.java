@@ -307,7 +307,9 @@ class WanGatewayConfiguration {
     RelayLifecycle relayLifecycle(RelayEngine engine, MeterRegistry registry, Clock clock, WanProperties wan) {
         RelayGauges.register(registry, engine, clock);
         WanProperties.Pair pair = wan.pair();
-        return new RelayLifecycle(engine, !pair.enabled(), pair.enabled() ? pair.lease() : null);
+        // The old leader has not renewed for a whole lease; alive, it notices within a heartbeat and closes its
+        // store. Waiting two heartbeats more lets it, and keeps a hung machine's takeover near the lease.
+        return new RelayLifecycle(engine, !pair.enabled(), pair.enabled() ? pair.heartbeat().multipliedBy(2) : null);
     }
 
     @Bean

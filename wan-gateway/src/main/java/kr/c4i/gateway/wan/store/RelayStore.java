@@ -97,12 +97,40 @@ public final class RelayStore implements AutoCloseable {
     /** The key of the session-level advisory lock an open store holds on its database ("RELAY" in ASCII). */
     static final long OWNERSHIP_LOCK = 0x52454C4159L;
 
+    /**
+     * The key of the advisory lock each write of the store takes shared for its transaction ("RELAW"). An owner
+     * that has just taken the store takes it alone once: it waits for, or ends, writes a predecessor began before it
+     * lost the store, so none of them commits after the new owner has read the backlog.
+     */
+    static final long WRITE_LOCK = 0x52454C4157L;
+
+    /**
+     * The fence of every write: in its transaction, under {@link #WRITE_LOCK} shared, that the session holding the
+     * store's lock is still this store's. A predecessor that was frozen, or cut off, and runs on writes nothing.
+     */
+    private static final String WRITE_GUARD = """
+            WITH w AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(?))
+            SELECT EXISTS (SELECT 1 FROM pg_locks l
+                            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ? AND l.objid = ?
+                              AND l.objsubid = 1 AND l.pid = ?)
+              FROM w""";
+
+    /** The sessions, other than the asking one, in a write of the store (holding {@link #WRITE_LOCK}). */
+    private static final String WRITERS = """
+            SELECT pid FROM pg_locks
+             WHERE locktype = 'advisory' AND granted AND classid = ? AND objid = ? AND objsubid = 1
+               AND pid <> pg_backend_pid()
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())""";
+
     /** The store lock's session as pg_stat_activity names it: a lone gateway's, or one of a pair's. */
     static final String LONE_GATEWAY = "relay store of a lone gateway";
     static final String PAIRED_GATEWAY = "relay store of a gateway pair";
 
     /** How often a pair's new leader asks again for the store lock its predecessor still holds. */
     private static final Duration FENCE_POLL = Duration.ofMillis(100);
+
+    /** How long a new owner tries to end a predecessor's writes before it gives up opening the store. */
+    private static final Duration FENCE_WRITES_WITHIN = Duration.ofSeconds(30);
 
     /**
      * The sessions that hold the store's lock: process, client, since when, and which kind of gateway's (a bigint key
@@ -141,6 +169,8 @@ public final class RelayStore implements AutoCloseable {
     private final HeldCopies held = new HeldCopies();
     // A session lock held while the store is open: HeldCopies is the truth only if one process writes the table.
     private @Nullable Connection ownership;
+    /** The PostgreSQL process of the ownership session: writes check that it still holds the store's lock. */
+    private volatile int ownerPid;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long storedBytes;
     // The id of the last copy stored or being stored; ids only grow while the store is open.
@@ -209,6 +239,7 @@ public final class RelayStore implements AutoCloseable {
         }
         Connection lock = takeOwnership(dataSource, fenceAfter);
         try {
+            ownerPid = endPredecessorsWrites(lock);
             readBacklog();
         }
         catch (SQLException ex) {
@@ -298,6 +329,7 @@ public final class RelayStore implements AutoCloseable {
         try {
             if (!toStore.isEmpty()) {
                 replacedRows = Transactions.durable(dataSource, tx -> {
+                    guard(tx);
                     insert(tx, copies, toStore, ids, storedAt);
                     List<Long> replaced = new ArrayList<>();
                     for (int i : toStore) {
@@ -490,7 +522,10 @@ public final class RelayStore implements AutoCloseable {
                 deleting = new HashMap<>(removals);
             }
             try {
-                Transactions.lazy(dataSource, tx -> delete(tx, deleting.keySet()));
+                Transactions.lazy(dataSource, tx -> {
+                    guard(tx);
+                    return delete(tx, deleting.keySet());
+                });
                 // Held and in removals until deleted: until then the same copy offered again is absorbed, and load
                 // knows these rows are no longer stored.
                 synchronized (capacity) {
@@ -603,15 +638,85 @@ public final class RelayStore implements AutoCloseable {
                         + "gateway that is not one of a pair (" + holder + "): set gateway.wan.pair.enabled=true on "
                         + "both gateways of the site, or stop that one");
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
-                ps.setInt(1, holder.pid());
+            terminate(c, holder.pid(), "the relay store's lock, for a gateway that no longer leads the pair");
+        }
+    }
+
+    /**
+     * Waits until no write of another session is under way, ending those that do not finish (a frozen predecessor's
+     * transaction would never end by itself), and returns the ownership session's PostgreSQL process. From then on a
+     * write of any other store fails its guard.
+     */
+    private static int endPredecessorsWrites(Connection c) throws SQLException {
+        long giveUpAt = System.nanoTime() + FENCE_WRITES_WITHIN.toNanos();
+        while (true) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+                ps.setLong(1, WRITE_LOCK);
                 try (ResultSet rs = ps.executeQuery()) {
-                    boolean ended = rs.next() && rs.getBoolean(1);
-                    log.warn("The relay store's lock is still held by PostgreSQL process {}, of a gateway that no "
-                            + "longer leads the pair: its session {}", holder.pid(), ended ? "is ended"
-                                    : "could not be ended (the store's database user may end only its own sessions)");
+                    if (rs.next() && rs.getBoolean(1)) {
+                        break;
+                    }
                 }
             }
+            if (System.nanoTime() - giveUpAt > 0) {
+                throw new SQLException("Writes of another relay store on this database were still under way after "
+                        + FENCE_WRITES_WITHIN.toSeconds() + " s and could not be ended");
+            }
+            // A write takes milliseconds: one still there after a poll belongs to a predecessor that is not running.
+            sleep(FENCE_POLL);
+            try (PreparedStatement ps = c.prepareStatement(WRITERS)) {
+                ps.setLong(1, WRITE_LOCK >>> 32);
+                ps.setLong(2, WRITE_LOCK & 0xFFFF_FFFFL);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        terminate(c, rs.getInt(1), "a write of the relay store that is no longer its owner");
+                    }
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_unlock(?), pg_backend_pid()")) {
+            ps.setLong(1, WRITE_LOCK);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(2);
+            }
+        }
+    }
+
+    /** The fence of a write transaction: it goes on only while this store owns the database. */
+    private void guard(Connection tx) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(WRITE_GUARD)) {
+            ps.setLong(1, WRITE_LOCK);
+            ps.setLong(2, OWNERSHIP_LOCK >>> 32);
+            ps.setLong(3, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
+            ps.setInt(4, ownerPid);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    throw new SQLException("This relay store no longer owns its database: its lock session was ended "
+                            + "(a pair's new leader took the store over); nothing more is written");
+                }
+            }
+        }
+    }
+
+    private static void terminate(Connection c, int pid, String what) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            ps.setInt(1, pid);
+            try (ResultSet rs = ps.executeQuery()) {
+                boolean ended = rs.next() && rs.getBoolean(1);
+                log.warn("PostgreSQL process {} held {}: its session {}", pid, what, ended ? "is ended"
+                        : "could not be ended (the store's database user may end only its own sessions)");
+            }
+        }
+    }
+
+    private static void sleep(Duration pause) throws SQLException {
+        try {
+            TimeUnit.MILLISECONDS.sleep(pause.toMillis());
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("Interrupted while waiting for the relay store's writes", ex);
         }
     }
 

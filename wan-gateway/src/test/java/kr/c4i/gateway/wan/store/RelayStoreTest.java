@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -507,11 +509,42 @@ class RelayStoreTest {
             assertThat(successor.stats().level(TO_BRAVO, Precedence.FLASH).copies()).isEqualTo(3);
             assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"))
                     .as("advisory locks held").isEqualTo(1);
+            // The predecessor runs on, as a frozen machine woken up would: the database refuses its writes.
+            assertThatThrownBy(() -> store.accept(sized("late", Precedence.FLASH, 2))).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("This relay store no longer owns its database");
+            assertThat(outcomes(successor.accept(sized("next", Precedence.FLASH, 1)))).containsOnly(Outcome.STORED);
+            assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id"))
+                    .containsExactly("kept-0", "kept-1", "kept-2", "next-0");
         }
         finally {
             successor.close();
         }
         assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")).as("after close").isZero();
+    }
+
+    /**
+     * A write its predecessor began and never finished (its machine froze inside the transaction) neither holds up a
+     * pair's new leader nor commits after it: the new leader ends that session before it reads the backlog.
+     */
+    @Test
+    void aPairsNewLeaderEndsAWriteItsPredecessorLeftHanging() throws Exception {
+        store.close();
+        try (Connection hanging = db.dataSource().getConnection()) {
+            hanging.setAutoCommit(false);
+            try (PreparedStatement ps = hanging.prepareStatement("SELECT pg_advisory_xact_lock_shared(?)")) {
+                ps.setLong(1, RelayStore.WRITE_LOCK);
+                ps.execute();
+            }
+            RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+            try {
+                successor.open(Duration.ofMillis(300));
+                assertThat(outcomes(successor.accept(sized("after", Precedence.FLASH, 1)))).containsOnly(Outcome.STORED);
+            }
+            finally {
+                successor.close();
+            }
+            assertThatThrownBy(hanging::commit).as("the hanging write's commit").isInstanceOf(SQLException.class);
+        }
     }
 
     /** A pair's leader does not end the session of a lone gateway on its store: it refuses, saying what to set. */
