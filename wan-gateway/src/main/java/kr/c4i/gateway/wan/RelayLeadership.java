@@ -58,7 +58,12 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
         switch (event) {
-            case ContextClosedEvent closed -> closing = true;
+            case ContextClosedEvent closed -> {
+                // Before the election's lock is released (the context stops it later): the successor then finds the
+                // store, the broker's files and the ports free, rather than having to end this gateway's session.
+                closing = true;
+                stopRelay();
+            }
             case OnGrantedEvent granted -> granted();
             case OnRevokedEvent revoked -> revoked();
             default -> {
@@ -67,6 +72,10 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
     }
 
     private void granted() {
+        if (closing) {
+            // The election may grant once more while the context stops it; a stopping gateway leads nothing.
+            return;
+        }
         log.info("This gateway leads site {}'s pair: opening the store and starting the relay", site);
         try {
             relay.start();
@@ -81,11 +90,15 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
         takeovers.increment();
     }
 
-    private void revoked() {
-        boolean was = leading.getAndSet(false);
+    private void stopRelay() {
         if (relay.isRunning()) {
             relay.stop();
         }
+    }
+
+    private void revoked() {
+        boolean was = leading.getAndSet(false);
+        stopRelay();
         if (closing) {
             log.info("This gateway of site {} hands its pair's leadership over as it stops", site);
             return;

@@ -34,7 +34,9 @@ class RelayPairConfiguration {
     @Bean
     @DependsOnDatabaseInitialization
     DefaultLockRepository relayLockRepository(DataSource dataSource) {
-        DefaultLockRepository repository = new DefaultLockRepository(dataSource, candidateId());
+        // Its own random client id: one derived from the process (as the candidate's) would be the same for two
+        // gateways in one JVM, and the lock would count both as its holder.
+        DefaultLockRepository repository = new DefaultLockRepository(dataSource);
         repository.setRegion(REGION);
         return repository;
     }
@@ -66,7 +68,7 @@ class RelayPairConfiguration {
         return "relay-" + site.value();
     }
 
-    /** This process, as the other gateway's logs and the lock table name it: its PID and host. */
+    /** This process, as the election's logs name it: its PID and host. */
     private static String candidateId() {
         return ManagementFactory.getRuntimeMXBean().getName();
     }
