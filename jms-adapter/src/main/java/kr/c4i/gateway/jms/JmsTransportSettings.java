@@ -321,8 +321,9 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * for an active backup and takes over from it once it has its data again. This node's clients and peers that list
      * both brokers follow the active one (see {@link Peer#url()}). Start the primary first: a backup waits for a
      * primary to copy from, and a backup whose primary is lost for good becomes a primary only by configuration. With
-     * TLS, both brokers use the node's identity, stored under the same paths on both machines: Artemis announces each
-     * broker's connector, store passwords included, to its partner and to clients that fail over.
+     * TLS, Artemis announces each broker's connector to its partner and to clients that fail over: it names the
+     * authorities it trusts instead of carrying a store or password, and each process connects with its own identity
+     * ({@link NamedTlsContextFactory}).
      *
      * @param role what this broker is configured as; its partner is configured as the other
      * @param partner the other broker's acceptor as {@code host:port}, such as {@code node-b2:61616}

@@ -24,6 +24,7 @@ import javax.sql.DataSource;
 
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
+import kr.c4i.gateway.jms.PairRole;
 import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.tools.node.NodeLaunch;
@@ -55,6 +56,8 @@ final class Cluster implements AutoCloseable {
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final Map<String, String> clearances = new TreeMap<>();
     private final List<NodeProcess> partners = new ArrayList<>();
+    // Node id to the broker port of its second process, for each node made a pair.
+    private final Map<String, Integer> pairs = new TreeMap<>();
 
     Cluster(Path dir, TransportKind transport, int size) throws IOException {
         this.dir = dir;
@@ -121,27 +124,42 @@ final class Cluster implements AutoCloseable {
 
     NodeProcess start(String id) throws IOException {
         Node node = node(id);
-        node.process()[0] = new NodeProcess(launch(node, node.httpPort()), node.httpPort(),
+        node.process()[0] = new NodeProcess(launch(node, node.httpPort(), false), node.httpPort(),
                 dir.resolve(id + ".log")).start();
         return node.process()[0];
     }
 
     /**
-     * A second bridge process of node {@code id}, as on the node's second machine: the same node id and interface
-     * database, its own management port. DDS only: over JMS each process would need a broker of the pair's own.
+     * Runs node {@code id} on two machines: a second bridge process ({@link #startPartner}) beside the first, sharing
+     * its interface database. Over JMS each process embeds a broker and the two are a primary/backup pair: the first
+     * process's broker is the primary, the second's the backup, with a port and data directory of its own, and every
+     * other node's bridge is given both. So before any node starts.
+     */
+    void pair(String id) {
+        if (nodes.stream().anyMatch(node -> node.process()[0] != null)) {
+            throw new IllegalStateException("pair(" + id + ") before any node starts: the nodes' peer URLs list both "
+                    + "brokers of a pair");
+        }
+        pairs.put(node(id).id(), LoopbackPorts.freeTcp());
+    }
+
+    /**
+     * The second bridge process of node {@code id}, made a pair with {@link #pair}, as on the node's second machine:
+     * the same node id and interface database, its own management port (over JMS, its own broker, the backup).
      */
     NodeProcess startPartner(String id) throws IOException {
-        if (transport != TransportKind.DDS) {
-            throw new IllegalStateException("a node's pair of bridges runs over DDS here, not " + transport);
+        if (!pairs.containsKey(id)) {
+            throw new IllegalStateException("node " + id + " has no second process: call pair(" + id + ") first");
         }
         int httpPort = LoopbackPorts.freeTcp();
-        NodeProcess partner = new NodeProcess(launch(node(id), httpPort), httpPort, dir.resolve(id + "-partner.log"))
-                .start();
+        NodeProcess partner = new NodeProcess(launch(node(id), httpPort, true), httpPort,
+                dir.resolve(id + "-partner.log")).start();
         partners.add(partner);
         return partner;
     }
 
-    private NodeLaunch launch(Node node, int httpPort) {
+    /** @param partner the second process of a pair, not the first */
+    private NodeLaunch launch(Node node, int httpPort, boolean partner) {
         String id = node.id();
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
                 .datasource(node.database().jdbcUrl(), EmbeddedDatabase.USER,
@@ -152,17 +170,32 @@ final class Cluster implements AutoCloseable {
                 launch.subscription(other.id(), "*");
             }
             if (!other.id().equals(id)) {
-                launch.jmsPeer(other.id(), "tcp://127.0.0.1:" + other.brokerPort());
+                launch.jmsPeer(other.id(), brokerUrl(other));
             }
         }
         clearances.forEach(launch::clearance);
+        Integer partnerPort = pairs.get(id);
+        int brokerPort = partner ? partnerPort : node.brokerPort();
+        launch.embeddedBroker("127.0.0.1", brokerPort)
+                .brokerDataDirectory(dir.resolve(partner ? "artemis-partner" : "artemis"));
+        if (partnerPort != null) {
+            // The first process's broker is the pair's primary (unused over DDS, as every broker setting).
+            launch.brokerPair(partner ? PairRole.BACKUP : PairRole.PRIMARY,
+                    "127.0.0.1:" + (partner ? node.brokerPort() : partnerPort), null);
+        }
         launch.jmsCredentials("gateway", "e2e-secret").managementPassword(managementPassword)
-                .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
                 .bridgeMaxRetryInterval("1s")
                 .jmsPlainTcp().ddsPlain()
                 .ddsDomain(ddsDomain).ddsMulticast(false).ddsPeers(List.of("127.0.0.1"))
                 .resend("2s", "4s").managementPort(httpPort);
         return launch.build();
+    }
+
+    /** Node {@code node}'s broker as its peers are given it: both brokers of a pair, the bridge following the active one. */
+    private String brokerUrl(Node node) {
+        Integer partnerPort = pairs.get(node.id());
+        return (partnerPort == null) ? "tcp://127.0.0.1:" + node.brokerPort()
+                : "(tcp://127.0.0.1:" + node.brokerPort() + ",tcp://127.0.0.1:" + partnerPort + ")?ha=true";
     }
 
     void insertOutbox(String id, String type, String body) throws SQLException {

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,44 +46,6 @@ class DdsEndToEndIT extends EndToEndContract {
                 .isSubsetOf(cluster.strings("a", "SELECT message_id FROM outbox"));
         assertThat(b.get("/actuator/prometheus").body()).as("no copy delivered twice")
                 .containsPattern("gateway_inbox_duplicates_total\\{[^}]*\\} 0\\.0");
-    }
-
-    /**
-     * A node on two machines (here two processes each): a's pair of bridges share a's interface database and both
-     * publish, b's pair share b's and both receive. One of a's and one of b's are killed with SIGKILL mid-stream, at
-     * different times; the other of each carries on alone, and every message is in b's inbox once.
-     */
-    @Test
-    void aNodesPairOfBridgesSurvivesTheKillOfEitherAndDeliversEveryMessageOnce() throws Exception {
-        List<NodeProcess> firsts = cluster.startTogether("b", "a");
-        NodeProcess b2 = cluster.startPartner("b").awaitUp(STARTUP);
-        NodeProcess a2 = cluster.startPartner("a").awaitUp(STARTUP);
-        CompletableFuture<Void> producing = produce(3000);
-        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300);
-        // Both of each pair at work before either dies.
-        await().atMost(Duration.ofSeconds(30)).until(() -> counted(a2, "gateway_outbox_published_total{") > 0
-                && counted(b2, "gateway_inbox_inserted_total{") > 0 && counted(firsts.getFirst(),
-                        "gateway_inbox_inserted_total{") > 0);
-        long aKilled = System.nanoTime();
-        firsts.getLast().kill();
-        long atFirstKill = cluster.count("b", "SELECT count(*) FROM inbox");
-        Resumed aResumed = untilInboxGrows(atFirstKill, aKilled);
-        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox")
-                > atFirstKill + 300);
-        long bKilled = System.nanoTime();
-        b2.kill();
-        Resumed bResumed = untilInboxGrows(cluster.count("b", "SELECT count(*) FROM inbox"), bKilled);
-        producing.get(120, TimeUnit.SECONDS);
-
-        assertExactlyOnce(3000);
-        report("one of the sending node's pair of bridges killed", aResumed);
-        report("one of the receiving node's pair of bridges killed", bResumed);
-    }
-
-    /** A counter's value, summed over its tags, as the node's Prometheus endpoint shows it. */
-    private static double counted(NodeProcess node, String series) throws Exception {
-        return node.get("/actuator/prometheus").body().lines().filter(line -> line.startsWith(series))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     /** {@code gateway.dds.samples.dropped}, summed over its reasons, as the node's Prometheus endpoint shows it. */

@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import kr.c4i.gateway.jms.BrokerMode;
+import kr.c4i.gateway.jms.PairRole;
 
 /**
  * The JMS transport: this node's Artemis broker and the peers it forwards to.
@@ -50,9 +51,34 @@ public record JmsProperties(@Nullable BrokerMode mode, @Nullable String url, @Nu
      * @param host address the broker's acceptor binds to
      * @param port port of the broker's acceptor (avoid 5672, often taken)
      * @param dataDirectory where the broker keeps its journal, so messages survive a restart
+     * @param pair the broker as one of an Artemis primary/backup pair, one on each of the node's two machines; none
+     *        (a lone broker) unless {@code pair.role} is set
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61616") int port,
-            @DefaultValue("data/artemis") Path dataDirectory) {
+            @DefaultValue("data/artemis") Path dataDirectory, @Nullable Pair pair) {
+    }
+
+    /**
+     * The embedded broker as one of a primary/backup pair by replication: the backup copies the primary's journal
+     * and becomes active when it loses the primary; this node's clients and the peers that list both brokers follow
+     * the active one.
+     *
+     * @param role {@code primary} or {@code backup}: what this broker is; its partner is the other. Setting it turns
+     *        the pair on; the pair's other properties without it are refused
+     * @param partner the other broker's acceptor as {@code host:port}, e.g. {@code node-a2:61616}
+     * @param host the address the partner, this node's clients and the peers reach this broker at;
+     *        {@code embedded.host} when unset, which must then not be a wildcard address
+     * @param clusterUser user the two brokers connect to each other as; this node's {@code user} when unset
+     * @param clusterPassword password of {@code cluster-user}; set with it, or neither for this node's password
+     * @param failureCheckPeriod a connection between the two brokers, or from this node's clients, that has received
+     *        nothing for this long is taken as lost; it bounds the backup's wait for a primary whose machine is gone
+     *        without closing its connections
+     * @param connectionTtl how long a broker keeps a silent connection of its partner or of a client; at least
+     *        {@code failure-check-period}
+     */
+    public record Pair(@Nullable PairRole role, @Nullable String partner, @Nullable String host,
+            @Nullable String clusterUser, @Nullable String clusterPassword,
+            @DefaultValue("5s") Duration failureCheckPeriod, @DefaultValue("15s") Duration connectionTtl) {
     }
 
     /**

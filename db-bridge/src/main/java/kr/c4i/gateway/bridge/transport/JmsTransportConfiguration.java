@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -25,6 +26,7 @@ import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransportSettings.Bridge;
 import kr.c4i.gateway.jms.JmsTransportSettings.Embedded;
+import kr.c4i.gateway.jms.JmsTransportSettings.Pair;
 import kr.c4i.gateway.jms.JmsTransportSettings.Peer;
 import kr.c4i.gateway.jms.JmsTransportSettings.Receive;
 import kr.c4i.gateway.jms.JmsTransportSettings.Send;
@@ -34,7 +36,10 @@ import kr.c4i.gateway.jms.JmsTransportSettings.Send;
 @ConditionalOnProperty(name = "gateway.node.transport", havingValue = "jms", matchIfMissing = true)
 public final class JmsTransportConfiguration {
 
-    /** The settings whose property is not named after them. */
+    /**
+     * The settings whose property is not named after them. The rest, the pair's among them
+     * ({@code embedded.pair.clusterUser}: {@code gateway.jms.embedded.pair.cluster-user}), are in dashed form.
+     */
     private static final Map<String, String> RENAMES = Map.of("nodeId", "gateway.node.id", "brokerUrl",
             "gateway.jms.url", "receive.batchSize", "gateway.jms.receive-batch-size", "bridge.maxRetryInterval",
             "gateway.jms.bridge-max-retry-interval", "bridge.failureCheckPeriod",
@@ -47,7 +52,7 @@ public final class JmsTransportConfiguration {
         Map<NodeId, Peer> peers = new LinkedHashMap<>();
         jms.peers().forEach((id, peer) -> peers.put(NodeId.of(id), new Peer(peer.url(), peer.user(), peer.password())));
         Embedded embedded = Embedded.at(jms.embedded().host(), jms.embedded().port(),
-                jms.embedded().dataDirectory().resolve(node.value()));
+                jms.embedded().dataDirectory().resolve(node.value())).withPair(pair(jms.embedded().pair()));
         JmsProperties.Tls tls = jms.tls();
         List<Problem> problems = new ArrayList<>();
         BrokerTls brokerTls = null;
@@ -86,5 +91,14 @@ public final class JmsTransportConfiguration {
     @Bean
     EmbeddedBrokerCustomizer artemisMeters(MeterRegistry registry) {
         return new ArtemisMeters(registry);
+    }
+
+    /**
+     * The broker as one of a pair, or alone; checked with the other settings, so a pair property set without a role
+     * is refused as a missing role.
+     */
+    private static @Nullable Pair pair(JmsProperties.@Nullable Pair pair) {
+        return (pair == null) ? null : new Pair(pair.role(), pair.partner(), pair.host(), pair.clusterUser(),
+                pair.clusterPassword(), pair.failureCheckPeriod(), pair.connectionTtl());
     }
 }

@@ -26,6 +26,8 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.BrokerTls;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.JmsTransportSettings.Pair;
+import kr.c4i.gateway.jms.PairRole;
 import kr.c4i.gateway.pki.IdentityRequest;
 import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.pki.TlsStores;
@@ -102,7 +104,51 @@ class TransportConfigurationTest {
             assertThat(settings.bridge().failureCheckPeriod()).isEqualTo(Duration.ofSeconds(10));
             assertThat(settings.bridge().connectionTtl()).isEqualTo(Duration.ofSeconds(30));
             assertThat(settings.send().bundleMaxEnvelopes()).isEqualTo(256);
+            assertThat(settings.embedded().pair()).as("a lone broker").isNull();
         });
+    }
+
+    @Test
+    void jmsBrokerPairComesFromPropertiesWithTheDocumentedDefaults() {
+        runner.withPropertyValues("gateway.jms.embedded.pair.role=backup",
+                "gateway.jms.embedded.pair.partner=node-a1:61616", "gateway.jms.embedded.pair.host=node-a2")
+                .run(context -> assertThat(context.getBean(JmsTransportSettings.class).embedded().pair())
+                        .isEqualTo(Pair.of(PairRole.BACKUP, "node-a1:61616").withHost("node-a2"))
+                        .satisfies(pair -> {
+                            assertThat(pair.failureCheckPeriod()).isEqualTo(Duration.ofSeconds(5));
+                            assertThat(pair.connectionTtl()).isEqualTo(Duration.ofSeconds(15));
+                        }));
+        runner.withPropertyValues("gateway.jms.embedded.host=10.0.0.1", "gateway.jms.embedded.pair.role=PRIMARY",
+                "gateway.jms.embedded.pair.partner=10.0.0.2:61616", "gateway.jms.embedded.pair.cluster-user=pair",
+                "gateway.jms.embedded.pair.cluster-password=pair-secret",
+                "gateway.jms.embedded.pair.failure-check-period=2s", "gateway.jms.embedded.pair.connection-ttl=6s")
+                .run(context -> assertThat(context.getBean(JmsTransportSettings.class).embedded().pair())
+                        .isEqualTo(new Pair(PairRole.PRIMARY, "10.0.0.2:61616", null, "pair", "pair-secret",
+                                Duration.ofSeconds(2), Duration.ofSeconds(6))));
+    }
+
+    @Test
+    void jmsBrokerPairRefusalsNameEachPropertyAsWritten() {
+        ApplicationContextRunner backup = runner.withPropertyValues("gateway.jms.embedded.pair.role=backup",
+                "gateway.jms.embedded.pair.host=node-a2");
+        backup.withPropertyValues("gateway.jms.embedded.pair.partner=node-a1").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.partner=node-a1")
+                .hasStackTraceContaining("must be the other broker's host:port"));
+        backup.withPropertyValues("gateway.jms.embedded.pair.partner=node-a1:61616",
+                "gateway.jms.embedded.pair.cluster-user=pair").run(context -> assertThat(context).hasFailed()
+                        .getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.cluster-user=pair")
+                        .hasStackTraceContaining("must be set together"));
+        backup.withPropertyValues("gateway.jms.embedded.pair.partner=node-a1:61616",
+                "gateway.jms.embedded.pair.failure-check-period=20s").run(context -> assertThat(context).hasFailed()
+                        .getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.connection-ttl=(not set)"));
+        runner.withPropertyValues("gateway.jms.embedded.pair.role=primary",
+                "gateway.jms.embedded.pair.partner=node-a2:61616").run(context -> assertThat(context).hasFailed()
+                        .getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.host=(not set)")
+                        .hasStackTraceContaining("the wildcard address '0.0.0.0'"));
+        runner.withPropertyValues("gateway.jms.embedded.pair.partner=node-a2:61616").run(context -> assertThat(
+                context).hasFailed().getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.role=(not set)"));
+        runner.withPropertyValues("gateway.jms.embedded.pair.role=master").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("gateway.jms.embedded.pair.role"));
     }
 
     @Test

@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.jms.PairRole;
 
 /**
  * What one node is started with: its identity and roles, routing, transport settings, database and management
@@ -18,7 +21,7 @@ public final class NodeLaunch extends Launch {
 
     /** The secret properties; each is read from the environment variable Spring Boot's relaxed binding names. */
     static final Set<String> SECRETS = Set.of("spring.datasource.password", "gateway.jms.password",
-            "spring.security.user.password");
+            "gateway.jms.embedded.pair.cluster-password", "spring.security.user.password");
 
     private NodeLaunch(Map<String, String> properties) {
         super(properties, SECRETS::contains);
@@ -93,6 +96,20 @@ public final class NodeLaunch extends Launch {
         public Builder embeddedBroker(String host, int port) {
             set("gateway.jms.embedded.host", host);
             return set("gateway.jms.embedded.port", Integer.toString(port));
+        }
+
+        /**
+         * The embedded broker as one of the node's primary/backup pair (docs/configuration.md, "A node on two
+         * machines over JMS").
+         *
+         * @param partner the other broker's acceptor as {@code host:port}
+         * @param host where the partner, this node's clients and peers reach this broker; {@code null} for the
+         *        broker's own address, which must then not be a wildcard
+         */
+        public Builder brokerPair(PairRole role, String partner, @Nullable String host) {
+            set("gateway.jms.embedded.pair.role", role.label());
+            set("gateway.jms.embedded.pair.partner", partner);
+            return (host != null) ? set("gateway.jms.embedded.pair.host", host) : this;
         }
 
         /** Where the embedded broker keeps its journal. */

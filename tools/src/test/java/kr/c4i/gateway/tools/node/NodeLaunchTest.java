@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.jms.PairRole;
 
 class NodeLaunchTest {
 
@@ -44,6 +45,23 @@ class NodeLaunchTest {
                 java.util.Map.entry("SPRING_DATASOURCE_PASSWORD", "db-secret"),
                 java.util.Map.entry("SPRING_SECURITY_USER_PASSWORD", "mgmt-secret"));
         assertThat(launch.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void aBrokerOfAPairIsGivenItsRolePartnerAndHostWithTheClusterPasswordInTheEnvironment() {
+        NodeLaunch backup = NodeLaunch.builder("b", TransportKind.JMS).embeddedBroker("0.0.0.0", 61616)
+                .brokerPair(PairRole.BACKUP, "node-b1:61616", "node-b2")
+                .property("gateway.jms.embedded.pair.cluster-user", "pair")
+                .property("gateway.jms.embedded.pair.cluster-password", "pair-secret").build();
+        assertThat(backup.arguments()).contains("--gateway.jms.embedded.pair.role=backup",
+                "--gateway.jms.embedded.pair.partner=node-b1:61616", "--gateway.jms.embedded.pair.host=node-b2",
+                "--gateway.jms.embedded.pair.cluster-user=pair");
+        assertThat(String.join(" ", backup.arguments())).doesNotContain("secret");
+        assertThat(backup.environment()).containsExactly(
+                java.util.Map.entry("GATEWAY_JMS_EMBEDDED_PAIR_CLUSTERPASSWORD", "pair-secret"));
+        assertThat(NodeLaunch.builder("b", TransportKind.JMS).brokerPair(PairRole.PRIMARY, "node-b2:61616", null)
+                .build().properties()).containsEntry("gateway.jms.embedded.pair.role", "primary")
+                .doesNotContainKey("gateway.jms.embedded.pair.host");
     }
 
     @Test
