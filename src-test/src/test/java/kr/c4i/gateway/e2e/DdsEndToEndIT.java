@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -46,6 +49,69 @@ class DdsEndToEndIT extends EndToEndContract {
                 .isSubsetOf(cluster.strings("a", "SELECT message_id FROM outbox"));
         assertThat(b.get("/actuator/prometheus").body()).as("no copy delivered twice")
                 .containsPattern("gateway_inbox_duplicates_total\\{[^}]*\\} 0\\.0");
+    }
+
+    /**
+     * One of a's pair of bridges hangs mid-stream (SIGSTOP: its connections stay open, as a machine's that froze or
+     * was cut off). The outbox rows it had claimed stay locked, skipped by its partner, only until PostgreSQL ends its
+     * idle transaction ({@code idle_in_transaction_session_timeout}, 10 s as shipped); then the partner sends them too.
+     * Every message, and a FLASH written at the hang, reaches b while it still hangs; woken, it duplicates nothing.
+     * (Without the timeout the rows wait for it to wake: the case fails.)
+     */
+    @Test
+    void aNodesBridgeThatHangsHoldsUpItsClaimedRowsOnlyUntilTheDatabaseEndsItsTransaction() throws Exception {
+        cluster.pair("a");
+        NodeProcess a1 = cluster.startTogether("b", "a").getLast();
+        NodeProcess a2 = cluster.startPartner("a").awaitUp(STARTUP);
+        // Written faster than b takes them: both of a's bridges work through a backlog, mostly inside transactions.
+        CompletableFuture<Void> producing = produce(6000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", "SELECT count(*) FROM inbox") > 300
+                && counted(a1, "gateway_outbox_published_total{") > 0
+                && counted(a2, "gateway_outbox_published_total{") > 0);
+
+        long hung = hangHoldingClaimedRows(a1);
+        long atHang = cluster.count("b", "SELECT count(*) FROM inbox");
+        String flash = writeFlash("a-hung", 6000);
+        Resumed resumed = untilInboxGrows(atHang, hung);
+        Duration flashIn = untilInInbox(flash, hung);
+        producing.get(120, TimeUnit.SECONDS);
+        // While it still hangs: its transaction ended by the database, its rows sent (again) by its partner.
+        await().alias("every message in b's inbox and marked sent in a's outbox while a's first bridge hangs")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> cluster.count("b", "SELECT count(DISTINCT message_id) FROM inbox") == 6001
+                        && cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0
+                        && cluster.count("a", IDLE_IN_TRANSACTION) == 0);
+        Duration all = Duration.ofNanos(System.nanoTime() - hung);
+        a1.thaw();
+
+        assertExactlyOnce(6001);
+        report("one of the sending node's pair of bridges hangs (SIGSTOP, connections open) inside an outbox "
+                + "transaction; its rows sent by its partner and every message in b's inbox " + all.toMillis()
+                + " ms after the hang", resumed, flashIn);
+    }
+
+    /** Sessions of a's database in a transaction that has been idle for over a second: a bridge's that hangs. */
+    private static final String IDLE_IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
+            + "WHERE state = 'idle in transaction' AND state_change < now() - interval '1 second'";
+
+    /**
+     * Stops {@code bridge} (SIGSTOP) at a moment it holds claimed rows: its outbox transaction stays open past a
+     * second, which a running bridge's never does. Caught between transactions, it is woken and stopped again.
+     */
+    private long hangHoldingClaimedRows(NodeProcess bridge) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            long hung = System.nanoTime();
+            bridge.freeze();
+            try {
+                await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> cluster.count("a", IDLE_IN_TRANSACTION) > 0);
+                return hung;
+            }
+            catch (ConditionTimeoutException notInATransaction) {
+                bridge.thaw();
+            }
+        }
+        throw new AssertionError("a's first bridge was never caught inside an outbox transaction");
     }
 
     /** {@code gateway.dds.samples.dropped}, summed over its reasons, as the node's Prometheus endpoint shows it. */

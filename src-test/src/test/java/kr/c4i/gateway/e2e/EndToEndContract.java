@@ -172,14 +172,14 @@ abstract class EndToEndContract {
     }
 
     /** Writes a FLASH into a's outbox, its {@code serial} beyond the stream's, and returns its message id. */
-    private String writeFlash(String tag, int serial) throws SQLException {
+    String writeFlash(String tag, int serial) throws SQLException {
         String id = "a-flash-" + tag;
         cluster.client("a").insertRaw(RawOutboxRow.of(id, "SITREP", "FLASH", message("SITREP", serial), null));
         return id;
     }
 
     /** How long from {@code since} (System.nanoTime) until message {@code id} is in b's inbox. */
-    private Duration untilInInbox(String id, long since) {
+    Duration untilInInbox(String id, long since) {
         await().alias(id + " in b's inbox").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .until(() -> cluster.count("b", "SELECT count(*) FROM inbox WHERE message_id = '" + id + "'") == 1);
         return Duration.ofNanos(System.nanoTime() - since);
