@@ -54,7 +54,7 @@ class DdsEndToEndIT extends EndToEndContract {
     /**
      * One of a's pair of bridges hangs mid-stream (SIGSTOP: its connections stay open, as a machine's that froze or
      * was cut off). The outbox rows it had claimed stay locked, skipped by its partner, only until PostgreSQL ends its
-     * idle transaction ({@code idle_in_transaction_session_timeout}, 10 s as shipped); then the partner sends them too.
+     * idle transaction ({@code idle_in_transaction_session_timeout}, 30 s as shipped); then the partner sends them too.
      * Every message, and a FLASH written at the hang, reaches b while it still hangs; woken, it duplicates nothing.
      * (Without the timeout the rows wait for it to wake: the case fails.)
      */
@@ -77,7 +77,7 @@ class DdsEndToEndIT extends EndToEndContract {
         producing.get(120, TimeUnit.SECONDS);
         // While it still hangs: its transaction ended by the database, its rows sent (again) by its partner.
         await().alias("every message in b's inbox and marked sent in a's outbox while a's first bridge hangs")
-                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> cluster.count("b", "SELECT count(DISTINCT message_id) FROM inbox") == 6001
                         && cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0
                         && cluster.count("a", IDLE_IN_TRANSACTION) == 0);

@@ -171,6 +171,19 @@ abstract class EndToEndContract {
                 resumed.atFault(), resumed.counted(), resumed.after().toMillis(), flash.toMillis());
     }
 
+    /** What a fault cost: when b's inbox grew again, and when a FLASH written at the fault arrived there. */
+    record Fault(Resumed resumed, Duration flash) {
+    }
+
+    /** Kills {@code victim} mid-stream and writes a FLASH ({@code tag}, {@code serial}) into a's outbox at once. */
+    private Fault kill(NodeProcess victim, String tag, int serial) throws Exception {
+        long killed = System.nanoTime();
+        victim.kill();
+        long atKill = cluster.count("b", INBOX_COUNT);
+        String flash = writeFlash(tag, serial);
+        return new Fault(untilInboxGrows(atKill, killed), untilInInbox(flash, killed));
+    }
+
     /** Writes a FLASH into a's outbox, its {@code serial} beyond the stream's, and returns its message id. */
     String writeFlash(String tag, int serial) throws SQLException {
         String id = "a-flash-" + tag;
@@ -213,31 +226,22 @@ abstract class EndToEndContract {
         await().atMost(Duration.ofSeconds(30)).until(() -> counted(a2, "gateway_outbox_published_total{") > 0
                 && counted(b2, "gateway_inbox_inserted_total{") > 0 && counted(firsts.getFirst(),
                         "gateway_inbox_inserted_total{") > 0);
-        long aKilled = System.nanoTime();
-        aVictim.kill();
-        long atFirstKill = cluster.count("b", INBOX_COUNT);
-        String aFlash = writeFlash("a-killed", 3000);
-        Resumed aResumed = untilInboxGrows(atFirstKill, aKilled);
-        Duration aFlashIn = untilInInbox(aFlash, aKilled);
-        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", INBOX_COUNT) > atFirstKill + 300);
-        long bKilled = System.nanoTime();
-        bVictim.kill();
-        long atSecondKill = cluster.count("b", INBOX_COUNT);
-        String bFlash = writeFlash("b-killed", 3001);
-        Resumed bResumed = untilInboxGrows(atSecondKill, bKilled);
-        Duration bFlashIn = untilInInbox(bFlash, bKilled);
+        Fault a = kill(aVictim, "a-killed", 3000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", INBOX_COUNT)
+                > a.resumed().atFault() + 300);
+        Fault b = kill(bVictim, "b-killed", 3001);
         producing.get(120, TimeUnit.SECONDS);
 
         assertExactlyOnce(3002);
         if (jms) {
             report("the sending node's active bridge and broker primary (one process) killed, its backup's broker "
-                    + "taking over", aResumed, aFlashIn);
+                    + "taking over", a.resumed(), a.flash());
             report("the receiving node's active bridge and broker primary (one process) killed, its backup's broker "
-                    + "taking over", bResumed, bFlashIn);
+                    + "taking over", b.resumed(), b.flash());
         }
         else {
-            report("one of the sending node's pair of bridges killed", aResumed, aFlashIn);
-            report("one of the receiving node's pair of bridges killed", bResumed, bFlashIn);
+            report("one of the sending node's pair of bridges killed", a.resumed(), a.flash());
+            report("one of the receiving node's pair of bridges killed", b.resumed(), b.flash());
         }
     }
 
