@@ -31,15 +31,18 @@ pki() {
     pki --validity-days 825 "$@"
 }
 
+# Each identity names the addresses it is reached at: docker-compose.yml's names and fixed addresses, and loopback,
+# where a service reaches its own embedded broker. Node b's names its pair's second machine too (node-b2, the pair
+# profile), whose broker presents b's identity: a client checks the name of whichever broker of the pair it reaches.
+loopback=localhost,127.0.0.1
+b_hosts=node-b,172.31.77.12,node-b2,172.31.77.51,$loopback
+
 if [[ ! -f /pki/issued ]]; then
   rm -rf /pki/s1 /pki/s2
   # The authorities first: each gateway's trust store holds the other site's too.
   pki --dir /pki/s1 --site s1
   pki --dir /pki/s2 --site s2
-  # Each identity names the addresses it is reached at: docker-compose.yml's names and fixed addresses, and loopback,
-  # where a service reaches its own embedded broker.
-  loopback=localhost,127.0.0.1
-  pki --dir /pki/s1 --site s1 --holder a=node-a,172.31.77.11,$loopback --holder b=node-b,172.31.77.12,$loopback
+  pki --dir /pki/s1 --site s1 --holder a=node-a,172.31.77.11,$loopback --holder b=$b_hosts
   pki --dir /pki/s2 --site s2 --holder c=node-c,172.31.77.13,$loopback
   pki --dir /pki/s1 --site s1 --holder gw-s1=wan-gateway-s1,172.31.77.21,172.31.78.11,$loopback \
     --peer-authority /pki/s2/authority/ca.crt \
@@ -48,13 +51,19 @@ if [[ ! -f /pki/issued ]]; then
     --peer-authority /pki/s1/authority/ca.crt \
     --dds-domain 2 --subscribe c=category:air --gateway gw-s2 --remote 'a=*' --remote 'b=*'
   date -u +%FT%TZ > /pki/issued
+  cp /pki/issued /pki/issued-pair
+fi
+
+# A volume issued before b's identity named node-b2: b's identity again, once; every other is kept.
+if [[ ! -f /pki/issued-pair ]]; then
+  pki --dir /pki/s1 --site s1 --holder b=$b_hosts
+  date -u +%FT%TZ > /pki/issued-pair
 fi
 
 # The fanout profile's nodes d-g at site s1 (docker-compose.yml, deploy/scenarios/): their identities, then both
 # sites' DDS documents signed again with their subscriptions (s1 grants them, s2's gateway stands in for them).
 # Once, on the first run or on a volume issued before them; the site authorities and the other identities are kept.
 if [[ ! -f /pki/issued-fanout ]]; then
-  loopback=localhost,127.0.0.1
   pki --dir /pki/s1 --site s1 --holder d=node-d,172.31.77.41,$loopback --holder e=node-e,172.31.77.42,$loopback \
     --holder f=node-f,172.31.77.43,$loopback --holder g=node-g,172.31.77.44,$loopback
   fanout=('d=MARSITREP,NBCSITREP' 'e=MARSITREP,NBCSITREP' 'f=NBCSITREP' 'g=NBCSITREP')

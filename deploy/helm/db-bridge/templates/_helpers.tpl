@@ -35,6 +35,46 @@ gateway.c4i.kr/site: {{ .Values.site | quote }}
 {{- if and (eq .Values.node.transport "jms") (not .Values.broker.url) -}}true{{- end -}}
 {{- end -}}
 
+{{/*
+Whether the release is its node's broker pair: two pods, each with its embedded broker, pod 0 the Artemis primary and
+pod 1 its backup (gateway.jms.embedded.pair.*).
+*/}}
+{{- define "db-bridge.brokerPair" -}}
+{{- if and (gt (int .Values.replicaCount) 1) (include "db-bridge.embeddedBroker" .) -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+A pod's name under the headless Service, which its partner, the node's clients and the peers reach it at:
+(list . ordinal).
+*/}}
+{{- define "db-bridge.podHost" -}}
+{{- $root := index . 0 -}}
+{{- $name := include "db-bridge.fullname" $root -}}
+{{- printf "%s-%d.%s-pods.%s.svc" $name (int (index . 1)) $name $root.Release.Namespace -}}
+{{- end -}}
+
+{{/* The node's broker as its peers and the site's WAN gateway address it: both pods of a pair, or the Service. */}}
+{{- define "db-bridge.brokerUrl" -}}
+{{- $port := int .Values.broker.port -}}
+{{- if include "db-bridge.brokerPair" . -}}
+{{- printf "(tcp://%s:%d,tcp://%s:%d)?ha=true" (include "db-bridge.podHost" (list . 0)) $port (include "db-bridge.podHost" (list . 1)) $port -}}
+{{- else -}}
+{{- printf "tcp://%s.%s.svc:%d" (include "db-bridge.fullname" .) .Release.Namespace $port -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The settings of one pod of a broker pair, <pod>.yaml beside application.yaml, which imports the file of the pod's own
+name (its hostname): the pods of a StatefulSet differ only by their ordinal. (list . ordinal)
+*/}}
+{{- define "db-bridge.pairYaml" -}}
+{{- $root := index . 0 -}}
+{{- $ordinal := int (index . 1) -}}
+{{- $partner := printf "%s:%d" (include "db-bridge.podHost" (list $root (sub 1 $ordinal))) (int $root.Values.broker.port) -}}
+{{- $pair := dict "role" (ternary "primary" "backup" (eq $ordinal 0)) "partner" $partner "host" (include "db-bridge.podHost" (list $root $ordinal)) -}}
+{{- toYaml (dict "gateway" (dict "jms" (dict "embedded" (dict "pair" $pair)))) -}}
+{{- end -}}
+
 {{/* Where the site's PKI is mounted: the directory layout the pki command writes, /pki/<site>. */}}
 {{- define "db-bridge.siteDir" -}}
 {{- printf "/pki/%s" .Values.site -}}
@@ -75,7 +115,16 @@ credentials Secret as environment variables.
 {{- $application := dict "gateway" $gateway
       "spring" (dict "datasource" (dict "url" .Values.database.url "username" .Values.database.username))
       "management" (dict "endpoint" (dict "health" (dict "probes" (dict "enabled" true) "group" $health))) -}}
-{{- toYaml (mustMergeOverwrite $application (deepCopy .Values.config)) -}}
+{{- $application = mustMergeOverwrite $application (deepCopy .Values.config) -}}
+{{- if include "db-bridge.brokerPair" . -}}
+{{- /* Each pod's pair settings, after any import of config's own: the file named as the pod (its HOSTNAME). */ -}}
+{{- $config := get $application.spring "config" | default dict -}}
+{{- $imports := get $config "import" | default list -}}
+{{- if kindIs "string" $imports }}{{ $imports = splitList "," $imports }}{{ end -}}
+{{- $_ := set $config "import" (append $imports "file:/etc/c4i-gateway/${HOSTNAME}.yaml") -}}
+{{- $_ := set $application.spring "config" $config -}}
+{{- end -}}
+{{- toYaml $application -}}
 {{- end -}}
 
 {{/* The PKI Secret's keys the node reads, and where in the site directory each goes. */}}

@@ -420,6 +420,11 @@ class ComposeFileTest {
         }
     }
 
+    /**
+     * A node reaches each node of its site at that node's brokers (both of a pair, the primary first), and the other
+     * site's nodes through its own site's gateway; its site's gateway reaches each of them (its LAN side) as the nodes
+     * do.
+     */
     @Test
     void eachSitesNodesReachTheOtherSitesNodesThroughTheirOwnGateway() {
         // Site s1: a and b; site s2: c (the gateways' GATEWAY_ROUTING_SITES_*).
@@ -453,14 +458,96 @@ class ComposeFileTest {
                 if (peer.equals(node)) {
                     return;
                 }
-                String expected = site.equals(siteOf.get(node)) ? "tcp://node-" + peer + ":61616"
+                String expected = site.equals(siteOf.get(node)) ? brokersOf(peer)
                         : "tcp://wan-gateway-" + siteOf.get(node) + ":61616";
                 if (!expected.equals(url)) {
                     problems.add("node-" + node + " reaches " + peer + " at " + url + ", not " + expected);
                 }
             });
         }
+        services.forEach((name, definition) -> {
+            if (name.startsWith("wan-gateway-")) {
+                Map<String, String> env = environment(map(definition));
+                String site = env.get("GATEWAY_WAN_SITE");
+                siteOf.forEach((peer, at) -> {
+                    String url = env.get("GATEWAY_WAN_LAN_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL");
+                    if (at.equals(site) && !brokersOf(peer).equals(url)) {
+                        problems.add(name + "'s LAN side reaches " + peer + " at " + url + ", not " + brokersOf(peer));
+                    }
+                });
+            }
+        });
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * A node on two machines (the pair profile's node-b2 beside node-b) is a JMS broker pair: the first the primary,
+     * the second its backup, each the other's partner and each at its own host name; and the identity both present
+     * (the node's, issued by deploy/compose/pki.sh) names each of their hosts and addresses.
+     */
+    @Test
+    void aNodeOnTwoMachinesIsABrokerPairWhoseIdentityNamesBothHosts() {
+        Map<String, List<String>> pairs = nodeServices();
+        pairs.values().removeIf(members -> members.size() < 2);
+        assertThat(pairs).as("nodes on two machines").containsOnlyKeys("b");
+        Map<String, Set<String>> issued = new TreeMap<>();
+        Shell.walk(Repository.read(Repository.file("deploy/compose/pki.sh")), Map.of("GATEWAY_SECURITY", "secured"),
+                command -> {
+                    List<String> words = command.arguments();
+                    for (int i = 0; i + 1 < words.size(); i++) {
+                        String holder = words.get(i).equals("--holder") ? words.get(i + 1)
+                                : words.get(i).startsWith("--holder=") ? words.get(i).substring(9) : null;
+                        if (holder != null && holder.contains("=")) {
+                            issued.computeIfAbsent(holder.substring(0, holder.indexOf('=')), k -> new TreeSet<>())
+                                    .addAll(List.of(holder.substring(holder.indexOf('=') + 1).split(",")));
+                        }
+                    }
+                });
+        List<String> problems = new ArrayList<>();
+        pairs.forEach((node, members) -> {
+            assertThat(members).as("node %s's services", node).hasSize(2);
+            List<String> roles = List.of("primary", "backup");
+            for (int i = 0; i < 2; i++) {
+                Map<String, Object> service = map(services.get(members.get(i)));
+                Map<String, String> env = environment(service);
+                String host = String.valueOf(service.get("hostname"));
+                String partner = String.valueOf(map(services.get(members.get(1 - i))).get("hostname")) + ":61616";
+                Map<String, String> expected = Map.of("GATEWAY_JMS_EMBEDDED_PAIR_ROLE", roles.get(i),
+                        "GATEWAY_JMS_EMBEDDED_PAIR_PARTNER", partner, "GATEWAY_JMS_EMBEDDED_PAIR_HOST", host);
+                expected.forEach((variable, value) -> {
+                    if (!value.equals(env.get(variable))) {
+                        problems.add(members.get(0) + ": " + variable + " is " + env.get(variable) + ", not " + value);
+                    }
+                });
+                String address = String.valueOf(map(map(map(service.get("networks")).get("c4i"))).get("ipv4_address"));
+                for (String name : List.of(host, address)) {
+                    if (!issued.getOrDefault(node, Set.of()).contains(name)) {
+                        problems.add("pki.sh issues " + node + "'s identity for " + issued.get(node) + ", without "
+                                + name + " (" + members.get(i) + ")");
+                    }
+                }
+            }
+        });
+        assertThat(problems).isEmpty();
+    }
+
+    /** Each node's services by node id, in the file's order: two for a node on two machines. */
+    private Map<String, List<String>> nodeServices() {
+        Map<String, List<String>> nodes = new TreeMap<>();
+        services.forEach((name, definition) -> {
+            String id = environment(map(definition)).get("GATEWAY_NODE_ID");
+            if (id != null) {
+                nodes.computeIfAbsent(id, k -> new ArrayList<>()).add(name);
+            }
+        });
+        return nodes;
+    }
+
+    /** A node's brokers as its site's peers name them: its host, or both hosts of a pair, the primary first. */
+    private String brokersOf(String node) {
+        List<String> hosts = nodeServices().getOrDefault(node, List.of()).stream()
+                .map(service -> "tcp://" + map(services.get(service)).get("hostname") + ":61616").toList();
+        return hosts.size() == 1 ? hosts.getFirst() : "(" + String.join(",", hosts) + ")?ha=true";
     }
 
     /** The image a service runs by default: its reference, or its {@code ${VARIABLE:-default}}'s default. */

@@ -51,10 +51,11 @@ class HelmChartTest {
 
     private static final String TOOLS = "bin/helm-tools";
 
-    /** Each chart's examples that must render and validate: one instance, and a pair. */
+    /** Each chart's examples that must render and validate: one instance, and a pair (a node's over DDS and JMS). */
     static Stream<Arguments> examples() {
         return Stream.of(Arguments.of("db-bridge", "db-bridge.yaml"), Arguments.of("db-bridge", "db-bridge-pair.yaml"),
-                Arguments.of("wan-gateway", "wan-gateway.yaml"), Arguments.of("wan-gateway", "wan-gateway-pair.yaml"));
+                Arguments.of("db-bridge", "db-bridge-jms-pair.yaml"), Arguments.of("wan-gateway", "wan-gateway.yaml"),
+                Arguments.of("wan-gateway", "wan-gateway-pair.yaml"));
     }
 
     /**
@@ -86,8 +87,6 @@ class HelmChartTest {
                         "at '/credentials/databasePassword': minLength: got 0, want 1"),
                 refusal("wan-gateway", "wan-gateway.yaml", List.of("--set", "antiAffinity=sometimes"),
                         "at '/antiAffinity': value must be one of 'preferred', 'required'"),
-                refusal("db-bridge", "db-bridge.yaml", List.of("--set", "replicaCount=2"),
-                        "replicaCount 2 with node.transport jms needs broker.url (an external broker)"),
                 refusal("db-bridge", "db-bridge.yaml", List.of("--set", "config.gateway.jms.peers.b.password=secret"),
                         "config.gateway.jms.peers.b.password: a password in config would be written into the ConfigMap"),
                 refusal("wan-gateway", "wan-gateway.yaml", List.of("--set", "config.spring.datasource.password=secret"),
@@ -269,7 +268,63 @@ class HelmChartTest {
                 .reads(image.image()).test(variable)).as("%s is read by %s", variable, image.image()).isTrue());
         assertThat(rendered.env("SPRING_CONFIG_ADDITIONALLOCATION")).as("where application.yaml is read from")
                 .isEqualTo("file:" + rendered.mountPath("config") + "/");
-        assertThat(map(rendered.object("ConfigMap").get("data"))).containsOnlyKeys("application.yaml");
+        // Beside it, a JMS pair's file per pod, each of whose settings binds too.
+        List<String> files = new ArrayList<>(List.of("application.yaml"));
+        for (String pod : rendered.pairPods()) {
+            files.add(pod + ".yaml");
+            assertThat(properties(rendered.configFile(pod + ".yaml"))).isNotEmpty().allSatisfy(property -> assertThat(
+                    metadata.binds(ConfigurationMetadata.environmentForm(property)))
+                    .as("%s of %s.yaml binds a property of %s", property, pod, chart).isTrue());
+        }
+        assertThat(map(rendered.object("ConfigMap").get("data"))).containsOnlyKeys(files);
+    }
+
+    /**
+     * A JMS node's pair (its embedded brokers, replicaCount 2): pod 0 the Artemis primary, pod 1 its backup, each
+     * reading its role, partner and address from the ConfigMap's file of its own name, which application.yaml imports
+     * by the pod's hostname; each at its name under the headless Service, which resolves before the pods are ready;
+     * each journal on the pod's own volume. A DDS pair, an external broker's or a single pod has no such file.
+     */
+    @ParameterizedTest(name = "{0} with {1}")
+    @MethodSource("examples")
+    void aJmsPairsBrokersArePrimaryAndBackupEachAtItsPodsNameWithTheOtherAsPartner(String chart, String values) {
+        Rendered rendered = Rendered.of(chart, values);
+        if (!chart.equals("db-bridge")) {
+            return;
+        }
+        Map<String, Object> spec = map(rendered.object("StatefulSet").get("spec"));
+        String statefulSet = String.valueOf(map(rendered.object("StatefulSet").get("metadata")).get("name"));
+        String headless = String.valueOf(spec.get("serviceName"));
+        Object springConfig = map(rendered.application().get("spring")).get("config");
+        if (rendered.pairPods().isEmpty()) {
+            assertThat(springConfig).as("spring.config of a node that is not a broker pair").isNull();
+            Rendered external = Rendered.of(chart, "db-bridge-jms-pair.yaml", "--set", "broker.url=tcp://artemis:61616");
+            assertThat(external.pairPods()).as("an external broker's pair").isEmpty();
+            assertThat(map(external.application().get("spring")).get("config")).as("an external broker's import")
+                    .isNull();
+            return;
+        }
+        assertThat(spec.get("replicas")).isEqualTo(2);
+        assertThat(rendered.pairPods()).containsExactly(statefulSet + "-0", statefulSet + "-1");
+        assertThat(list(map(springConfig).get("import"))).as("spring.config.import")
+                .containsExactly("file:" + rendered.mountPath("config") + "/${HOSTNAME}.yaml");
+        int port = rendered.containerPort("broker");
+        Map<String, String> primary = rendered.pair(statefulSet + "-0");
+        Map<String, String> backup = rendered.pair(statefulSet + "-1");
+        String primaryHost = statefulSet + "-0." + headless + ".c4i.svc";
+        String backupHost = statefulSet + "-1." + headless + ".c4i.svc";
+        assertThat(primary).containsExactlyInAnyOrderEntriesOf(
+                Map.of("role", "primary", "host", primaryHost, "partner", backupHost + ":" + port));
+        assertThat(backup).containsExactlyInAnyOrderEntriesOf(
+                Map.of("role", "backup", "host", backupHost, "partner", primaryHost + ":" + port));
+        Map<String, Object> service = rendered.all("Service").stream()
+                .filter(object -> headless.equals(map(object.get("metadata")).get("name"))).findFirst().orElseThrow();
+        assertThat(map(service.get("spec")).get("publishNotReadyAddresses")).as("%s resolves unready pods", headless)
+                .isEqualTo(true);
+        assertThat(rendered.env("GATEWAY_JMS_EMBEDDED_DATADIRECTORY")).startsWith(rendered.mountPath("data") + "/");
+        assertThat(list(spec.get("volumeClaimTemplates"))).as("each broker's journal on its pod's own volume")
+                .anySatisfy(claim -> assertThat(map(map(claim).get("metadata")).get("name")).isEqualTo("data"));
+        assertThat(rendered.object("PodDisruptionBudget")).isNotNull();
     }
 
     private static final Pattern HEALTH_GROUP = Pattern
@@ -592,9 +647,27 @@ class HelmChartTest {
 
         /** The service's application.yaml, as the ConfigMap holds it. */
         Map<String, Object> application() {
-            Object text = map(object("ConfigMap").get("data")).get("application.yaml");
-            Map<String, Object> application = new Yaml(new LoaderOptions()).load(String.valueOf(text));
-            return application == null ? Map.of() : application;
+            return configFile("application.yaml");
+        }
+
+        /** A file of the ConfigMap, read as YAML. */
+        Map<String, Object> configFile(String name) {
+            Map<String, Object> data = map(object("ConfigMap").get("data"));
+            assertThat(data).as("%s's ConfigMap", chart).containsKey(name);
+            Map<String, Object> file = new Yaml(new LoaderOptions()).load(String.valueOf(data.get(name)));
+            return file == null ? Map.of() : file;
+        }
+
+        /** The pods a JMS pair's ConfigMap has a file for (their names), in order; none unless a broker pair. */
+        List<String> pairPods() {
+            return map(object("ConfigMap").get("data")).keySet().stream().filter(key -> !key.equals("application.yaml"))
+                    .map(key -> key.substring(0, key.length() - ".yaml".length())).sorted().toList();
+        }
+
+        /** gateway.jms.embedded.pair.* of a pod of a JMS pair. */
+        Map<String, String> pair(String pod) {
+            Map<String, Object> jms = map(map(configFile(pod + ".yaml").get("gateway")).get("jms"));
+            return strings(map(map(jms.get("embedded")).get("pair")));
         }
 
         /** The image bin/images builds that the container runs. */

@@ -60,7 +60,30 @@ class ComposeStackIT {
             if ("dds".equals(link)) {
                 thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(stack);
             }
+            else {
+                nodeBsBrokerPairCarriesOnWhenNodeBLosesItsMachine(stack);
+            }
         }
+    }
+
+    /**
+     * JMS: node-b2 joins as node b's second machine, its embedded broker the backup of node-b's, and replicates its
+     * journal; node-b is killed (SIGKILL); node-b2's broker becomes active, a's bridge to b follows it (a lists both),
+     * and 100 AIRSITREP from a reach b and, through s1's gateway, c exactly once. s1's gateway stays alone: over JMS
+     * the pair profile's standby gateway is not started.
+     */
+    private static void nodeBsBrokerPairCarriesOnWhenNodeBLosesItsMachine(ComposeStack stack) {
+        stack.compose(Duration.ofMinutes(5), "--profile", "pair", "up", "-d", "--wait", "--wait-timeout", "240",
+                "node-b2");
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(
+                stack.management("node-b2", "/actuator/health")).as("node-b2's health")
+                .containsPattern("\"pairRole\"\\s*:\\s*\"backup\"")
+                .containsPattern("\"pairSynchronized\"\\s*:\\s*true"));
+        stack.compose(Duration.ofMinutes(1), "kill", "node-b");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+                stack.management("node-b2", "/actuator/health")).as("node-b2's health")
+                .containsPattern("\"brokerActive\"\\s*:\\s*true"));
+        fromAToBAndCExactlyOnce(stack, "jmspair");
     }
 
     /**
@@ -77,8 +100,12 @@ class ComposeStackIT {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
                 stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
                 .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 1\\.0"));
+        fromAToBAndCExactlyOnce(stack, "pair");
+    }
 
-        String run = "pair" + Long.toString(System.nanoTime() % 1_000_000, 36);
+    /** 100 AIRSITREP into a's outbox, which b and, across the WAN, c subscribe to: each at both exactly once. */
+    private static void fromAToBAndCExactlyOnce(ComposeStack stack, String prefix) {
+        String run = prefix + Long.toString(System.nanoTime() % 1_000_000, 36);
         stack.sql("postgres-a", "ifdb", "INSERT INTO outbox (message_id, kmtf_type, body) SELECT '" + run
                 + "-' || g, 'AIRSITREP', convert_to(format(E'UNCLASSIFIED\\nMSGID/AIRSITREP/COMPOSE/%s//\\n"
                 + "DTG/251200ZNOV2026//\\nNARR/NO CONTACT ROUTE CLEAR//\\n', g), 'UTF8') FROM generate_series(1, 100) g");
