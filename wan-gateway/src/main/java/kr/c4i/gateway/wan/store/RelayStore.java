@@ -171,6 +171,10 @@ public final class RelayStore implements AutoCloseable {
     private @Nullable Connection ownership;
     /** The PostgreSQL process of the ownership session: writes check that it still holds the store's lock. */
     private volatile int ownerPid;
+    /** Whether this store was opened as a pair member's, which names its lock session so. */
+    private volatile boolean paired;
+    /** Set when a write found the lock session gone: the next write first tries to take the lock again. */
+    private volatile boolean ownershipLost;
     private final AtomicBoolean closed = new AtomicBoolean();
     private long storedBytes;
     // The id of the last copy stored or being stored; ids only grow while the store is open.
@@ -238,6 +242,7 @@ public final class RelayStore implements AutoCloseable {
             return;
         }
         Connection lock = takeOwnership(dataSource, fenceAfter);
+        paired = fenceAfter != null;
         try {
             ownerPid = endPredecessorsWrites(lock);
             readBacklog();
@@ -274,6 +279,7 @@ public final class RelayStore implements AutoCloseable {
      *         the second one failed, the rest of the batch is stored, and offering the batch again absorbs it)
      */
     public List<Acceptance> accept(List<Copy> copies) throws SQLException {
+        ownAgainIfLost();
         int n = copies.size();
         Acceptance[] outcomes = new Acceptance[n];
         // Each copy's identity, made once: the batch, the duplicate check and its claim all look it up.
@@ -522,6 +528,7 @@ public final class RelayStore implements AutoCloseable {
                 deleting = new HashMap<>(removals);
             }
             try {
+                ownAgainIfLost();
                 Transactions.lazy(dataSource, tx -> {
                     guard(tx);
                     return delete(tx, deleting.keySet());
@@ -692,11 +699,50 @@ public final class RelayStore implements AutoCloseable {
             ps.setInt(4, ownerPid);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next() || !rs.getBoolean(1)) {
-                    throw new SQLException("This relay store no longer owns its database: its lock session was ended "
-                            + "(a pair's new leader took the store over); nothing more is written");
+                    ownershipLost = true;
+                    throw new SQLException("This relay store no longer holds its database's lock: its lock session "
+                            + "ended (a pair's new leader ended it, or the database failed over); not written");
                 }
             }
         }
+    }
+
+    /**
+     * After a write found the lock session gone, takes the lock again if no one holds it (the session went with a
+     * database that failed over to its standby, which has every committed copy: this store's memory still matches
+     * it), outside any transaction; a lock someone else holds (a pair's new leader) keeps every write refused.
+     */
+    private synchronized void ownAgainIfLost() throws SQLException {
+        if (!ownershipLost || closed.get()) {
+            return;
+        }
+        Connection c = dataSource.getConnection();
+        try {
+            c.setAutoCommit(true);
+            c.setClientInfo("ApplicationName", paired ? PAIRED_GATEWAY : LONE_GATEWAY);
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+                ps.setLong(1, OWNERSHIP_LOCK);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next() || !rs.getBoolean(1)) {
+                        throw new SQLException("This relay store no longer owns its database: "
+                                + ownershipHolder(c) + " holds its lock (a pair's new leader); nothing more is written");
+                    }
+                }
+            }
+            ownerPid = endPredecessorsWrites(c);
+        }
+        catch (SQLException | RuntimeException ex) {
+            closeQuietly(c);
+            throw ex;
+        }
+        Connection previous = ownership;
+        ownership = c;
+        ownershipLost = false;
+        if (previous != null) {
+            closeQuietly(previous);
+        }
+        log.warn("The relay store's lock session had ended (its database failed over, or the session was ended): "
+                + "the store holds the lock again, in PostgreSQL process {}", ownerPid);
     }
 
     private static void terminate(Connection c, int pid, String what) throws SQLException {

@@ -511,6 +511,8 @@ class RelayStoreTest {
                     .as("advisory locks held").isEqualTo(1);
             // The predecessor runs on, as a frozen machine woken up would: the database refuses its writes.
             assertThatThrownBy(() -> store.accept(sized("late", Precedence.FLASH, 2))).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("This relay store no longer holds its database's lock");
+            assertThatThrownBy(() -> store.accept(sized("later", Precedence.FLASH, 1))).isInstanceOf(SQLException.class)
                     .hasMessageContaining("This relay store no longer owns its database");
             assertThat(outcomes(successor.accept(sized("next", Precedence.FLASH, 1)))).containsOnly(Outcome.STORED);
             assertThat(db.strings("SELECT message_id FROM relay_copy ORDER BY id"))
@@ -545,6 +547,24 @@ class RelayStoreTest {
             }
             assertThatThrownBy(hanging::commit).as("the hanging write's commit").isInstanceOf(SQLException.class);
         }
+    }
+
+    /**
+     * The store's lock session ends and no one else takes the lock, as when its database fails over to a standby: a
+     * write is refused once, then the store takes the lock again and writes on.
+     */
+    @Test
+    void aStoreWhoseLockSessionEndedTakesItsLockAgainWhenNoOneElseHoldsIt() throws Exception {
+        assertThat(db.count("SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory' "
+                + "AND granted")).as("lock sessions ended").isEqualTo(1);
+
+        assertThatThrownBy(() -> store.accept(sized("lost", Precedence.ROUTINE, 1))).isInstanceOf(SQLException.class)
+                .hasMessageContaining("no longer holds its database's lock");
+        // As a sender offers it again: a pooled connection of the ended session may fail one more try.
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                assertThat(outcomes(store.accept(sized("again", Precedence.ROUTINE, 1)))).containsOnly(Outcome.STORED));
+        assertThat(db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"))
+                .as("advisory locks held").isEqualTo(1);
     }
 
     /** A pair's leader does not end the session of a lone gateway on its store: it refuses, saying what to set. */
