@@ -27,12 +27,15 @@ import kr.c4i.gateway.jdbc.Transactions;
  */
 public final class InboxWriter implements InboundHandler {
 
+    // In message id order: both bridges of a node pair insert the same messages, and in their arrival orders their
+    // unique-index locks could deadlock (PostgreSQL then aborts one after a second); in one order one waits instead.
     private static final String INSERT = """
             INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, transport)
             SELECT m.id, m.origin, m.type, m.precedence, m.classification, m.body,
                    timestamptz 'epoch' + m.created_us * interval '1 microsecond', ?
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[])
                    AS m(id, origin, type, precedence, classification, body, created_us)
+             ORDER BY m.id
             ON CONFLICT (message_id) DO NOTHING
             RETURNING created_at""";
 
