@@ -81,7 +81,10 @@ public final class RelayGauges {
         for (String reason : List.of(DdsTransportStats.REFUSED_FORGED_ORIGIN, DdsTransportStats.REFUSED_FORGED_RECEIPT,
                 DdsTransportStats.REFUSED_UNAUTHENTICATED, DdsTransportStats.REFUSED_AUTHENTICATION_FAILED,
                 DdsTransportStats.REFUSED_NOT_PERMITTED)) {
-            FunctionCounter.builder(MetricNames.DDS_SECURITY_REFUSED, refused, r -> r.get().getOrDefault(reason, 0L))
+            // The reading is held through the function: a function counter holds its object weakly, and nothing
+            // else keeps this one (it was collected, and the counters read 0, under a busy CI run's GC).
+            FunctionCounter.builder(MetricNames.DDS_SECURITY_REFUSED, registry,
+                    r -> refused.get().getOrDefault(reason, 0L))
                     .description("Attempts DDS Security refused on this site's LAN: samples claiming an origin or "
                             + "receiver their writer's permissions do not allow, and participants kept out")
                     .tag(MetricNames.TAG_REASON, reason).register(registry);

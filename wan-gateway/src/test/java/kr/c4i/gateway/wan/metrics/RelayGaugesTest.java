@@ -80,6 +80,8 @@ class RelayGaugesTest {
             refusalReads.incrementAndGet();
             return Map.of("forged-origin", 2L, "unauthenticated", 1L);
         }, clock);
+        // Nothing but the meters keeps the reading: a collection must not turn the counters to 0.
+        System.gc();
 
         String scrape = registry.scrape();
 
