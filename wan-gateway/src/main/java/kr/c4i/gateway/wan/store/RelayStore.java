@@ -115,13 +115,6 @@ public final class RelayStore implements AutoCloseable {
                               AND l.objsubid = 1 AND l.pid = ?)
               FROM w""";
 
-    /** The sessions, other than the asking one, in a write of the store (holding {@link #WRITE_LOCK}). */
-    private static final String WRITERS = """
-            SELECT pid FROM pg_locks
-             WHERE locktype = 'advisory' AND granted AND classid = ? AND objid = ? AND objsubid = 1
-               AND pid <> pg_backend_pid()
-               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())""";
-
     /** The store lock's session as pg_stat_activity names it: a lone gateway's, or one of a pair's. */
     static final String LONE_GATEWAY = "relay store of a lone gateway";
     static final String PAIRED_GATEWAY = "relay store of a gateway pair";
@@ -133,8 +126,8 @@ public final class RelayStore implements AutoCloseable {
     private static final Duration FENCE_WRITES_WITHIN = Duration.ofSeconds(30);
 
     /**
-     * The sessions that hold the store's lock: process, client, since when, and which kind of gateway's (a bigint key
-     * shows in pg_locks as its high and low 32 bits).
+     * The sessions that hold an advisory lock of the store (its lock, or its write lock): process, client, since when,
+     * and which kind of gateway's (a bigint key shows in pg_locks as its high and low 32 bits).
      */
     private static final String HOLDERS = """
             SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.backend_start, a.application_name
@@ -590,18 +583,12 @@ public final class RelayStore implements AutoCloseable {
         catch (SQLException ex) {
             throw new IllegalStateException("Unable to open the relay store's database", ex);
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-            // No transaction left open on the kept connection: an open one would hold back vacuum for good.
-            c.setAutoCommit(true);
-            // Named, so that a pair's new leader tells its predecessor's session from a lone gateway's.
-            c.setClientInfo("ApplicationName", fenceAfter == null ? LONE_GATEWAY : PAIRED_GATEWAY);
-            ps.setLong(1, OWNERSHIP_LOCK);
+        try {
+            lockSession(c, fenceAfter != null);
             long fenceAt = fenceAfter == null ? 0 : System.nanoTime() + fenceAfter.toNanos();
             while (true) {
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        return c;
-                    }
+                if (tryLock(c, OWNERSHIP_LOCK)) {
+                    return c;
                 }
                 if (fenceAfter == null) {
                     break;
@@ -639,7 +626,7 @@ public final class RelayStore implements AutoCloseable {
      * to end a lone gateway's, which no election stands behind.
      */
     private static void fence(Connection c) throws SQLException {
-        for (Holder holder : holders(c)) {
+        for (Holder holder : holders(c, OWNERSHIP_LOCK)) {
             if (LONE_GATEWAY.equals(holder.kind())) {
                 throw new IllegalStateException("The relay store on database " + c.getCatalog() + " is open by a "
                         + "gateway that is not one of a pair (" + holder + "): set gateway.wan.pair.enabled=true on "
@@ -656,29 +643,16 @@ public final class RelayStore implements AutoCloseable {
      */
     private static int endPredecessorsWrites(Connection c) throws SQLException {
         long giveUpAt = System.nanoTime() + FENCE_WRITES_WITHIN.toNanos();
-        while (true) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-                ps.setLong(1, WRITE_LOCK);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        break;
-                    }
-                }
-            }
+        while (!tryLock(c, WRITE_LOCK)) {
             if (System.nanoTime() - giveUpAt > 0) {
                 throw new SQLException("Writes of another relay store on this database were still under way after "
                         + FENCE_WRITES_WITHIN.toSeconds() + " s and could not be ended");
             }
             // A write takes milliseconds: one still there after a poll belongs to a predecessor that is not running.
             sleep(FENCE_POLL);
-            try (PreparedStatement ps = c.prepareStatement(WRITERS)) {
-                ps.setLong(1, WRITE_LOCK >>> 32);
-                ps.setLong(2, WRITE_LOCK & 0xFFFF_FFFFL);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        terminate(c, rs.getInt(1), "a write of the relay store that is no longer its owner");
-                    }
-                }
+            // This session does not hold the write lock here: every holder is another's.
+            for (Holder writer : holders(c, WRITE_LOCK)) {
+                terminate(c, writer.pid(), "a write of the relay store that is no longer its owner");
             }
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_unlock(?), pg_backend_pid()")) {
@@ -718,16 +692,10 @@ public final class RelayStore implements AutoCloseable {
         }
         Connection c = dataSource.getConnection();
         try {
-            c.setAutoCommit(true);
-            c.setClientInfo("ApplicationName", paired ? PAIRED_GATEWAY : LONE_GATEWAY);
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-                ps.setLong(1, OWNERSHIP_LOCK);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next() || !rs.getBoolean(1)) {
-                        throw new SQLException("This relay store no longer owns its database: "
-                                + ownershipHolder(c) + " holds its lock (a pair's new leader); nothing more is written");
-                    }
-                }
+            lockSession(c, paired);
+            if (!tryLock(c, OWNERSHIP_LOCK)) {
+                throw new SQLException("This relay store no longer owns its database: " + ownershipHolder(c)
+                        + " holds its lock (a pair's new leader); nothing more is written");
             }
             ownerPid = endPredecessorsWrites(c);
         }
@@ -743,6 +711,25 @@ public final class RelayStore implements AutoCloseable {
         }
         log.warn("The relay store's lock session had ended (its database failed over, or the session was ended): "
                 + "the store holds the lock again, in PostgreSQL process {}", ownerPid);
+    }
+
+    /**
+     * Makes {@code c} the session of the store's lock: no transaction left open on it (an open one would hold back
+     * vacuum for good), and named, so that a pair's new leader tells its predecessor's session from a lone gateway's.
+     */
+    private static void lockSession(Connection c, boolean paired) throws SQLException {
+        c.setAutoCommit(true);
+        c.setClientInfo("ApplicationName", paired ? PAIRED_GATEWAY : LONE_GATEWAY);
+    }
+
+    /** Takes the session-level advisory lock {@code key} if it is free. */
+    private static boolean tryLock(Connection c, long key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            ps.setLong(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     private static void terminate(Connection c, int pid, String what) throws SQLException {
@@ -776,10 +763,10 @@ public final class RelayStore implements AutoCloseable {
         }
     }
 
-    private static List<Holder> holders(Connection c) throws SQLException {
+    private static List<Holder> holders(Connection c, long key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(HOLDERS)) {
-            ps.setLong(1, OWNERSHIP_LOCK >>> 32);
-            ps.setLong(2, OWNERSHIP_LOCK & 0xFFFF_FFFFL);
+            ps.setLong(1, key >>> 32);
+            ps.setLong(2, key & 0xFFFF_FFFFL);
             List<Holder> holders = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -793,7 +780,7 @@ public final class RelayStore implements AutoCloseable {
     /** Who holds the store's lock, for the operator: the PostgreSQL process of the session and its client. */
     private static String ownershipHolder(Connection c) {
         try {
-            List<Holder> holders = holders(c);
+            List<Holder> holders = holders(c, OWNERSHIP_LOCK);
             if (!holders.isEmpty()) {
                 return holders.getFirst().toString();
             }
