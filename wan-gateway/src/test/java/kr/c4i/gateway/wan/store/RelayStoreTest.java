@@ -555,7 +555,8 @@ class RelayStoreTest {
      */
     @Test
     void aStoreWhoseLockSessionEndedTakesItsLockAgainWhenNoOneElseHoldsIt() throws Exception {
-        assertThat(db.count("SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory' "
+        // The timeout makes PostgreSQL wait until the session has gone: a session still exiting holds its lock.
+        assertThat(db.count("SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_locks WHERE locktype = 'advisory' "
                 + "AND granted")).as("lock sessions ended").isEqualTo(1);
 
         assertThatThrownBy(() -> store.accept(sized("lost", Precedence.ROUTINE, 1))).isInstanceOf(SQLException.class)
