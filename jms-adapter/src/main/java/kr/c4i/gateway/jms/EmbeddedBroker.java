@@ -87,6 +87,14 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * Where this process's clients reach the broker: its acceptor through loopback when it binds a wildcard address,
+     * or, one of a pair, both brokers of the pair, following the active one.
+     */
+    public String clientUrl() {
+        return new JmsConnectionFactoryFactory(settings).brokerUrl();
+    }
+
     public boolean isActive() {
         EmbeddedActiveMQ server = this.broker;
         return server != null && server.getActiveMQServer() != null && server.getActiveMQServer().isActive();
@@ -100,7 +108,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /** Whether this broker, one of a pair, and its partner hold the same journal, so either can lose the other. */
-    boolean isPairSynchronized() {
+    public boolean isPairSynchronized() {
         EmbeddedActiveMQ server = this.broker;
         ActiveMQServer running = (server != null) ? server.getActiveMQServer() : null;
         return running != null && running.isReplicaSync();

@@ -51,6 +51,7 @@ public final class JmsTransport implements Transport {
     private @Nullable InboxConsumer consumer;
     private final List<InboxConsumer> relayConsumers = new CopyOnWriteArrayList<>();
     private volatile boolean opened;
+    private boolean brokerStarted;
     private volatile boolean closed;
 
     /**
@@ -128,17 +129,7 @@ public final class JmsTransport implements Transport {
             if (this.opened) {
                 return;
             }
-            if (this.broker != null) {
-                try {
-                    this.broker.start();
-                }
-                catch (Exception ex) {
-                    this.broker.close();
-                    throw new TransportUnavailableException("Unable to start the embedded broker of node "
-                            + settings.nodeId() + " at " + this.brokerUrl + " with data in "
-                            + settings.embedded().dataDirectory() + ": " + OutboundSender.describe(ex), ex);
-                }
-            }
+            startBroker();
             try {
                 this.sender.connect();
             }
@@ -146,6 +137,7 @@ public final class JmsTransport implements Transport {
                 if (!waitsForItsPair()) {
                     if (this.broker != null) {
                         this.broker.close();
+                        this.brokerStarted = false;
                     }
                     throw ex;
                 }
@@ -157,6 +149,34 @@ public final class JmsTransport implements Transport {
             this.opened = true;
             log.info("Opened JMS transport of node {} ({} broker at {}, peers {})", settings.nodeId(),
                     this.mode.label(), this.brokerUrl, settings.peers().keySet());
+        }
+    }
+
+    /**
+     * Starts the embedded broker alone, ahead of {@link #open}: one of a pair runs while this process's clients wait
+     * (a WAN gateway's standby), so that it holds its partner's journal when the partner goes. Does nothing without an
+     * embedded broker or once it runs.
+     *
+     * @throws TransportUnavailableException if the broker cannot start (port taken, data directory locked)
+     */
+    public void startBroker() throws TransportException {
+        synchronized (this.lifecycle) {
+            if (this.closed) {
+                throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " is closed");
+            }
+            if (this.broker == null || this.brokerStarted) {
+                return;
+            }
+            try {
+                this.broker.start();
+            }
+            catch (Exception ex) {
+                this.broker.close();
+                throw new TransportUnavailableException("Unable to start the embedded broker of node "
+                        + settings.nodeId() + " at " + this.brokerUrl + " with data in "
+                        + settings.embedded().dataDirectory() + ": " + OutboundSender.describe(ex), ex);
+            }
+            this.brokerStarted = true;
         }
     }
 

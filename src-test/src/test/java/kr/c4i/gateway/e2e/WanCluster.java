@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -73,6 +74,10 @@ final class WanCluster implements AutoCloseable {
             int wanPort, TcpProxy[] proxy, NodeProcess[] process) {
     }
 
+    /** The second gateway of a site's pair: over JMS its LAN and WAN brokers, the first's backups, on ports of their own. */
+    record Standby(int lanPort, int wanPort) {
+    }
+
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
 
     private final Path dir;
@@ -82,6 +87,7 @@ final class WanCluster implements AutoCloseable {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, Gateway> gateways = new LinkedHashMap<>();
     private final List<NodeProcess> standbys = new ArrayList<>();
+    private final Map<String, Standby> pairs = new LinkedHashMap<>();
     private final int wanDomain;
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final String lanPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
@@ -185,8 +191,9 @@ final class WanCluster implements AutoCloseable {
         for (Node other : nodes.values()) {
             launch.subscription(other.id(), "*");
             if (!other.id().equals(id)) {
-                launch.jmsPeer(other.id(), "tcp://127.0.0.1:"
-                        + (other.site().equals(node.site()) ? other.brokerPort() : gateway.lanPort()));
+                launch.jmsPeer(other.id(), other.site().equals(node.site()) ? "tcp://127.0.0.1:" + other.brokerPort()
+                        : brokers(gateway.lanPort(), pairs.containsKey(node.site())
+                                ? pairs.get(node.site()).lanPort() : null, "?ha=true"));
             }
         }
         if (variant != Variant.JMS) {
@@ -202,21 +209,37 @@ final class WanCluster implements AutoCloseable {
 
     /** Site {@code site}'s gateway's launch: every site and subscription, its LAN, its link to every other site. */
     GatewayLaunch gatewayLaunch(String site) {
-        return gatewayLaunch(site, gateways.get(site).httpPort());
+        return gatewayLaunch(site, gateways.get(site).httpPort(), false);
     }
 
-    /** {@link #gatewayLaunch(String)} with its management endpoints on {@code httpPort}. */
-    private GatewayLaunch gatewayLaunch(String site, int httpPort) {
+    /**
+     * {@link #gatewayLaunch(String)} with its management endpoints on {@code httpPort}; over JMS the second gateway
+     * of a pair ({@code standby}) has brokers of its own, each the backup of the first gateway's.
+     */
+    private GatewayLaunch gatewayLaunch(String site, int httpPort, boolean standby) {
         Gateway gateway = gateways.get(site);
         GatewayLaunch.Builder launch = GatewayLaunch.builder(site);
         sites.forEach(launch::site);
         nodes.keySet().forEach(id -> launch.subscription(id, "*"));
         if (variant == Variant.JMS) {
-            launch.jmsLan(LAN_USER, lanPassword, "127.0.0.1", gateway.lanPort(), gateway.home().resolve("artemis-lan"));
+            Standby pair = pairs.get(site);
+            int lanPort = standby ? pair.lanPort() : gateway.lanPort();
+            int wanPort = standby ? pair.wanPort() : gateway.wanPort();
+            Path brokerHome = standby ? gateway.home().resolve("standby") : gateway.home();
+            launch.jmsLan(LAN_USER, lanPassword, "127.0.0.1", lanPort, brokerHome.resolve("artemis-lan"));
             sites.get(site).forEach(id -> launch.jmsLanNode(id, "tcp://127.0.0.1:" + nodes.get(id).brokerPort()));
-            launch.jmsLink(WAN_USER, wanPassword, "127.0.0.1", gateway.wanPort(), gateway.home().resolve("artemis-wan"));
+            launch.jmsLink(WAN_USER, wanPassword, "127.0.0.1", wanPort, brokerHome.resolve("artemis-wan"));
             gateways.values().stream().filter(other -> !other.site().equals(site))
-                    .forEach(other -> launch.jmsLinkPeer(other.site(), "tcp://127.0.0.1:" + other.proxy()[0].port()));
+                    .forEach(other -> launch.jmsLinkPeer(other.site(), linkPeer(other)));
+            if (pair != null) {
+                String role = standby ? "backup" : "primary";
+                launch.property("gateway.wan.lan.jms.embedded.pair.role", role)
+                        .property("gateway.wan.lan.jms.embedded.pair.partner", "127.0.0.1:"
+                                + (standby ? gateway.lanPort() : pair.lanPort()))
+                        .property("gateway.wan.jms.embedded.pair.role", role)
+                        .property("gateway.wan.jms.embedded.pair.partner", "127.0.0.1:"
+                                + (standby ? gateway.wanPort() : pair.wanPort()));
+            }
             launch.property("gateway.wan.jms.max-reconnect-backoff", "2s");
             launch.jmsLanPlainTcp().jmsLinkPlainTcp();
         }
@@ -274,13 +297,27 @@ final class WanCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the second gateway of site {@code site}'s pair ({@code gateway.wan.pair.enabled} among the cluster's
-     * gateway properties): the same launch and store, its management endpoints on a port of their own. On this
-     * machine the two share the LAN and link ports too, which only the leader opens.
+     * Site {@code site}'s gateway runs as a pair ({@code gateway.wan.pair.enabled} among the cluster's gateway
+     * properties); before the gateways start. Over JMS its LAN and WAN brokers become primary/backup pairs, the
+     * site's nodes and the other sites list both; the other sites reach its WAN brokers directly, not through the
+     * proxy ({@link #cutWan} does not cut them): a proxy accepts a connection even while its broker is down, which a
+     * broker's address does not, so a peer would wait for an answer where it would otherwise try the other broker.
+     */
+    void pair(String site) {
+        pairs.put(site, new Standby(LoopbackPorts.freeTcp(), LoopbackPorts.freeTcp()));
+    }
+
+    /**
+     * Starts the second gateway of site {@code site}'s {@linkplain #pair pair}: the same launch and store, its
+     * management endpoints on a port of their own. Over DDS and NORM the two share the LAN and link ports too, which
+     * only the leader opens; over JMS its brokers run from the start, as backups, on ports of their own.
      */
     NodeProcess startStandby(String site) throws IOException {
+        if (!pairs.containsKey(site)) {
+            throw new IllegalStateException("site " + site + " is not a pair: call pair(\"" + site + "\") first");
+        }
         int httpPort = LoopbackPorts.freeTcp();
-        NodeProcess standby = NodeProcess.gateway(gatewayLaunch(site, httpPort), httpPort,
+        NodeProcess standby = NodeProcess.gateway(gatewayLaunch(site, httpPort, true), httpPort,
                 dir.resolve(site + "-gw-standby.log")).start();
         standbys.add(standby);
         return standby;
@@ -288,6 +325,22 @@ final class WanCluster implements AutoCloseable {
 
     NodeProcess node(String id) {
         return nodes.get(id).process()[0];
+    }
+
+    /**
+     * Where the other sites send to {@code gateway}'s site: its WAN broker through the proxy, or both brokers of a
+     * pair, which the link tries in turn on each reconnect.
+     */
+    private String linkPeer(Gateway gateway) {
+        Standby pair = pairs.get(gateway.site());
+        return pair == null ? "tcp://127.0.0.1:" + gateway.proxy()[0].port()
+                : brokers(gateway.wanPort(), pair.wanPort(), "");
+    }
+
+    /** A broker on loopback, or both brokers of a pair for clients that follow the active one. */
+    private static String brokers(int port, @Nullable Integer pairedPort, String query) {
+        return pairedPort == null ? "tcp://127.0.0.1:" + port
+                : "(tcp://127.0.0.1:" + port + ",tcp://127.0.0.1:" + pairedPort + ")" + query;
     }
 
     /** The WAN is down: every gateway's WAN broker unreachable, every connection to one reset. */

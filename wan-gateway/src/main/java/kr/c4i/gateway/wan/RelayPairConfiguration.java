@@ -18,6 +18,7 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
 
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.config.WanProperties;
+import kr.c4i.gateway.wan.relay.RelayEngine;
 
 /**
  * One gateway of an active/standby pair ({@code gateway.wan.pair.enabled}): Spring Integration's leader election over
@@ -53,6 +54,11 @@ class RelayPairConfiguration {
                 new DefaultCandidate(candidateId(), role(site)));
         initiator.setHeartBeatMillis(wan.pair().heartbeat().toMillis());
         return initiator;
+    }
+
+    @Bean
+    RelayStandby relayStandby(RelayEngine engine, LockRegistryLeaderInitiator relayLeaderInitiator) {
+        return new RelayStandby(engine, relayLeaderInitiator.getPhase() - 1);
     }
 
     @Bean

@@ -48,6 +48,7 @@ import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.wan.config.BrokerPairProperties;
 import kr.c4i.gateway.wan.config.BrokerTlsProperties;
 import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.wan.config.DdsLinkProperties;
@@ -187,6 +188,10 @@ class WanGatewayConfiguration {
         // Checked before the link opens anything: a gateway that cannot prove its site does not start.
         SiteCredentials credentials = WanSecurity.credentials(security, site);
         WanLink link = link(wan, site, schedule, dds, jms, norm, customizers);
+        if (wan.link() == LinkKind.JMS) {
+            JmsLinkProperties p = jms.getObject();
+            brokerPair("gateway.wan.jms", p.url() == null, p.embedded().pair(), wan);
+        }
         return credentials == null ? link : WanSecurity.seal(link, credentials, registry);
     }
 
@@ -215,17 +220,25 @@ class WanGatewayConfiguration {
         p.peers().forEach((id, peer) -> peers.put(SiteId.of(id),
                 new JmsLinkSettings.Peer(peer.url(), peer.user(), peer.password())));
         JmsTransportSettings.Embedded embedded = JmsTransportSettings.Embedded.at(p.embedded().host(),
-                p.embedded().port(), p.embedded().dataDirectory().resolve(site.value()));
-        return new JmsWanLink(new JmsLinkSettings(site, p.url(), p.user(), p.password(), embedded, peers,
-                JmsLinkSettings.DEFAULT_QUEUE_PREFIX, JmsLinkSettings.DEFAULT_INVALID_QUEUE,
-                schedule.budgetBitsPerSecond() / 8, p.reconnectBackoff(), p.maxReconnectBackoff(),
-                brokerTls("gateway.wan.jms", p.tls())), customizers.orderedStream().toList());
+                p.embedded().port(), p.embedded().dataDirectory().resolve(site.value()))
+                .withPair(pair(p.embedded().pair()));
+        JmsLinkSettings settings;
+        try {
+            settings = new JmsLinkSettings(site, p.url(), p.user(), p.password(), embedded, peers,
+                    JmsLinkSettings.DEFAULT_QUEUE_PREFIX, JmsLinkSettings.DEFAULT_INVALID_QUEUE,
+                    schedule.budgetBitsPerSecond() / 8, p.reconnectBackoff(), p.maxReconnectBackoff(),
+                    brokerTls("gateway.wan.jms", p.tls()));
+        }
+        catch (InvalidSettingsException ex) {
+            throw InvalidProperties.of("gateway.wan.jms", ex);
+        }
+        return new JmsWanLink(settings, customizers.orderedStream().toList());
     }
 
     @Bean
     @ConditionalOnMissingBean(LanSide.class)
     LanSide lanSide(LanProperties lan, NodeId gatewayNodeId, SiteMap sites, RoutingTable routing,
-            KmtfCatalogue catalogue, ObjectProvider<EmbeddedBrokerCustomizer> customizers) {
+            KmtfCatalogue catalogue, ObjectProvider<EmbeddedBrokerCustomizer> customizers, WanProperties wan) {
         if (lan.transport() == TransportKind.DDS) {
             LanProperties.Dds p = lan.dds();
             DdsTransportSettings settings = p.transportSettings(gatewayNodeId);
@@ -239,14 +252,45 @@ class WanGatewayConfiguration {
         Map<NodeId, JmsTransportSettings.Peer> peers = new LinkedHashMap<>();
         p.peers().forEach((id, peer) -> peers.put(NodeId.of(id),
                 new JmsTransportSettings.Peer(peer.url(), peer.user(), peer.password())));
+        brokerPair("gateway.wan.lan.jms", p.url() == null, p.embedded().pair(), wan);
         JmsTransportSettings.Embedded embedded = JmsTransportSettings.Embedded.at(p.embedded().host(),
-                p.embedded().port(), p.embedded().dataDirectory().resolve(gatewayNodeId.value()));
-        JmsTransportSettings settings = new JmsTransportSettings(gatewayNodeId, null, p.url(), p.user(), p.password(),
-                embedded, peers, JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
-                JmsTransportSettings.Receive.of(p.receiveBatchSize()),
-                JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()),
-                brokerTls("gateway.wan.lan.jms", p.tls()), new JmsTransportSettings.Send(p.bundleMaxEnvelopes()));
+                p.embedded().port(), p.embedded().dataDirectory().resolve(gatewayNodeId.value()))
+                .withPair(pair(p.embedded().pair()));
+        JmsTransportSettings settings;
+        try {
+            settings = new JmsTransportSettings(gatewayNodeId, null, p.url(), p.user(), p.password(), embedded, peers,
+                    JmsTransportSettings.DEFAULT_QUEUE_PREFIX, JmsTransportSettings.DEFAULT_INVALID_QUEUE,
+                    JmsTransportSettings.Receive.of(p.receiveBatchSize()),
+                    JmsTransportSettings.Bridge.of(p.bridgeMaxRetryInterval()),
+                    brokerTls("gateway.wan.lan.jms", p.tls()), new JmsTransportSettings.Send(p.bundleMaxEnvelopes()));
+        }
+        catch (InvalidSettingsException ex) {
+            throw InvalidProperties.of("gateway.wan.lan.jms", ex);
+        }
         return new JmsLanSide(settings, sites, routing, catalogue, customizers.orderedStream().toList());
+    }
+
+    private static JmsTransportSettings.@Nullable Pair pair(@Nullable BrokerPairProperties pair) {
+        return (pair == null) ? null : pair.settings();
+    }
+
+    /**
+     * A broker pair belongs to a gateway pair: refused on a lone gateway, whose partner broker would be no one's.
+     * One of a gateway pair with a lone embedded broker is allowed, with a warning of what a dead leader keeps.
+     *
+     * @throws IllegalArgumentException naming {@code prefix.embedded.pair.role}
+     */
+    private static void brokerPair(String prefix, boolean embedded, @Nullable BrokerPairProperties pair,
+            WanProperties wan) {
+        if (pair != null && !wan.pair().enabled()) {
+            throw new IllegalArgumentException("Invalid " + prefix + " properties: " + prefix + ".embedded.pair is set "
+                    + "but gateway.wan.pair.enabled is not: a broker pair runs on the two gateways of an active/standby "
+                    + "pair; set gateway.wan.pair.enabled=true on both, or remove " + prefix + ".embedded.pair");
+        }
+        if (pair == null && embedded && wan.pair().enabled()) {
+            log.warn("The embedded broker of {} is not one of a pair ({}.embedded.pair.*): what it accepted and has "
+                    + "not passed on waits in its journal on this machine while this gateway is down", prefix, prefix);
+        }
     }
 
     /**

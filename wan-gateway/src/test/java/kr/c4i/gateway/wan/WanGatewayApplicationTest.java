@@ -221,6 +221,42 @@ class WanGatewayApplicationTest {
                 .hasStackTraceContaining("tls.plainTcp=true");
     }
 
+    /**
+     * A broker pair belongs to a gateway pair: on a lone gateway it is refused, naming the property; a partner that is
+     * not {@code host:port} is refused under the gateway's own property name.
+     */
+    @Test
+    void aBrokerPairOnALoneGatewayOrWithABadPartnerDoesNotStartAndSaysWhatToSet() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        opened.add(postgres);
+        List<String> jms = List.of("--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+                "--spring.datasource.username=postgres", "--management.server.port=0",
+                "--spring.security.user.password=" + PASSWORD, "--gateway.wan.site=s1",
+                "--gateway.routing.sites.s1=a", "--gateway.routing.sites.s2=c", "--gateway.wan.jms.user=gateway",
+                "--gateway.wan.jms.password=pw", "--gateway.wan.jms.peers.s2.url=tcp://127.0.0.1:1",
+                "--gateway.wan.jms.tls.plain-tcp=true", "--gateway.wan.lan.jms.user=gateway",
+                "--gateway.wan.lan.jms.password=pw", "--gateway.wan.lan.jms.tls.plain-tcp=true",
+                "--gateway.wan.security.plain=true", "--gateway.wan.jms.embedded.host=127.0.0.1",
+                "--gateway.wan.lan.jms.embedded.host=127.0.0.1");
+
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class).run(with(jms,
+                "--gateway.wan.lan.jms.embedded.pair.role=primary",
+                "--gateway.wan.lan.jms.embedded.pair.partner=127.0.0.1:2")))
+                .hasStackTraceContaining("gateway.wan.lan.jms.embedded.pair is set but gateway.wan.pair.enabled is "
+                        + "not");
+        assertThatThrownBy(() -> new SpringApplicationBuilder(WanGatewayApplication.class).run(with(jms,
+                "--gateway.wan.pair.enabled=true", "--gateway.wan.jms.embedded.pair.role=backup",
+                "--gateway.wan.jms.embedded.pair.partner=no-port")))
+                .hasStackTraceContaining("Invalid gateway.wan.jms properties: gateway.wan.jms.embedded.pair.partner: "
+                        + "embedded.pair.partner 'no-port'");
+    }
+
+    private static String[] with(List<String> arguments, String... more) {
+        List<String> all = new ArrayList<>(arguments);
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
     @Test
     void aGatewayOfAnotherSiteOnAStoreDoesNotStartAndSaysWhoseStoreItIs() throws Exception {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();

@@ -40,6 +40,15 @@ public interface WanLink extends AutoCloseable {
     void open(FrameHandler handler) throws TransportException;
 
     /**
+     * Starts, ahead of {@link #open}, what the link runs while its gateway is the standby of an active/standby pair:
+     * a broker of a primary/backup pair, which holds its partner's journal. Nothing by default.
+     *
+     * @throws TransportException if it cannot start (address taken)
+     */
+    default void standBy() throws TransportException {
+    }
+
+    /**
      * Hands one frame to the link for a peer and returns without waiting for the wire. The frame is sent in order
      * with this peer's earlier frames, and repaired or resent by the link while both ends stay up.
      *

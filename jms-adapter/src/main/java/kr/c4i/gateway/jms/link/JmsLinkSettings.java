@@ -73,10 +73,6 @@ public record JmsLinkSettings(SiteId site, @Nullable String brokerUrl, String us
         }
         else {
             checkEmbedded(embedded, problems);
-            // The link's own connections know one broker only.
-            if (embedded.pair() != null) {
-                problems.add(new Problem("embedded.pair", "embedded.pair is not supported on a WAN link's broker"));
-            }
         }
         requireText("user", user, problems);
         requireText("password", password, problems);

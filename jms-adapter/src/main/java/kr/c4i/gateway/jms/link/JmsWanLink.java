@@ -21,6 +21,7 @@ import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.jms.EmbeddedBroker;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
+import kr.c4i.gateway.jms.JmsTransportSettings;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +63,7 @@ public final class JmsWanLink implements WanLink {
     private @Nullable FrameHandler handler;
     private volatile boolean opened;
     private volatile boolean closed;
+    private boolean brokerStarted;
 
     /**
      * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
@@ -80,7 +82,7 @@ public final class JmsWanLink implements WanLink {
         if (settings.embeddedBroker()) {
             EmbeddedBroker.requireDirectBufferCleaner();
             this.broker = new EmbeddedBroker(settings.brokerSettings(), customizers);
-            this.brokerUrl = "tcp://" + connectHost(settings.embedded().host()) + ":" + settings.embedded().port();
+            this.brokerUrl = this.broker.clientUrl();
         }
         else {
             this.broker = null;
@@ -119,17 +121,7 @@ public final class JmsWanLink implements WanLink {
             if (this.opened) {
                 throw new IllegalStateException("JMS link of site " + settings.site() + " is already open");
             }
-            if (this.broker != null) {
-                try {
-                    this.broker.start();
-                }
-                catch (Exception ex) {
-                    this.broker.close();
-                    throw new TransportUnavailableException("Unable to start the embedded broker of site "
-                            + settings.site() + " at " + this.brokerUrl + " with data in "
-                            + settings.embedded().dataDirectory() + ": " + Frames.describe(ex), ex);
-                }
-            }
+            startBroker();
             this.handler = handler;
             ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("jms-link-connect-" + settings.site()).daemon(true).factory());
@@ -148,6 +140,41 @@ public final class JmsWanLink implements WanLink {
                     (this.broker != null) ? "embedded" : "external", Frames.masked(this.brokerUrl),
                     settings.peers().keySet(), settings.windows());
         }
+    }
+
+    /**
+     * Starts the embedded broker alone, ahead of {@link #open}, when it is one of a pair: it runs on the standby
+     * gateway, so that it holds its partner's journal when the partner goes. A lone broker waits for {@link #open}:
+     * peers would send it frames no one takes.
+     *
+     * @throws TransportUnavailableException if the embedded broker cannot start (port taken, data directory locked)
+     */
+    @Override
+    public void standBy() throws TransportException {
+        synchronized (this.lifecycle) {
+            if (this.closed) {
+                throw new IllegalStateException("JMS link of site " + settings.site() + " is closed");
+            }
+            if (settings.embedded() != null && settings.embedded().pair() != null) {
+                startBroker();
+            }
+        }
+    }
+
+    private void startBroker() throws TransportException {
+        if (this.broker == null || this.brokerStarted) {
+            return;
+        }
+        try {
+            this.broker.start();
+        }
+        catch (Exception ex) {
+            this.broker.close();
+            throw new TransportUnavailableException("Unable to start the embedded broker of site " + settings.site()
+                    + " at " + Frames.masked(this.brokerUrl) + " with data in " + settings.embedded().dataDirectory()
+                    + ": " + Frames.describe(ex), ex);
+        }
+        this.brokerStarted = true;
     }
 
     /**
@@ -204,6 +231,12 @@ public final class JmsWanLink implements WanLink {
         if (this.broker != null) {
             details.put("brokerActive", this.broker.isActive());
             this.broker.messageCount(queue).ifPresent((depth) -> details.put("queueDepth", depth));
+            JmsTransportSettings.Pair pair = settings.embedded().pair();
+            if (pair != null) {
+                details.put("pairRole", pair.role().label());
+                details.put("pairPartner", pair.partner());
+                details.put("pairSynchronized", this.broker.isPairSynchronized());
+            }
         }
         details.put("invalidQueue", settings.invalidQueue());
         FrameReceiver frames = this.receiver;
@@ -340,14 +373,5 @@ public final class JmsWanLink implements WanLink {
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Where this gateway reaches its embedded broker: a wildcard bind address through loopback. */
-    private static String connectHost(String host) {
-        return switch (host.strip()) {
-            case "0.0.0.0", "" -> "127.0.0.1";
-            case "::", "[::]", "::0" -> "[::1]";
-            default -> host.contains(":") && !host.startsWith("[") ? "[" + host.strip() + "]" : host.strip();
-        };
     }
 }

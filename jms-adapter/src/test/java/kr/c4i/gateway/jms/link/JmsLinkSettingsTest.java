@@ -8,7 +8,6 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.InvalidSettingsException.Problem;
 import kr.c4i.gateway.jms.JmsTransportSettings;
-import kr.c4i.gateway.jms.PairRole;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,16 +50,6 @@ class JmsLinkSettingsTest {
                         "embedded.port", "user", "password", "peers.s1", "peers.s3.url", "queuePrefix",
                         "budgetBytesPerSecond", "reconnectBackoff"))
                 .withMessageStartingWith("Invalid JMS link settings: ");
-    }
-
-    @Test
-    void aLinksBrokerIsNeverOneOfAPair() {
-        JmsTransportSettings.Embedded paired = JmsTransportSettings.Embedded.at("gw-1", 61617, Path.of("data", "wan"))
-                .withPair(JmsTransportSettings.Pair.of(PairRole.PRIMARY, "gw-2:61617"));
-
-        assertThatExceptionOfType(InvalidSettingsException.class)
-                .isThrownBy(() -> JmsLinkSettings.of(SiteId.of("s1"), "gateway", "pw", paired, 16_000))
-                .withMessage("Invalid JMS link settings: embedded.pair is not supported on a WAN link's broker");
     }
 
     @Test

@@ -19,6 +19,9 @@ import jakarta.jms.Session;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.PairRole;
+import kr.c4i.gateway.ports.LoopbackPorts;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.ServerSession;
 import org.apache.activemq.artemis.core.server.plugin.ActiveMQServerMessagePlugin;
@@ -323,6 +326,74 @@ class JmsWanLinkTest {
             }
             this.waiting.decrementAndGet();
         }
+    }
+
+    /**
+     * A site's link broker as a primary/backup pair, one on each gateway of an active/standby pair: frames a peer's
+     * broker confirmed to the active one are read from the other after the active one goes, and the peer follows.
+     */
+    @Test
+    void aSitesPairOfLinkBrokersKeepsWhatAPeerSentWhenTheActiveOneGoes() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s2");
+        int primaryPort = LoopbackPorts.freeTcp();
+        int backupPort = LoopbackPorts.freeTcp();
+        JmsWanLink leader = new JmsWanLink(pairedS1(PairRole.PRIMARY, primaryPort, backupPort));
+        JmsWanLink standby = new JmsWanLink(pairedS1(PairRole.BACKUP, backupPort, primaryPort));
+        JmsWanLink s2 = new JmsWanLink(this.sites.settings("s2").withPeers(Map.of(S1, JmsLinkSettings.Peer.at(
+                "(tcp://127.0.0.1:" + primaryPort + ",tcp://127.0.0.1:" + backupPort + ")?ha=true"))));
+        try (leader; standby; s2) {
+            leader.standBy();
+            standby.standBy();
+            await().atMost(TIMEOUT).until(() -> Boolean.TRUE.equals(standby.details().get("pairSynchronized")));
+            assertThat(leader.details()).containsEntry("brokerActive", true).containsEntry("pairRole", "primary");
+            assertThat(standby.details()).containsEntry("brokerActive", false).containsEntry("pairRole", "backup");
+            s2.open(new RecordingFrameHandler());
+            awaitState(s2, S1, LinkState.UP);
+            List<byte[]> before = frames("before", 50);
+            for (byte[] frame : before) {
+                s2.send(S1, frame);
+            }
+            await().atMost(TIMEOUT).until(() -> s2.unacknowledgedBytes(S1) == 0);
+
+            // The leader's gateway stops having read nothing: its broker hands over to the standby's.
+            leader.close();
+            RecordingFrameHandler received = new RecordingFrameHandler();
+            standby.open(received);
+            await().atMost(TIMEOUT).until(() -> received.frames().size() >= before.size());
+            awaitState(s2, S1, LinkState.UP);
+            List<byte[]> after = frames("after", 50);
+            for (byte[] frame : after) {
+                await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> s2.send(S1, frame));
+            }
+
+            List<byte[]> all = new ArrayList<>(before);
+            all.addAll(after);
+            await().atMost(TIMEOUT).until(() -> received.frames().size() >= all.size());
+            assertThat(received.bytesFrom("s2")).containsExactlyElementsOf(all);
+            assertThat(standby.details()).containsEntry("brokerActive", true);
+        }
+    }
+
+    /** A lone link broker stays stopped on a standby: peers would send it frames no one takes. */
+    @Test
+    void aLoneLinkBrokerWaitsForOpenOnAStandby() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        try (JmsWanLink s1 = new JmsWanLink(this.sites.settings("s1"))) {
+            s1.standBy();
+
+            assertThat(s1.details()).containsEntry("brokerActive", false);
+            s1.open(new RecordingFrameHandler());
+            assertThat(s1.details()).containsEntry("brokerActive", true);
+        }
+    }
+
+    private JmsLinkSettings pairedS1(PairRole role, int port, int partnerPort) {
+        JmsTransportSettings.Embedded embedded = JmsTransportSettings.Embedded.at("127.0.0.1", port,
+                this.tempDir.resolve("s1-" + role.label())).withPair(JmsTransportSettings.Pair.of(role,
+                        "127.0.0.1:" + partnerPort));
+        return JmsLinkSettings.of(S1, LinkSites.USER, LinkSites.PASSWORD, embedded, LinkSites.BUDGET)
+                .withPeers(Map.of(S2, JmsLinkSettings.Peer.at(this.sites.url("s2"))))
+                .withReconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
     }
 
     private static void awaitState(JmsWanLink link, SiteId peer, LinkState state) {

@@ -37,9 +37,12 @@ public record JmsLinkProperties(@Nullable String url, @Nullable String user, @Nu
      * @param host address the WAN broker's acceptor binds to
      * @param port port of the WAN broker's acceptor
      * @param dataDirectory where the WAN broker keeps its journal
+     * @param pair the WAN broker as one of a primary/backup pair, one on each gateway of an active/standby pair; none
+     *        (a lone broker) unless {@code pair.role} is set. The peer sites then list both brokers, which their
+     *        link tries in turn: {@code (tcp://gw-s1a:61716,tcp://gw-s1b:61716)}
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61716") int port,
-            @DefaultValue("data/artemis-wan") Path dataDirectory) {
+            @DefaultValue("data/artemis-wan") Path dataDirectory, @Nullable BrokerPairProperties pair) {
     }
 
     /**

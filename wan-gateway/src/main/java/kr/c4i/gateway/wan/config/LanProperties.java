@@ -111,9 +111,11 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param host address the LAN broker's acceptor binds to
      * @param port port of the LAN broker's acceptor
      * @param dataDirectory where the LAN broker keeps its journal
+     * @param pair the LAN broker as one of a primary/backup pair, one on each gateway of an active/standby pair; none
+     *        (a lone broker) unless {@code pair.role} is set
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61616") int port,
-            @DefaultValue("data/artemis") Path dataDirectory) {
+            @DefaultValue("data/artemis") Path dataDirectory, @Nullable BrokerPairProperties pair) {
     }
 
     /**

@@ -20,6 +20,7 @@ import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.jms.BrokerMode;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
@@ -106,6 +107,18 @@ public final class JmsLanSide implements LanSide {
         log.info("JMS LAN side of site {} open: consuming the queues of {} remote nodes, delivering to {}",
                 this.routes.sites().thisSite(), this.routes.sites().remoteNodes().size(),
                 this.settings.peers().keySet());
+    }
+
+    /**
+     * Starts the gateway's broker when it is one of a pair, so that it holds the active broker's journal: what the
+     * site's nodes handed to it and what was delivered through it. A lone broker waits for {@link #open}: the nodes
+     * would forward to it messages no one takes.
+     */
+    @Override
+    public void standBy() throws TransportException {
+        if (this.settings.embedded().pair() != null && this.settings.effectiveMode() == BrokerMode.EMBEDDED) {
+            this.transport.startBroker();
+        }
     }
 
     private void ingest(LanIngest ingest, List<Envelope> batch) throws Exception {

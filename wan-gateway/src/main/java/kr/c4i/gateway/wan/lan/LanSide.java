@@ -26,6 +26,15 @@ public interface LanSide extends AutoCloseable {
     void open(LanIngest ingest) throws TransportException;
 
     /**
+     * Starts, ahead of {@link #open}, what the LAN side runs while its gateway is the standby of an active/standby
+     * pair: a broker of a primary/backup pair, which holds its partner's journal. Nothing by default.
+     *
+     * @throws TransportException if it cannot start (address taken)
+     */
+    default void standBy() throws TransportException {
+    }
+
+    /**
      * Hands relayed messages to this site's destination nodes (the routing table's subscribers of each message's
      * type that are at this site). May be called from one thread at a time.
      *

@@ -187,6 +187,15 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         return Math.max(2L * frameBytes, budgetBitsPerSecond / 8 * LINK_QUEUE.toMillis() / 1000);
     }
 
+    /**
+     * Starts what the link and the LAN side run while this gateway is the standby of a pair (their brokers of
+     * primary/backup pairs); {@link #start} opens the rest once it leads.
+     */
+    public synchronized void standBy() throws TransportException {
+        link.standBy();
+        lan.standBy();
+    }
+
     /** Opens the link and the LAN side and starts the senders and the LAN deliverer. */
     public synchronized void start() throws TransportException {
         if (started) {

@@ -81,6 +81,11 @@ public final class SealedWanLink implements WanLink {
     }
 
     @Override
+    public void standBy() throws TransportException {
+        link.standBy();
+    }
+
+    @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
         if (frame.length > maxFrameBytes()) {
             throw new IllegalArgumentException("Frame of " + frame.length + " bytes exceeds the sealed "

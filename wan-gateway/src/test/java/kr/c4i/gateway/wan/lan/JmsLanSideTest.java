@@ -26,6 +26,7 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.jms.PairRole;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.site.SiteMap;
@@ -147,6 +148,68 @@ class JmsLanSideTest {
                 .hasMessageContaining("node a is at site site1");
     }
 
+    /**
+     * The LAN brokers of a gateway pair, both running from the start: what a node handed to the leader's broker and
+     * the leader never took is taken by the standby once the leader is gone, and the node's bridge follows it.
+     */
+    @Test
+    void aPairsStandbyTakesWhatANodeHandedToTheLeadersBroker() throws Exception {
+        int primaryPort = LoopbackPorts.freeTcp();
+        int backupPort = LoopbackPorts.freeTcp();
+        JmsLanSide leader = pairedGateway(PairRole.PRIMARY, primaryPort, backupPort);
+        JmsLanSide standby = pairedGateway(PairRole.BACKUP, backupPort, primaryPort);
+        leader.standBy();
+        standby.standBy();
+        await().atMost(WAIT).until(() -> Boolean.TRUE.equals(standby.health().details().get("pairSynchronized")));
+        assertThat(leader.health().details()).containsEntry("brokerActive", true);
+        assertThat(standby.health().details()).containsEntry("brokerActive", false);
+        JmsTransport a = new JmsTransport(settings(A, LoopbackPorts.freeTcp(), Map.of()).withPeers(Map.of(C,
+                JmsTransportSettings.Peer.at("(tcp://127.0.0.1:" + primaryPort + ",tcp://127.0.0.1:" + backupPort
+                        + ")?ha=true"))));
+        this.opened.add(a);
+        a.open();
+        List<Outbound> before = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            before.add(new Outbound(Envelopes.sitrep("a-before-" + i, A), SITREP, List.of(C)));
+        }
+        a.send(before);
+        // All of it on the leader's broker (bundled: one JMS message or a few), none left at a.
+        await().atMost(WAIT).until(() -> pendingAt(a, C) == 0L && relayedDepth(leader, C) > 0L);
+
+        // The leader stops having taken nothing: its broker hands over to the standby's.
+        leader.close();
+        RecordingIngest ingest = new RecordingIngest();
+        standby.open(ingest);
+        a.send(List.of(new Outbound(Envelopes.sitrep("a-after", A), SITREP, List.of(C))));
+
+        await().atMost(WAIT).until(() -> ingest.stored.size() == before.size() + 1);
+        assertThat(ingest.stored.keySet()).containsAll(before.stream().map(o -> o.envelope().messageId()).toList())
+                .contains("a-after");
+        assertThat(standby.health().details()).containsEntry("brokerActive", true);
+    }
+
+    /** A lone LAN broker stays stopped on a standby: the nodes would forward to it messages no one takes. */
+    @Test
+    void aLoneLanBrokerWaitsForOpenOnAStandby() throws Exception {
+        JmsLanSide gateway = gateway(SITE1, "gw1", LoopbackPorts.freeTcp(), Map.of());
+
+        gateway.standBy();
+
+        assertThat(gateway.health().details()).containsEntry("brokerActive", false);
+        gateway.open(new RecordingIngest());
+        assertThat(gateway.health().details()).containsEntry("brokerActive", true);
+    }
+
+    private JmsLanSide pairedGateway(PairRole role, int port, int partnerPort) {
+        JmsTransportSettings settings = settings(NodeId.of("gw1"), port, Map.of());
+        settings = settings.withEmbedded(JmsTransportSettings.Embedded.at("127.0.0.1", port,
+                this.data.resolve("gw1-" + role.label())).withPair(JmsTransportSettings.Pair.of(role,
+                        "127.0.0.1:" + partnerPort)));
+        JmsLanSide gateway = new JmsLanSide(settings, SiteMap.of(SITE1, SITES, ROUTING), ROUTING, CATALOGUE);
+        this.opened.add(gateway);
+        return gateway;
+    }
+
     private JmsLanSide gateway(SiteId site, String id, int port, Map<NodeId, Integer> peers) {
         JmsLanSide gateway = new JmsLanSide(settings(NodeId.of(id), port, peers), SiteMap.of(site, SITES, ROUTING),
                 ROUTING, CATALOGUE);
@@ -177,6 +240,13 @@ class JmsLanSideTest {
                 new JmsTransportSettings.Bridge(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1), 1024 * 1024,
                         Duration.ofSeconds(1), Duration.ofSeconds(5)))
                 .withPeers(peerUrls);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long pendingAt(JmsTransport node, NodeId peer) {
+        Map<String, Object> peers = (Map<String, Object>) node.health().details().get("peers");
+        Map<String, Object> queue = (Map<String, Object>) peers.get(peer.value());
+        return (Long) queue.getOrDefault("pending", -1L);
     }
 
     @SuppressWarnings("unchecked")
