@@ -42,7 +42,8 @@ public record JmsLinkProperties(@Nullable String url, @Nullable String user, @Nu
      *        link tries in turn: {@code (tcp://gw-s1a:61716,tcp://gw-s1b:61716)}
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61716") int port,
-            @DefaultValue("data/artemis-wan") Path dataDirectory, @Nullable BrokerPairProperties pair) {
+            @DefaultValue("data/artemis-wan") Path dataDirectory,
+            @NestedConfigurationProperty @Nullable BrokerPairProperties pair) {
     }
 
     /**

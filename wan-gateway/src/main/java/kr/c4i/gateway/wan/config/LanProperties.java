@@ -115,7 +115,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      *        (a lone broker) unless {@code pair.role} is set
      */
     public record Embedded(@DefaultValue("0.0.0.0") String host, @DefaultValue("61616") int port,
-            @DefaultValue("data/artemis") Path dataDirectory, @Nullable BrokerPairProperties pair) {
+            @DefaultValue("data/artemis") Path dataDirectory,
+            @NestedConfigurationProperty @Nullable BrokerPairProperties pair) {
     }
 
     /**
