@@ -61,6 +61,7 @@ import kr.c4i.gateway.wan.config.SiteRoutingProperties;
 import kr.c4i.gateway.wan.config.WanProperties;
 import kr.c4i.gateway.wan.config.WanSecurityProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FrameCompression;
 import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.lan.JmsLanSide;
 import kr.c4i.gateway.wan.lan.LanSide;
@@ -310,8 +311,8 @@ class WanGatewayConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FrameCodec frameCodec() {
-        return FrameCodec.standard();
+    FrameCodec frameCodec(WanProperties wan) {
+        return wan.compressFrames() ? FrameCodec.standard() : new FrameCodec(FrameCompression.NONE);
     }
 
     @Bean

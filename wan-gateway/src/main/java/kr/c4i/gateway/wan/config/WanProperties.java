@@ -27,6 +27,8 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  * @param receiptTimeout how long a DATA frame may go unreceipted by the peer before its messages are sent again,
  *        once the peer receipted a later frame or has receipted none for as long
  * @param lanBatch the most message bytes handed to the site's LAN at once
+ * @param compressFrames whether DATA frames are sent compressed (Deflate with the KMTF dictionary); false measures the
+ *        link's own efficiency, as the scenarios' {@code uncompressed} variant does. Frames are read either way
  * @param store the gateway's durable store
  * @param pair this gateway as one of an active/standby pair sharing the store's database
  */
@@ -34,7 +36,8 @@ import kr.c4i.gateway.wan.store.StoreLimits;
 public record WanProperties(@Nullable String site, @Nullable String nodeId, @DefaultValue("jms") LinkKind link,
         Map<String, String> routes, @Nullable Path catalogue,
         @DefaultValue("1200B") DataSize frameTarget, @DefaultValue("15s") Duration receiptTimeout,
-        @DefaultValue("256KB") DataSize lanBatch, @DefaultValue Store store, @DefaultValue Pair pair) {
+        @DefaultValue("256KB") DataSize lanBatch, @DefaultValue("true") boolean compressFrames,
+        @DefaultValue Store store, @DefaultValue Pair pair) {
 
     public WanProperties {
         routes = routes == null ? Map.of() : Map.copyOf(routes);
