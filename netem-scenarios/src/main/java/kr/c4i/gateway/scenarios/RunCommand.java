@@ -36,6 +36,7 @@ import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.ScenarioRunner;
 import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.experiment.WanVariant;
 import kr.c4i.gateway.scenarios.net.ImpairmentBackend;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.Shell;
@@ -87,6 +88,13 @@ final class RunCommand implements Callable<Integer> {
             description = "One-way delays added on the WAN link, e.g. 250ms, or 0,250ms to run every wan cell without "
                     + "and with it (default: 0, none). Needs iptables and libnetfilter-queue1.")
     @Nullable List<String> wanDelays;
+
+    @Option(names = "--wan-variants", split = ",", paramLabel = "VARIANT",
+            description = "Bodies and compression of the wan cells, each cell run once per variant: filler (today's "
+                    + "bodies, one filler text), mix (varied report texts), uncompressed (the mix, the gateways' frame "
+                    + "compression off), or all for the three in one run (default: filler). The report gives each its "
+                    + "rows and the compression ratio of its bodies.")
+    @Nullable List<String> wanVariants;
 
     @Option(names = { "-t", "--transports" }, split = ",", paramLabel = "TRANSPORT",
             description = "Transports to run: jms, dds (default: both).")
@@ -284,6 +292,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (wanDelays != null) {
             wan = wan.withDelays(wanDelays.stream().map(RunCommand::delay).toList());
+        }
+        if (wanVariants != null) {
+            wan = wan.withVariants(wanVariants.stream().flatMap(v -> WanVariant.parse(v).stream()).toList());
         }
         return wan.withLoad(wanCells != null ? wanCells.stream().map(RunCommand::lossCell).toList() : wan.cells(),
                 wanMessages != null ? wanMessages : wan.messages());

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import kr.c4i.gateway.scenarios.experiment.RunPlan;
+import kr.c4i.gateway.scenarios.experiment.WanVariant;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.tools.ExitCode;
 
@@ -86,6 +88,7 @@ class ScenariosCliTest {
             run --wan-delay 250                    | '250' is not a WAN delay; write e.g. 250ms, 1s or 0
             run --wan-delay 0,fast                 | 'fast' is not a WAN delay; write e.g. 250ms, 1s or 0
             run --wan-delay 11s                    | a WAN delay must be whole milliseconds from 0 to 10 s, was 11000 ms
+            run --wan-variants mix,zstd            | 'zstd' is not a wan variant; use filler, mix, uncompressed or all
             network plan --loss 101                | Invalid value for option '--loss': 101 is out of range: use 0 to 100
             network plan --loss -1                 | Invalid value for option '--loss': -1 is out of range: use 0 to 100
             network plan --queue-packets 0         | Invalid value for option '--queue-packets': 0 is out of range: use 1 or more
@@ -104,8 +107,23 @@ class ScenariosCliTest {
     void goodOptionsPassTheChecks() {
         CliDriver.Result r = CliDriver.validate("run", "--quick", "--repetitions", "3", "--subscribers", "1,5",
                 "--loss-cells", "10%@128kbit,30%@2mbit", "--recovery-order", "lift-then-restart", "--dds-domain", "232",
-                "--wan-delay", "0,250ms,1s", "--plain");
+                "--wan-delay", "0,250ms,1s", "--wan-variants", "all", "--plain");
         assertThat(r.exitCode()).as(r.toString()).isZero();
+    }
+
+    @Test
+    void theWanCellsRunTodaysBodiesUnlessAskedAndAllIsTheThreeVariants() {
+        assertThat(plan("run").wan().variants()).containsExactly(WanVariant.FILLER);
+        assertThat(plan("run", "--wan-variants", "uncompressed,mix").wan().variants())
+                .containsExactly(WanVariant.UNCOMPRESSED, WanVariant.MIX);
+        assertThat(plan("run", "--wan-variants", "all").wan().variants()).containsExactly(WanVariant.FILLER,
+                WanVariant.MIX, WanVariant.UNCOMPRESSED);
+        assertThat(CliDriver.run("run", "--help").out()).contains("--wan-variants");
+    }
+
+    private static RunPlan plan(String... args) {
+        CommandLine.ParseResult parsed = ScenariosCli.commandLine().parseArgs(args);
+        return ((RunCommand) parsed.subcommand().commandSpec().userObject()).plan();
     }
 
     @Test

@@ -20,13 +20,16 @@ public final class CellKeys {
         return cell.key();
     }
 
-    /** A wan loss cell: its loss cell's key, and the WAN delay if any ({@code 10% 2 Mbit/s, 250 ms delay}). */
-    public static String wan(LossCell cell, java.time.Duration delay) {
-        return delayed(cell.key(), delay);
+    /**
+     * A wan cell: its loss cell's or the outage's key, the WAN delay if any and the variant unless today's bodies
+     * ({@code 10% 2 Mbit/s, 250 ms delay, mix}).
+     */
+    public static String wan(String key, java.time.Duration delay, WanVariant variant) {
+        return variant.key(delayed(key, delay));
     }
 
     /** A cell's key with the WAN delay added, unchanged without one (so undelayed keys stay as they were). */
-    public static String delayed(String key, java.time.Duration delay) {
+    private static String delayed(String key, java.time.Duration delay) {
         return delay.isZero() ? key : key + ", " + delay.toMillis() + " ms delay";
     }
 }

@@ -63,6 +63,12 @@ public final class Metrics {
      */
     public static final String DRAIN_IN_ORDER = "drain_in_order";
 
+    /**
+     * WAN: what the link's compression makes of the cell's bodies, bytes after over bytes before (1: compression off);
+     * computed by the harness with the link's own compressor, as the gateways count only the bytes of their frames.
+     */
+    public static final String COMPRESSION_RATIO = "wan_compression_ratio";
+
     /** WAN: the one-way delay added on the WAN link (absent: none). */
     public static final String DELAY_MS = "wan_delay_ms";
     /** WAN: frames the delay's queue dropped (full, or the helper's socket buffer full) during the cell. */
@@ -72,7 +78,7 @@ public final class Metrics {
     public static final java.util.List<String> ORDER = java.util.List.of(RESPONSE_MS, RECONNECT_MS, FIRST_FRAME_MS,
             FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, WIRE_BYTES, WIRE_PACKETS, BYTES_PER_MESSAGE,
             INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK,
-            FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER,
+            FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER, COMPRESSION_RATIO,
             DELAY_MS, DELAY_DROPPED);
 
     private Metrics() {

@@ -186,29 +186,35 @@ public final class ScenarioRunner {
         }
     }
 
-    /** One link's deployment: cells grouped by rate, so the gateways restart only when the budget changes. */
+    /**
+     * One link's deployment: cells grouped by rate and compression, so the gateways restart only when their budget
+     * or their compression changes.
+     */
     private void runWanLink(WanNetwork network, WanLinkKind link, ScenarioTypes types, Budget budget) {
         WanPlan wan = plan.wan();
         WanExperiment experiment = new WanExperiment(network, plan, types.loss(), log);
         List<WanStep> steps = WanStep.ordered(wan);
         String what = "wan " + link.label();
         int left = 1 + wan.cellCount() * plan.repetitions();
+        WanStep first = steps.getFirst();
         try (WanTestbed bed = new WanTestbed(network, link, wan.nodesPerSite(),
-                WanExperiment.subscriptions(types.loss()), WanExperiment.budget(link, steps.getFirst().rate()),
-                nodeSettings(), options.workRoot(), options.logDir(), options.secured(), log)) {
-            network.delayWan(steps.getFirst().delay(), delayLauncher());
+                WanExperiment.subscriptions(types.loss()), WanExperiment.budget(link, first.rate()),
+                first.variant().compressed(), nodeSettings(), options.workRoot(), options.logDir(), options.secured(),
+                log)) {
+            network.delayWan(first.delay(), delayLauncher());
             progress.status(what + ": starting nodes and gateways");
             bed.start(plan.nodeStartTimeout());
             progress.status(what + ": warming up");
-            experiment.warmUp(bed, plan.deliveryTimeout());
+            experiment.warmUp(bed, first.variant(), plan.deliveryTimeout());
             budget.left--;
             left--;
             progress.step(what + " ready");
             int failures = 0;
             for (WanStep step : steps) {
                 network.delayWan(step.delay(), delayLauncher());
-                if (bed.useBudget(WanExperiment.budget(link, step.rate()), plan.nodeStartTimeout())) {
-                    experiment.warmUp(bed, plan.deliveryTimeout());
+                if (bed.useGateways(WanExperiment.budget(link, step.rate()), step.variant().compressed(),
+                        plan.nodeStartTimeout())) {
+                    experiment.warmUp(bed, step.variant(), plan.deliveryTimeout());
                 }
                 for (int r = 1; r <= plan.repetitions(); r++) {
                     int rep = r;
@@ -217,8 +223,8 @@ public final class ScenarioRunner {
                     budget.left--;
                     left--;
                     try {
-                        RepetitionResult result = step.cell() == null ? experiment.outage(bed, rep)
-                                : experiment.run(bed, step.cell(), rep);
+                        RepetitionResult result = step.cell() == null ? experiment.outage(bed, step.variant(), rep)
+                                : experiment.run(bed, step.cell(), step.variant(), rep);
                         results.add(result);
                         saveCheckpoint();
                         failures = 0;

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient.InboxStats;
@@ -19,7 +21,6 @@ import kr.c4i.gateway.scenarios.net.LinkShape;
 import kr.c4i.gateway.scenarios.net.PortCounters;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.net.WanNetwork;
-import kr.c4i.gateway.scenarios.node.KmtfBodies;
 import kr.c4i.gateway.scenarios.node.WanDeploymentPlan;
 import kr.c4i.gateway.scenarios.node.WanLinkKind;
 
@@ -28,7 +29,8 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  * from site 1's first node to site 2's first node (messages per second across the WAN, delivered of sent), with
  * FLASH messages written one by one while that load crosses (their latency, outbox to inbox). The outage cell: the
  * WAN cut, messages of every precedence written during the cut (ROUTINE first, FLASH last), the cut lifted after
- * the outage: every one delivered, and in which order of precedence.
+ * the outage: every one delivered, and in which order of precedence. Each cell runs with a variant's bodies and
+ * compression, and reports what the link's compression makes of its bodies.
  */
 final class WanExperiment {
 
@@ -37,6 +39,8 @@ final class WanExperiment {
     private static final String ROUTINE = "ROUTINE";
     private static final String FLASH = "FLASH";
     private static final Duration MIN_FLASH_SPACING = Duration.ofMillis(20);
+    /** The mixed bodies' seed: every run writes the same sequence of them, as the demo's mix does with its seed. */
+    private static final long MIX_SEED = 42;
     private static final String INSERT = """
             INSERT INTO outbox (message_id, kmtf_type, precedence, body)
             SELECT ? || '-' || (n + ?), ?, ?, b FROM unnest(?::bytea[]) WITH ORDINALITY AS t(b, n)""";
@@ -45,6 +49,7 @@ final class WanExperiment {
     private final RunPlan plan;
     private final String type;
     private final Consumer<String> log;
+    private final RandomGenerator mixDraws = new SplittableRandom(MIX_SEED);
 
     /** @param type the RELIABLE KMTF type every message is written as (its precedence set per message) */
     WanExperiment(WanNetwork network, RunPlan plan, String type, Consumer<String> log) {
@@ -59,10 +64,13 @@ final class WanExperiment {
         return Map.of(RECEIVER, List.of(type));
     }
 
-    /** Messages from site 1 to site 2 on the unimpaired WAN until they all arrive: JIT, connections, discovery. */
-    void warmUp(WanTestbed bed, Duration timeout) throws Exception {
+    /**
+     * Messages of the variant from site 1 to site 2 on the unimpaired WAN until they all arrive: JIT, connections,
+     * discovery.
+     */
+    void warmUp(WanTestbed bed, WanVariant variant, Duration timeout) throws Exception {
         String tag = tag("warm", 0);
-        write(bed, tag, ROUTINE, plan.warmupMessages());
+        insert(bed, tag, 0, ROUTINE, bodies(variant, plan.warmupMessages()));
         long got = bed.awaitInbox(RECEIVER, tag, plan.warmupMessages(), Instant.now().plus(timeout));
         if (got < plan.warmupMessages()) {
             throw new IllegalStateException("Warm-up of the wan " + bed.link().label() + " deployment: " + got + " of "
@@ -70,8 +78,11 @@ final class WanExperiment {
         }
     }
 
-    /** One repetition of a loss cell: ROUTINE load and FLASH probes, keyed with the WAN delay the network has. */
-    RepetitionResult run(WanTestbed bed, LossCell cell, int repetition) throws Exception {
+    /**
+     * One repetition of a loss cell: ROUTINE load and FLASH probes of the variant's bodies, keyed with the WAN delay
+     * the network has and the variant.
+     */
+    RepetitionResult run(WanTestbed bed, LossCell cell, WanVariant variant, int repetition) throws Exception {
         WanPlan wan = plan.wan();
         Duration delay = network.wanDelay();
         Instant started = Instant.now();
@@ -84,6 +95,7 @@ final class WanExperiment {
             spacing = MIN_FLASH_SPACING;
         }
         StringBuilder note = new StringBuilder();
+        List<byte[]> load = bodies(variant, wan.messages());
         network.shapeWan(new LinkShape(cell.rate(), cell.loss(), plan.queuePackets()));
         long delivered;
         long flashDelivered;
@@ -93,10 +105,10 @@ final class WanExperiment {
         try {
             PortCounters before = network.wanPort(1);
             DelayCounters delayBefore = network.delayCounters();
-            write(bed, tag, ROUTINE, wan.messages());
+            insert(bed, tag, 0, ROUTINE, load);
             for (int i = 1; i <= wan.flashMessages(); i++) {
                 Thread.sleep(spacing);
-                writeOne(bed, flashTag + "-" + i, FLASH);
+                writeOne(bed, flashTag + "-" + i, FLASH, variant);
             }
             deadline = Instant.now().plus(timeout);
             flashDelivered = bed.awaitInbox(RECEIVER, flashTag, wan.flashMessages(), deadline);
@@ -137,13 +149,15 @@ final class WanExperiment {
             m.put(Metrics.FLASH_P50_MS, DrainOrder.percentile(latencies, 50));
             m.put(Metrics.FLASH_P99_MS, DrainOrder.percentile(latencies, 99));
         }
+        m.put(Metrics.COMPRESSION_RATIO, LinkCompression.ratio(variant, bed.link(), bed.budget(), load));
         putDelay(m, delay, delayed);
-        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), CellKeys.wan(cell, delay), repetition,
-                started, wan.messages(), delivered, m, note.toString());
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(),
+                CellKeys.wan(cell.key(), delay, variant), repetition, started, wan.messages(), delivered, m,
+                note.toString());
     }
 
-    /** One repetition of the outage cell, keyed with the WAN delay the network has. */
-    RepetitionResult outage(WanTestbed bed, int repetition) throws Exception {
+    /** One repetition of the outage cell of the variant's bodies, keyed with the WAN delay the network has. */
+    RepetitionResult outage(WanTestbed bed, WanVariant variant, int repetition) throws Exception {
         WanPlan wan = plan.wan();
         Duration delay = network.wanDelay();
         Duration outage = java.util.Objects.requireNonNull(wan.outage());
@@ -151,6 +165,7 @@ final class WanExperiment {
         String tag = tag("cut", repetition);
         int total = wan.outageMessages() * DrainOrder.PRECEDENCES.size();
         Duration timeout = wan.timeout(wan.outageRate(), 0, total);
+        List<byte[]> written = new ArrayList<>(total);
         network.shapeWan(new LinkShape(wan.outageRate(), 0, plan.queuePackets()));
         Instant lifted;
         long delivered;
@@ -162,7 +177,9 @@ final class WanExperiment {
             try {
                 int first = 0;
                 for (String precedence : DrainOrder.PRECEDENCES.reversed()) {
-                    insert(bed, tag, first, precedence, wan.outageMessages());
+                    List<byte[]> bodies = bodies(variant, wan.outageMessages());
+                    insert(bed, tag, first, precedence, bodies);
+                    written.addAll(bodies);
                     first += wan.outageMessages();
                 }
                 // The outage is the scenario's own length, not a wait for something to happen.
@@ -197,10 +214,12 @@ final class WanExperiment {
         String note = "drain order: " + DrainOrder.runs(order)
                 + (delivered < total ? "; only " + delivered + " of " + total + " within " + timeout.toSeconds()
                         + " s of the lift" : "");
+        m.put(Metrics.COMPRESSION_RATIO, LinkCompression.ratio(variant, bed.link(), bed.budget(), written));
         putDelay(m, delay, delayed);
-        log.accept("wan " + bed.link().label() + " " + wan.outageKey(delay) + " " + repetition + ": " + note);
-        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), wan.outageKey(delay), repetition,
-                started, total, delivered, m, note);
+        String key = wan.outageKey(delay, variant);
+        log.accept("wan " + bed.link().label() + " " + key + " " + repetition + ": " + note);
+        return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), key, repetition, started, total,
+                delivered, m, note);
     }
 
     /** The delay and what its queue dropped, for delayed cells only. */
@@ -221,17 +240,18 @@ final class WanExperiment {
         return values;
     }
 
-    private void write(WanTestbed bed, String tag, String precedence, int count) throws Exception {
-        insert(bed, tag, 0, precedence, count);
+    /** The variant's next {@code count} bodies of the experiment's type and size. */
+    private List<byte[]> bodies(WanVariant variant, int count) {
+        return variant.bodies(type, plan.wan().size(), count, mixDraws);
     }
 
     /**
-     * Writes {@code count} messages of one precedence into the sender's outbox in one statement, ids
+     * Writes messages of one precedence into the sender's outbox in one statement, ids
      * {@code <tag>-<first + 1>...}: the load starts at once, as the loss experiment's does, not at the pace of one
      * round trip per row.
      */
-    private void insert(WanTestbed bed, String tag, int first, String precedence, int count) throws SQLException {
-        List<byte[]> bodies = KmtfBodies.of(type, plan.wan().size(), count);
+    private void insert(WanTestbed bed, String tag, int first, String precedence, List<byte[]> bodies)
+            throws SQLException {
         try (Connection c = bed.node(SENDER).database().dataSource().getConnection();
                 PreparedStatement ps = c.prepareStatement(INSERT)) {
             ps.setString(1, tag);
@@ -243,9 +263,9 @@ final class WanExperiment {
         }
     }
 
-    private void writeOne(WanTestbed bed, String id, String precedence) throws Exception {
-        bed.node(SENDER).database().insertRaw(new RawOutboxRow(id, type, precedence,
-                KmtfBodies.of(type, plan.wan().size(), 1).getFirst(), null));
+    private void writeOne(WanTestbed bed, String id, String precedence, WanVariant variant) throws Exception {
+        bed.node(SENDER).database().insertRaw(new RawOutboxRow(id, type, precedence, bodies(variant, 1).getFirst(),
+                null));
     }
 
     /** Ids unique per run, so a repetition never counts an earlier one's messages. */

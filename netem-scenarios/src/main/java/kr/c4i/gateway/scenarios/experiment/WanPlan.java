@@ -23,9 +23,12 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  * @param outageMessages messages of each precedence written while the WAN is cut (ROUTINE first, FLASH last)
  * @param delays one-way delays added on the WAN link, each cell run once per delay (zero: none); absent in runs made
  *        before it existed, which had none
+ * @param variants the bodies and compression each cell runs with, each cell once per variant; absent in runs made
+ *        before it existed, which ran today's filler bodies, compressed
  */
 public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
-        List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages, List<Duration> delays) {
+        List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages, List<Duration> delays,
+        List<WanVariant> variants) {
 
     /** The longest delay: the helper holds at most {@code LinkDelay.MAX_PACKETS} frames for it. */
     public static final Duration MAX_DELAY = Duration.ofSeconds(10);
@@ -57,12 +60,17 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
                         + MAX_DELAY.toSeconds() + " s, was " + d.toMillis() + " ms");
             }
         }
+        variants = variants == null ? List.of(WanVariant.FILLER) : variants.stream().distinct().toList();
+        if (variants.isEmpty()) {
+            throw new IllegalArgumentException("choose at least one wan variant");
+        }
     }
 
-    /** A plan without a WAN delay. */
+    /** A plan without a WAN delay, of today's filler bodies. */
     public WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
             List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages) {
-        this(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate, outageMessages, null);
+        this(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate, outageMessages, null,
+                null);
     }
 
     /** Every link, the study's six cells and a 60 s outage at 256 kbit/s. */
@@ -80,19 +88,22 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
                 Duration.ofSeconds(10), Rate.MBIT_2, 25);
     }
 
-    /** Key of the undelayed outage cell in result files, e.g. {@code outage 60 s 256 kbit/s}. */
+    /** Key of the undelayed outage cell of today's bodies in result files, e.g. {@code outage 60 s 256 kbit/s}. */
     public String outageKey() {
-        return outageKey(Duration.ZERO);
+        return outageKey(Duration.ZERO, WanVariant.FILLER);
     }
 
-    /** Key of the outage cell with a WAN delay, e.g. {@code outage 60 s 256 kbit/s, 250 ms delay}. */
-    public String outageKey(Duration delay) {
-        return outage == null ? "" : CellKeys.delayed("outage " + outage.toSeconds() + " s " + outageRate.label(), delay);
+    /**
+     * Key of the outage cell with a WAN delay and a variant, e.g. {@code outage 60 s 256 kbit/s, 250 ms delay, mix}.
+     */
+    public String outageKey(Duration delay, WanVariant variant) {
+        return outage == null ? ""
+                : CellKeys.wan("outage " + outage.toSeconds() + " s " + outageRate.label(), delay, variant);
     }
 
-    /** Cells per link (the outage counts as one), once per delay. */
+    /** Cells per link (the outage counts as one), once per delay and variant. */
     public int cellCount() {
-        return (cells.size() + (outage == null ? 0 : 1)) * delays.size();
+        return (cells.size() + (outage == null ? 0 : 1)) * delays.size() * variants.size();
     }
 
     /** Whether any cell runs with a WAN delay. */
@@ -115,18 +126,24 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
     /** The same plan with other links. */
     public WanPlan withLinks(List<WanLinkKind> chosen) {
         return new WanPlan(chosen, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages, delays);
+                outageMessages, delays, variants);
     }
 
     /** The same plan with other cells and message count. */
     public WanPlan withLoad(List<LossCell> chosenCells, int messageCount) {
         return new WanPlan(links, nodesPerSite, messageCount, size, flashMessages, chosenCells, outage, outageRate,
-                outageMessages, delays);
+                outageMessages, delays, variants);
     }
 
     /** The same plan with other WAN delays. */
     public WanPlan withDelays(List<Duration> chosen) {
         return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages, chosen);
+                outageMessages, chosen, variants);
+    }
+
+    /** The same plan with other variants. */
+    public WanPlan withVariants(List<WanVariant> chosen) {
+        return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
+                outageMessages, delays, chosen);
     }
 }

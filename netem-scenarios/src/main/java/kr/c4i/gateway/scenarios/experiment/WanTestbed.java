@@ -44,15 +44,17 @@ final class WanTestbed implements AutoCloseable {
     private final Path logDir;
     private final Map<Integer, SitePki> pki;
     private long budget;
+    private boolean compressed;
 
     /**
      * @param subscriptions node id to the types it receives
      * @param budgetBitsPerSecond the gateways' first WAN budget
+     * @param compressed whether the gateways first compress their frames
      * @param secured whether the sites run with PKIs made in the work dir (TLS, sealed WAN frames) or plain
      */
     WanTestbed(WanNetwork network, WanLinkKind link, int nodesPerSite, Map<String, List<String>> subscriptions,
-            long budgetBitsPerSecond, NodeSettings settings, Path workRoot, Path logDir, boolean secured,
-            Consumer<String> log) {
+            long budgetBitsPerSecond, boolean compressed, NodeSettings settings, Path workRoot, Path logDir,
+            boolean secured, Consumer<String> log) {
         this.network = network;
         this.link = link;
         this.nodesPerSite = nodesPerSite;
@@ -78,18 +80,23 @@ final class WanTestbed implements AutoCloseable {
                     + ".log"), sockets, workDir.resolve(spec.id()).resolve("postgres.password"),
                     network.site(node.site())));
         }
-        createGateways(budgetBitsPerSecond);
+        createGateways(budgetBitsPerSecond, compressed);
     }
 
-    /** The gateways' processes at a budget; they keep their work dirs (the relay store) from one budget to the next. */
-    private void createGateways(long budgetBitsPerSecond) {
+    /**
+     * The gateways' processes at a budget, compressing their frames or not; they keep their work dirs (the relay
+     * store) from one setting to the next.
+     */
+    private void createGateways(long budgetBitsPerSecond, boolean compressing) {
         gateways.clear();
         budget = budgetBitsPerSecond;
+        compressed = compressing;
         WanTopology t = network.topology();
+        Map<String, String> codec = compressing ? Map.of() : WanDeploymentPlan.UNCOMPRESSED_FRAMES;
         for (int site = 1; site <= 2; site++) {
             String id = WanDeploymentPlan.siteId(site);
             WanDeploymentPlan.Gateway gateway = WanDeploymentPlan.gateway(t, site, link, nodesPerSite, subscriptions,
-                    budgetBitsPerSecond, settings, workDir, pki, Map.of());
+                    budgetBitsPerSecond, settings, workDir, pki, codec);
             Path sockets = workDir.resolve("sockets").resolve("gw-" + id);
             List<String> command = WanDeploymentPlan.gatewayCommand(t, gateway, settings, workDir, sockets);
             // The harness's process handle wants a NodeSpec: the gateway's id and host, no bridge properties.
@@ -101,18 +108,20 @@ final class WanTestbed implements AutoCloseable {
     }
 
     /**
-     * Restarts both gateways with another WAN budget (it is read at start), unless they run with it already.
+     * Restarts both gateways with another WAN budget or compression (both are read at start), unless they run with
+     * them already.
      *
      * @return whether they were restarted
      */
-    boolean useBudget(long budgetBitsPerSecond, Duration timeout) throws NodeStartException {
-        if (budgetBitsPerSecond == budget) {
+    boolean useGateways(long budgetBitsPerSecond, boolean compressing, Duration timeout) throws NodeStartException {
+        if (budgetBitsPerSecond == budget && compressing == compressed) {
             return false;
         }
         stopAll(gateways);
-        createGateways(budgetBitsPerSecond);
+        createGateways(budgetBitsPerSecond, compressing);
         startAll(gateways, timeout);
-        log.accept("wan " + link.label() + ": gateways restarted with a budget of " + budgetBitsPerSecond + " bit/s");
+        log.accept("wan " + link.label() + ": gateways restarted with a budget of " + budgetBitsPerSecond + " bit/s, "
+                + (compressing ? "frames compressed" : "frames uncompressed"));
         return true;
     }
 
@@ -139,7 +148,8 @@ final class WanTestbed implements AutoCloseable {
         all.addAll(gateways);
         startAll(all, timeout);
         log.accept("wan " + link.label() + ": " + nodes.size() + " nodes and " + gateways.size()
-                + " gateways ready in " + Duration.between(begin, Instant.now()).toMillis() + " ms");
+                + " gateways ready in " + Duration.between(begin, Instant.now()).toMillis() + " ms, frames "
+                + (compressed ? "compressed" : "uncompressed"));
     }
 
     private static void startAll(List<GatewayNode> all, Duration timeout) throws NodeStartException {

@@ -242,6 +242,9 @@ public final class WanDeploymentPlan {
         return new Gateway(site, launch.build());
     }
 
+    /** The gateway property that sends its frames uncompressed, to measure the link's own efficiency. */
+    public static final Map<String, String> UNCOMPRESSED_FRAMES = Map.of("gateway.wan.compress-frames", "false");
+
     /**
      * The command that runs a gateway in its site's gateway host: the tools jar's {@code wan}, with its own embedded
      * PostgreSQL (the relay store).

@@ -9,11 +9,13 @@ import java.util.Map;
 
 import kr.c4i.gateway.scenarios.experiment.CellKeys;
 import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
+import kr.c4i.gateway.scenarios.experiment.LinkCompression;
 import kr.c4i.gateway.scenarios.experiment.LossCell;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.experiment.WanVariant;
 import kr.c4i.gateway.scenarios.net.LinkDelay;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.scenarios.node.WanLinkKind;
@@ -293,33 +295,41 @@ public final class MarkdownReport {
                         + "first insert to site 1's node having sent the last of the load onto its LAN. Node to "
                         + "node: the loss experiment's msg/s for the same cell, the two nodes on one impaired link "
                         + "and no gateway.\n\n");
-        md.append("| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
-                + "| FLASH p99 ms | FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |\n");
-        md.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        variants(md, wan);
+        md.append("| loss | link rate | WAN link | variant | compression | budget | msg/s across the WAN | delivered "
+                + "| node sent ms | FLASH p50 ms | FLASH p99 ms | FLASH delivered | WAN bytes/msg "
+                + "| node to node JMS msg/s | node to node DDS msg/s |\n");
+        md.append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (LossCell cell : wan.cells()) {
             for (Duration delay : wan.delays()) {
-                for (var link : wan.links()) {
-                    String key = CellKeys.wan(cell, delay);
-                    String l = link.label();
-                    // The loss experiment has no delay: its node-to-node figures stand beside undelayed rows only.
-                    String jms = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, cell.key(),
-                            Metrics.MSG_PER_S)) : Fmt.NONE;
-                    String dds = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, cell.key(),
-                            Metrics.MSG_PER_S)) : Fmt.NONE;
-                    md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
-                            .append(delayLabel(delay)).append(" | ").append(l).append(" | ")
-                            .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS))).append(" | ")
-                            .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
-                            .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
-                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS))).append(" | ")
-                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS)))
-                            .append(" | ")
-                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS)))
-                            .append(" | ")
-                            .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))
-                            .append("/").append(wan.flashMessages()).append(" | ")
-                            .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.BYTES_PER_MESSAGE)))
-                            .append(" | ").append(jms).append(" | ").append(dds).append(" |\n");
+                for (WanVariant variant : wan.variants()) {
+                    for (var link : wan.links()) {
+                        String key = CellKeys.wan(cell.key(), delay, variant);
+                        String l = link.label();
+                        // The loss experiment has no delay: its node-to-node figures stand beside undelayed rows only.
+                        String jms = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS,
+                                cell.key(), Metrics.MSG_PER_S)) : Fmt.NONE;
+                        String dds = delay.isZero() ? Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS,
+                                cell.key(), Metrics.MSG_PER_S)) : Fmt.NONE;
+                        md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ")
+                                .append(cell.rate().label()).append(delayLabel(delay)).append(" | ").append(l)
+                                .append(" | ").append(variant.label()).append(" | ").append(compression(run, l, key))
+                                .append(" | ")
+                                .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.BUDGET_BPS)))
+                                .append(" | ")
+                                .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key, Metrics.MSG_PER_S)))
+                                .append(" | ").append(delivered(run, ExperimentKind.WAN, l, key)).append(" | ")
+                                .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.SENT_MS)))
+                                .append(" | ")
+                                .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P50_MS)))
+                                .append(" | ")
+                                .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_P99_MS)))
+                                .append(" | ")
+                                .append(Fmt.whole(mean(run, ExperimentKind.WAN, l, key, Metrics.FLASH_DELIVERED)))
+                                .append("/").append(wan.flashMessages()).append(" | ")
+                                .append(Fmt.number(mean(run, ExperimentKind.WAN, l, key, Metrics.BYTES_PER_MESSAGE)))
+                                .append(" | ").append(jms).append(" | ").append(dds).append(" |\n");
+                    }
                 }
             }
         }
@@ -342,24 +352,50 @@ public final class MarkdownReport {
                             + "last. Drain: from lifting the cut to the last of them at site 2. In order: of the pairs "
                             + "of different precedence, the share delivered higher precedence first (1 = strict "
                             + "precedence order). Order: precedences as they arrived (first repetition).\n\n");
-            md.append("| WAN link | delivered | drain ms | in order | order |\n|---|---:|---:|---:|---|\n");
+            md.append("| WAN link | variant | compression | delivered | drain ms | in order | order |\n"
+                    + "|---|---|---:|---:|---:|---:|---|\n");
             for (Duration delay : wan.delays()) {
-                String key = wan.outageKey(delay);
-                for (var link : wan.links()) {
-                    String l = link.label();
-                    var reps = Cells.of(run, ExperimentKind.WAN, l, key);
-                    String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
-                    md.append("| ").append(l).append(delayLabel(delay)).append(" | ")
-                            .append(delivered(run, ExperimentKind.WAN, l, key))
-                            .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
-                                    Metrics.DRAIN_MS)))
-                            .append(" | ")
-                            .append(Fmt.ratio(mean(run, ExperimentKind.WAN, l, key, Metrics.DRAIN_IN_ORDER)))
-                            .append(" | ").append(order.replace("|", "\\|")).append(" |\n");
+                for (WanVariant variant : wan.variants()) {
+                    String key = wan.outageKey(delay, variant);
+                    for (var link : wan.links()) {
+                        String l = link.label();
+                        var reps = Cells.of(run, ExperimentKind.WAN, l, key);
+                        String order = reps.isEmpty() ? Fmt.NONE : shortOrder(reps.getFirst().note());
+                        md.append("| ").append(l).append(delayLabel(delay)).append(" | ").append(variant.label())
+                                .append(" | ").append(compression(run, l, key)).append(" | ")
+                                .append(delivered(run, ExperimentKind.WAN, l, key))
+                                .append(" | ").append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, l, key,
+                                        Metrics.DRAIN_MS)))
+                                .append(" | ")
+                                .append(Fmt.ratio(mean(run, ExperimentKind.WAN, l, key, Metrics.DRAIN_IN_ORDER)))
+                                .append(" | ").append(order.replace("|", "\\|")).append(" |\n");
+                    }
                 }
             }
             md.append('\n');
         }
+    }
+
+    /** What each variant of the run wrote and sent, and how its compression figure is found. */
+    private static void variants(StringBuilder md, WanPlan wan) {
+        md.append("Variant: ");
+        List<String> variants = new ArrayList<>();
+        for (WanVariant variant : wan.variants()) {
+            variants.add("`" + variant.label() + "`, " + variant.description());
+        }
+        md.append(String.join("; ", variants)).append(". Compression: bytes after over bytes before of the cell's "
+                + "bodies (a loss cell's ROUTINE load, all the outage wrote) under the link's own compressor (Deflate "
+                + "level 6 with `kmtf.dict`, wan-gateway's `KmtfDictionary.DEFLATE`), the bodies packed one after "
+                + "another into blocks that each compress to a frame of the size the gateways fill (")
+                .append(Fmt.whole(LinkCompression.FRAME_TARGET_BYTES)).append(" B, or 10 ms of the budget where that "
+                        + "is more, up to a NORM segment or 64 KiB; Deflate's fastest level from 16 KiB). Computed by "
+                        + "the harness, not measured on the link: the gateways count the bytes of their frames, not "
+                        + "what those held before compression. 100% with compression off.\n\n");
+    }
+
+    /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */
+    private static String compression(RunResult run, String link, String key) {
+        return Fmt.percent(mean(run, ExperimentKind.WAN, link, key, Metrics.COMPRESSION_RATIO));
     }
 
     /** What a row's rate or link shows of its WAN delay: nothing without one. */
@@ -371,30 +407,34 @@ public final class MarkdownReport {
     private static void sideBySide(StringBuilder md, RunResult run) {
         WanPlan wan = run.plan().wan();
         md.append("Side by side, messages per second, mean (sd): the study's Tables 4 and 5, ours node to node (the "
-                + "loss experiment: two nodes on one impaired link, no gateway) and across the WAN over each link; "
+                + "loss experiment: two nodes on one impaired link, no gateway) and across the WAN over each link, "
+                + "per variant; "
                 + "payload bound: rate x (1 - loss) / (8 x ").append(wan.size()).append(" B).\n\n");
-        md.append("| loss | link rate | TCP (JMS) study | CoreDDS study | node to node JMS | node to node DDS |");
+        md.append("| loss | link rate | TCP (JMS) study | CoreDDS study | node to node JMS | node to node DDS "
+                + "| variant |");
         for (WanLinkKind link : WanLinkKind.values()) {
             md.append(" WAN ").append(link.label()).append(" |");
         }
-        md.append(" payload bound |\n|---:|---:|---:|---:|---:|---:|");
+        md.append(" payload bound |\n|---:|---:|---:|---:|---:|---:|---|");
         for (int i = 0; i < WanLinkKind.values().length; i++) {
             md.append("---:|");
         }
         md.append("---:|\n");
         for (LossCell cell : wan.cells()) {
-            String key = cell.key();
-            md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
-                    .append(" | ").append(study(JMS, cell)).append(" | ").append(study(DDS, cell)).append(" | ")
-                    .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, key, Metrics.MSG_PER_S)))
-                    .append(" | ")
-                    .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, key, Metrics.MSG_PER_S)))
-                    .append(" |");
-            for (WanLinkKind link : WanLinkKind.values()) {
-                md.append(' ').append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, link.label(), key,
-                        Metrics.MSG_PER_S))).append(" |");
+            for (WanVariant variant : wan.variants()) {
+                String key = variant.key(cell.key());
+                md.append("| ").append(Math.round(cell.loss() * 100)).append("% | ").append(cell.rate().label())
+                        .append(" | ").append(study(JMS, cell)).append(" | ").append(study(DDS, cell)).append(" | ")
+                        .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, JMS, cell.key(), Metrics.MSG_PER_S)))
+                        .append(" | ")
+                        .append(Fmt.meanSd(Cells.stats(run, ExperimentKind.LOSS, DDS, cell.key(), Metrics.MSG_PER_S)))
+                        .append(" | ").append(variant.label()).append(" |");
+                for (WanLinkKind link : WanLinkKind.values()) {
+                    md.append(' ').append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, link.label(), key,
+                            Metrics.MSG_PER_S))).append(" |");
+                }
+                md.append(' ').append(Fmt.number(NormTargets.payloadBound(cell, wan.size()))).append(" |\n");
             }
-            md.append(' ').append(Fmt.number(NormTargets.payloadBound(cell, wan.size()))).append(" |\n");
         }
         md.append('\n');
     }
@@ -414,7 +454,8 @@ public final class MarkdownReport {
         long backlog = NormTargets.backlogBytes(wan);
         md.append("The norm link's targets per cell. Delivered: every ROUTINE and FLASH message of every repetition. "
                 + "Bound: at least ").append(Fmt.percent(NormTargets.BOUND_SHARE)).append(" of the payload bound; "
-                + "above: more than the bound, what the link's compression should reach. FLASH: the worst "
+                + "above: more than the bound, what the link's compression should reach (no such target with "
+                + "compression off). FLASH: the worst "
                 + "repetition's p99 under ").append(Fmt.whole(NormTargets.FLASH_P99_2MBIT_MS)).append(" ms at 2 Mbit/s "
                 + "and ").append(Fmt.whole(NormTargets.FLASH_P99_128KBIT_MS)).append(" ms at 128 kbit/s (no target "
                 + "at other rates). The target names a 10 MB ROUTINE backlog; here the FLASH messages follow a ROUTINE "
@@ -424,12 +465,12 @@ public final class MarkdownReport {
                 .append(backlog < NormTargets.TARGET_BACKLOG_BYTES ? ": **not** the 10 MB backlog, a lighter test"
                         : "")
                 .append(".\n\n");
-        md.append("| loss | link rate | delivered | msg/s | bound | of bound | FLASH p99 ms (limit) |\n");
-        md.append("|---:|---:|---|---|---:|---|---|\n");
+        md.append("| loss | link rate | variant | delivered | msg/s | bound | of bound | FLASH p99 ms (limit) |\n");
+        md.append("|---:|---:|---|---|---|---:|---|---|\n");
         for (NormTargets.Cell c : cells) {
             md.append("| ").append(Math.round(c.cell().loss() * 100)).append("% | ").append(c.cell().rate().label())
-                    .append(" | ").append(mark(c.reliable())).append(' ')
-                    .append(delivered(run, ExperimentKind.WAN, WanLinkKind.NORM.label(), c.cell().key()))
+                    .append(" | ").append(c.variant().label()).append(" | ").append(mark(c.reliable())).append(' ')
+                    .append(delivered(run, ExperimentKind.WAN, WanLinkKind.NORM.label(), c.key()))
                     .append(" | ").append(Fmt.meanSd(c.msgPerS())).append(" | ").append(Fmt.number(c.bound()))
                     .append(" | ").append(Fmt.percent(c.msgPerS().mean() / c.bound())).append(" (")
                     .append(Fmt.percent(NormTargets.BOUND_SHARE)).append(": ").append(mark(c.boundShare()))

@@ -161,6 +161,15 @@ class WanDeploymentPlanTest {
                 subscriptions, 2_000_000, settings, Path.of("/w"), Map.of(1, pki(1)), Map.of()));
     }
 
+    @Test
+    void uncompressedGatewaysAreToldToSendTheirFramesAsTheyAre() {
+        WanDeploymentPlan.Gateway gw1 = WanDeploymentPlan.gateway(wan, 1, WanLinkKind.NORM, 1, subscriptions,
+                2_000_000, settings, Path.of("/w"), Map.of(), WanDeploymentPlan.UNCOMPRESSED_FRAMES);
+
+        assertThat(WanDeploymentPlan.gatewayCommand(wan, gw1, settings, Path.of("/w"), Path.of("/s")))
+                .contains("--gateway.wan.compress-frames=false");
+    }
+
     /** A site's PKI file names as the runner's would be: its gateway's identity and these nodes'. */
     private static SitePki pki(int site, String... nodes) {
         Path dir = Path.of("/p", "s" + site);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.WanVariant;
 
 class ReportRenderingTest {
 
@@ -40,14 +41,14 @@ class ReportRenderingTest {
     void theWanTableStandsBesideTheLossExperimentsNodeToNodeFigures() {
         String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of());
         assertThat(md).contains("## WAN gateway: two sites over one impaired link",
-                "| loss | link rate | WAN link | budget | msg/s across the WAN | delivered | node sent ms | FLASH p50 ms "
-                        + "| FLASH p99 ms "
+                "| loss | link rate | WAN link | variant | compression | budget | msg/s across the WAN | delivered "
+                        + "| node sent ms | FLASH p50 ms | FLASH p99 ms "
                         + "| FLASH delivered | WAN bytes/msg | node to node JMS msg/s | node to node DDS msg/s |");
         // node to node for 10% x 2 Mbit/s: JMS 0.2 and DDS 0.9 of the sample's capacity, 562.5 msg/s
-        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 | 250 | 85.0 | 240 | 10/10 | 120 | 113 (0.0) "
-                + "| 506 (0.0) |");
-        assertThat(md).contains("| jms | 100/100 | 4,200 | 0.97 | ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, "
-                + "ROUTINE x22 |");
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | filler | 1.7% | 1,912,814 | 640 | 200/200 | 250 | 85.0 | 240 "
+                + "| 10/10 | 120 | 113 (0.0) | 506 (0.0) |");
+        assertThat(md).contains("| jms | filler | – | 100/100 | 4,200 | 0.97 | ROUTINE x3, FLASH x25, IMMEDIATE x25, "
+                + "PRIORITY x25, ROUTINE x22 |");
     }
 
     @Test
@@ -65,11 +66,66 @@ class ReportRenderingTest {
         String md = MarkdownReport.render(new RunResult(undelayed.command(), undelayed.startedAt(),
                 undelayed.finishedAt(), plan, undelayed.setup(), reps, List.of()), Map.of());
         // the undelayed row as before, the delayed one apart, its node-to-node columns empty
-        assertThat(md).contains("| 10% | 2 Mbit/s | jms | 1,912,814 | 640 | 200/200 |",
-                "| 10% | 2 Mbit/s + 250 ms delay | jms | – | 300 | 200/200 | – | – | – | –/10 | – | – | – |",
-                "| jms | 100/100 | 4,200 |", "| jms + 250 ms delay | 90/100 | 5,000 | – | FLASH x90 |",
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | filler | 1.7% | 1,912,814 | 640 | 200/200 |",
+                "| 10% | 2 Mbit/s + 250 ms delay | jms | filler | – | – | 300 | 200/200 | – | – | – | –/10 | – | – "
+                        + "| – |",
+                "| jms | filler | – | 100/100 | 4,200 |",
+                "| jms + 250 ms delay | filler | – | 90/100 | 5,000 | – | FLASH x90 |",
                 "Its queue holds 1,024 frames; it dropped 7 over all delayed repetitions.");
         assertThat(MarkdownReport.render(undelayed, Map.of())).doesNotContain("ms delay", "Rows with a delay");
+    }
+
+    @Test
+    void everyWanCellIsReportedOncePerVariantWithTheCompressionRatioOfItsBodies(@TempDir Path dir) throws Exception {
+        RunResult filler = SampleRuns.ddsWins();
+        var plan = filler.plan().withWan(filler.plan().wan().withVariants(WanVariant.parse("all")));
+        List<RepetitionResult> reps = new ArrayList<>(filler.repetitions());
+        reps.add(wan("jms", "10% 2 Mbit/s, mix", 300, 0.34));
+        reps.add(wan("jms", "10% 2 Mbit/s, uncompressed", 250, 1.0));
+        reps.add(wan("norm", "10% 2 Mbit/s, mix", 1100, 0.34));
+        reps.add(wan("norm", "10% 2 Mbit/s, uncompressed", 1050, 1.0));
+        RunResult run = new RunResult(filler.command(), filler.startedAt(), filler.finishedAt(), plan,
+                filler.setup(), reps, List.of());
+
+        String md = MarkdownReport.render(run, Map.of());
+        assertThat(md).contains("Variant: `filler`, today's bodies, one filler text", "; `mix`, varied report texts",
+                "; `uncompressed`, the same varied texts, the gateways sending their frames uncompressed",
+                "Computed by the harness, not measured on the link");
+        assertThat(md).contains("| 10% | 2 Mbit/s | jms | filler | 1.7% | 1,912,814 | 640 | 200/200 |",
+                "| 10% | 2 Mbit/s | jms | mix | 34.0% | – | 300 | 200/200 |",
+                "| 10% | 2 Mbit/s | jms | uncompressed | 100.0% | – | 250 | 200/200 |",
+                "| jms | uncompressed | – | – | – | – | – |");
+        assertThat(md).contains("| 10% | 2 Mbit/s | 961 (203) | 594 (212) | 113 (0.0) | 506 (0.0) | mix | 300 | – "
+                + "| 1,100 | 1,125 |");
+        // With compression off the bound measures the link itself; more than the bound is no target there.
+        assertThat(md).contains("| 10% | 2 Mbit/s | mix | met 200/200 | 1,100 | 1,125 | 97.8% (90.0%: met; above: "
+                + "**missed**) |", "| 10% | 2 Mbit/s | uncompressed | met 200/200 | 1,050 | 1,125 | 93.3% (90.0%: "
+                        + "met; above: not measured) |");
+
+        ResultFiles.writeAll(run, dir);
+        String json = Files.readString(dir.resolve(ResultFiles.JSON));
+        assertThat(json).contains("\"UNCOMPRESSED\"", "\"cell\" : \"10% 2 Mbit/s, mix\"",
+                "\"wan_compression_ratio\" : 0.34");
+        assertThat(ResultFiles.read(dir)).isEqualTo(run);
+    }
+
+    @Test
+    void aRunSavedBeforeWanVariantsExistedReadsBackAsTodaysBodies(@TempDir Path dir) throws Exception {
+        ResultFiles.writeAll(SampleRuns.ddsWins(), dir);
+        Path json = dir.resolve(ResultFiles.JSON);
+        tools.jackson.databind.json.JsonMapper mapper = tools.jackson.databind.json.JsonMapper.builder().build();
+        tools.jackson.databind.node.ObjectNode saved = (tools.jackson.databind.node.ObjectNode) mapper
+                .readTree(Files.readString(json));
+        assertThat(((tools.jackson.databind.node.ObjectNode) saved.get("plan").get("wan")).remove("variants"))
+                .isNotNull();
+        Files.writeString(json, mapper.writeValueAsString(saved));
+        assertThat(ResultFiles.read(dir).plan().wan().variants()).containsExactly(WanVariant.FILLER);
+    }
+
+    private static RepetitionResult wan(String link, String cell, double msgPerS, double compression) {
+        return new RepetitionResult("wan", link, cell, 1, SampleRuns.T, 200, 200, new LinkedHashMap<>(Map.of(
+                Metrics.MSG_PER_S, msgPerS, Metrics.COMPRESSION_RATIO, compression, Metrics.FLASH_DELIVERED, 10.0,
+                Metrics.FLASH_P99_MS, 400.0)), "");
     }
 
     @Test
@@ -88,17 +144,17 @@ class ReportRenderingTest {
     void theStudyNodeToNodeAndEveryWanLinkStandSideBySideWithTheNormTargetsPerCell() {
         String md = MarkdownReport.render(SampleRuns.ddsWins(), Map.of());
         assertThat(md).contains("| loss | link rate | TCP (JMS) study | CoreDDS study | node to node JMS | node to node DDS "
-                + "| WAN jms | WAN dds | WAN norm | payload bound |");
+                + "| variant | WAN jms | WAN dds | WAN norm | payload bound |");
         // the study's 961 and 594 msg/s, ours node to node, jms and norm across the WAN, dds not run
-        assertThat(md).contains("| 10% | 2 Mbit/s | 961 (203) | 594 (212) | 113 (0.0) | 506 (0.0) | 640 | – | 1,200 "
-                + "| 1,125 |");
-        assertThat(md).contains("| 10% | 2 Mbit/s | met 200/200 | 1,200 | 1,125 | 106.7% (90.0%: met; above: met) "
-                + "| met 400 (1,000) |");
+        assertThat(md).contains("| 10% | 2 Mbit/s | 961 (203) | 594 (212) | 113 (0.0) | 506 (0.0) | filler | 640 | – "
+                + "| 1,200 | 1,125 |");
+        assertThat(md).contains("| 10% | 2 Mbit/s | filler | met 200/200 | 1,200 | 1,125 | 106.7% (90.0%: met; above: "
+                + "met) | met 400 (1,000) |");
         // the FLASH figure is measured behind the run's ROUTINE load, and the report says it is not 10 MB
         assertThat(md).contains("ROUTINE load of 200 x 200 B = 40 kB", "**not** the 10 MB backlog");
         assertThat(MarkdownReport.render(SampleRuns.ddsLoses(), Map.of())).contains(
-                "| 10% | 2 Mbit/s | **missed** 190/200 | 900 | 1,125 | 80.0% (90.0%: **missed**; above: **missed**) "
-                        + "| **missed** 1,500 (1,000) |");
+                "| 10% | 2 Mbit/s | filler | **missed** 190/200 | 900 | 1,125 | 80.0% (90.0%: **missed**; above: "
+                        + "**missed**) | **missed** 1,500 (1,000) |");
     }
 
     @Test

@@ -17,6 +17,7 @@ import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.WanPlan;
+import kr.c4i.gateway.scenarios.experiment.WanVariant;
 import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.node.WanLinkKind;
 import kr.c4i.gateway.scenarios.report.Targets.Check;
@@ -118,6 +119,34 @@ class TargetsTest {
         assertThat(checks.get("wan-norm-flash").description()).contains("1,000 x 200 B = 200 kB");
         assertThat(checks.get("wan-norm-flash").measured()).startsWith("2 cells, worst p99 2,400 ms")
                 .contains("30% 2 Mbit/s: p99 1,000 ms", "not the target's 10 MB");
+    }
+
+    @Test
+    void withCompressionOffANormCellMustReachNinetyPerCentOfTheBoundButNeedNotPassIt() {
+        RunResult base = SampleRuns.ddsWins();
+        RunPlan plan = base.plan().withWan(base.plan().wan().withVariants(List.of(WanVariant.FILLER,
+                WanVariant.UNCOMPRESSED)));
+        List<RepetitionResult> reps = new java.util.ArrayList<>(base.repetitions());
+        // bound 1,125 msg/s at 10% x 2 Mbit/s: 1,050 is 93% of it, the link's own efficiency
+        reps.add(norm("10% 2 Mbit/s, uncompressed", 1, 1000, 10, 1050, 400));
+        RunResult run = new RunResult(base.command(), base.startedAt(), base.finishedAt(), plan, base.setup(), reps,
+                List.of());
+        List<NormTargets.Cell> cells = NormTargets.cells(run);
+        assertThat(cells).extracting(NormTargets.Cell::key).containsExactly("10% 2 Mbit/s",
+                "10% 2 Mbit/s, uncompressed");
+        NormTargets.Cell off = cells.get(1);
+        assertThat(List.of(off.boundShare(), off.aboveBound())).containsExactly(Status.MET, Status.NOT_MEASURED);
+        Map<String, Check> checks = byId(Targets.evaluate(run));
+        assertThat(checks.get("wan-norm-above-bound").status()).isEqualTo(Status.MET);
+        assertThat(checks.get("wan-norm-above-bound").measured()).isEqualTo("1 cell");
+        assertThat(checks.get("wan-norm-bound").measured()).isEqualTo("2 cells");
+
+        // 900 msg/s is 80%: missed, named with its variant
+        reps.set(reps.size() - 1, norm("10% 2 Mbit/s, uncompressed", 1, 1000, 10, 900, 400));
+        RunResult slow = new RunResult(base.command(), base.startedAt(), base.finishedAt(), plan, base.setup(), reps,
+                List.of());
+        assertThat(byId(Targets.evaluate(slow)).get("wan-norm-bound").measured())
+                .contains("10% 2 Mbit/s, uncompressed: 900 of 1,125 msg/s (80.0%)");
     }
 
     private static RepetitionResult norm(String cell, int r, long delivered, double flashDelivered, double msgPerS,
