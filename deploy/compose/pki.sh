@@ -34,8 +34,10 @@ pki() {
 # Each identity names the addresses it is reached at: docker-compose.yml's names and fixed addresses, and loopback,
 # where a service reaches its own embedded broker. Node b's names its pair's second machine too (node-b2, the pair
 # profile), whose broker presents b's identity: a client checks the name of whichever broker of the pair it reaches.
+# gw-s1's likewise names its standby's (wan-gateway-s1-standby, on the LAN and the WAN), whose brokers present gw-s1's.
 loopback=localhost,127.0.0.1
 b_hosts=node-b,172.31.77.12,node-b2,172.31.77.51,$loopback
+gw_s1_hosts=wan-gateway-s1,172.31.77.21,172.31.78.11,wan-gateway-s1-standby,172.31.77.52,172.31.78.13,$loopback
 
 if [[ ! -f /pki/issued ]]; then
   rm -rf /pki/s1 /pki/s2
@@ -44,7 +46,7 @@ if [[ ! -f /pki/issued ]]; then
   pki --dir /pki/s2 --site s2
   pki --dir /pki/s1 --site s1 --holder a=node-a,172.31.77.11,$loopback --holder b=$b_hosts
   pki --dir /pki/s2 --site s2 --holder c=node-c,172.31.77.13,$loopback
-  pki --dir /pki/s1 --site s1 --holder gw-s1=wan-gateway-s1,172.31.77.21,172.31.78.11,$loopback \
+  pki --dir /pki/s1 --site s1 --holder gw-s1=$gw_s1_hosts \
     --peer-authority /pki/s2/authority/ca.crt \
     --dds-domain 1 --subscribe 'a=*' --subscribe 'b=*' --gateway gw-s1 --remote c=category:air
   pki --dir /pki/s2 --site s2 --holder gw-s2=wan-gateway-s2,172.31.77.22,172.31.78.12,$loopback \
@@ -52,12 +54,20 @@ if [[ ! -f /pki/issued ]]; then
     --dds-domain 2 --subscribe c=category:air --gateway gw-s2 --remote 'a=*' --remote 'b=*'
   date -u +%FT%TZ > /pki/issued
   cp /pki/issued /pki/issued-pair
+  cp /pki/issued /pki/issued-gateway-pair
 fi
 
 # A volume issued before b's identity named node-b2: b's identity again, once; every other is kept.
 if [[ ! -f /pki/issued-pair ]]; then
   pki --dir /pki/s1 --site s1 --holder b=$b_hosts
   date -u +%FT%TZ > /pki/issued-pair
+fi
+
+# A volume issued before gw-s1's identity named its standby: gw-s1's identity again, once, still trusting s2's
+# authority (the jms link); s2's gateway, which checks s1's sealed frames against it, reads it when it next starts.
+if [[ ! -f /pki/issued-gateway-pair ]]; then
+  pki --dir /pki/s1 --site s1 --holder gw-s1=$gw_s1_hosts --peer-authority /pki/s2/authority/ca.crt
+  date -u +%FT%TZ > /pki/issued-gateway-pair
 fi
 
 # The fanout profile's nodes d-g at site s1 (docker-compose.yml, deploy/scenarios/): their identities, then both

@@ -40,6 +40,55 @@ gateway.c4i.kr/site: {{ .Values.site | quote }}
 {{- end -}}
 
 {{/*
+Whether the pair's embedded brokers are primary/backup pairs: two pods with a JMS LAN or the jms link, pod 0 the
+Artemis primary of each and pod 1 its backup (gateway.wan.lan.jms.embedded.pair.*, gateway.wan.jms.embedded.pair.*).
+*/}}
+{{- define "wan-gateway.brokerPair" -}}
+{{- if and (gt (int .Values.replicaCount) 1) (or (eq .Values.lan.transport "jms") (eq .Values.link.kind "jms")) -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+A pod's name under the headless Service, which its partner brokers, the site's nodes and the peer gateways reach it
+at: (list . ordinal).
+*/}}
+{{- define "wan-gateway.podHost" -}}
+{{- $root := index . 0 -}}
+{{- $name := include "wan-gateway.fullname" $root -}}
+{{- printf "%s-%d.%s-pods.%s.svc" $name (int (index . 1)) $name $root.Release.Namespace -}}
+{{- end -}}
+
+{{/* A broker pair as its clients list it, both pods, the primary first: (list . port). */}}
+{{- define "wan-gateway.pairUrl" -}}
+{{- $root := index . 0 -}}
+{{- $port := int (index . 1) -}}
+{{- $query := index . 2 -}}
+{{- printf "(tcp://%s:%d,tcp://%s:%d)%s" (include "wan-gateway.podHost" (list $root 0)) $port (include "wan-gateway.podHost" (list $root 1)) $port $query -}}
+{{- end -}}
+
+{{/*
+The settings of one pod of a broker pair, <pod>.yaml beside application.yaml, which imports the file of the pod's own
+name (its hostname): the pods of a StatefulSet differ only by their ordinal. Each JMS broker the gateway runs, the
+LAN's and the jms link's, is a pair of its own on its own port. (list . ordinal)
+*/}}
+{{- define "wan-gateway.pairYaml" -}}
+{{- $root := index . 0 -}}
+{{- $ordinal := int (index . 1) -}}
+{{- $role := ternary "primary" "backup" (eq $ordinal 0) -}}
+{{- $host := include "wan-gateway.podHost" (list $root $ordinal) -}}
+{{- $partner := include "wan-gateway.podHost" (list $root (sub 1 $ordinal)) -}}
+{{- $wan := dict -}}
+{{- if eq $root.Values.lan.transport "jms" -}}
+{{- $pair := dict "role" $role "host" $host "partner" (printf "%s:%d" $partner (int $root.Values.lan.brokerPort)) -}}
+{{- $_ := set $wan "lan" (dict "jms" (dict "embedded" (dict "pair" $pair))) -}}
+{{- end -}}
+{{- if eq $root.Values.link.kind "jms" -}}
+{{- $pair := dict "role" $role "host" $host "partner" (printf "%s:%d" $partner (int $root.Values.link.brokerPort)) -}}
+{{- $_ := set $wan "jms" (dict "embedded" (dict "pair" $pair)) -}}
+{{- end -}}
+{{- toYaml (dict "gateway" (dict "wan" $wan)) -}}
+{{- end -}}
+
+{{/*
 application.yaml: what the values above set, then .Values.config over it. No password: those come from the
 credentials Secret as environment variables.
 */}}
@@ -91,7 +140,16 @@ credentials Secret as environment variables.
 {{- $application := dict "gateway" (dict "wan" $wan "routing" $routing)
       "spring" (dict "datasource" (dict "url" .Values.store.url "username" .Values.store.username))
       "management" (dict "endpoint" (dict "health" (dict "probes" (dict "enabled" true) "group" $health))) -}}
-{{- toYaml (mustMergeOverwrite $application (deepCopy .Values.config)) -}}
+{{- $application = mustMergeOverwrite $application (deepCopy .Values.config) -}}
+{{- if include "wan-gateway.brokerPair" . -}}
+{{- /* Each pod's pair settings, after any import of config's own: the file named as the pod (its HOSTNAME). */ -}}
+{{- $config := get $application.spring "config" | default dict -}}
+{{- $imports := get $config "import" | default list -}}
+{{- if kindIs "string" $imports }}{{ $imports = splitList "," $imports }}{{ end -}}
+{{- $_ := set $config "import" (append $imports "file:/etc/c4i-gateway/${HOSTNAME}.yaml") -}}
+{{- $_ := set $application.spring "config" $config -}}
+{{- end -}}
+{{- toYaml $application -}}
 {{- end -}}
 
 {{/* The PKI Secret's keys the gateway reads, and where in the site directory (or /pki/peers) each goes. */}}

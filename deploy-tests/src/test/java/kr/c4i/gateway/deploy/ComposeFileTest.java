@@ -422,8 +422,8 @@ class ComposeFileTest {
 
     /**
      * A node reaches each node of its site at that node's brokers (both of a pair, the primary first), and the other
-     * site's nodes through its own site's gateway; its site's gateway reaches each of them (its LAN side) as the nodes
-     * do.
+     * site's nodes through its own site's gateway's LAN brokers (both of a pair, the primary first); its site's gateway
+     * reaches each of them (its LAN side) as the nodes do, and each peer site's gateway at its WAN brokers.
      */
     @Test
     void eachSitesNodesReachTheOtherSitesNodesThroughTheirOwnGateway() {
@@ -459,7 +459,7 @@ class ComposeFileTest {
                     return;
                 }
                 String expected = site.equals(siteOf.get(node)) ? brokersOf(peer)
-                        : "tcp://wan-gateway-" + siteOf.get(node) + ":61616";
+                        : gatewayBrokersOf(siteOf.get(node), Broker.LAN);
                 if (!expected.equals(url)) {
                     problems.add("node-" + node + " reaches " + peer + " at " + url + ", not " + expected);
                 }
@@ -473,6 +473,13 @@ class ComposeFileTest {
                     String url = env.get("GATEWAY_WAN_LAN_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL");
                     if (at.equals(site) && !brokersOf(peer).equals(url)) {
                         problems.add(name + "'s LAN side reaches " + peer + " at " + url + ", not " + brokersOf(peer));
+                    }
+                });
+                new TreeSet<>(siteOf.values()).stream().filter(peer -> !peer.equals(site)).forEach(peer -> {
+                    String url = env.get("GATEWAY_WAN_JMS_PEERS_" + peer.toUpperCase(Locale.ROOT) + "_URL");
+                    String expected = gatewayBrokersOf(peer, Broker.WAN);
+                    if (!expected.equals(url)) {
+                        problems.add(name + "'s jms link reaches " + peer + " at " + url + ", not " + expected);
                     }
                 });
             }
@@ -490,19 +497,7 @@ class ComposeFileTest {
         Map<String, List<String>> pairs = nodeServices();
         pairs.values().removeIf(members -> members.size() < 2);
         assertThat(pairs).as("nodes on two machines").containsOnlyKeys("b");
-        Map<String, Set<String>> issued = new TreeMap<>();
-        Shell.walk(Repository.read(Repository.file("deploy/compose/pki.sh")), Map.of("GATEWAY_SECURITY", "secured"),
-                command -> {
-                    List<String> words = command.arguments();
-                    for (int i = 0; i + 1 < words.size(); i++) {
-                        String holder = words.get(i).equals("--holder") ? words.get(i + 1)
-                                : words.get(i).startsWith("--holder=") ? words.get(i).substring(9) : null;
-                        if (holder != null && holder.contains("=")) {
-                            issued.computeIfAbsent(holder.substring(0, holder.indexOf('=')), k -> new TreeSet<>())
-                                    .addAll(List.of(holder.substring(holder.indexOf('=') + 1).split(",")));
-                        }
-                    }
-                });
+        Map<String, Set<String>> issued = issuedHosts();
         List<String> problems = new ArrayList<>();
         pairs.forEach((node, members) -> {
             assertThat(members).as("node %s's services", node).hasSize(2);
@@ -531,6 +526,78 @@ class ComposeFileTest {
         assertThat(problems).isEmpty();
     }
 
+    /**
+     * A site's gateway on two machines (the pair profile's wan-gateway-s1-standby beside wan-gateway-s1) is one of an
+     * active/standby pair whose LAN and WAN brokers are JMS broker pairs: the first the primaries, the second their
+     * backups, each the other's partner and each at its own host name (LAN) or WAN address (WAN, the address its
+     * broker binds); and the identity both present (the gateway's, issued by deploy/compose/pki.sh) names each of their
+     * hosts and addresses.
+     */
+    @Test
+    void aSitesGatewayOnTwoMachinesIsAPairOfBrokerPairsWhoseIdentityNamesBothHosts() {
+        Map<String, List<String>> pairs = gatewaysBySite();
+        pairs.values().removeIf(members -> members.size() < 2);
+        assertThat(pairs).as("sites' gateways on two machines").containsOnlyKeys("s1");
+        Map<String, Set<String>> issued = issuedHosts();
+        List<String> problems = new ArrayList<>();
+        pairs.forEach((site, members) -> {
+            assertThat(members).as("site %s's gateways", site).hasSize(2);
+            List<String> roles = List.of("primary", "backup");
+            for (int i = 0; i < 2; i++) {
+                Map<String, Object> service = map(services.get(members.get(i)));
+                Map<String, Object> partner = map(services.get(members.get(1 - i)));
+                Map<String, String> env = environment(service);
+                String host = String.valueOf(service.get("hostname"));
+                String wan = wanAddress(service);
+                Map<String, String> expected = Map.of("GATEWAY_WAN_PAIR_ENABLED", "true",
+                        "GATEWAY_WAN_LAN_JMS_EMBEDDED_PAIR_ROLE", roles.get(i),
+                        "GATEWAY_WAN_LAN_JMS_EMBEDDED_PAIR_PARTNER", partner.get("hostname") + ":" + Broker.LAN.port,
+                        "GATEWAY_WAN_LAN_JMS_EMBEDDED_PAIR_HOST", host,
+                        "GATEWAY_WAN_JMS_EMBEDDED_PAIR_ROLE", roles.get(i),
+                        "GATEWAY_WAN_JMS_EMBEDDED_PAIR_PARTNER", wanAddress(partner) + ":" + Broker.WAN.port);
+                String member = members.get(i);
+                expected.forEach((variable, value) -> {
+                    if (!value.equals(env.get(variable))) {
+                        problems.add(member + ": " + variable + " is " + env.get(variable) + ", not " + value);
+                    }
+                });
+                // The WAN broker is reached at its acceptor's address unless its pair's host says otherwise.
+                String wanHost = env.getOrDefault("GATEWAY_WAN_JMS_EMBEDDED_PAIR_HOST",
+                        env.get("GATEWAY_WAN_JMS_EMBEDDED_HOST"));
+                if (!wan.equals(wanHost)) {
+                    problems.add(member + ": its WAN broker is reached at " + wanHost + ", not " + wan);
+                }
+                String id = env.getOrDefault("GATEWAY_WAN_NODEID", "gw-" + site);
+                String lan = String.valueOf(map(map(map(service.get("networks")).get("c4i"))).get("ipv4_address"));
+                for (String name : List.of(host, lan, wan)) {
+                    if (!issued.getOrDefault(id, Set.of()).contains(name)) {
+                        problems.add("pki.sh issues " + id + "'s identity for " + issued.get(id) + ", without " + name
+                                + " (" + member + ")");
+                    }
+                }
+            }
+        });
+        assertThat(problems).isEmpty();
+    }
+
+    /** The hosts each identity deploy/compose/pki.sh issues names, by holder, over all its runs of the pki command. */
+    private static Map<String, Set<String>> issuedHosts() {
+        Map<String, Set<String>> issued = new TreeMap<>();
+        Shell.walk(Repository.read(Repository.file("deploy/compose/pki.sh")), Map.of("GATEWAY_SECURITY", "secured"),
+                command -> {
+                    List<String> words = command.arguments();
+                    for (int i = 0; i + 1 < words.size(); i++) {
+                        String holder = words.get(i).equals("--holder") ? words.get(i + 1)
+                                : words.get(i).startsWith("--holder=") ? words.get(i).substring(9) : null;
+                        if (holder != null && holder.contains("=")) {
+                            issued.computeIfAbsent(holder.substring(0, holder.indexOf('=')), k -> new TreeSet<>())
+                                    .addAll(List.of(holder.substring(holder.indexOf('=') + 1).split(",")));
+                        }
+                    }
+                });
+        return issued;
+    }
+
     /** Each node's services by node id, in the file's order: two for a node on two machines. */
     private Map<String, List<String>> nodeServices() {
         Map<String, List<String>> nodes = new TreeMap<>();
@@ -548,6 +615,50 @@ class ComposeFileTest {
         List<String> hosts = nodeServices().getOrDefault(node, List.of()).stream()
                 .map(service -> "tcp://" + map(services.get(service)).get("hostname") + ":61616").toList();
         return hosts.size() == 1 ? hosts.getFirst() : "(" + String.join(",", hosts) + ")?ha=true";
+    }
+
+    /** Each site's gateway services by site id, in the file's order: two for a gateway on two machines. */
+    private Map<String, List<String>> gatewaysBySite() {
+        Map<String, List<String>> sites = new TreeMap<>();
+        services.forEach((name, definition) -> {
+            String site = environment(map(definition)).get("GATEWAY_WAN_SITE");
+            if (site != null) {
+                sites.computeIfAbsent(site, k -> new ArrayList<>()).add(name);
+            }
+        });
+        return sites;
+    }
+
+    /**
+     * A site's gateway's LAN or WAN brokers as its site's nodes or the peer sites' gateways name them: one, or both of
+     * a pair, the primary first. The nodes' bridges follow the LAN pair (ha=true); the peers' links try the WAN
+     * brokers in turn, the standby by its host name, which fails at once while it is not there.
+     */
+    private String gatewayBrokersOf(String site, Broker broker) {
+        List<String> gateways = gatewaysBySite().getOrDefault(site, List.of());
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < gateways.size(); i++) {
+            Map<String, Object> gateway = map(services.get(gateways.get(i)));
+            urls.add("tcp://" + (broker == Broker.WAN && i == 0 ? wanAddress(gateway) : gateway.get("hostname")) + ":"
+                    + broker.port);
+        }
+        return urls.size() == 1 ? urls.getFirst()
+                : "(" + String.join(",", urls) + ")" + (broker == Broker.LAN ? "?ha=true" : "");
+    }
+
+    private static String wanAddress(Map<String, Object> gateway) {
+        return String.valueOf(map(map(map(gateway.get("networks")).get("wan"))).get("ipv4_address"));
+    }
+
+    /** A gateway's brokers: the LAN's, by its host name; the jms link's, the primary by its address on the wan network. */
+    private enum Broker {
+        LAN(61616), WAN(61716);
+
+        final int port;
+
+        Broker(int port) {
+            this.port = port;
+        }
     }
 
     /** The image a service runs by default: its reference, or its {@code ${VARIABLE:-default}}'s default. */

@@ -51,11 +51,12 @@ class HelmChartTest {
 
     private static final String TOOLS = "bin/helm-tools";
 
-    /** Each chart's examples that must render and validate: one instance, and a pair (a node's over DDS and JMS). */
+    /** Each chart's examples that must render and validate: one instance, and a pair over DDS (norm) and over JMS. */
     static Stream<Arguments> examples() {
         return Stream.of(Arguments.of("db-bridge", "db-bridge.yaml"), Arguments.of("db-bridge", "db-bridge-pair.yaml"),
                 Arguments.of("db-bridge", "db-bridge-jms-pair.yaml"), Arguments.of("wan-gateway", "wan-gateway.yaml"),
-                Arguments.of("wan-gateway", "wan-gateway-pair.yaml"));
+                Arguments.of("wan-gateway", "wan-gateway-pair.yaml"),
+                Arguments.of("wan-gateway", "wan-gateway-jms-pair.yaml"));
     }
 
     /**
@@ -280,48 +281,74 @@ class HelmChartTest {
     }
 
     /**
-     * A JMS node's pair (its embedded brokers, replicaCount 2): pod 0 the Artemis primary, pod 1 its backup, each
-     * reading its role, partner and address from the ConfigMap's file of its own name, which application.yaml imports
-     * by the pod's hostname; each at its name under the headless Service, which resolves before the pods are ready;
-     * each journal on the pod's own volume. A DDS pair, an external broker's or a single pod has no such file.
+     * A JMS pair's embedded brokers (replicaCount 2): a node's broker, a WAN gateway's LAN and jms link brokers, each
+     * an Artemis pair, pod 0 the primary and pod 1 its backup, each pod reading its brokers' roles, partners and
+     * addresses from the ConfigMap's file of its own name, which application.yaml imports by the pod's hostname; each
+     * at its name under the headless Service, which resolves before the pods are ready; each journal on the pod's own
+     * volume. A DDS pair (a gateway's DDS LAN and dds or norm link), an external broker's or a single pod has no such
+     * file.
      */
     @ParameterizedTest(name = "{0} with {1}")
     @MethodSource("examples")
     void aJmsPairsBrokersArePrimaryAndBackupEachAtItsPodsNameWithTheOtherAsPartner(String chart, String values) {
         Rendered rendered = Rendered.of(chart, values);
-        if (!chart.equals("db-bridge")) {
+        if (rendered.pairPods().isEmpty()) {
+            assertThat(map(rendered.application().get("spring")).get("config"))
+                    .as("spring.config of a release that is not a broker pair").isNull();
+            if (chart.equals("db-bridge")) {
+                Rendered external = Rendered.of(chart, "db-bridge-jms-pair.yaml", "--set",
+                        "broker.url=tcp://artemis:61616");
+                assertThat(external.pairPods()).as("an external broker's pair").isEmpty();
+                assertThat(map(external.application().get("spring")).get("config")).as("an external broker's import")
+                        .isNull();
+            }
             return;
         }
+        assertBrokerPairs(rendered);
+        if (chart.equals("wan-gateway")) {
+            // A DDS LAN beside the jms link: the WAN broker's pair alone.
+            assertBrokerPairs(Rendered.of(chart, values, "--set", "lan.transport=dds"));
+        }
+    }
+
+    /** Each embedded broker a chart runs, by its container port's name: the properties its settings are under. */
+    private static final Map<String, String> BROKERS = Map.of("broker", "gateway.jms", "lan-broker",
+            "gateway.wan.lan.jms", "wan-broker", "gateway.wan.jms");
+
+    /** Every broker the pods open a port for is a pair: its pods' files, their import, the Service, the volumes. */
+    private static void assertBrokerPairs(Rendered rendered) {
         Map<String, Object> spec = map(rendered.object("StatefulSet").get("spec"));
         String statefulSet = String.valueOf(map(rendered.object("StatefulSet").get("metadata")).get("name"));
         String headless = String.valueOf(spec.get("serviceName"));
-        Object springConfig = map(rendered.application().get("spring")).get("config");
-        if (rendered.pairPods().isEmpty()) {
-            assertThat(springConfig).as("spring.config of a node that is not a broker pair").isNull();
-            Rendered external = Rendered.of(chart, "db-bridge-jms-pair.yaml", "--set", "broker.url=tcp://artemis:61616");
-            assertThat(external.pairPods()).as("an external broker's pair").isEmpty();
-            assertThat(map(external.application().get("spring")).get("config")).as("an external broker's import")
-                    .isNull();
-            return;
-        }
         assertThat(spec.get("replicas")).isEqualTo(2);
         assertThat(rendered.pairPods()).containsExactly(statefulSet + "-0", statefulSet + "-1");
-        assertThat(list(map(springConfig).get("import"))).as("spring.config.import")
+        assertThat(list(map(map(rendered.application().get("spring")).get("config")).get("import")))
+                .as("spring.config.import")
                 .containsExactly("file:" + rendered.mountPath("config") + "/${HOSTNAME}.yaml");
-        int port = rendered.containerPort("broker");
-        Map<String, String> primary = rendered.pair(statefulSet + "-0");
-        Map<String, String> backup = rendered.pair(statefulSet + "-1");
         String primaryHost = statefulSet + "-0." + headless + ".c4i.svc";
         String backupHost = statefulSet + "-1." + headless + ".c4i.svc";
-        assertThat(primary).containsExactlyInAnyOrderEntriesOf(
-                Map.of("role", "primary", "host", primaryHost, "partner", backupHost + ":" + port));
-        assertThat(backup).containsExactlyInAnyOrderEntriesOf(
-                Map.of("role", "backup", "host", backupHost, "partner", primaryHost + ":" + port));
+        Map<String, String> primary = new LinkedHashMap<>();
+        Map<String, String> backup = new LinkedHashMap<>();
+        BROKERS.forEach((portName, prefix) -> {
+            if (!rendered.hasContainerPort(portName)) {
+                return;
+            }
+            int port = rendered.containerPort(portName);
+            String pair = prefix + ".embedded.pair.";
+            primary.putAll(Map.of(pair + "role", "primary", pair + "host", primaryHost, pair + "partner",
+                    backupHost + ":" + port));
+            backup.putAll(Map.of(pair + "role", "backup", pair + "host", backupHost, pair + "partner",
+                    primaryHost + ":" + port));
+            String journal = ConfigurationMetadata.environmentForm(prefix + ".embedded.data-directory");
+            assertThat(rendered.env(journal)).as("%s's journal", prefix).startsWith(rendered.mountPath("data") + "/");
+        });
+        assertThat(primary).as("the pods' brokers").isNotEmpty();
+        assertThat(settings(rendered.configFile(statefulSet + "-0.yaml"))).containsExactlyInAnyOrderEntriesOf(primary);
+        assertThat(settings(rendered.configFile(statefulSet + "-1.yaml"))).containsExactlyInAnyOrderEntriesOf(backup);
         Map<String, Object> service = rendered.all("Service").stream()
                 .filter(object -> headless.equals(map(object.get("metadata")).get("name"))).findFirst().orElseThrow();
         assertThat(map(service.get("spec")).get("publishNotReadyAddresses")).as("%s resolves unready pods", headless)
                 .isEqualTo(true);
-        assertThat(rendered.env("GATEWAY_JMS_EMBEDDED_DATADIRECTORY")).startsWith(rendered.mountPath("data") + "/");
         assertThat(list(spec.get("volumeClaimTemplates"))).as("each broker's journal on its pod's own volume")
                 .anySatisfy(claim -> assertThat(map(map(claim).get("metadata")).get("name")).isEqualTo("data"));
         assertThat(rendered.object("PodDisruptionBudget")).isNotNull();
@@ -632,6 +659,10 @@ class HelmChartTest {
                     .orElseThrow(() -> new AssertionError(chart + "'s container has no port " + name));
         }
 
+        boolean hasContainerPort(String name) {
+            return list(container().get("ports")).stream().anyMatch(port -> name.equals(map(port).get("name")));
+        }
+
         String mountPath(String volume) {
             return list(container().get("volumeMounts")).stream().map(Repository::map)
                     .filter(mount -> volume.equals(mount.get("name")))
@@ -662,12 +693,6 @@ class HelmChartTest {
         List<String> pairPods() {
             return map(object("ConfigMap").get("data")).keySet().stream().filter(key -> !key.equals("application.yaml"))
                     .map(key -> key.substring(0, key.length() - ".yaml".length())).sorted().toList();
-        }
-
-        /** gateway.jms.embedded.pair.* of a pod of a JMS pair. */
-        Map<String, String> pair(String pod) {
-            Map<String, Object> jms = map(map(configFile(pod + ".yaml").get("gateway")).get("jms"));
-            return strings(map(map(jms.get("embedded")).get("pair")));
         }
 
         /** The image bin/images builds that the container runs. */
