@@ -8,6 +8,7 @@ import java.util.Set;
 import io.netty.util.Version;
 import io.netty.util.internal.PlatformDependent;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.core.server.Queue;
@@ -66,6 +67,24 @@ public final class EmbeddedBroker implements AutoCloseable {
                     settings.nodeId(), settings.embedded().host(), settings.embedded().port(),
                     settings.embedded().dataDirectory(), pair.role().label(), pair.partner(),
                     server.getActiveMQServer().isActive() ? "active" : "passive");
+        }
+    }
+
+    /**
+     * {@link #start}, or stop what it started and say why in one line.
+     *
+     * @param owner whose broker, for the message: {@code node a}, {@code site s1}
+     * @throws TransportUnavailableException if it cannot start (port taken, data directory locked)
+     */
+    public void startFor(String owner) throws TransportUnavailableException {
+        try {
+            start();
+        }
+        catch (Exception ex) {
+            close();
+            throw new TransportUnavailableException("Unable to start the embedded broker of " + owner + " at "
+                    + clientUrl() + " with data in " + settings.embedded().dataDirectory() + ": "
+                    + OutboundSender.describe(ex), ex);
         }
     }
 

@@ -167,15 +167,7 @@ public final class JmsTransport implements Transport {
             if (this.broker == null || this.brokerStarted) {
                 return;
             }
-            try {
-                this.broker.start();
-            }
-            catch (Exception ex) {
-                this.broker.close();
-                throw new TransportUnavailableException("Unable to start the embedded broker of node "
-                        + settings.nodeId() + " at " + this.brokerUrl + " with data in "
-                        + settings.embedded().dataDirectory() + ": " + OutboundSender.describe(ex), ex);
-            }
+            this.broker.startFor("node " + settings.nodeId());
             this.brokerStarted = true;
         }
     }

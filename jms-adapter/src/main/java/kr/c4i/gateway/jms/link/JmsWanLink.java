@@ -165,15 +165,7 @@ public final class JmsWanLink implements WanLink {
         if (this.broker == null || this.brokerStarted) {
             return;
         }
-        try {
-            this.broker.start();
-        }
-        catch (Exception ex) {
-            this.broker.close();
-            throw new TransportUnavailableException("Unable to start the embedded broker of site " + settings.site()
-                    + " at " + Frames.masked(this.brokerUrl) + " with data in " + settings.embedded().dataDirectory()
-                    + ": " + Frames.describe(ex), ex);
-        }
+        this.broker.startFor("site " + settings.site());
         this.brokerStarted = true;
     }
 
