@@ -355,13 +355,15 @@ class WanEndToEndIT {
 
     /**
      * Site s1's store as a primary and a synchronous streaming standby, the gateway given both through PgJDBC's
-     * multi-host URL (DDS LANs, dds link): with thousands of messages under way both ways, the store's primary is
-     * killed with SIGKILL and the standby promoted; the gateway carries on on the promoted standby, every message
-     * arrives exactly once, and nothing stays in its custody. Prints the FAILOVER line of docs/results.md.
+     * multi-host URL (DDS LANs and the dds link, JMS LANs and the jms link): with thousands of messages under way both
+     * ways, the store's primary is killed with SIGKILL and the standby promoted; the gateway carries on on the
+     * promoted standby, every message arrives exactly once, and nothing stays in its custody. Prints the FAILOVER line
+     * of docs/results.md.
      */
-    @Test
-    void aSitesGatewayCarriesOnWhenItsStoreFailsOverToItsStandby() throws Exception {
-        try (WanCluster wan = new WanCluster(dir, Variant.DDS, sites("s1", List.of("a"), "s2", List.of("c")),
+    @ParameterizedTest
+    @EnumSource(names = {"DDS", "JMS"})
+    void aSitesGatewayCarriesOnWhenItsStoreFailsOverToItsStandby(Variant variant) throws Exception {
+        try (WanCluster wan = new WanCluster(dir, variant, sites("s1", List.of("a"), "s2", List.of("c")),
                 Map.of())) {
             wan.standbyStore("s1");
             wan.startAll();
@@ -381,7 +383,7 @@ class WanEndToEndIT {
             System.out.printf("FAILOVER %s link | site s1's store: its primary killed, its standby promoted %d ms later;"
                     + " time from the promotion | %d in c's inbox at the fault | a FLASH written then reached c after %d"
                     + " ms, one from c reached a after %d ms (polled every 50 ms) | lost 0 | duplicated 0%n",
-                    Variant.DDS.link(), Duration.ofNanos(promoted - killed).toMillis(), atFault, toC.toMillis(),
+                    variant.link(), Duration.ofNanos(promoted - killed).toMillis(), atFault, toC.toMillis(),
                     toA.toMillis());
         }
     }
