@@ -91,7 +91,10 @@ class HelmChartTest {
                 refusal("db-bridge", "db-bridge.yaml", List.of("--set", "config.gateway.jms.peers.b.password=secret"),
                         "config.gateway.jms.peers.b.password: a password in config would be written into the ConfigMap"),
                 refusal("wan-gateway", "wan-gateway.yaml", List.of("--set", "config.spring.datasource.password=secret"),
-                        "config.spring.datasource.password: a password in config would be written into the ConfigMap"));
+                        "config.spring.datasource.password: a password in config would be written into the ConfigMap"),
+                refusal("wan-gateway", "wan-gateway.yaml", List.of("--set", "replicaCount=2", "--set",
+                        "link.kind=norm", "--set", "link.peers.s2=gw-s2.example:6010"),
+                        "replicaCount 2 with link.kind norm: the peers' norm link reaches one address"));
     }
 
     private static Arguments refusal(String chart, String values, List<String> set, String message) {
