@@ -51,12 +51,13 @@ class HelmChartTest {
 
     private static final String TOOLS = "bin/helm-tools";
 
-    /** Each chart's examples that must render and validate: one instance, and a pair over DDS (norm) and over JMS. */
+    /** Each chart's examples that must render and validate: one instance, a pair over DDS and over JMS, the norm link. */
     static Stream<Arguments> examples() {
         return Stream.of(Arguments.of("db-bridge", "db-bridge.yaml"), Arguments.of("db-bridge", "db-bridge-pair.yaml"),
                 Arguments.of("db-bridge", "db-bridge-jms-pair.yaml"), Arguments.of("wan-gateway", "wan-gateway.yaml"),
                 Arguments.of("wan-gateway", "wan-gateway-pair.yaml"),
-                Arguments.of("wan-gateway", "wan-gateway-jms-pair.yaml"));
+                Arguments.of("wan-gateway", "wan-gateway-jms-pair.yaml"),
+                Arguments.of("wan-gateway", "wan-gateway-norm.yaml"));
     }
 
     /**
