@@ -19,7 +19,8 @@ import kr.c4i.gateway.core.transport.InvalidSettingsException;
  *
  * @param domainId the DDS domain, 0..232; participants only meet within one domain
  * @param network the interface, multicast and unicast peers, and datagram size
- * @param discovery how often participants announce themselves and how many unicast discovery reaches per host
+ * @param discovery how long a participant stays known unheard, how often participants announce themselves, and how
+ *        many unicast discovery reaches per host
  * @param reliability how soon a RELIABLE writer and its readers repair losses
  * @param writeBatch {@code true} to let writers of this domain pack many samples into one datagram (Cyclone:
  *        {@code Internal/WriteBatch}): far higher throughput for small samples, but a sample written to remote
@@ -45,8 +46,14 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
     /** Participants per peer host unicast discovery reaches when not set: room for tools beside the gateway. */
     public static final int DEFAULT_PARTICIPANTS_PER_HOST = 32;
 
-    /** How long a participant stays known without being heard from (Cyclone's default, which we keep). */
-    static final Duration LEASE = Duration.ofSeconds(10);
+    /** How long a participant stays known without being heard from when {@code lease} is unset: Cyclone's default. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
+
+    /** The shortest {@code lease}: shorter, announcements come under a second apart and a brief stall expires peers. */
+    public static final Duration MIN_LEASE = Duration.ofSeconds(1);
+
+    /** The longest {@code lease}: a dead peer stays matched, and RELIABLE data waits for it, that long. */
+    public static final Duration MAX_LEASE = Duration.ofSeconds(60);
 
     public ParticipantSettings {
         Objects.requireNonNull(network, "network");
@@ -74,7 +81,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
                 .multicastAddress(this.network.multicastAddress()).multicast(this.network.multicast())
                 .peers(this.network.peers()).maxDatagramSize(this.network.maxDatagramSize())
                 .announceInterval(this.discovery.announceInterval())
-                .maxParticipantsPerHost(this.discovery.maxParticipantsPerHost())
+                .maxParticipantsPerHost(this.discovery.maxParticipantsPerHost()).lease(this.discovery.lease())
                 .heartbeatMaxInterval(this.reliability.heartbeatMaxInterval())
                 .nackRepeatInterval(this.reliability.nackRepeatInterval()).writeBatch(this.writeBatch)
                 .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config())
@@ -122,12 +129,18 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
      *
      * @param announceInterval how often a participant announces itself (Cyclone: {@code Discovery/SPDPInterval}); a
      *        peer that missed it, say behind a cut, finds it at the next announcement at the latest. Shorter than the
-     *        10 s lease; {@code null} for the vendor configuration's setting (Cyclone: 8 s)
+     *        lease; {@code null} for the vendor configuration's setting (Cyclone: 0.8 lease, so 8 s by default)
      * @param maxParticipantsPerHost with {@code peers}: how many participants of the domain each peer host may run
      *        and still be found by unicast discovery. Every announcement goes to each of them on every peer, so this
      *        multiplies discovery traffic; {@code null} for {@link #DEFAULT_PARTICIPANTS_PER_HOST}
+     * @param lease how long peers keep this participant, and its readers and writers, after last hearing from it
+     *        (Cyclone: {@code Discovery/LeaseDuration}): a participant that dies without leaving stays matched, and
+     *        RELIABLE writers wait for its readers, that long. {@link #MIN_LEASE}..{@link #MAX_LEASE}; {@code null}
+     *        for the vendor configuration's setting (Cyclone: {@link #DEFAULT_LEASE}). Applies per domain, like
+     *        {@code writeBatch}
      */
-    public record Discovery(@Nullable Duration announceInterval, @Nullable Integer maxParticipantsPerHost) {
+    public record Discovery(@Nullable Duration announceInterval, @Nullable Integer maxParticipantsPerHost,
+            @Nullable Duration lease) {
 
         public Discovery {
             positive("announceInterval", announceInterval);
@@ -136,10 +149,22 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
                 throw invalid("maxParticipantsPerHost",
                         "maxParticipantsPerHost must be 1..120, was " + maxParticipantsPerHost);
             }
-            if (announceInterval != null && announceInterval.compareTo(LEASE) >= 0) {
-                throw invalid("announceInterval", "announceInterval must be shorter than the " + LEASE.toSeconds()
-                        + " s lease, or peers expire between announcements; was " + announceInterval);
+            positive("lease", lease);
+            if (lease != null && (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0)) {
+                throw invalid("lease", "lease must be " + MIN_LEASE.toSeconds() + ".." + MAX_LEASE.toSeconds()
+                        + " s, was " + lease);
             }
+            // The fields are not set yet in a compact constructor, so effectiveLease() would not see lease.
+            Duration effectiveLease = lease != null ? lease : DEFAULT_LEASE;
+            if (announceInterval != null && announceInterval.compareTo(effectiveLease) >= 0) {
+                throw invalid("announceInterval", "announceInterval must be shorter than the lease ("
+                        + effectiveLease + "), or peers expire between announcements; was " + announceInterval);
+            }
+        }
+
+        /** {@link #lease()}, or Cyclone's default. */
+        public Duration effectiveLease() {
+            return this.lease != null ? this.lease : DEFAULT_LEASE;
         }
 
         /** {@link #maxParticipantsPerHost()}, or its default. */
@@ -238,6 +263,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
         private @Nullable Integer maxDatagramSize;
         private @Nullable Duration announceInterval;
         private @Nullable Integer maxParticipantsPerHost;
+        private @Nullable Duration lease;
         private @Nullable Duration heartbeatMaxInterval;
         private @Nullable Duration nackRepeatInterval;
         private @Nullable Boolean writeBatch;
@@ -289,6 +315,11 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
             return this;
         }
 
+        public Builder lease(@Nullable Duration value) {
+            this.lease = value;
+            return this;
+        }
+
         public Builder heartbeatMaxInterval(@Nullable Duration value) {
             this.heartbeatMaxInterval = value;
             return this;
@@ -329,7 +360,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
             return new ParticipantSettings(this.domainId,
                     new Network(this.networkInterface, this.multicastAddress, this.multicast, this.peers,
                             this.maxDatagramSize),
-                    new Discovery(this.announceInterval, this.maxParticipantsPerHost),
+                    new Discovery(this.announceInterval, this.maxParticipantsPerHost, this.lease),
                     new Reliability(this.heartbeatMaxInterval, this.nackRepeatInterval), this.writeBatch,
                     new Vendor(this.binding, this.library, this.vendorConfig), this.security);
         }

@@ -211,10 +211,15 @@ class WanGatewayConfiguration {
             DdsLinkProperties p = dds.getObject();
             Map<SiteId, String> peers = new LinkedHashMap<>();
             p.peers().forEach((id, address) -> peers.put(SiteId.of(id), address));
-            return new DdsWanLink(DdsLinkSettings.builder(p.domainId(), site).peers(peers)
-                    .maxDatagramSize(Math.toIntExact(p.maxDatagramSize().toBytes())).peerTimeout(p.peerTimeout())
-                    .writeTimeout(p.writeTimeout()).networkInterface(p.networkInterface())
-                    .vendor(new ParticipantSettings.Vendor(null, p.library(), null)).build());
+            try {
+                return new DdsWanLink(DdsLinkSettings.builder(p.domainId(), site).peers(peers)
+                        .maxDatagramSize(Math.toIntExact(p.maxDatagramSize().toBytes())).peerTimeout(p.peerTimeout())
+                        .lease(p.lease()).writeTimeout(p.writeTimeout()).networkInterface(p.networkInterface())
+                        .vendor(new ParticipantSettings.Vendor(null, p.library(), null)).build());
+            }
+            catch (InvalidSettingsException ex) {
+                throw InvalidProperties.of("gateway.wan.dds", ex);
+            }
         }
         JmsLinkProperties p = jms.getObject();
         Map<SiteId, JmsLinkSettings.Peer> peers = new LinkedHashMap<>();

@@ -31,7 +31,12 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * @param maxFrameBytes the largest frame {@code send} takes; default {@value #DEFAULT_MAX_FRAME_BYTES}
  * @param peerTimeout how long frames handed over may stay unacknowledged before the peer counts as lost (DOWN, its
  *        unacknowledged bytes dropped so the gateway resends from its store); longer than the repair time of the
- *        WAN. A peer whose participant leaves or whose 10 s DDS lease expires is lost at once; default 15 s
+ *        WAN. A peer whose participant leaves or whose DDS {@code lease} expires is lost at once; default 15 s
+ * @param lease how long the peers keep this gateway's participant after last hearing from it: one that dies without
+ *        leaving (its pair's standby then leads) stays matched, and the peers' frames to its site wait for its
+ *        reader, that long. Announcements to every peer (Cyclone: every 0.8 lease) and liveliness messages follow
+ *        it, so halving the lease doubles that traffic. 1..60 s; default 5 s, half Cyclone's, so the peers stop
+ *        waiting for a pair's dead gateway about when its standby leads
  * @param writeTimeout how long {@code send} may block on a full writer history (the peer does not keep up) before
  *        it refuses the frame as retryable; default 100 ms
  * @param maxQueuedFrames the most frames the writer to one peer keeps unacknowledged and the reader holds untaken;
@@ -44,7 +49,7 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * @param vendor the DDS binding, its native library and raw configuration, as for the LAN transport
  */
 public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> peers, int maxDatagramSize,
-        int maxFrameBytes, Duration peerTimeout, Duration writeTimeout, int maxQueuedFrames,
+        int maxFrameBytes, Duration peerTimeout, Duration lease, Duration writeTimeout, int maxQueuedFrames,
         int participantsPerHost, @Nullable String networkInterface, ParticipantSettings.Vendor vendor) {
 
     public static final int DEFAULT_MAX_DATAGRAM_SIZE = 1400;
@@ -52,6 +57,7 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
     /** Frames above this would need more native memory per sample than the binding's scratch is meant for. */
     public static final int MAX_FRAME_BYTES = 1024 * 1024;
     public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofSeconds(15);
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(5);
     public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofMillis(100);
     public static final int DEFAULT_MAX_QUEUED_FRAMES = 256;
     public static final int DEFAULT_PARTICIPANTS_PER_HOST = 4;
@@ -60,6 +66,7 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
         Objects.requireNonNull(site, "site");
         Objects.requireNonNull(peers, "peers");
         Objects.requireNonNull(peerTimeout, "peerTimeout");
+        Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(writeTimeout, "writeTimeout");
         Objects.requireNonNull(vendor, "vendor");
         peers = Collections.unmodifiableMap(new LinkedHashMap<>(peers));
@@ -93,6 +100,10 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
         if (peerTimeout.isNegative() || peerTimeout.isZero()) {
             problem(problems, "peerTimeout", "peerTimeout must be positive, was " + peerTimeout);
         }
+        if (lease.compareTo(ParticipantSettings.MIN_LEASE) < 0 || lease.compareTo(ParticipantSettings.MAX_LEASE) > 0) {
+            problem(problems, "lease", "lease must be " + ParticipantSettings.MIN_LEASE.toSeconds() + ".."
+                    + ParticipantSettings.MAX_LEASE.toSeconds() + " s, was " + lease);
+        }
         if (writeTimeout.isNegative() || writeTimeout.isZero()) {
             problem(problems, "writeTimeout", "writeTimeout must be positive, was " + writeTimeout);
         }
@@ -119,15 +130,16 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
 
     /**
      * The WAN participant: unicast discovery to the peers' addresses, multicast off, datagrams of at most
-     * {@link #maxDatagramSize()}, every frame sent as written (no write batching), and heartbeats at least every
-     * second so losses are repaired within about a second instead of Cyclone's back-off of up to 8 s.
+     * {@link #maxDatagramSize()}, every frame sent as written (no write batching), heartbeats at least every
+     * second so losses are repaired within about a second instead of Cyclone's back-off of up to 8 s, and the
+     * {@link #lease()}.
      */
     public ParticipantSettings participant() {
         return ParticipantSettings.builder().domainId(this.domainId).networkInterface(this.networkInterface)
                 .multicast(false).peers(this.peers.values().stream().flatMap(DdsLinkSettings::addresses).distinct()
                         .toList())
                 .maxDatagramSize(this.maxDatagramSize).maxParticipantsPerHost(this.participantsPerHost)
-                .heartbeatMaxInterval(Duration.ofSeconds(1)).writeBatch(false)
+                .lease(this.lease).heartbeatMaxInterval(Duration.ofSeconds(1)).writeBatch(false)
                 .binding(this.vendor.binding()).library(this.vendor.library()).vendorConfig(this.vendor.config())
                 .build();
     }
@@ -150,6 +162,7 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
         private int maxDatagramSize = DEFAULT_MAX_DATAGRAM_SIZE;
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
         private Duration peerTimeout = DEFAULT_PEER_TIMEOUT;
+        private Duration lease = DEFAULT_LEASE;
         private Duration writeTimeout = DEFAULT_WRITE_TIMEOUT;
         private int maxQueuedFrames = DEFAULT_MAX_QUEUED_FRAMES;
         private int participantsPerHost = DEFAULT_PARTICIPANTS_PER_HOST;
@@ -187,6 +200,11 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
             return this;
         }
 
+        public Builder lease(Duration value) {
+            this.lease = value;
+            return this;
+        }
+
         public Builder writeTimeout(Duration value) {
             this.writeTimeout = value;
             return this;
@@ -215,7 +233,7 @@ public record DdsLinkSettings(int domainId, SiteId site, Map<SiteId, String> pee
         /** @throws InvalidSettingsException naming every setting out of range */
         public DdsLinkSettings build() {
             return new DdsLinkSettings(this.domainId, this.site, this.peers, this.maxDatagramSize,
-                    this.maxFrameBytes, this.peerTimeout, this.writeTimeout, this.maxQueuedFrames,
+                    this.maxFrameBytes, this.peerTimeout, this.lease, this.writeTimeout, this.maxQueuedFrames,
                     this.participantsPerHost, this.networkInterface, this.vendor);
         }
     }

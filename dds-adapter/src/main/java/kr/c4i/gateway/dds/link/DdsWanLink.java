@@ -45,10 +45,11 @@ import kr.c4i.gateway.dds.link.WanTypes.FrameSample;
  * {@value #POLL_MILLIS} ms.
  *
  * <p>Peer states: CONNECTING until the peer's frame reader matched, then UP; DOWN when it unmatched (the peer's
- * participant left, or its DDS lease expired), when a new reader replaced it, or when frames handed over stayed
- * unacknowledged for {@link DdsLinkSettings#peerTimeout()}. On DOWN the frames not acknowledged count as lost: its
- * {@link #unacknowledgedBytes} drops to zero and the gateway resends their messages from its store. A DOWN peer is
- * UP again when its reader matches again, or, after a timeout, when it acknowledges more.
+ * participant left, or the DDS lease it announced, {@link DdsLinkSettings#lease()} on its side, expired), when a new
+ * reader replaced it, or when frames handed over stayed unacknowledged for {@link DdsLinkSettings#peerTimeout()}. On
+ * DOWN the frames not acknowledged count as lost: its {@link #unacknowledgedBytes} drops to zero and the gateway
+ * resends their messages from its store. A DOWN peer is UP again when its reader matches again, or, after a timeout,
+ * when it acknowledges more.
  */
 public final class DdsWanLink implements WanLink {
 
@@ -124,9 +125,9 @@ public final class DdsWanLink implements WanLink {
                         + " on domain " + this.settings.domainId() + ": " + ex.getMessage(), ex);
             }
             this.open.thread.start();
-            log.info("dds WAN link of site {} open on domain {}: peers {}, datagrams up to {} bytes, frames up to {}",
-                    this.site, this.settings.domainId(), this.settings.peers(), this.settings.maxDatagramSize(),
-                    this.settings.maxFrameBytes());
+            log.info("dds WAN link of site {} open on domain {}: peers {}, datagrams up to {} bytes, frames up to {}, "
+                    + "lease {}", this.site, this.settings.domainId(), this.settings.peers(),
+                    this.settings.maxDatagramSize(), this.settings.maxFrameBytes(), this.settings.lease());
         }
     }
 
@@ -164,6 +165,7 @@ public final class DdsWanLink implements WanLink {
         details.put("maxDatagramSize", this.settings.maxDatagramSize());
         details.put("maxFrameBytes", this.settings.maxFrameBytes());
         details.put("peerTimeout", this.settings.peerTimeout().toString());
+        details.put("lease", this.settings.lease().toString());
         details.put("open", this.open != null && !this.closed);
         details.put("framesIgnored", this.framesIgnored.sum());
         Map<String, Object> byPeer = new LinkedHashMap<>();

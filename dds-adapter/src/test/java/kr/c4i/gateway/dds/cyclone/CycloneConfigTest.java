@@ -133,6 +133,17 @@ class CycloneConfigTest {
     }
 
     @Test
+    void theLeaseIsSetOnlyWhenGivenAndAnnouncementsAreLeftToFollowIt() {
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().lease(Duration.ofMillis(2500)).build(), null))
+                .isEqualTo("<CycloneDDS><Domain id=\"any\"><Discovery><LeaseDuration>2500ms</LeaseDuration>"
+                        + "</Discovery></Domain></CycloneDDS>");
+        assertThat(CycloneConfig.build(ParticipantSettings.builder().lease(Duration.ofSeconds(5))
+                .announceInterval(Duration.ofSeconds(1)).build(), null))
+                .contains("<Discovery><LeaseDuration>5000ms</LeaseDuration><SPDPInterval>1000ms</SPDPInterval>");
+        assertThat(CycloneConfig.build(ParticipantSettings.defaults(), null)).doesNotContain("LeaseDuration");
+    }
+
+    @Test
     void heartbeatBackOffAndNackRepeatAreBoundedOnlyWhenGiven() {
         ParticipantSettings settings = ParticipantSettings.builder().heartbeatMaxInterval(Duration.ofMillis(300))
                 .nackRepeatInterval(Duration.ofMillis(250)).build();

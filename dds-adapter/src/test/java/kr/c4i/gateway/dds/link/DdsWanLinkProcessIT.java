@@ -21,14 +21,14 @@ import kr.c4i.gateway.core.link.LinkState;
 /**
  * This JVM's link (alpha) against {@link LinkPeerMain} (bravo, which echoes) in another JVM: unicast discovery,
  * frames fragmented into datagrams of at most 1,400 bytes over real UDP, and a peer lost by a clean close and by a
- * kill (its DDS lease runs out).
+ * kill (SIGKILL: no goodbye, so it is lost when the DDS lease it announced runs out).
  */
 @Timeout(180)
 class DdsWanLinkProcessIT {
 
     private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
-    /** Cyclone's participant lease, after which a killed peer's endpoints are unmatched; plus a margin. */
-    private static final Duration LEASE = Duration.ofSeconds(10);
+    /** How much later than its lease a killed peer may be DOWN: the link looks every 100 ms. */
+    private static final Duration MARGIN = Duration.ofSeconds(1);
 
     @Test
     void framesCrossProcessesInOrderWholeAndAPeerLostIsDownThenUpAgain() throws Exception {
@@ -81,7 +81,9 @@ class DdsWanLinkProcessIT {
 
                 peer.destroyForcibly();
                 long killed = System.nanoTime();
-                await().atMost(LEASE.plus(PEER_TIMEOUT)).until(() -> alpha.state(BRAVO) == LinkState.DOWN);
+                // The peer's lease is the link's default, not Cyclone's 10 s.
+                await().atMost(DdsLinkSettings.DEFAULT_LEASE.plus(MARGIN))
+                        .until(() -> alpha.state(BRAVO) == LinkState.DOWN);
                 long downAfterKill = System.nanoTime() - killed;
                 assertThat(atAlpha.states).containsExactly("bravo=up", "bravo=down", "bravo=up", "bravo=down");
 
@@ -98,12 +100,46 @@ class DdsWanLinkProcessIT {
         }
     }
 
-    private static Process startPeer() throws IOException {
+    @Test
+    void aKilledPeerIsDownWhenTheLeaseItAnnouncedRunsOut() throws Exception {
+        Duration lease = Duration.ofSeconds(2);
+        DdsWanLinkTest.Recorder atAlpha = new DdsWanLinkTest.Recorder();
+        // Alpha's own lease and a long peer timeout: only bravo's lease can put bravo DOWN.
+        try (DdsWanLink alpha = new DdsWanLink(DdsWanLinkTest.settings(ALPHA, BRAVO).peerTimeout(Duration.ofSeconds(60))
+                .build())) {
+            alpha.open(atAlpha);
+            Process peer = startPeer(lease.toString());
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> alpha.state(BRAVO) == LinkState.UP);
+                // An echo just before the kill: alpha heard from bravo last then, so the lease runs from there.
+                alpha.send(BRAVO, new byte[] {1});
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                        .until(() -> atAlpha.frames.size() == 1);
+                peer.destroyForcibly();
+                long killed = System.nanoTime();
+                await().atMost(lease.plus(MARGIN)).pollInterval(Duration.ofMillis(10))
+                        .until(() -> alpha.state(BRAVO) == LinkState.DOWN);
+                Duration down = Duration.ofNanos(System.nanoTime() - killed);
+                assertThat(down).as("DOWN by the lease, not sooner").isGreaterThan(lease.minus(MARGIN));
+                assertThat(atAlpha.states).containsExactly("bravo=up", "bravo=down");
+                System.out.printf("dds WAN link: a peer with a %d ms lease was DOWN %d ms after it was killed%n",
+                        lease.toMillis(), down.toMillis());
+            }
+            finally {
+                peer.destroyForcibly();
+                peer.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** @param options {@link LinkPeerMain}'s optional arguments: the lease */
+    private static Process startPeer(String... options) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), LinkPeerMain.class.getName(),
-                Integer.toString(DdsWanLinkTest.wanDomainId()), BRAVO.value(), ALPHA.value())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+                Integer.toString(DdsWanLinkTest.wanDomainId()), BRAVO.value(), ALPHA.value()));
+        command.addAll(List.of(options));
+        return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 }

@@ -250,11 +250,12 @@ class DdsWanLinkTest {
     @Test
     void settingsNameEveryBadSetting() {
         assertThatThrownBy(() -> DdsLinkSettings.builder(-1, ALPHA).maxDatagramSize(100).maxFrameBytes(0)
-                .peerTimeout(Duration.ZERO).writeTimeout(Duration.ofSeconds(-1)).maxQueuedFrames(0).build())
+                .peerTimeout(Duration.ZERO).lease(Duration.ofMillis(500)).writeTimeout(Duration.ofSeconds(-1))
+                .maxQueuedFrames(0).build())
                 .isInstanceOfSatisfying(InvalidSettingsException.class, ex -> assertThat(ex.problems())
                         .extracting(InvalidSettingsException.Problem::setting)
                         .containsExactly("domainId", "peers", "maxDatagramSize", "maxFrameBytes", "peerTimeout",
-                                "writeTimeout", "maxQueuedFrames"))
+                                "lease", "writeTimeout", "maxQueuedFrames"))
                 .hasMessageStartingWith("Invalid DDS link settings: domainId must be 0..232, was -1");
         assertThatThrownBy(() -> DdsLinkSettings.builder(9, ALPHA).peer(ALPHA, "10.0.0.1").peer(BRAVO, " ")
                 .build()).isInstanceOfSatisfying(InvalidSettingsException.class, ex -> assertThat(ex.problems())
@@ -272,6 +273,12 @@ class DdsWanLinkTest {
         assertThat(ok.participant().network().multicast()).isFalse();
         assertThat(ok.participant().network().maxDatagramSize()).isEqualTo(1400);
         assertThat(ok.participant().writeBatch()).isFalse();
+        assertThat(ok.participant().discovery().lease()).as("the WAN's own, shorter than Cyclone's")
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(DdsLinkSettings.builder(9, ALPHA).peer(BRAVO, "10.0.0.2").lease(Duration.ofSeconds(60)).build()
+                .participant().discovery().lease()).isEqualTo(Duration.ofSeconds(60));
+        assertThatThrownBy(() -> DdsLinkSettings.builder(9, ALPHA).peer(BRAVO, "10.0.0.2").lease(Duration.ofSeconds(61))
+                .build()).hasMessage("Invalid DDS link settings: lease must be 1..60 s, was PT1M1S");
     }
 
     static void awaitState(DdsWanLink link, SiteId peer, LinkState state) {

@@ -3,6 +3,7 @@ package kr.c4i.gateway.dds.link;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 
 import kr.c4i.gateway.core.link.FrameHandler;
@@ -13,7 +14,8 @@ import kr.c4i.gateway.core.transport.TransportException;
 /**
  * A peer gateway's dds link in its own JVM, so frames cross UDP on loopback instead of Cyclone's in-process path.
  * Echoes every frame back to its sender, prints {@code READY} once open, and closes its link when its standard input
- * closes. Arguments: WAN domain id, this site, the peer site.
+ * closes. Arguments: WAN domain id, this site, the peer site, and optionally the link's DDS lease (ISO-8601, e.g.
+ * {@code PT2S}).
  */
 public final class LinkPeerMain {
 
@@ -23,8 +25,12 @@ public final class LinkPeerMain {
     public static void main(String[] args) throws Exception {
         SiteId site = SiteId.of(args[1]);
         SiteId peer = SiteId.of(args[2]);
-        DdsLinkSettings settings = DdsLinkSettings.builder(Integer.parseInt(args[0]), site).peer(peer, "127.0.0.1")
-                .networkInterface("127.0.0.1").build();
+        DdsLinkSettings.Builder builder = DdsLinkSettings.builder(Integer.parseInt(args[0]), site)
+                .peer(peer, "127.0.0.1").networkInterface("127.0.0.1");
+        if (args.length > 3) {
+            builder.lease(Duration.parse(args[3]));
+        }
+        DdsLinkSettings settings = builder.build();
         LinkedBlockingQueue<byte[]> echo = new LinkedBlockingQueue<>();
         try (DdsWanLink link = new DdsWanLink(settings)) {
             link.open(new FrameHandler() {

@@ -17,13 +17,17 @@ import org.springframework.util.unit.DataSize;
  * @param networkInterface the interface (name or address) facing the WAN; Cyclone's choice when unset
  * @param maxDatagramSize the largest datagram sent; frames larger than this are fragmented by Cyclone
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
+ * @param lease how long the peer sites keep this gateway's DDS participant after last hearing from it (1s..60s): a
+ *        gateway that dies stays matched, and their frames to this site wait for it, that long; it announces itself
+ *        every 0.8 lease, so a shorter one costs WAN bandwidth
  * @param writeTimeout how long a send may block on a peer that does not keep up before it is refused
  * @param library Cyclone's native library; libddsc.so.0debian, then libddsc.so.0 when unset
  */
 @ConfigurationProperties("gateway.wan.dds")
 public record DdsLinkProperties(@DefaultValue("100") int domainId, Map<String, String> peers,
         @Nullable String networkInterface, @DefaultValue("1400B") DataSize maxDatagramSize,
-        @DefaultValue("15s") Duration peerTimeout, @DefaultValue("100ms") Duration writeTimeout,
+        @DefaultValue("15s") Duration peerTimeout, @DefaultValue("5s") Duration lease,
+        @DefaultValue("100ms") Duration writeTimeout,
         @Nullable String library) {
 
     public DdsLinkProperties {
