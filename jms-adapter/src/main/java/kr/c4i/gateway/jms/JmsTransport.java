@@ -141,10 +141,13 @@ public final class JmsTransport implements Transport {
                     }
                     throw ex;
                 }
-                // A passive broker of a pair waits for its partner (a backup can start first); stopping it would
-                // leave the node with one broker fewer. Sends fail, retryably, until one of the two is active.
-                log.warn("Embedded broker of node {} is passive and neither broker of its pair is active yet; the "
-                        + "transport connects when one is: {}", settings.nodeId(), ex.getMessage());
+                // A broker of a pair keeps running whichever of the two is active: a backup may start first, and
+                // an active primary that hangs is failed over only when its backup notices, which may be after this
+                // connect gave up on it. Stopping this one would leave the node with one broker fewer; sends fail,
+                // retryably, until the transport reaches the active one.
+                log.warn("Embedded broker of node {} is one of a pair ({}), and no broker of the pair answered yet; "
+                        + "the transport connects when one does: {}", settings.nodeId(),
+                        this.broker.isActive() ? "active" : "passive", ex.getMessage());
             }
             this.opened = true;
             log.info("Opened JMS transport of node {} ({} broker at {}, peers {})", settings.nodeId(),
@@ -341,8 +344,7 @@ public final class JmsTransport implements Transport {
     }
 
     private boolean waitsForItsPair() {
-        return this.broker != null && settings.embedded().pair() != null && this.broker.isRunning()
-                && !this.broker.isActive();
+        return this.broker != null && settings.embedded().pair() != null && this.broker.isRunning();
     }
 
     /** The embedded broker, if any, for tests. */

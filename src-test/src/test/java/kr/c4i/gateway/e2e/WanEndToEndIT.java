@@ -304,7 +304,9 @@ class WanEndToEndIT {
      * stay open, so the store sees an idle session still holding it, as it would of a machine frozen or cut from the
      * network. The standby takes the lease once it runs out and ends that session to open the store. Thawed once the
      * standby leads, the old leader finds its lease taken and stops with 75 (the supervisor starts it again as the
-     * standby); whatever it still had in hand duplicates nothing.
+     * standby); whatever it still had in hand duplicates nothing. (Over JMS the same loses and duplicates nothing
+     * either, but the standby's brokers notice their silent primaries only after some 25 s and its clients wait out
+     * 30 s calls to them: docs/results.md.)
      */
     @Test
     void aSitesGatewayPairSurvivesItsLeaderHangingWithItsConnectionsOpen() throws Exception {
