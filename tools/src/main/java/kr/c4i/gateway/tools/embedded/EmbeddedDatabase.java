@@ -49,10 +49,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final String password;
+    private final Path dataDirectory;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, String password) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String password, Path dataDirectory) {
         this.postgres = postgres;
         this.password = password;
+        this.dataDirectory = dataDirectory;
     }
 
     /**
@@ -72,7 +74,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 .setOverrideWorkingDirectory(BinaryBundle.WORKING_DIRECTORY).setPgBinaryResolver(BinaryBundle.INSTANCE)
                 .setDataDirectoryCustomizer(dir -> protect(dir.toPath(), password))
                 .setConnectConfig("password", password).start();
-        return new EmbeddedDatabase(postgres, password);
+        return new EmbeddedDatabase(postgres, password, dataDirectory);
     }
 
     /**
@@ -97,6 +99,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     public String password() {
         return password;
+    }
+
+    /**
+     * The running server's postmaster, as its {@code postmaster.pid} names it; its backends and auxiliary processes are
+     * its descendants.
+     */
+    public ProcessHandle server() throws IOException {
+        String pid = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().strip();
+        return ProcessHandle.of(Long.parseLong(pid)).orElseThrow(
+                () -> new IOException("PostgreSQL's postmaster " + pid + " of " + dataDirectory + " is gone"));
     }
 
     /** An unpooled data source with the credentials, for setup and checks. */

@@ -116,6 +116,11 @@ final class EmbeddedNode implements AutoCloseable {
         return pool;
     }
 
+    /** The node's PostgreSQL server: its postmaster, whose descendants are its backends. */
+    ProcessHandle databaseServer() throws IOException {
+        return database.server();
+    }
+
     NodeId id() {
         return id;
     }

@@ -16,14 +16,15 @@ import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
 
 /**
  * The embedded default's command line: {@code demo} shows the gateway at work on one machine,
- * {@code bench} measures it. Only {@link #main} exits; commands return exit codes.
+ * {@code bench} measures it, {@code soak} watches it for leaks. Only {@link #main} exits; commands return exit codes.
  */
 @Command(name = "gateway", mixinStandardHelpOptions = true, version = "c4i-gateway 0.1.0",
         header = "C4I messaging gateway on embedded defaults.",
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
-        subcommands = { DemoCommand.class, BenchCommand.class, NodeCommand.class, WanCommand.class,
-                WanBenchCommand.class, WanBytesCommand.class, PkiCommand.class, CommandLine.HelpCommand.class })
+        subcommands = { DemoCommand.class, BenchCommand.class, SoakCommand.class, NodeCommand.class,
+                WanCommand.class, WanBenchCommand.class, WanBytesCommand.class, PkiCommand.class,
+                CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
     @CommandLine.Spec

@@ -74,6 +74,18 @@ final class InboxProbe {
                 + "FROM inbox WHERE kmtf_type = ANY (?)", types);
     }
 
+    /** Every outbox row, sent or not: what a soak's inbox must hold, each once. */
+    static Fingerprint outboxFingerprint(DataSource db) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM outbox");
+    }
+
+    /** Every inbox row. */
+    static Fingerprint inboxFingerprint(DataSource db) throws SQLException {
+        return fingerprint(db, "SELECT count(*), md5(coalesce(string_agg(message_id, ',' ORDER BY message_id), '')) "
+                + "FROM inbox");
+    }
+
     /** The ids of the sent messages of these types. */
     static Set<String> sentIds(DataSource db, Set<String> types) throws SQLException {
         return ids(db, "SELECT message_id FROM outbox WHERE sent_at IS NOT NULL AND kmtf_type = ANY (?)", types);
@@ -113,6 +125,14 @@ final class InboxProbe {
         return ids;
     }
 
+    private static Fingerprint fingerprint(DataSource db, String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Fingerprint(rs.getLong(1), rs.getString(2));
+        }
+    }
+
     private static Fingerprint fingerprint(DataSource db, String sql, Set<String> types) throws SQLException {
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setArray(1, c.createArrayOf("text", types.toArray()));
@@ -133,13 +153,25 @@ final class InboxProbe {
      * bridge's inbox and for the replication reference's subscriber table.
      */
     static Latency latency(DataSource db, String table, Instant since) throws SQLException {
+        return latency(db, table, "created_at", since);
+    }
+
+    /**
+     * Latency of the inbox rows that arrived since {@code since}: a soak's figure for its last minute, read through the
+     * {@code received_at} index rather than a scan of an inbox that only grows.
+     */
+    static Latency arrivalsSince(DataSource db, Instant since) throws SQLException {
+        return latency(db, "inbox", "received_at", since);
+    }
+
+    private static Latency latency(DataSource db, String table, String column, Instant since) throws SQLException {
         String sql = """
                 SELECT count(*),
                        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
                        percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
                        max(ms), min(created_at), max(received_at)
                   FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
-                          FROM %s WHERE created_at >= ?) AS l""".formatted(table);
+                          FROM %s WHERE %s >= ?) AS l""".formatted(table, column);
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(since));
             try (ResultSet rs = ps.executeQuery()) {

@@ -203,6 +203,20 @@ public final class OptionValues {
         }
     }
 
+    /**
+     * A duration the way {@link PositiveDuration} reads it, in its largest whole unit ({@code 1h}, {@code 90s}), or in
+     * seconds to a tenth ({@code 6.7s}).
+     */
+    static String spelling(Duration duration) {
+        if (duration.toSecondsPart() == 0 && duration.toNanosPart() == 0 && !duration.isZero()) {
+            return duration.toMinutesPart() == 0 ? duration.toHours() + "h" : duration.toMinutes() + "m";
+        }
+        if (duration.toNanosPart() == 0) {
+            return duration.toSeconds() + "s";
+        }
+        return String.format(Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
+    }
+
     /** A node id as queue names, DDS partitions and metric tags accept it. */
     static final class NodeName implements ITypeConverter<String> {
         @Override

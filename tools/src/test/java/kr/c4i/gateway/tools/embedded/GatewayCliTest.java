@@ -112,7 +112,7 @@ class GatewayCliTest {
 
     @Test
     void everyHelpListsTheExitCodesFromTheTable() {
-        for (String command : List.of("demo", "bench", "node", "wan")) {
+        for (String command : List.of("demo", "bench", "soak", "node", "wan")) {
             CliDriver.Result r = CliDriver.run(command, "--help");
             assertThat(r.out()).as(r.toString()).contains("Exit codes:", "  0   " + ExitCode.OK.meaning(),
                     "  2   " + ExitCode.USAGE.meaning(), "  3   " + ExitCode.TARGET_MISSED.meaning(),
