@@ -64,8 +64,9 @@ final class EmbeddedCluster implements AutoCloseable {
                 NodeId id = NodeId.of(String.valueOf((char) ('a' + i)));
                 ids.add(id);
                 brokerPorts.put(id, LoopbackPorts.freeTcp());
+                // The run's folder is fresh; the command removes it, databases included, unless --keep-data.
                 cluster.nodes.add(EmbeddedNode.startDatabase(id, workDir, LoopbackPorts.freeTcp(),
-                        databases.apply(EmbeddedPostgres.builder().setCleanDataDirectory(true))));
+                        databases.apply(EmbeddedPostgres.builder().setCleanDataDirectory(false))));
             }
             // One secret per run: the brokers accept no anonymous connection, and nobody else knows it.
             String password = Secrets.random();

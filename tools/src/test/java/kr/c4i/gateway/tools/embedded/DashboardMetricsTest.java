@@ -126,6 +126,7 @@ class DashboardMetricsTest {
     /** Two nodes on the embedded defaults, a load with bad rows through them, every node's names once it is in. */
     private Set<String> exposedUnderLoad(TransportKind transport) throws Exception {
         Path dir = work.resolve(transport.name().toLowerCase());
+        Set<String> names = new TreeSet<>();
         try (EmbeddedCluster cluster = EmbeddedCluster.start(transport, 2, dir, dir.resolve("gateway.log"), true)) {
             LoadDriver load = new LoadDriver(new KmtfLoadGenerator(KmtfCatalogue.loadDefault(), "NODEA", 0, false, 7),
                     cluster.publisher().database());
@@ -150,11 +151,12 @@ class DashboardMetricsTest {
                             .isInstanceOf(JMSException.class).isNotInstanceOf(JMSSecurityException.class);
                 }
             }
-            Set<String> names = new TreeSet<>();
             for (EmbeddedNode node : cluster.nodes()) {
                 names.addAll(Scrape.names(Scrape.prometheus(node)));
             }
-            return names;
         }
+        // A stopped cluster leaves its databases to the command, which keeps them with --keep-data.
+        assertThat(dir.resolve("a").resolve("postgres").resolve("PG_VERSION")).as("node a's database").exists();
+        return names;
     }
 }
