@@ -144,10 +144,11 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
 
         public Discovery {
             positive("announceInterval", announceInterval);
-            // RTPS port arithmetic leaves each domain room for 120 participant indices.
-            if (maxParticipantsPerHost != null && (maxParticipantsPerHost < 1 || maxParticipantsPerHost > 120)) {
+            // RTPS port arithmetic leaves each domain room for 120 participant indices (0..119), and Cyclone may
+            // assign one index more than the participants it announces to (CycloneConfig).
+            if (maxParticipantsPerHost != null && (maxParticipantsPerHost < 1 || maxParticipantsPerHost > 119)) {
                 throw invalid("maxParticipantsPerHost",
-                        "maxParticipantsPerHost must be 1..120, was " + maxParticipantsPerHost);
+                        "maxParticipantsPerHost must be 1..119, was " + maxParticipantsPerHost);
             }
             positive("lease", lease);
             if (lease != null && (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0)) {

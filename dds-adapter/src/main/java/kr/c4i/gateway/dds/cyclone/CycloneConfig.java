@@ -98,9 +98,11 @@ final class CycloneConfig {
         }
         if (!network.peers().isEmpty()) {
             // Unicast discovery reaches a peer's participants only on the well-known ports of participant
-            // indices, so indices must be assigned instead of Cyclone's default of ephemeral ports.
+            // indices, so indices must be assigned instead of Cyclone's default of ephemeral ports. Cyclone 0.10
+            // sends to a peer's indices below MaxAutoParticipantIndex (0..max-1, seen in its trace), so max is the
+            // participants per host: with max - 1 one of them was never announced to.
             discovery.append("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>")
-                    .append(announcements.participantsPerHost() - 1).append("</MaxAutoParticipantIndex><Peers>");
+                    .append(announcements.participantsPerHost()).append("</MaxAutoParticipantIndex><Peers>");
             network.peers().forEach(peer -> discovery.append("<Peer address=\"").append(escape(peer))
                     .append("\"/>"));
             discovery.append("</Peers>");

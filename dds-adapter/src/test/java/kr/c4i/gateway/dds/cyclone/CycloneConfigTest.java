@@ -40,7 +40,7 @@ class CycloneConfigTest {
                 + "<AllowMulticast>true</AllowMulticast></General><Discovery>"
                 + "<SPDPMulticastAddress>239.255.0.9</SPDPMulticastAddress>"
                 + "<DefaultMulticastAddress>239.255.0.9</DefaultMulticastAddress>"
-                + "<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>"
+                + "<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>"
                 + "<Peers><Peer address=\"10.0.0.2\"/><Peer address=\"host&quot;&amp;\"/></Peers>"
                 + "</Discovery></Domain></CycloneDDS>");
     }
@@ -112,10 +112,10 @@ class CycloneConfigTest {
     void unicastDiscoveryReachesAsManyParticipantsPerPeerHostAsAsked() {
         ParticipantSettings peers = ParticipantSettings.builder().peers(List.of("10.0.0.2")).build();
         assertThat(CycloneConfig.build(peers.toBuilder().maxParticipantsPerHost(4).build(), null))
-                .contains("<MaxAutoParticipantIndex>3</MaxAutoParticipantIndex>");
-        assertThat(CycloneConfig.build(peers, null)).contains("<MaxAutoParticipantIndex>31</MaxAutoParticipantIndex>");
-        assertThatIllegalArgumentException().isThrownBy(() -> peers.toBuilder().maxParticipantsPerHost(121).build())
-                .withMessageContaining("1..120");
+                .contains("<MaxAutoParticipantIndex>4</MaxAutoParticipantIndex>");
+        assertThat(CycloneConfig.build(peers, null)).contains("<MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>");
+        assertThatIllegalArgumentException().isThrownBy(() -> peers.toBuilder().maxParticipantsPerHost(120).build())
+                .withMessageContaining("1..119");
     }
 
     @Test
