@@ -90,16 +90,24 @@ class DdsEndToEndIT extends EndToEndContract {
                 + " ms after the hang", resumed, flashIn);
     }
 
+    /** Sessions of a's database inside a transaction, between its statements: a bridge publishing claimed rows. */
+    private static final String IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
+            + "WHERE state = 'idle in transaction'";
+
     /** Sessions of a's database in a transaction that has been idle for over a second: a bridge's that hangs. */
     private static final String IDLE_IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
             + "WHERE state = 'idle in transaction' AND state_change < now() - interval '1 second'";
 
     /**
      * Stops {@code bridge} (SIGSTOP) at a moment it holds claimed rows: its outbox transaction stays open past a
-     * second, which a running bridge's never does. Caught between transactions, it is woken and stopped again.
+     * second, which a running bridge's never does. Each try stops it as soon as one of a's bridges is seen inside a
+     * transaction (on a busy machine a stop at a random moment mostly finds it between them); caught outside one, it
+     * is woken and tried again.
      */
     private long hangHoldingClaimedRows(NodeProcess bridge) throws Exception {
-        for (int attempt = 0; attempt < 20; attempt++) {
+        for (int attempt = 0; attempt < 30; attempt++) {
+            await().alias("one of a's bridges inside an outbox transaction").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(5)).until(() -> cluster.count("a", IN_TRANSACTION) > 0);
             long hung = System.nanoTime();
             bridge.freeze();
             try {
