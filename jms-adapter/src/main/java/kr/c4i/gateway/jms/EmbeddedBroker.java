@@ -71,12 +71,15 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /**
-     * {@link #start}, or stop what it started and say why in one line.
+     * {@link #start} unless it runs already, or stop what it started and say why in one line.
      *
      * @param owner whose broker, for the message: {@code node a}, {@code site s1}
      * @throws TransportUnavailableException if it cannot start (port taken, data directory locked)
      */
     public void startFor(String owner) throws TransportUnavailableException {
+        if (this.broker != null) {
+            return;
+        }
         try {
             start();
         }

@@ -51,7 +51,6 @@ public final class JmsTransport implements Transport {
     private @Nullable InboxConsumer consumer;
     private final List<InboxConsumer> relayConsumers = new CopyOnWriteArrayList<>();
     private volatile boolean opened;
-    private boolean brokerStarted;
     private volatile boolean closed;
 
     /**
@@ -137,7 +136,6 @@ public final class JmsTransport implements Transport {
                 if (!waitsForItsPair()) {
                     if (this.broker != null) {
                         this.broker.close();
-                        this.brokerStarted = false;
                     }
                     throw ex;
                 }
@@ -167,11 +165,9 @@ public final class JmsTransport implements Transport {
             if (this.closed) {
                 throw new IllegalStateException("JMS transport of node " + settings.nodeId() + " is closed");
             }
-            if (this.broker == null || this.brokerStarted) {
-                return;
+            if (this.broker != null) {
+                this.broker.startFor("node " + settings.nodeId());
             }
-            this.broker.startFor("node " + settings.nodeId());
-            this.brokerStarted = true;
         }
     }
 

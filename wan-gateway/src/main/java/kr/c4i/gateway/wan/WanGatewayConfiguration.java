@@ -189,10 +189,6 @@ class WanGatewayConfiguration {
         // Checked before the link opens anything: a gateway that cannot prove its site does not start.
         SiteCredentials credentials = WanSecurity.credentials(security, site);
         WanLink link = link(wan, site, schedule, dds, jms, norm, customizers);
-        if (wan.link() == LinkKind.JMS) {
-            JmsLinkProperties p = jms.getObject();
-            brokerPair("gateway.wan.jms", p.url() == null, p.embedded().pair(), wan);
-        }
         return credentials == null ? link : WanSecurity.seal(link, credentials, registry);
     }
 
@@ -222,6 +218,7 @@ class WanGatewayConfiguration {
             }
         }
         JmsLinkProperties p = jms.getObject();
+        brokerPair("gateway.wan.jms", p.url() == null, p.embedded().pair(), wan);
         Map<SiteId, JmsLinkSettings.Peer> peers = new LinkedHashMap<>();
         p.peers().forEach((id, peer) -> peers.put(SiteId.of(id),
                 new JmsLinkSettings.Peer(peer.url(), peer.user(), peer.password())));

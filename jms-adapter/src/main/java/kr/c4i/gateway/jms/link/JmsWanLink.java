@@ -63,7 +63,6 @@ public final class JmsWanLink implements WanLink {
     private @Nullable FrameHandler handler;
     private volatile boolean opened;
     private volatile boolean closed;
-    private boolean brokerStarted;
 
     /**
      * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
@@ -162,11 +161,9 @@ public final class JmsWanLink implements WanLink {
     }
 
     private void startBroker() throws TransportException {
-        if (this.broker == null || this.brokerStarted) {
-            return;
+        if (this.broker != null) {
+            this.broker.startFor("site " + settings.site());
         }
-        this.broker.startFor("site " + settings.site());
-        this.brokerStarted = true;
     }
 
     /**
