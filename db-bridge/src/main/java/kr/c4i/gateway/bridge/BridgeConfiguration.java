@@ -35,6 +35,8 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.custody.CustodyProperties;
 import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -93,6 +95,13 @@ class BridgeConfiguration {
         return clearances;
     }
 
+    /** The custody log of this node's steps, over its transport; the user's log wins. */
+    @Bean
+    @ConditionalOnMissingBean
+    CustodyLog custodyLog(CustodyProperties custody, NodeId node, NodeProperties properties) {
+        return custody.enabled() ? new CustodyLog(node.value(), properties.transport().label()) : CustodyLog.off();
+    }
+
     @Bean
     BridgeMetrics bridgeMetrics(MeterRegistry registry, NodeProperties node) {
         return new BridgeMetrics(registry, node.transport());
@@ -106,15 +115,15 @@ class BridgeConfiguration {
     }
 
     @Bean
-    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics) {
-        return new InboxWriter(dataSource, metrics);
+    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
+        return new InboxWriter(dataSource, metrics, custody);
     }
 
     @Bean
     ValidatingInbox validatingInbox(DataSource dataSource, KmtfValidator validator, InboxWriter inbox,
-            BridgeMetrics metrics, Clearances clearances, NodeId self) {
+            BridgeMetrics metrics, Clearances clearances, NodeId self, CustodyLog custody) {
         return new ValidatingInbox(new InboundValidator(validator, clearances.of(self.value())), inbox,
-                new InboundQuarantine(dataSource, metrics.transport().label()), metrics);
+                new InboundQuarantine(dataSource, metrics.transport().label(), custody), metrics);
     }
 
     @Bean

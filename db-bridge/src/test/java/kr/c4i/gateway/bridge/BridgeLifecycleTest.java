@@ -27,6 +27,7 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 class BridgeLifecycleTest {
@@ -48,7 +49,8 @@ class BridgeLifecycleTest {
                     RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), CATALOGUE), NodeId.of("a"), transport,
                     metrics, null, Clock.systemUTC());
             CountDownLatch matched = new CountDownLatch(1);
-            BridgeLifecycle lifecycle = new BridgeLifecycle(transport, new InboxWriter(db.dataSource(), metrics),
+            BridgeLifecycle lifecycle = new BridgeLifecycle(transport,
+                    new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
                     poller, null, true, false, List.of(matched::await));
             Thread starting = Thread.ofPlatform().start(lifecycle::start);
             try {

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Each service's configuration reference in docs/ is what operators read; the code's defaults are the
  * {@code @DefaultValue}s of its properties records, which spring-boot-configuration-processor writes into the
  * service's metadata. The two must agree: every {@code gateway.*} property the service binds is documented with the
- * code's default, and nothing else is.
+ * code's default, and nothing else is. A service binds service-support's properties ({@code gateway.custody.*}) as
+ * well as its own.
  */
 class ConfigurationReferenceTest {
 
@@ -64,13 +65,19 @@ class ConfigurationReferenceTest {
         softly.assertAll();
     }
 
-    /** Every gateway.* property the service binds, with its default or {@code null}, from the service's own jar. */
+    /** Every gateway.* property the service binds, with its default or {@code null}: its own and service-support's. */
     private static Map<String, Object> codeDefaults(String service) throws IOException {
+        Map<String, Object> defaults = metadataDefaults(service);
+        defaults.putAll(metadataDefaults("service-support"));
+        return defaults;
+    }
+
+    private static Map<String, Object> metadataDefaults(String module) throws IOException {
         List<URL> all = Collections.list(ConfigurationReferenceTest.class.getClassLoader()
                 .getResources("META-INF/spring-configuration-metadata.json"));
-        URL own = all.stream().filter(url -> url.toString().contains("/" + service + "/")
-                || url.toString().contains("/" + service + "-")).findFirst()
-                .orElseThrow(() -> new AssertionError("no metadata of " + service + " among " + all));
+        URL own = all.stream().filter(url -> url.toString().contains("/" + module + "/")
+                || url.toString().contains("/" + module + "-")).findFirst()
+                .orElseThrow(() -> new AssertionError("no metadata of " + module + " among " + all));
         try (InputStream metadata = own.openStream()) {
             List<Map<String, Object>> properties = JsonPath.read(metadata, "$.properties[*]");
             Map<String, Object> defaults = new TreeMap<>();

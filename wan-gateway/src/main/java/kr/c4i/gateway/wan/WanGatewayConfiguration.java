@@ -34,6 +34,8 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.custody.CustodyProperties;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.link.DdsLinkSettings;
 import kr.c4i.gateway.dds.link.DdsWanLink;
@@ -176,8 +178,15 @@ class WanGatewayConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     @DependsOn("databaseOwner")
-    RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock) {
-        return new RelayStore(dataSource, wan.store().limits(), wan.store().cacheSize().toBytes(), clock);
+    RelayStore relayStore(DataSource dataSource, WanProperties wan, Clock clock, CustodyLog custody) {
+        return new RelayStore(dataSource, wan.store().limits(), wan.store().cacheSize().toBytes(), clock, custody);
+    }
+
+    /** The custody log of this site's steps, over its WAN link (its LAN's steps say {@code lan}); the user's wins. */
+    @Bean
+    @ConditionalOnMissingBean
+    CustodyLog custodyLog(CustodyProperties custody, SiteId site, WanLink link) {
+        return custody.enabled() ? new CustodyLog(site.value(), link.kind()) : CustodyLog.off();
     }
 
     @Bean

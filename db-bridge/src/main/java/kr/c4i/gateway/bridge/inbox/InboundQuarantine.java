@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -16,13 +17,18 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.transport.InboundRefusal;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * Keeps what the receiving side refused in {@code inbound_quarantine}, one transaction per batch. What is stored is
  * what the sender claimed, so it is made storable first: NUL characters (which PostgreSQL text cannot hold) are
  * replaced, claimed fields are cut to {@value #MAX_CLAIMED_CHARS} characters and the body to its first
  * {@value #MAX_KEPT_BODY} bytes, so no refused input can make the quarantine itself fail. A message refused again
- * (a sender's resend) counts on its first row instead of adding one.
+ * (a sender's resend) counts on its first row instead of adding one. The custody log records each refusal of an
+ * arrival with a message id in the same transaction: {@code refused} for want of clearance, {@code quarantined}
+ * otherwise.
  */
 public final class InboundQuarantine {
 
@@ -31,6 +37,9 @@ public final class InboundQuarantine {
     static final int MAX_REASON_CHARS = 4000;
     /** Longest body kept, in bytes; {@code body_size} keeps the size that arrived. */
     static final int MAX_KEPT_BODY = 1024 * 1024;
+
+    /** A claimed origin the custody log names as the step's peer: a node id, as {@code NodeId} has it. */
+    private static final Pattern NODE_ID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
 
     private static final Instant EARLIEST_STORABLE = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant LATEST_STORABLE = Instant.parse("9999-12-31T23:59:59Z");
@@ -63,10 +72,12 @@ public final class InboundQuarantine {
 
     private final DataSource dataSource;
     private final String transport;
+    private final CustodyLog custody;
 
-    public InboundQuarantine(DataSource dataSource, String transport) {
+    public InboundQuarantine(DataSource dataSource, String transport, CustodyLog custody) {
         this.dataSource = dataSource;
         this.transport = transport;
+        this.custody = custody;
     }
 
     public void keep(List<Kept> refused) throws SQLException {
@@ -100,6 +111,7 @@ public final class InboundQuarantine {
                     ps.addBatch();
                 }
                 ps.executeBatch();
+                logged(refused).write(tx);
                 tx.commit();
             }
             catch (SQLException | RuntimeException ex) {
@@ -109,7 +121,32 @@ public final class InboundQuarantine {
         }
     }
 
-    private static String claimed(String value) {
+    private CustodyLog.Entries logged(List<Kept> refused) {
+        CustodyLog.Entries steps = custody.entries();
+        for (Kept kept : refused) {
+            String id = claimed(kept.messageId());
+            if (id == null) {
+                continue;
+            }
+            String origin = kept.origin();
+            CustodyEvent event = InboundValidator.CLEARANCE_EXCEEDED.equals(kept.kind()) ? CustodyEvent.REFUSED
+                    : CustodyEvent.QUARANTINED;
+            steps.add(event, id, origin != null && NODE_ID.matcher(origin).matches() ? List.of(origin) : List.of(),
+                    precedence(kept.precedence()), kept.kind() + ": " + kept.reason());
+        }
+        return steps;
+    }
+
+    private static @Nullable Precedence precedence(@Nullable String claimed) {
+        try {
+            return claimed == null ? null : Precedence.valueOf(claimed);
+        }
+        catch (IllegalArgumentException ex) {
+            return null;
+        }
+    }
+
+    private static @Nullable String claimed(@Nullable String value) {
         return text(value, MAX_CLAIMED_CHARS);
     }
 

@@ -16,14 +16,18 @@ import javax.sql.DataSource;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * Writes what the transport delivers into the inbox, one statement and one commit per batch.
  * {@code ON CONFLICT DO NOTHING} on the message id makes redelivery harmless, which is what turns
  * the transports' at-least-once into exactly-once as the application sees it. A failure throws, so
  * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
- * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it.
+ * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it. The
+ * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction.
  */
 public final class InboxWriter implements InboundHandler {
 
@@ -37,14 +41,16 @@ public final class InboxWriter implements InboundHandler {
                    AS m(id, origin, type, precedence, classification, body, created_us)
              ORDER BY m.id
             ON CONFLICT (message_id) DO NOTHING
-            RETURNING created_at""";
+            RETURNING created_at, message_id, origin_node, precedence""";
 
     private final DataSource dataSource;
     private final BridgeMetrics metrics;
+    private final CustodyLog custody;
 
-    public InboxWriter(DataSource dataSource, BridgeMetrics metrics) {
+    public InboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
         this.dataSource = dataSource;
         this.metrics = metrics;
+        this.custody = custody;
     }
 
     @Override
@@ -66,11 +72,15 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(8, array(tx, "bigint",
                         batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
                 List<Instant> inserted = new ArrayList<>(batch.size());
+                CustodyLog.Entries steps = custody.entries();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(rs.getTimestamp(1).toInstant());
+                        steps.add(CustodyEvent.DELIVERED, rs.getString(2), List.of(rs.getString(3)),
+                                Precedence.valueOf(rs.getString(4)), null);
                     }
                 }
+                steps.write(tx);
                 return inserted;
             }
         });

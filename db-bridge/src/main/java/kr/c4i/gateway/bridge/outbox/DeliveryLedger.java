@@ -10,6 +10,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -24,6 +25,9 @@ import javax.sql.DataSource;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.ReceiptHandler;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.jdbc.Transactions;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
@@ -37,6 +41,8 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * still unreceipted was never delivered: the receiver was away, or only got the writer's history),
  * or when it has gone {@code resendMax} without a receipt. Resending merely because receipts are
  * slow would add load exactly when a receiver is behind, and turn a backlog into a storm.
+ *
+ * <p>A receipt is a custody step: the custody log records it in the transaction that deletes its ledger rows.
  */
 public final class DeliveryLedger implements ReceiptHandler {
 
@@ -52,7 +58,7 @@ public final class DeliveryLedger implements ReceiptHandler {
              USING outbox o
              WHERE d.destination = ? AND d.message_id = ANY (?)
                AND o.message_id = d.message_id
-            RETURNING o.kmtf_type, o.id""";
+            RETURNING o.kmtf_type, o.id, d.message_id""";
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
@@ -85,6 +91,7 @@ public final class DeliveryLedger implements ReceiptHandler {
     private final Duration resendAfter;
     private final Duration resendMax;
     private final Clock clock;
+    private final CustodyLog custody;
     /** Per destination and type, the highest outbox id it has receipted: how far it has got. */
     private final Map<Progress, Long> progress = new ConcurrentHashMap<>();
     private final Queue<Receipt> receipts = new ConcurrentLinkedQueue<>();
@@ -95,12 +102,15 @@ public final class DeliveryLedger implements ReceiptHandler {
     /**
      * @param clock the time of sends, receipts and resends, and what their ages are measured against (rather
      *        than the database's clock, so tests move it instead of waiting)
+     * @param custody where receipts are logged as custody steps
      */
-    public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax, Clock clock) {
+    public DeliveryLedger(DataSource dataSource, Duration resendAfter, Duration resendMax, Clock clock,
+            CustodyLog custody) {
         this.dataSource = dataSource;
         this.resendAfter = resendAfter;
         this.resendMax = resendMax;
         this.clock = clock;
+        this.custody = custody;
     }
 
     private OffsetDateTime now() {
@@ -151,7 +161,10 @@ public final class DeliveryLedger implements ReceiptHandler {
     private record Receipt(NodeId receiver, List<String> messageIds) {
     }
 
-    /** Writes the queued receipts, one statement per receiver, keys in order; returns how many. */
+    /**
+     * Writes the queued receipts, one transaction per receiver (the ledger's delete and the custody log), keys in
+     * order; returns how many.
+     */
     int applyReceipts() throws SQLException {
         Map<NodeId, SortedSet<String>> byReceiver = new TreeMap<>();
         for (Receipt receipt = receipts.poll(); receipt != null; receipt = receipts.poll()) {
@@ -159,14 +172,11 @@ public final class DeliveryLedger implements ReceiptHandler {
         }
         int applied = 0;
         for (Map.Entry<NodeId, SortedSet<String>> entry : byReceiver.entrySet()) {
-            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(RECEIPT)) {
-                ps.setString(1, entry.getKey().value());
-                ps.setArray(2, c.createArrayOf("text", entry.getValue().toArray()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        progress.merge(new Progress(entry.getKey(), rs.getString(1)), rs.getLong(2), Math::max);
-                    }
-                }
+            NodeId receiver = entry.getKey();
+            try {
+                Map<Progress, Long> reached = Transactions.durable(dataSource, tx -> receipt(tx, receiver,
+                        entry.getValue()));
+                reached.forEach((at, id) -> progress.merge(at, id, Math::max));
                 applied += entry.getValue().size();
             }
             catch (SQLException ex) {
@@ -176,6 +186,25 @@ public final class DeliveryLedger implements ReceiptHandler {
             }
         }
         return applied;
+    }
+
+    /** Deletes the receipted deliveries and logs them; returns how far the receiver has got per type. */
+    private Map<Progress, Long> receipt(Connection tx, NodeId receiver, SortedSet<String> messageIds)
+            throws SQLException {
+        Map<Progress, Long> reached = new HashMap<>();
+        CustodyLog.Entries steps = custody.entries();
+        try (PreparedStatement ps = tx.prepareStatement(RECEIPT)) {
+            ps.setString(1, receiver.value());
+            ps.setArray(2, tx.createArrayOf("text", messageIds.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    reached.merge(new Progress(receiver, rs.getString(1)), rs.getLong(2), Math::max);
+                    steps.add(CustodyEvent.RECEIPTED, rs.getString(3), List.of(receiver), null, null);
+                }
+            }
+        }
+        steps.write(tx);
+        return reached;
     }
 
     List<Due> claimDue(Connection tx, int limit) throws SQLException {

@@ -17,6 +17,7 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 
 /**
@@ -35,8 +36,8 @@ class OutboxConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox, Clock clock) {
-        return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax(), clock);
+    DeliveryLedger deliveryLedger(DataSource dataSource, OutboxProperties outbox, Clock clock, CustodyLog custody) {
+        return new DeliveryLedger(dataSource, outbox.resendAfter(), outbox.resendMax(), clock, custody);
     }
 
     @Bean
@@ -57,15 +58,16 @@ class OutboxConfiguration {
     @Bean
     OutboxPublisher outboxPublisher(DataSource dataSource, OutboxRepository outbox, RowEnvelopes envelopes,
             NodeId node, Transport transport, BridgeMetrics metrics, OutboxProperties properties,
-            DeliveryLedger ledger, RowFailures failures) {
+            DeliveryLedger ledger, RowFailures failures, CustodyLog custody) {
         return new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes, node, transport, metrics,
-                properties.badRowPolicy(), receiptsNeeded(transport, ledger), failures);
+                properties.badRowPolicy(), receiptsNeeded(transport, ledger), failures, custody);
     }
 
     @Bean
     OutboxResender outboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes,
-            Transport transport, BridgeMetrics metrics, NodeId node) {
-        return new OutboxResender(dataSource, ledger, envelopes, transport, metrics, new QuarantineRepository(), node);
+            Transport transport, BridgeMetrics metrics, NodeId node, CustodyLog custody) {
+        return new OutboxResender(dataSource, ledger, envelopes, transport, metrics, new QuarantineRepository(), node,
+                custody);
     }
 
     @Bean

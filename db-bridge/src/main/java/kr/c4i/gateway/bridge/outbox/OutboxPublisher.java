@@ -21,6 +21,8 @@ import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfRejection;
 
 /**
@@ -29,7 +31,8 @@ import kr.c4i.gateway.kmtf.KmtfRejection;
  * (database or transport) rolls the batch back, so the rows stay in the outbox and are sent again;
  * the receivers' inbox absorbs the duplicates. Anything else is a matter of one row: a row that can
  * never be an envelope is refused at once, one that fails unexpectedly is retried alone until
- * {@link RowFailures} says it has used up its attempts; the others of the batch go on.
+ * {@link RowFailures} says it has used up its attempts; the others of the batch go on. The custody log records what
+ * was sent, quarantined and refused in the same transaction, in one statement.
  */
 public final class OutboxPublisher {
 
@@ -50,6 +53,7 @@ public final class OutboxPublisher {
     private final BadRowPolicy badRowPolicy;
     private final @Nullable DeliveryLedger ledger;
     private final RowFailures failures;
+    private final CustodyLog custody;
 
     /**
      * @param ledger where RELIABLE deliveries await receipts, for transports that receipt instead of storing
@@ -57,7 +61,7 @@ public final class OutboxPublisher {
      */
     OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
             RowEnvelopes envelopes, NodeId node, Transport transport, BridgeMetrics metrics, BadRowPolicy badRowPolicy,
-            @Nullable DeliveryLedger ledger, RowFailures failures) {
+            @Nullable DeliveryLedger ledger, RowFailures failures, CustodyLog custody) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.quarantine = quarantine;
@@ -68,6 +72,7 @@ public final class OutboxPublisher {
         this.badRowPolicy = badRowPolicy;
         this.ledger = ledger;
         this.failures = failures;
+        this.custody = custody;
     }
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
@@ -98,17 +103,18 @@ public final class OutboxPublisher {
     private void publish(Connection tx, List<OutboxRow> rows) throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         Map<String, OutboxRow> rowsById = new LinkedHashMap<>();
+        CustodyLog.Entries steps = custody.entries();
         for (OutboxRow row : rows) {
             RowFailures.Failure exhausted = failures.exhausted(row.id());
             if (exhausted != null) {
-                refuse(tx, row, REPEATED_FAILURE, repeatedFailure(exhausted.attempts(), exhausted.reason()));
+                refuse(tx, steps, row, REPEATED_FAILURE, repeatedFailure(exhausted.attempts(), exhausted.reason()));
                 continue;
             }
             try {
                 Outbound outbound = envelopes.outbound(row);
                 List<NodeId> refused = envelopes.uncleared(outbound);
                 if (!refused.isEmpty()) {
-                    refuseDestinations(tx, row, outbound, refused);
+                    refuseDestinations(tx, steps, row, outbound, refused);
                     if (refused.size() == outbound.destinations().size()) {
                         continue;
                     }
@@ -118,19 +124,24 @@ public final class OutboxPublisher {
                 rowsById.put(row.messageId(), row);
             }
             catch (KmtfRejection rejection) {
-                refuse(tx, row, rejection.kind(), rejection.getMessage());
+                refuse(tx, steps, row, rejection.kind(), rejection.getMessage());
             }
             catch (RowEnvelopes.InvalidRowException invalid) {
-                refuse(tx, row, invalid.kind(), invalid.getMessage());
+                refuse(tx, steps, row, invalid.kind(), invalid.getMessage());
             }
             catch (RuntimeException ex) {
-                failed(tx, row, "while its envelope was built", ex);
+                failed(tx, steps, row, "while its envelope was built", ex);
             }
         }
-        send(tx, toSend, rowsById);
+        send(tx, steps, toSend, rowsById);
         List<OutboxRow> sent = List.copyOf(rowsById.values());
         outbox.markSent(tx, sent, node.value());
         sent.forEach(row -> failures.clear(row.id()));
+        for (Outbound outbound : toSend.values()) {
+            steps.add(CustodyEvent.SENT, outbound.envelope().messageId(), outbound.destinations(),
+                    outbound.envelope().precedence(), null);
+        }
+        steps.write(tx);
         if (ledger != null) {
             ledger.record(tx, List.copyOf(toSend.values()));
         }
@@ -138,8 +149,8 @@ public final class OutboxPublisher {
     }
 
     /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */
-    private void send(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById)
-            throws SQLException, TransportException, BadRowException {
+    private void send(Connection tx, CustodyLog.Entries steps, Map<String, Outbound> toSend,
+            Map<String, OutboxRow> rowsById) throws SQLException, TransportException, BadRowException {
         while (!toSend.isEmpty()) {
             try {
                 transport.send(List.copyOf(toSend.values()));
@@ -151,19 +162,20 @@ public final class OutboxPublisher {
                 if (row == null || toSend.remove(rejected.messageId()) == null) {
                     throw rejected;
                 }
-                refuse(tx, row, "transport-rejected", rejected.getMessage());
+                refuse(tx, steps, row, "transport-rejected", rejected.getMessage());
             }
             catch (RuntimeException ex) {
                 // Not an outage (that is a TransportException): find the message it is about by sending one at a
                 // time. Receivers absorb what the failed call may already have sent.
-                sendOneByOne(tx, toSend, rowsById, ex);
+                sendOneByOne(tx, steps, toSend, rowsById, ex);
                 return;
             }
         }
     }
 
-    private void sendOneByOne(Connection tx, Map<String, Outbound> toSend, Map<String, OutboxRow> rowsById,
-            RuntimeException batchFailure) throws SQLException, TransportException, BadRowException {
+    private void sendOneByOne(Connection tx, CustodyLog.Entries steps, Map<String, Outbound> toSend,
+            Map<String, OutboxRow> rowsById, RuntimeException batchFailure)
+            throws SQLException, TransportException, BadRowException {
         if (toSend.size() > 1) {
             log.warn("The transport failed on a batch of {} messages ({}); sending them one at a time to find the "
                     + "one it fails on", toSend.size(), batchFailure.toString());
@@ -176,18 +188,18 @@ public final class OutboxPublisher {
             catch (MessageRejectedException rejected) {
                 toSend.remove(messageId);
                 rowsById.remove(messageId);
-                refuse(tx, row, "transport-rejected", rejected.getMessage());
+                refuse(tx, steps, row, "transport-rejected", rejected.getMessage());
             }
             catch (RuntimeException ex) {
                 toSend.remove(messageId);
                 rowsById.remove(messageId);
-                failed(tx, row, "in the transport", ex);
+                failed(tx, steps, row, "in the transport", ex);
             }
         }
     }
 
     /** Counts a failure against one row, which stays in the outbox, until it has used up its attempts. */
-    private void failed(Connection tx, OutboxRow row, String where, RuntimeException ex)
+    private void failed(Connection tx, CustodyLog.Entries steps, OutboxRow row, String where, RuntimeException ex)
             throws SQLException, BadRowException {
         boolean exhausted = failures.record(row.id(), ex);
         if (failures.isFirst(row.id())) {
@@ -200,7 +212,7 @@ public final class OutboxPublisher {
                     ex.toString());
         }
         if (exhausted) {
-            refuse(tx, row, REPEATED_FAILURE, repeatedFailure(failures.maxAttempts(), ex.toString()));
+            refuse(tx, steps, row, REPEATED_FAILURE, repeatedFailure(failures.maxAttempts(), ex.toString()));
         }
     }
 
@@ -209,8 +221,8 @@ public final class OutboxPublisher {
      * the bad-row policy (the row is not bad, only not for them). Refused to all its destinations, the row leaves
      * the outbox with the last of them, so it is not left pending; otherwise it stays and goes to the others.
      */
-    private void refuseDestinations(Connection tx, OutboxRow row, Outbound outbound, List<NodeId> refused)
-            throws SQLException {
+    private void refuseDestinations(Connection tx, CustodyLog.Entries steps, OutboxRow row, Outbound outbound,
+            List<NodeId> refused) throws SQLException {
         boolean all = refused.size() == outbound.destinations().size();
         for (int i = 0; i < refused.size(); i++) {
             NodeId destination = refused.get(i);
@@ -223,6 +235,8 @@ public final class OutboxPublisher {
             else {
                 quarantine.copy(tx, refusal, node.value());
             }
+            steps.add(CustodyEvent.REFUSED, row.messageId(), List.of(destination), outbound.envelope().precedence(),
+                    CLEARANCE_EXCEEDED + ": " + reason);
             metrics.clearanceRefused(destination.value());
             metrics.quarantined(CLEARANCE_EXCEEDED);
             log.warn("Outbox row {} (message '{}', type {}) refused to {}: {}", row.id(), row.messageId(),
@@ -234,13 +248,15 @@ public final class OutboxPublisher {
         return "failed " + attempts + " times in a row (gateway.outbox.max-row-attempts); last: " + last;
     }
 
-    private void refuse(Connection tx, OutboxRow row, String kind, String reason) throws SQLException, BadRowException {
+    private void refuse(Connection tx, CustodyLog.Entries steps, OutboxRow row, String kind, String reason)
+            throws SQLException, BadRowException {
         if (badRowPolicy == BadRowPolicy.FAIL) {
             throw new BadRowException(row.id(), kind, reason);
         }
         // PostgreSQL text cannot hold NUL, and a reason quoting the bad bytes must not fail the quarantine.
         Refusal refusal = new Refusal(row.id(), row.messageId(), row.kmtfType(), kind, reason.replace('\0', '\uFFFD'));
         quarantine.quarantine(tx, refusal, node.value());
+        steps.add(CustodyEvent.QUARANTINED, row.messageId(), List.of(), null, kind + ": " + refusal.reason());
         failures.clear(row.id());
         metrics.quarantined(kind);
         log.warn("Quarantined outbox row {} (message '{}', type {}): {}: {}", row.id(), row.messageId(),

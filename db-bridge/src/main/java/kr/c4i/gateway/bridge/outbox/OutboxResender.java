@@ -19,12 +19,15 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfRejection;
 
 /**
  * Sends again, for transports that receipt instead of storing durably (DDS), the RELIABLE messages
  * the {@link DeliveryLedger} says a destination has not got; applies the receipts the transport
- * queued. The poller decides when, between its own transactions.
+ * queued. The poller decides when, between its own transactions. The custody log records what was sent again and
+ * refused in the resend's transaction.
  */
 public final class OutboxResender {
 
@@ -37,9 +40,10 @@ public final class OutboxResender {
     private final BridgeMetrics metrics;
     private final QuarantineRepository quarantine;
     private final NodeId node;
+    private final CustodyLog custody;
 
     OutboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes, Transport transport,
-            BridgeMetrics metrics, QuarantineRepository quarantine, NodeId node) {
+            BridgeMetrics metrics, QuarantineRepository quarantine, NodeId node, CustodyLog custody) {
         this.dataSource = dataSource;
         this.ledger = ledger;
         this.envelopes = envelopes;
@@ -47,6 +51,7 @@ public final class OutboxResender {
         this.metrics = metrics;
         this.quarantine = quarantine;
         this.node = node;
+        this.custody = custody;
     }
 
     /** Whether receipts wait to be applied: an idle poller wakes for them. */
@@ -72,12 +77,15 @@ public final class OutboxResender {
      * A destination whose clearance was lowered below the message's since it was first sent: not sent it again, and
      * no longer awaited; quarantined and counted as the publisher does.
      */
-    private void refuseUncleared(Connection tx, OutboxRow row, Outbound owed) throws SQLException {
+    private void refuseUncleared(Connection tx, CustodyLog.Entries steps, OutboxRow row, Outbound owed)
+            throws SQLException {
         for (NodeId destination : envelopes.uncleared(owed)) {
             String reason = envelopes.refusal(owed, destination);
             quarantine.copy(tx, new Refusal(row.id(), row.messageId(), row.kmtfType(),
                     OutboxPublisher.CLEARANCE_EXCEEDED, reason), node.value());
             ledger.drop(tx, row.messageId(), destination);
+            steps.add(CustodyEvent.REFUSED, row.messageId(), List.of(destination), owed.envelope().precedence(),
+                    OutboxPublisher.CLEARANCE_EXCEEDED + ": " + reason);
             metrics.clearanceRefused(destination.value());
             metrics.quarantined(OutboxPublisher.CLEARANCE_EXCEEDED);
             log.warn("Outbox row {} (message '{}', type {}) not resent to {}: {}", row.id(), row.messageId(),
@@ -98,11 +106,12 @@ public final class OutboxResender {
             rows.putIfAbsent(d.messageId(), d.row());
         }
         List<Outbound> again = new ArrayList<>();
+        CustodyLog.Entries steps = custody.entries();
         for (OutboxRow row : rows.values()) {
             try {
                 Outbound outbound = envelopes.outbound(row);
                 Outbound owed = new Outbound(outbound.envelope(), outbound.type(), destinations.get(row.messageId()));
-                refuseUncleared(tx, row, owed);
+                refuseUncleared(tx, steps, row, owed);
                 Outbound cleared = envelopes.cleared(owed);
                 if (!cleared.destinations().isEmpty()) {
                     again.add(cleared);
@@ -113,21 +122,29 @@ public final class OutboxResender {
                 log.warn("Not resending message {}: {}", row.messageId(), ex.toString());
             }
         }
+        List<Outbound> resent = again;
         try {
             transport.send(again);
         }
         catch (RuntimeException ex) {
             // Resend what the transport takes; the rest is rescheduled like the others, with a longer wait each time.
             log.warn("Resending {} messages failed ({}); resending them one at a time", again.size(), ex.toString());
+            resent = new ArrayList<>();
             for (Outbound outbound : again) {
                 try {
                     transport.send(List.of(outbound));
+                    resent.add(outbound);
                 }
                 catch (RuntimeException one) {
                     log.warn("Not resending message {}: {}", outbound.envelope().messageId(), one.toString());
                 }
             }
         }
+        for (Outbound outbound : resent) {
+            steps.add(CustodyEvent.RESENT, outbound.envelope().messageId(), outbound.destinations(),
+                    outbound.envelope().precedence(), null);
+        }
+        steps.write(tx);
         ledger.reschedule(tx, due);
         metrics.resent(again.size());
         return due.size();

@@ -28,6 +28,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
@@ -108,8 +109,9 @@ class ForeignDdsWriterTest {
     @Test
     void goodSamplesReachTheInboxAndEveryBadOneIsQuarantinedCountedAndNotReceipted() throws Exception {
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.DDS);
-        ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)), new InboxWriter(db.dataSource(), metrics),
-                new InboundQuarantine(db.dataSource(), TransportKind.DDS.label()), metrics);
+        ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
+                new InboundQuarantine(db.dataSource(), TransportKind.DDS.label(), CustodyLog.off()), metrics);
         DdsTransport bravo = transport(BRAVO, Set.of(SITREP.id()));
         bravo.open();
         bravo.subscribe(inbox);

@@ -26,6 +26,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.kmtf.KmtfRejection;
@@ -72,8 +73,9 @@ class ForeignJmsProducerTest {
                 JmsTransportSettings.Receive.of(500), JmsTransportSettings.Bridge.of(Duration.ofSeconds(10))));
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         transport.open();
-        transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),
-                new InboundQuarantine(db.dataSource(), "jms"), metrics));
+        transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
+                new InboundQuarantine(db.dataSource(), "jms", CustodyLog.off()), metrics));
 
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + port, USER, PASSWORD);
         try (factory; Connection connection = factory.createConnection()) {

@@ -1,10 +1,12 @@
 package kr.c4i.gateway.bridge.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,6 +24,7 @@ import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 class InboxWriterTest {
@@ -36,7 +39,8 @@ class InboxWriterTest {
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
-        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, TransportKind.JMS));
+        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, TransportKind.JMS),
+                new CustodyLog("b", "jms"));
     }
 
     @AfterEach
@@ -79,6 +83,29 @@ class InboxWriterTest {
         assertThat(db.count("SELECT count(*) FROM inbox")).isEqualTo(101);
         assertThat(registry.get("gateway.inbox.inserted").counter().count()).isEqualTo(101);
         assertThat(registry.get("gateway.inbox.duplicates").counter().count()).isEqualTo(51);
+        assertThat(db.count("SELECT count(DISTINCT m.id) FROM custody_log, unnest(message_ids) AS m(id) "
+                + "WHERE event = 'delivered'")).as("a redelivery absorbed is no custody step").isEqualTo(101);
+        assertThat(db.count("SELECT count(*) FROM custody_log, unnest(message_ids)")).isEqualTo(101);
+    }
+
+    @Test
+    void aBatchRolledBackAtCommitLeavesNoStepLoggedAndOneThatCommitsLogsEachMessage() throws Exception {
+        db.execute("CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                + "$$ BEGIN RAISE EXCEPTION 'the inbox refuses it at commit (test)'; END $$");
+        db.execute("CREATE CONSTRAINT TRIGGER inbox_refused_at_commit AFTER INSERT ON inbox "
+                + "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()");
+        List<Envelope> batch = List.of(envelope(1, Instant.now()), envelope(2, Instant.now()));
+
+        assertThatThrownBy(() -> writer.deliver(batch)).isInstanceOf(SQLException.class)
+                .hasMessageContaining("refuses it at commit");
+
+        assertThat(db.count("SELECT count(*) FROM inbox")).isZero();
+        assertThat(db.count("SELECT count(*) FROM custody_log")).isZero();
+        db.execute("DROP TRIGGER inbox_refused_at_commit ON inbox");
+        writer.deliver(batch);
+        assertThat(db.strings("SELECT concat_ws(' ', event, hop, array_to_string(peer, ','), link, precedence, "
+                + "array_to_string(message_ids, ',')) FROM custody_log"))
+                .containsExactly("delivered b a jms FLASH m-1,m-2");
     }
 
     @Test

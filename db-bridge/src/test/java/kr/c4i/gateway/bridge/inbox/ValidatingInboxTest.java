@@ -26,6 +26,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -44,8 +45,9 @@ class ValidatingInboxTest {
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
-        inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())), new InboxWriter(db.dataSource(), metrics),
-                new InboundQuarantine(db.dataSource(), "jms"), metrics);
+        inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
+                new InboundQuarantine(db.dataSource(), "jms", CustodyLog.off()), metrics);
     }
 
     @AfterEach
@@ -74,7 +76,8 @@ class ValidatingInboxTest {
         Envelope future = envelope("far-future", "UNCLASSIFIED", Instant.parse("+100000-01-01T00:00:00Z"));
         Envelope relabelled = envelope("relabelled", "SECRET", now);
 
-        InboxWriter unchecked = new InboxWriter(db.dataSource(), new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS));
+        InboxWriter unchecked = new InboxWriter(db.dataSource(),
+                new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS), CustodyLog.off());
         assertThatThrownBy(() -> unchecked.deliver(List.of(good1, nul))).isInstanceOf(SQLException.class);
 
         List<Envelope> delivered = inbox.deliver(List.of(good1, nul, future, good2, relabelled), List.of());

@@ -2,6 +2,7 @@ package kr.c4i.gateway.bridge.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -12,16 +13,21 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 
 import javax.sql.DataSource;
 
+import com.jayway.jsonpath.JsonPath;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -31,8 +37,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
 import kr.c4i.gateway.bridge.DbBridgeApplication;
+import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
-import kr.c4i.gateway.core.transport.Transport;
 
 /**
  * The whole bridge as deployed (application.yaml, every auto-configuration) on a real PostgreSQL,
@@ -54,6 +60,12 @@ class ManagementSecurityTest {
     @LocalManagementPort
     int port;
 
+    @Autowired
+    DataSource dataSource;
+
+    @Autowired
+    RecordingTransport transport;
+
     /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
     @TestConfiguration(proxyBeanMethods = false)
     static class Node {
@@ -72,7 +84,7 @@ class ManagementSecurityTest {
         }
 
         @Bean
-        Transport transport() {
+        RecordingTransport transport() {
             return new RecordingTransport();
         }
     }
@@ -92,7 +104,8 @@ class ManagementSecurityTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "/actuator/prometheus", "/actuator/metrics", "/actuator/info", "/actuator",
-            "/actuator/health/db", "/actuator/health/transport", "/actuator/dashboard", "/actuator/dashboard/figures" })
+            "/actuator/health/db", "/actuator/health/transport", "/actuator/dashboard", "/actuator/dashboard/figures",
+            "/actuator/custody/m-1" })
     void anonymousCallersGet401(String path) throws Exception {
         HttpResponse<String> response = get(path, null);
         assertThat(response.statusCode()).isEqualTo(401);
@@ -138,6 +151,29 @@ class ManagementSecurityTest {
         HttpResponse<String> figures = get("/actuator/dashboard/figures", PASSWORD);
         assertThat(figures.statusCode()).isEqualTo(200);
         assertThat(figures.body()).contains("\"service\":\"db-bridge\"").contains("\"title\":\"Outbox backlog\"");
+    }
+
+    @Test
+    void theCustodyEndpointSaysWhereAMessageIsAndThatItHasNotSeenAnother() throws Exception {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("INSERT INTO outbox "
+                + "(message_id, kmtf_type, body) VALUES ('m-custody/1', 'SITREP', convert_to(?, 'UTF8'))")) {
+            ps.setString(1, Kmtf.message("SITREP", 1));
+            ps.executeUpdate();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.stream()
+                .anyMatch(o -> o.envelope().messageId().equals("m-custody/1")));
+
+        HttpResponse<String> seen = get("/actuator/custody/m-custody/1", PASSWORD);
+
+        assertThat(seen.statusCode()).isEqualTo(200);
+        assertThat((String) JsonPath.read(seen.body(), "$.messageId")).isEqualTo("m-custody/1");
+        assertThat((List<String>) JsonPath.read(seen.body(), "$.steps[*].event")).containsExactly("sent");
+        assertThat((List<String>) JsonPath.read(seen.body(), "$.steps[0].peers")).containsExactly("b");
+        assertThat((String) JsonPath.read(seen.body(), "$.steps[0].at")).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+        assertThat((String) JsonPath.read(seen.body(), "$.position")).startsWith("in node a's broker for b since ");
+        HttpResponse<String> unseen = get("/actuator/custody/m-unknown", PASSWORD);
+        assertThat(unseen.statusCode()).isEqualTo(200);
+        assertThat((String) JsonPath.read(unseen.body(), "$.position")).isEqualTo("not seen here (asked node a)");
     }
 
     private HttpResponse<String> get(String path, String password) throws IOException, InterruptedException {

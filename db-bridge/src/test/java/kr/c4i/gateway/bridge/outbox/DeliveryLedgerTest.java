@@ -20,6 +20,7 @@ import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
@@ -71,7 +72,7 @@ class DeliveryLedgerTest {
     @Test
     void reliableMessagesAwaitAReceiptFromEachDestinationBestEffortOnesDoNot() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock);
+                clock, CustodyLog.off());
         String bestEffort = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
                 .findFirst().orElseThrow().id();
         record(ledger, sent("SITREP", 1, B, C), sent(bestEffort, 2, B));
@@ -83,7 +84,7 @@ class DeliveryLedgerTest {
     @Test
     void aReceiptAppliedByThePollerMarksTheDeliveryDone() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock);
+                clock, CustodyLog.off());
         Outbound sitrep = sent("SITREP", 1, B, C);
         record(ledger, sitrep);
 
@@ -99,7 +100,7 @@ class DeliveryLedgerTest {
     @Test
     void aReceiptThatOvertakesTheSendersCommitIsAppliedAfterIt() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock);
+                clock, CustodyLog.off());
         Outbound sitrep = sent("SITREP", 1, B);
         ledger.receipted(B, List.of(sitrep.envelope().messageId()));
         record(ledger, sitrep);
@@ -111,7 +112,7 @@ class DeliveryLedgerTest {
     @Test
     void receiptsOfUntrackedMessagesChangeNothing() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock);
+                clock, CustodyLog.off());
         ledger.receipted(B, List.of("not-ours", "best-effort"));
 
         assertThat(ledger.applyReceipts()).isEqualTo(2);
@@ -121,7 +122,7 @@ class DeliveryLedgerTest {
     @Test
     void aMessageIsDueOnceItsDestinationHasReceiptedALaterOneOfTheSameType() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock);
+                clock, CustodyLog.off());
         Outbound missed = sent("SITREP", 1, B);
         Outbound otherType = sent("SPOTREP", 2, B);
         Outbound later = sent("SITREP", 3, B);
@@ -139,7 +140,7 @@ class DeliveryLedgerTest {
     @Test
     void aBurstStillInFlightIsNotResentWhenItsFirstReceiptsArrive() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock);
+                clock, CustodyLog.off());
         Outbound first = sent("SITREP", 1, B);
         Outbound second = sent("SITREP", 2, B);
         Outbound third = sent("SITREP", 3, B);
@@ -153,7 +154,7 @@ class DeliveryLedgerTest {
     @Test
     void aResentMessageWaitsResendAfterBeforeItIsSentAgain() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock);
+                clock, CustodyLog.off());
         Outbound missed = sent("SITREP", 1, B);
         Outbound later = sent("SITREP", 2, B);
         record(ledger, missed, later);
@@ -173,7 +174,7 @@ class DeliveryLedgerTest {
     @Test
     void aMessageWithoutAnyReceiptIsDueAfterResendMax() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(50), Duration.ofMillis(200),
-                clock);
+                clock, CustodyLog.off());
         Outbound lonely = sent("SITREP", 1, B);
         record(ledger, lonely);
 

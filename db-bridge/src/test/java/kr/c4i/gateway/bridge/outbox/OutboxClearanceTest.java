@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.text.Classification;
@@ -58,7 +59,8 @@ class OutboxClearanceTest {
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
-        ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(1), clock);
+        ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(1), clock,
+                CustodyLog.off());
     }
 
     @AfterEach
@@ -72,7 +74,8 @@ class OutboxClearanceTest {
 
     private OutboxPublisher publisher(Clearances clearances, BadRowPolicy policy) {
         return new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()), new QuarantineRepository(),
-                envelopes(clearances), A, transport, metrics, policy, ledger, new RowFailures(5));
+                envelopes(clearances), A, transport, metrics, policy, ledger, new RowFailures(5),
+                CustodyLog.off());
     }
 
     static String message(String classification, int serial) {
@@ -174,7 +177,7 @@ class OutboxClearanceTest {
         // Restarted with b and d not cleared for SECRET; no receipt came, so all three are due again.
         clock.advance(Duration.ofMinutes(2));
         OutboxResender resender = new OutboxResender(db.dataSource(), ledger, envelopes(CLEARANCES), transport,
-                metrics, new QuarantineRepository(), A);
+                metrics, new QuarantineRepository(), A, CustodyLog.off());
         assertThat(resender.resendDue(100)).isEqualTo(3);
 
         assertThat(transport.sent).extracting(Outbound::destinations).containsExactly(List.of(C));

@@ -27,6 +27,7 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -73,6 +74,11 @@ class OutboxConfigurationTest {
         BridgeMetrics bridgeMetrics() {
             return new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
         }
+
+        @Bean
+        CustodyLog custodyLog() {
+            return CustodyLog.off();
+        }
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Bridge.class);
@@ -99,7 +105,8 @@ class OutboxConfigurationTest {
 
         @Bean
         DeliveryLedger ownLedger(DataSource dataSource) {
-            return new DeliveryLedger(dataSource, Duration.ofSeconds(1), Duration.ofSeconds(2), CLOCK);
+            return new DeliveryLedger(dataSource, Duration.ofSeconds(1), Duration.ofSeconds(2), CLOCK,
+                    CustodyLog.off());
         }
     }
 

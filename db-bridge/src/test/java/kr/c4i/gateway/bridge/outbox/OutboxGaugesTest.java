@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -58,12 +59,13 @@ class OutboxGaugesTest {
     @Test
     void refreshReadsTheBacklogAndTheUnreceiptedDeliveries() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                new MutableClock());
+                new MutableClock(), CustodyLog.off());
         OutboxRepository outbox = new OutboxRepository(db.dataSource());
         OutboxPublisher publisher = new OutboxPublisher(db.dataSource(), outbox, new QuarantineRepository(),
                 new RowEnvelopes(new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE),
                         A, Clearances.unrestricted()),
-                A, new RecordingTransport(), metrics, BadRowPolicy.QUARANTINE, ledger, failures);
+                A, new RecordingTransport(), metrics, BadRowPolicy.QUARANTINE, ledger, failures,
+                CustodyLog.off());
         for (int i = 0; i < 3; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
         }

@@ -13,6 +13,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -27,21 +28,24 @@ public final class OutboxLoop {
             RoutingTable routing, NodeId node, Transport transport, BridgeMetrics metrics,
             @Nullable DeliveryLedger ledger, Clock clock) {
         return poller(dataSource, properties, catalogue, routing, Clearances.unrestricted(), node, transport, metrics,
-                ledger, clock);
+                ledger, clock, CustodyLog.off());
     }
 
-    /** @param clearances each destination's clearance, as {@code gateway.routing.clearances} configures them */
+    /**
+     * @param clearances each destination's clearance, as {@code gateway.routing.clearances} configures them
+     * @param custody where the publisher, the resender and the ledger log their custody steps
+     */
     public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
             RoutingTable routing, Clearances clearances, NodeId node, Transport transport, BridgeMetrics metrics,
-            @Nullable DeliveryLedger ledger, Clock clock) {
+            @Nullable DeliveryLedger ledger, Clock clock, CustodyLog custody) {
         OutboxRepository outbox = new OutboxRepository(dataSource);
         RowFailures failures = new RowFailures(properties.maxRowAttempts());
         RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node, clearances);
         OutboxPublisher publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes,
-                node, transport, metrics, properties.badRowPolicy(), ledger, failures);
+                node, transport, metrics, properties.badRowPolicy(), ledger, failures, custody);
         OutboxResender resender = ledger == null ? null
                 : new OutboxResender(dataSource, ledger, envelopes, transport, metrics,
-                        new QuarantineRepository(), node);
+                        new QuarantineRepository(), node, custody);
         return new OutboxPoller(dataSource, properties, publisher, resender,
                 new OutboxGauges(outbox, failures, ledger, metrics), failures, metrics, clock, node);
     }

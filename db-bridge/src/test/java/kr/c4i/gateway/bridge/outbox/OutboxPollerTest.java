@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,18 +25,31 @@ import org.springframework.boot.health.contributor.Status;
 import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
 import kr.c4i.gateway.bridge.health.OutboxHealthIndicator;
+import kr.c4i.gateway.bridge.inbox.InboundQuarantine;
+import kr.c4i.gateway.bridge.inbox.InboundValidator;
+import kr.c4i.gateway.bridge.inbox.InboxWriter;
+import kr.c4i.gateway.bridge.inbox.ValidatingInbox;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.custody.CustodyLogReader;
+import kr.c4i.gateway.custody.CustodyStep;
+import kr.c4i.gateway.custody.CustodyTrail;
 import kr.c4i.gateway.interfacedb.RawOutboxRow;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
+import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.kmtf.text.Classification;
 
 class OutboxPollerTest {
 
@@ -74,7 +90,7 @@ class OutboxPollerTest {
     void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
         MutableClock clock = new MutableClock();
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5),
-                clock);
+                clock, CustodyLog.off());
         OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
                 Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5), 5);
         RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
@@ -96,6 +112,90 @@ class OutboxPollerTest {
             assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
                     .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
         }
+    }
+
+    /**
+     * Messages moved from a's outbox to b's inbox: a's custody log has what it sent, quarantined, refused for want of
+     * clearance and had receipted; b's what it took into its inbox and what it quarantined; together they say where
+     * each message is. The transport is the recording one, b's side is its inbox handler, as a DDS node's.
+     */
+    @Test
+    void everyNodeStepOfMessagesMovedEndToEndIsInTheCustodyLogsAndTheyTellWhereEachIs() throws Exception {
+        MutableClock clock = new MutableClock();
+        CustodyLog atA = new CustodyLog("a", "dds");
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(5),
+                clock, atA);
+        OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofSeconds(1), Duration.ofMillis(50),
+                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5), Duration.ofMinutes(5), 5);
+        Clearances clearances = Clearances.of(Map.of("b", "CONFIDENTIAL"), Classification.UNCLASSIFIED,
+                "gateway.routing.clearances");
+        new DatabaseOwner("node", "a", "gateway.node.id").claim(db.dataSource(), "a's interface database");
+        db.execute("INSERT INTO outbox (message_id, kmtf_type, body) VALUES "
+                + "('m-good', 'SITREP', convert_to(?, 'UTF8')), "
+                + "('m-bad', 'SITREP', convert_to('NARR/NOT FIRST//', 'UTF8')), "
+                + "('m-secret', 'SITREP', convert_to(?, 'UTF8'))", Kmtf.message("SITREP", 1),
+                OutboxClearanceTest.message("SECRET", 2));
+        try (InterfaceDatabase b = new InterfaceDatabase(dir.resolve("pg-b"));
+                OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,
+                        RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), clearances, A, transport,
+                        new BridgeMetrics(registry, TransportKind.DDS), ledger, clock, atA)) {
+            new DatabaseOwner("node", "b", "gateway.node.id").claim(b.dataSource(), "b's interface database");
+            BridgeMetrics metricsOfB = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.DDS);
+            CustodyLog atB = new CustodyLog("b", "dds");
+            ValidatingInbox inboxOfB = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)),
+                    new InboxWriter(b.dataSource(), metricsOfB, atB), new InboundQuarantine(b.dataSource(), "dds", atB),
+                    metricsOfB);
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 1
+                    && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
+            Envelope good = transport.sent.peek().envelope();
+            // What b's transport hands it: a's message, and a copy someone relabelled, which b keeps out of its inbox.
+            Envelope relabelled = new Envelope("m-relabelled", A, "SITREP", good.precedence(), "SECRET",
+                    good.createdAt(), good.body());
+
+            inboxOfB.deliver(List.of(good, relabelled));
+            ledger.receipted(B, List.of("m-good"));
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox_delivery") == 0);
+            String precedence = good.precedence().name();
+            assertThat(steps(db)).containsExactlyInAnyOrder("sent m-good b dds " + precedence,
+                    "quarantined m-bad - dds -", "refused m-secret b dds " + precedence, "receipted m-good b dds -");
+            assertThat(steps(b)).containsExactlyInAnyOrder("delivered m-good a dds " + precedence,
+                    "quarantined m-relabelled a dds " + precedence);
+            assertThat(db.strings("SELECT detail FROM custody_log WHERE event IN ('quarantined', 'refused') "
+                    + "ORDER BY event")).satisfiesExactly(
+                            bad -> assertThat(bad).startsWith("missing-msgid: "),
+                            secret -> assertThat(secret).startsWith("clearance-exceeded: destination b is cleared "
+                                    + "CONFIDENTIAL; the message is SECRET"));
+
+            CustodyTrail delivered = trail("m-good", db, b);
+            assertThat(delivered.asked()).containsExactly("node a", "node b");
+            assertThat(delivered.steps()).extracting(CustodyStep::event).containsExactly("sent", "delivered",
+                    "receipted");
+            assertThat(delivered.position()).startsWith("in b's inbox: receipted to node a at ");
+            assertThat(trail("m-secret", db, b).position()).startsWith("refused at node a for b at ")
+                    .contains(": clearance-exceeded: destination b is cleared CONFIDENTIAL");
+            assertThat(trail("m-unknown", db, b).position()).isEqualTo("not seen here (asked node a, node b)");
+        }
+    }
+
+    /** Each step as event, message ids, peers, link and precedence. */
+    private static List<String> steps(InterfaceDatabase database) throws SQLException {
+        return database.strings("SELECT concat_ws(' ', event, array_to_string(message_ids, ','), "
+                + "coalesce(array_to_string(peer, ','), '-'), link, coalesce(precedence, '-')) FROM custody_log");
+    }
+
+    private static CustodyTrail trail(String messageId, InterfaceDatabase... databases) throws SQLException {
+        List<String> asked = new ArrayList<>();
+        List<CustodyStep> steps = new ArrayList<>();
+        for (InterfaceDatabase database : databases) {
+            try (Connection c = database.dataSource().getConnection()) {
+                CustodyLogReader.Answer answer = CustodyLogReader.read(c, messageId);
+                asked.add(answer.place());
+                steps.addAll(answer.steps());
+            }
+        }
+        return CustodyTrail.of(messageId, asked, steps);
     }
 
     @Test

@@ -25,6 +25,7 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
@@ -51,16 +52,16 @@ class OutboxResenderTest {
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
-        ledger = new DeliveryLedger(db.dataSource(), RESEND_AFTER, Duration.ofMinutes(10), clock);
+        ledger = new DeliveryLedger(db.dataSource(), RESEND_AFTER, Duration.ofMinutes(10), clock, CustodyLog.off());
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(CATALOGUE),
                 RoutingTable.of(Map.of(B, List.of("*"), C, List.of("*")), CATALOGUE), A,
                 Clearances.unrestricted());
         publisher = new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()),
                 new QuarantineRepository(), envelopes, A, transport, metrics, BadRowPolicy.QUARANTINE, ledger,
-                new RowFailures(5));
+                new RowFailures(5), CustodyLog.off());
         resender = new OutboxResender(db.dataSource(), ledger, envelopes, transport, metrics,
-                new QuarantineRepository(), A);
+                new QuarantineRepository(), A, CustodyLog.off());
     }
 
     @AfterEach

@@ -143,4 +143,10 @@ public final class MetricNames {
      * tags {@code reason} ({@code unknown-type}), {@code precedence}.
      */
     public static final String WAN_QUARANTINED = "gateway.wan.quarantined";
+
+    // Both services: the custody log's pruner (service-support, kr.c4i.gateway.custody).
+    /** Custody log rows the pruner deleted; tag {@code reason}: {@code age} (past retention) or {@code bound}. */
+    public static final String CUSTODY_PRUNED = "gateway.custody.pruned";
+    /** Pruning rounds that failed; the log keeps its rows until a round succeeds, and data flows on meanwhile. */
+    public static final String CUSTODY_PRUNE_FAILURES = "gateway.custody.prune.failures";
 }

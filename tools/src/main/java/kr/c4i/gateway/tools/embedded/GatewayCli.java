@@ -12,11 +12,13 @@ import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.MissingLibrary;
 import kr.c4i.gateway.tools.UsageError;
 import kr.c4i.gateway.tools.pki.PkiCommand;
+import kr.c4i.gateway.tools.trace.TraceCommand;
 import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
 
 /**
  * The embedded default's command line: {@code demo} shows the gateway at work on one machine,
- * {@code bench} measures it, {@code soak} watches it for leaks. Only {@link #main} exits; commands return exit codes.
+ * {@code bench} measures it, {@code soak} watches it for leaks; {@code trace} says where a message is. Only
+ * {@link #main} exits; commands return exit codes.
  */
 @Command(name = "gateway", mixinStandardHelpOptions = true, version = "c4i-gateway 0.1.0",
         header = "C4I messaging gateway on embedded defaults.",
@@ -24,7 +26,7 @@ import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
                 + "and moves synthetic KMTF messages between them.",
         subcommands = { DemoCommand.class, BenchCommand.class, SoakCommand.class, NodeCommand.class,
                 WanCommand.class, WanBenchCommand.class, WanBytesCommand.class, PkiCommand.class,
-                CommandLine.HelpCommand.class })
+                TraceCommand.class, CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
     @CommandLine.Spec
@@ -47,6 +49,9 @@ public final class GatewayCli implements Runnable {
                 .setExecutionStrategy(GatewayCli::runAndCleanUp);
         ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED,
                 ExitCode.ENVIRONMENT_UNSUPPORTED);
+        // trace starts nothing: it answers, or says which database it could not read.
+        ExitCode.listIn(cli.getSubcommands().get("trace"), ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE,
+                ExitCode.INCOMPLETE);
         return cli;
     }
 

@@ -26,6 +26,7 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.link.DdsLinkSettings;
 import kr.c4i.gateway.dds.link.DdsWanLink;
@@ -442,7 +443,8 @@ final class RelayPair implements AutoCloseable {
                 pool.setMaximumPoolSize(8);
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
-                store = RelayStore.opened(pool, StoreLimits.of(1L << 30), Clock.systemUTC());
+                store = RelayStore.opened(pool, StoreLimits.of(1L << 30), RelayStore.DEFAULT_CACHE_BYTES,
+                        Clock.systemUTC(), new CustodyLog(self.value(), link.kind()));
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
                 // window.

@@ -26,6 +26,7 @@ import kr.c4i.gateway.wan.schedule.Batch;
 import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
 import kr.c4i.gateway.wan.schedule.Waiting;
 import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.Removal;
 
 /**
  * The one thread that hands what the store holds for this site's own nodes to the LAN side, FLASH first. A message
@@ -147,7 +148,7 @@ final class LanDeliverer implements Runnable {
         }
         Batch batch = scheduler.next(Long.MAX_VALUE, batchBytes);
         if (!batch.expired().isEmpty()) {
-            store.remove(batch.expired().stream().map(Waiting::id).toList())
+            store.remove(batch.expired().stream().map(Waiting::id).toList(), Removal.EXPIRED)
                     .forEach(w -> metrics.dropped("expired", w.precedence(), w.kmtfType()));
         }
         if (batch.copies().isEmpty()) {
@@ -182,17 +183,15 @@ final class LanDeliverer implements Runnable {
                 done.add(copy);
             }
         }
-        List<Long> rejected = new ArrayList<>();
         delivery.rejected().forEach((id, reason) -> {
             Waiting copy = pending.remove(id);
             if (copy != null) {
                 log.error("Message {} ({}) cannot be delivered to the nodes of site {}: {}; dropped", id,
                         copy.kmtfType(), site, reason);
                 metrics.dropped("undeliverable", copy.precedence(), copy.kmtfType());
-                rejected.add(copy.id());
+                store.remove(List.of(copy.id()), Removal.dropped("undeliverable: " + reason));
             }
         });
-        store.remove(rejected);
         passed(done);
         return true;
     }
@@ -201,7 +200,7 @@ final class LanDeliverer implements Runnable {
         if (copies.isEmpty()) {
             return;
         }
-        store.remove(copies.stream().map(Waiting::id).toList());
+        store.remove(copies.stream().map(Waiting::id).toList(), Removal.DELIVERED);
         var now = clock.instant();
         for (Waiting copy : copies) {
             metrics.relayed(site, RelayMetrics.Direction.LAN_OUT, copy.precedence(), copy.kmtfType());

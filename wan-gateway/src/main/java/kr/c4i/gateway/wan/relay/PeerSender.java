@@ -31,6 +31,7 @@ import kr.c4i.gateway.wan.schedule.LinkPacer;
 import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
 import kr.c4i.gateway.wan.schedule.Waiting;
 import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.Removal;
 
 /**
  * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
@@ -152,7 +153,7 @@ final class PeerSender implements Runnable {
             frame.copies().forEach(c -> ids.add(c.id()));
             bytes += frame.frameBytes();
         }
-        store.remove(ids);
+        store.remove(ids, Removal.ACKNOWLEDGED);
         pacer.receipted(bytes);
         frames.forEach(f -> f.copies().forEach(
                 c -> metrics.relayed(peer, RelayMetrics.Direction.WAN_OUT, c.precedence(), c.kmtfType())));
@@ -227,7 +228,7 @@ final class PeerSender implements Runnable {
         }
         Batch batch = scheduler.next(scaled(available), scaled(frameTargetBytes));
         if (!batch.expired().isEmpty()) {
-            store.remove(batch.expired().stream().map(Waiting::id).toList())
+            store.remove(batch.expired().stream().map(Waiting::id).toList(), Removal.EXPIRED)
                     .forEach(w -> metrics.dropped("expired", w.precedence(), w.kmtfType()));
         }
         if (batch.copies().isEmpty()) {
@@ -273,7 +274,7 @@ final class PeerSender implements Runnable {
                 Waiting copy = present.get(from);
                 log.error("Message {} cannot cross the WAN to site {}: {}; dropped", envelopes.get(from).messageId(),
                         peer, ex.getMessage());
-                store.remove(List.of(copy.id()));
+                store.remove(List.of(copy.id()), Removal.dropped("oversize: " + ex.getMessage()));
                 metrics.dropped("oversize", copy.precedence(), copy.kmtfType());
                 from++;
                 continue;

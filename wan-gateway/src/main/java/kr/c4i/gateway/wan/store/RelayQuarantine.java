@@ -6,20 +6,25 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 import javax.sql.DataSource;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
 
 /**
  * Messages taken off the LAN that the gateway cannot relay as they are, kept with their bytes in table
  * {@code relay_quarantine} (Flyway migration V2) instead of being dropped: custody passes here, as to the relay store,
- * and an operator reads them there. One row per message id: a message offered again is absorbed.
+ * and an operator reads them there. One row per message id: a message offered again is absorbed. The custody log
+ * records each message kept in the same transaction.
  */
 public final class RelayQuarantine {
 
@@ -39,11 +44,13 @@ public final class RelayQuarantine {
 
     private final DataSource dataSource;
     private final Clock clock;
+    private final CustodyLog custody;
 
     /** Over a database that has the {@code relay_quarantine} table (Flyway migration V2). */
-    public RelayQuarantine(DataSource dataSource, Clock clock) {
+    public RelayQuarantine(DataSource dataSource, Clock clock, CustodyLog custody) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.custody = Objects.requireNonNull(custody, "custody");
     }
 
     /**
@@ -58,18 +65,25 @@ public final class RelayQuarantine {
             return Set.of();
         }
         EnvelopeColumns columns = new EnvelopeColumns(envelopes);
+        Map<String, Envelope> byId = new HashMap<>();
+        envelopes.forEach(e -> byId.putIfAbsent(e.messageId(), e));
         return Transactions.durable(dataSource, tx -> {
             Set<String> kept = new HashSet<>();
+            CustodyLog.Entries steps = custody.entries();
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, reason);
                 ps.setLong(2, ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant()));
                 columns.bind(tx, ps, 3);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        kept.add(rs.getString(1));
+                        Envelope envelope = byId.get(rs.getString(1));
+                        kept.add(envelope.messageId());
+                        steps.add(CustodyEvent.QUARANTINED, envelope.messageId(), RelayStore.LAN_LINK,
+                                List.of(envelope.origin()), envelope.precedence(), reason);
                     }
                 }
             }
+            steps.write(tx);
             return kept;
         });
     }

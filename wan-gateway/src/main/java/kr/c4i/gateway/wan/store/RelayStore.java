@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -57,6 +59,8 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * rows; a removed copy is forgotten at once and deleted from the table with the others of a short round.</li>
  * <li>The backlog is read from the table when the store is made, so a restarted gateway resumes where it stopped;
  * copies that were in flight are waiting again.</li>
+ * <li>The custody log records each copy stored, and each copy removed (acknowledged, delivered, expired, dropped), in
+ * the transaction that writes it to the table or deletes it from there.</li>
  * </ul>
  * Times are kept to the microsecond, as PostgreSQL keeps them.
  */
@@ -149,6 +153,9 @@ public final class RelayStore implements AutoCloseable {
      */
     static final Duration REMOVAL_DELAY = Duration.ofMillis(10);
 
+    /** What the custody log says a step on this site's LAN went over. */
+    static final String LAN_LINK = "lan";
+
     private static final Logger log = LoggerFactory.getLogger(RelayStore.class);
 
     private final DataSource dataSource;
@@ -179,15 +186,16 @@ public final class RelayStore implements AutoCloseable {
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
     private final CopyCache cache;
+    private final CustodyLog custody;
     // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
-    private final Map<Long, RouteMessage> removals = new HashMap<>();
+    private final Map<Long, Removed> removals = new HashMap<>();
     private final Object deleting = new Object();
     private @Nullable ScheduledExecutorService deleter;
     private final AtomicLong failedDeletes = new AtomicLong();
 
     /**
      * A store over a database that has the {@code relay_copy} and {@code relay_quarantine} tables (Flyway
-     * migrations), opened at once.
+     * migrations), opened at once, that logs no custody steps.
      *
      * @throws IllegalStateException as {@link #open} does
      */
@@ -197,7 +205,13 @@ public final class RelayStore implements AutoCloseable {
 
     /** {@link #opened(DataSource, StoreLimits, Clock)} with a cache of {@code cacheBytes}. */
     public static RelayStore opened(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
-        RelayStore store = new RelayStore(dataSource, limits, cacheBytes, clock);
+        return opened(dataSource, limits, cacheBytes, clock, CustodyLog.off());
+    }
+
+    /** {@link #opened(DataSource, StoreLimits, long, Clock)}, logging its custody steps in {@code custody}. */
+    public static RelayStore opened(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock,
+            CustodyLog custody) {
+        RelayStore store = new RelayStore(dataSource, limits, cacheBytes, clock, custody);
         store.open(null);
         return store;
     }
@@ -208,13 +222,15 @@ public final class RelayStore implements AutoCloseable {
      *
      * @param cacheBytes the most bytes of stored copies also kept in memory, so that sending and delivering them
      *        reads no rows (0 keeps none)
+     * @param custody where the store logs its custody steps: this site's, over its WAN link
      */
-    public RelayStore(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock) {
+    public RelayStore(DataSource dataSource, StoreLimits limits, long cacheBytes, Clock clock, CustodyLog custody) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.cache = new CopyCache(cacheBytes);
         this.limits = Objects.requireNonNull(limits, "limits");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.quarantine = new RelayQuarantine(dataSource, clock);
+        this.custody = Objects.requireNonNull(custody, "custody");
+        this.quarantine = new RelayQuarantine(dataSource, clock, custody);
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
@@ -282,6 +298,7 @@ public final class RelayStore implements AutoCloseable {
         }
         int[] sameAs = resolveWithinBatch(copies, keys, outcomes);
         long[] replaces = new long[n];
+        Waiting[] replacing = new Waiting[n];
         long[] ids = new long[n];
         List<Integer> toStore = new ArrayList<>(n);
         Map<Integer, HeldCopies.Claim> storedElsewhere = new HashMap<>();
@@ -310,6 +327,7 @@ public final class RelayStore implements AutoCloseable {
                         continue;
                     }
                     replaces[i] = waiting == null ? -1 : waiting.id();
+                    replacing[i] = waiting;
                 }
                 if (storedBytes + reservedBytes + copy.bytes() > limits.limit(precedence(copy))) {
                     outcomes[i] = Acceptance.REFUSED;
@@ -336,7 +354,9 @@ public final class RelayStore implements AutoCloseable {
                             replaced.add(replaces[i]);
                         }
                     }
-                    return delete(tx, replaced);
+                    Map<Long, Route> deleted = delete(tx, replaced);
+                    stored(copies, toStore, replacing, deleted).write(tx);
+                    return deleted;
                 });
             }
             committed = true;
@@ -375,6 +395,35 @@ public final class RelayStore implements AutoCloseable {
             result.add(outcome);
         }
         return result;
+    }
+
+    /** The custody steps of a store transaction: each copy stored, and each waiting one a newer report replaced. */
+    private CustodyLog.Entries stored(List<Copy> copies, List<Integer> toStore, Waiting[] replacing,
+            Map<Long, Route> deleted) {
+        CustodyLog.Entries steps = custody.entries();
+        for (int i : toStore) {
+            Copy copy = copies.get(i);
+            List<SiteId> crossed = copy.relayed().crossed();
+            String from = crossed.size() < 2 ? "from this site's LAN" : "from site " + crossed.get(crossed.size() - 2);
+            step(steps, CustodyEvent.STORED, copy.route().key(), copy.messageId(), precedence(copy), from);
+            Waiting replaced = replacing[i];
+            if (replaced != null && deleted.containsKey(replaced.id())) {
+                step(steps, CustodyEvent.DROPPED, copy.route().key(), replaced.messageId(), replaced.precedence(),
+                        "superseded by a newer report");
+            }
+        }
+        return steps;
+    }
+
+    /** One copy's step, over the LAN for the LAN's route, else over the WAN link. */
+    private static void step(CustodyLog.Entries steps, CustodyEvent event, String route, String messageId,
+            Precedence precedence, @Nullable String detail) {
+        if (Route.Lan.KEY.equals(route)) {
+            steps.add(event, messageId, LAN_LINK, List.of(route), precedence, detail);
+        }
+        else {
+            steps.add(event, messageId, List.of(route), precedence, detail);
+        }
     }
 
     /** Takes back what the claim still holds of these copies, for a call that stored none or not all of them. */
@@ -473,18 +522,19 @@ public final class RelayStore implements AutoCloseable {
     /**
      * Forgets stored copies (custody passed to the next hop, or dropped): at once in their backlogs and the store's
      * bytes, and in the table within {@link #REMOVAL_DELAY}, together with the other copies removed meanwhile, in one
-     * statement whose commit does not wait for the disk. Until then, and after a crash that lost the delete, a
-     * removed copy may still be in the table: after a restart it is sent again, and the next hop absorbs it; before,
-     * the same message offered again finds it and is absorbed here. Ids not stored are ignored.
+     * statement whose commit does not wait for the disk; the custody log records why in that transaction. Until then,
+     * and after a crash that lost the delete, a removed copy may still be in the table: after a restart it is sent
+     * again, and the next hop absorbs it; before, the same message offered again finds it and is absorbed here. Ids
+     * not stored are ignored.
      *
      * @return the copies forgotten
      */
-    public List<Waiting> remove(Collection<Long> ids) {
+    public List<Waiting> remove(Collection<Long> ids, Removal why) {
         if (ids.isEmpty()) {
             return List.of();
         }
         List<Waiting> removed = new ArrayList<>(ids.size());
-        Map<Long, RouteMessage> toDelete = new HashMap<>();
+        Map<Long, Removed> toDelete = new HashMap<>();
         synchronized (capacity) {
             for (Long id : ids) {
                 // Only this site's LAN and its peers are routes: a short look through each.
@@ -492,7 +542,8 @@ public final class RelayStore implements AutoCloseable {
                     Waiting copy = forget(id, route);
                     if (copy != null) {
                         removed.add(copy);
-                        toDelete.put(id, new RouteMessage(route.key(), copy.messageId()));
+                        toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
+                                copy.precedence(), why));
                         break;
                     }
                 }
@@ -513,7 +564,7 @@ public final class RelayStore implements AutoCloseable {
      */
     void deleteRemoved() {
         synchronized (deleting) {
-            Map<Long, RouteMessage> deleting;
+            Map<Long, Removed> deleting;
             synchronized (removals) {
                 if (removals.isEmpty()) {
                     return;
@@ -524,12 +575,14 @@ public final class RelayStore implements AutoCloseable {
                 ownAgainIfLost();
                 Transactions.lazy(dataSource, tx -> {
                     guard(tx);
-                    return delete(tx, deleting.keySet());
+                    Map<Long, Route> deleted = delete(tx, deleting.keySet());
+                    removed(deleting, deleted).write(tx);
+                    return deleted;
                 });
                 // Held and in removals until deleted: until then the same copy offered again is absorbed, and load
                 // knows these rows are no longer stored.
                 synchronized (capacity) {
-                    deleting.forEach((id, copy) -> held.deleted(copy, id));
+                    deleting.forEach((id, removed) -> held.deleted(removed.copy(), id));
                 }
                 synchronized (removals) {
                     deleting.keySet().forEach(removals::remove);
@@ -543,6 +596,22 @@ public final class RelayStore implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The custody steps of a delete round: why each copy it deleted was removed. */
+    private CustodyLog.Entries removed(Map<Long, Removed> round, Map<Long, Route> deleted) {
+        CustodyLog.Entries steps = custody.entries();
+        round.forEach((id, copy) -> {
+            if (deleted.containsKey(id)) {
+                step(steps, copy.why().event(), copy.copy().route(), copy.copy().messageId(), copy.precedence(),
+                        copy.why().detail());
+            }
+        });
+        return steps;
+    }
+
+    /** A copy removed and not yet deleted from the table, and why it was removed. */
+    private record Removed(RouteMessage copy, Precedence precedence, Removal why) {
     }
 
     /** Deletes what was removed, then stops deleting and lets another store open the database; once. */

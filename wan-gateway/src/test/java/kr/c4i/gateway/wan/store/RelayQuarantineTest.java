@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 class RelayQuarantineTest {
@@ -26,7 +27,8 @@ class RelayQuarantineTest {
 
     private static StoreDatabase db;
 
-    private final RelayQuarantine quarantine = new RelayQuarantine(db.dataSource(), Clock.fixed(NOW, ZoneOffset.UTC));
+    private final RelayQuarantine quarantine = new RelayQuarantine(db.dataSource(), Clock.fixed(NOW, ZoneOffset.UTC),
+            CustodyLog.off());
 
     @BeforeAll
     static void startDatabase() throws Exception {

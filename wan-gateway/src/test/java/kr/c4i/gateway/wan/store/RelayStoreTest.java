@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -101,6 +102,55 @@ class RelayStoreTest {
         assertThat(store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE)).isEqualTo(1);
     }
 
+    /**
+     * The store's custody steps, each logged in the transaction that writes the copy or deletes it: stored (from this
+     * site's LAN or a peer), a waiting report superseded, then acknowledged by the peer, delivered onto the LAN and
+     * expired. A store transaction rolled back at its commit logs nothing.
+     */
+    @Test
+    void everyCopyStoredOrRemovedIsLoggedInTheTransactionThatWritesOrDeletesIt() throws Exception {
+        store.close();
+        db.execute("TRUNCATE custody_log");
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
+                new CustodyLog("alpha", "norm"));
+        RelayedEnvelope fromBravo = RelayedEnvelope.of(relayed("c-3", Precedence.ROUTINE, "SITREP").envelope(),
+                List.of(BRAVO, ALPHA), Set.of(ALPHA));
+        List<Acceptance> stored = store.accept(List.of(
+                Copy.of(TO_BRAVO, relayed("c-1", Precedence.FLASH, "SITREP")),
+                Copy.of(TO_CHARLIE, relayed("c-2", Precedence.FLASH, "SITREP")),
+                Copy.of(Route.lan(), fromBravo), position("p-1", CREATED, TO_BRAVO)));
+        store.accept(List.of(position("p-2", CREATED.plusSeconds(1), TO_BRAVO)));
+
+        store.remove(List.of(stored.get(0).stored().id()), Removal.ACKNOWLEDGED);
+        store.remove(List.of(stored.get(1).stored().id()), Removal.EXPIRED);
+        store.remove(List.of(stored.get(2).stored().id()), Removal.DELIVERED);
+        store.deleteRemoved();
+
+        assertThat(db.strings("SELECT concat_ws(' ', event, array_to_string(message_ids, ','), "
+                + "array_to_string(peer, ','), link, precedence, detail) FROM custody_log WHERE hop = 'alpha'"))
+                .containsExactlyInAnyOrder("stored c-1 bravo norm FLASH from this site's LAN",
+                        "stored c-2 charlie norm FLASH from this site's LAN",
+                        "stored c-3 @lan lan ROUTINE from site bravo",
+                        "stored p-1 bravo norm ROUTINE from this site's LAN",
+                        "stored p-2 bravo norm ROUTINE from this site's LAN",
+                        "dropped p-1 bravo norm ROUTINE superseded by a newer report",
+                        "acknowledged c-1 bravo norm FLASH", "expired c-2 charlie norm FLASH",
+                        "delivered c-3 @lan lan ROUTINE");
+        db.execute("CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS "
+                + "$$ BEGIN RAISE EXCEPTION 'the store refuses it at commit (test)'; END $$",
+                "CREATE CONSTRAINT TRIGGER relay_copy_refused_at_commit AFTER INSERT ON relay_copy "
+                        + "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()");
+        try {
+            assertThatThrownBy(() -> store.accept(List.of(Copy.of(TO_BRAVO, relayed("c-4", Precedence.FLASH,
+                    "SITREP"))))).isInstanceOf(SQLException.class).hasMessageContaining("refuses it at commit");
+        }
+        finally {
+            db.execute("DROP TRIGGER relay_copy_refused_at_commit ON relay_copy", "DROP FUNCTION refuse_at_commit()");
+        }
+        assertThat(db.count("SELECT count(*) FROM custody_log WHERE message_ids @> ARRAY['c-4']")).isZero();
+        assertThat(db.count("SELECT count(*) FROM relay_copy WHERE message_id = 'c-4'")).isZero();
+    }
+
     @Test
     void aCopyReadFromTheTableEqualsTheCopyStored() throws Exception {
         store.close();
@@ -148,7 +198,7 @@ class RelayStoreTest {
                 Copy.of(TO_BRAVO, relayed("i-3", Precedence.ROUTINE, "SITREP"))));
         List<Long> firstIds = first.stream().map(a -> a.stored().id()).toList();
         assertThat(firstIds).as("in the order offered").isSorted().doesNotHaveDuplicates();
-        store.remove(List.of(firstIds.get(0)));
+        store.remove(List.of(firstIds.get(0)), Removal.ACKNOWLEDGED);
         store.close();
 
         store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), clock);
@@ -177,7 +227,7 @@ class RelayStoreTest {
         assertThat(loaded.get(firstId).envelope().body()).isEqualTo(first.envelope().body());
         assertThat(loaded.get(firstId).envelope().createdAt()).isEqualTo(CREATED);
         assertThat(store.cachedCopies()).isEqualTo(2);
-        store.remove(List.of(firstId));
+        store.remove(List.of(firstId), Removal.ACKNOWLEDGED);
         assertThat(store.cachedCopies()).isEqualTo(1);
         assertThat(store.load(List.of(firstId, secondId)).keySet()).containsExactly(secondId);
     }
@@ -229,7 +279,7 @@ class RelayStoreTest {
         assertThat(outcomes(again)).as("held as read from the table").containsExactly(Outcome.DUPLICATE);
         long id = store.backlog(TO_BRAVO).peek(Precedence.PRIORITY, "SITREP").id();
 
-        store.remove(List.of(id));
+        store.remove(List.of(id), Removal.ACKNOWLEDGED);
         assertThat(outcomes(store.accept(List.of(Copy.of(TO_BRAVO, message)))))
                 .as("removed, its row not yet deleted").containsExactly(Outcome.DUPLICATE);
         store.deleteRemoved();
@@ -358,7 +408,7 @@ class RelayStoreTest {
         assertThat(outcomes(store.accept(sized("r", Precedence.ROUTINE, 1)))).containsExactly(Outcome.DUPLICATE);
 
         // Room made by a removal goes to FLASH; ROUTINE stays refused while the store is above its tier.
-        store.remove(List.of(1L));
+        store.remove(List.of(1L), Removal.ACKNOWLEDGED);
         assertThat(outcomes(store.accept(sized("r3", Precedence.ROUTINE, 1)))).containsExactly(Outcome.REFUSED);
         assertThat(outcomes(store.accept(sized("f2", Precedence.FLASH, 1)))).containsExactly(Outcome.STORED);
     }
@@ -495,10 +545,12 @@ class RelayStoreTest {
     @Test
     void aPairsNewLeaderEndsItsPredecessorsLingeringSessionAndOpensTheStore() throws Exception {
         store.close();
-        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        store = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock,
+                CustodyLog.off());
         store.open(Duration.ofMinutes(1));
         store.accept(sized("kept", Precedence.FLASH, 3));
-        RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock,
+                CustodyLog.off());
         assertThat(successor.routes()).as("routes before the successor opens").isEmpty();
         long started = System.nanoTime();
 
@@ -537,7 +589,8 @@ class RelayStoreTest {
                 ps.setLong(1, RelayStore.WRITE_LOCK);
                 ps.execute();
             }
-            RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+            RelayStore successor = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock,
+                CustodyLog.off());
             try {
                 successor.open(Duration.ofMillis(300));
                 assertThat(outcomes(successor.accept(sized("after", Precedence.FLASH, 1)))).containsOnly(Outcome.STORED);
@@ -571,7 +624,8 @@ class RelayStoreTest {
     /** A pair's leader does not end the session of a lone gateway on its store: it refuses, saying what to set. */
     @Test
     void aPairsLeaderRefusesAStoreALoneGatewayHoldsAndLeavesItOpen() throws Exception {
-        RelayStore paired = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        RelayStore paired = new RelayStore(db.dataSource(), StoreLimits.of(1_000_000), 0, clock,
+                CustodyLog.off());
 
         assertThatThrownBy(() -> paired.open(Duration.ofMillis(100))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is open by a gateway that is not one of a pair")
@@ -589,7 +643,8 @@ class RelayStoreTest {
         Waiting taken = stored.get(0).stored();
         bravo.take(taken);
 
-        List<Waiting> removed = store.remove(List.of(taken.id(), stored.get(2).stored().id(), 999L));
+        List<Waiting> removed = store.remove(List.of(taken.id(), stored.get(2).stored().id(), 999L),
+                Removal.ACKNOWLEDGED);
 
         assertThat(removed).containsExactlyInAnyOrder(taken, stored.get(2).stored());
         store.deleteRemoved();
@@ -601,14 +656,14 @@ class RelayStoreTest {
         bravo.putBack(List.of(taken));
         assertThat(drain(bravo, Precedence.ROUTINE, "SITREP")).containsExactly(stored.get(1).stored().id(),
                 stored.get(3).stored().id());
-        assertThat(store.remove(List.of(taken.id()))).isEmpty();
+        assertThat(store.remove(List.of(taken.id()), Removal.ACKNOWLEDGED)).isEmpty();
     }
 
     @Test
     void removedCopiesLeaveTheTableWithinARoundWithoutBeingAsked() throws Exception {
         List<Acceptance> stored = store.accept(sized("r", Precedence.ROUTINE, 3));
 
-        store.remove(List.of(stored.get(0).stored().id(), stored.get(2).stored().id()));
+        store.remove(List.of(stored.get(0).stored().id(), stored.get(2).stored().id()), Removal.ACKNOWLEDGED);
 
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> db.strings("SELECT message_id FROM relay_copy ORDER BY id").equals(List.of("r-1")));
@@ -735,7 +790,7 @@ class RelayStoreTest {
                             }
                         }
                     }
-                    for (Waiting copy : store.remove(taken)) {
+                    for (Waiting copy : store.remove(taken, Removal.ACKNOWLEDGED)) {
                         assertThat(removed.add(copy.id())).as("copy %s taken once", copy.id()).isTrue();
                     }
                 }

@@ -1,0 +1,168 @@
+package kr.c4i.gateway.custody;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * The writing side of a node's or gateway's custody log (table {@code custody_log}, each service's Flyway
+ * migrations): an append-only record of the custody steps it takes, written in the transaction of the step it
+ * records, so a step rolled back leaves no entry and an entry never outlives its step. A transaction's entries cost
+ * one statement however many messages they name: they go in as one row per event, link, peers, precedence and
+ * detail, each row naming its messages (found again through the GIN index on {@code message_ids}).
+ */
+public final class CustodyLog {
+
+    /** Longest detail kept, in characters: a reason, not a document. */
+    static final int MAX_DETAIL_CHARS = 300;
+
+    // The rows' message ids as one array, each row taking its slice: what is bound grows with the messages, not with
+    // rows times messages. The rows of one statement share its time, so a reader tells them apart from later steps.
+    private static final String INSERT = """
+            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids)
+            SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence, r.detail,
+                   (?::text[])[r.first:r.last]
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[])
+                   AS r(event, link, peers, precedence, detail, first, last)""";
+
+    private static final CustodyLog OFF = new CustodyLog("", "", false);
+
+    private final String hop;
+    private final String link;
+    private final boolean enabled;
+
+    /**
+     * @param hop this node's or site's id, as each row names where it was written
+     * @param link what entries travel over unless they say otherwise: the node's transport ({@code jms}, {@code dds}),
+     *        the gateway's WAN link ({@code norm}, {@code dds}, {@code jms})
+     */
+    public CustodyLog(String hop, String link) {
+        this(hop, link, true);
+    }
+
+    private CustodyLog(String hop, String link, boolean enabled) {
+        this.hop = Objects.requireNonNull(hop, "hop");
+        this.link = Objects.requireNonNull(link, "link");
+        this.enabled = enabled;
+    }
+
+    /** A log that records nothing ({@code gateway.custody.enabled=false}). */
+    public static CustodyLog off() {
+        return OFF;
+    }
+
+    /** The entries of one transaction, written with {@link Entries#write} before it commits. */
+    public Entries entries() {
+        return new Entries();
+    }
+
+    /** The custody steps of one transaction, grouped into the rows they are written as. */
+    public final class Entries {
+
+        private final Map<Row, List<String>> rows = new LinkedHashMap<>();
+
+        private Entries() {
+        }
+
+        /** A step over this log's link. */
+        public Entries add(CustodyEvent event, String messageId, Collection<?> peers, @Nullable Precedence precedence,
+                @Nullable String detail) {
+            return add(event, messageId, link, peers, precedence, detail);
+        }
+
+        /**
+         * One message's step.
+         *
+         * @param link what it travels over, e.g. {@code lan} for a gateway's LAN side
+         * @param peers the nodes or sites on the other side of the step (destinations, origin, next hop), which are
+         *        ids and so hold no comma; empty for none
+         * @param detail a short reason, cut to {@value CustodyLog#MAX_DETAIL_CHARS} characters; {@code null} for none
+         */
+        public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
+                @Nullable Precedence precedence, @Nullable String detail) {
+            if (!enabled) {
+                return this;
+            }
+            Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
+                    detail(detail));
+            rows.computeIfAbsent(row, r -> new ArrayList<>()).add(messageId);
+            return this;
+        }
+
+        /** Writes the entries in {@code tx}, the transaction of the steps they record; nothing if there are none. */
+        public void write(Connection tx) throws SQLException {
+            if (rows.isEmpty()) {
+                return;
+            }
+            int n = rows.size();
+            List<String> ids = new ArrayList<>();
+            String[] events = new String[n];
+            String[] links = new String[n];
+            String[] peers = new String[n];
+            String[] precedences = new String[n];
+            String[] details = new String[n];
+            Integer[] first = new Integer[n];
+            Integer[] last = new Integer[n];
+            int i = 0;
+            for (Map.Entry<Row, List<String>> entry : rows.entrySet()) {
+                Row row = entry.getKey();
+                events[i] = row.event();
+                links[i] = row.link();
+                peers[i] = row.peers();
+                precedences[i] = row.precedence();
+                details[i] = row.detail();
+                first[i] = ids.size() + 1;
+                ids.addAll(entry.getValue());
+                last[i] = ids.size();
+                i++;
+            }
+            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+                ps.setString(1, hop);
+                ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
+                ps.setArray(3, tx.createArrayOf("text", events));
+                ps.setArray(4, tx.createArrayOf("text", links));
+                ps.setArray(5, tx.createArrayOf("text", peers));
+                ps.setArray(6, tx.createArrayOf("text", precedences));
+                ps.setArray(7, tx.createArrayOf("text", details));
+                ps.setArray(8, tx.createArrayOf("integer", first));
+                ps.setArray(9, tx.createArrayOf("integer", last));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    private record Row(String event, String link, @Nullable String peers, @Nullable String precedence,
+            @Nullable String detail) {
+    }
+
+    private static @Nullable String peers(Collection<?> peers) {
+        if (peers.isEmpty()) {
+            return null;
+        }
+        String joined = peers.stream().map(Object::toString).collect(Collectors.joining(","));
+        if (joined.chars().filter(c -> c == ',').count() != peers.size() - 1) {
+            throw new IllegalArgumentException("A custody peer is a node or site id, without a comma: " + peers);
+        }
+        return joined;
+    }
+
+    /** Storable (PostgreSQL text holds no NUL) and short. */
+    private static @Nullable String detail(@Nullable String detail) {
+        if (detail == null) {
+            return null;
+        }
+        String storable = detail.replace('\0', '\uFFFD');
+        return storable.length() <= MAX_DETAIL_CHARS ? storable : storable.substring(0, MAX_DETAIL_CHARS - 1) + "…";
+    }
+}

@@ -1,0 +1,67 @@
+package kr.c4i.gateway.custody;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The reading side: what one database's custody log says of a message, and whose database it is (the node or site
+ * that owns it, {@code database_owner}). Both services' databases have both tables.
+ */
+public final class CustodyLogReader {
+
+    // message_ids @> ARRAY[id] is what the GIN index on message_ids answers.
+    static final String STEPS = """
+            SELECT at, event, hop, peer, link, precedence, detail
+              FROM custody_log
+             WHERE message_ids @> ARRAY[?::text]
+             ORDER BY at, id""";
+
+    static final String OWNER = "SELECT kind, owner FROM database_owner";
+
+    /**
+     * What one database knows.
+     *
+     * @param place whose database it is, e.g. {@code node a} or {@code site s1}
+     * @param steps its steps of the message, oldest first; empty if it has seen none
+     */
+    public record Answer(String place, List<CustodyStep> steps) {
+    }
+
+    private CustodyLogReader() {
+    }
+
+    /** Reads in {@code c}, which the caller owns, what its database knows of the message. */
+    public static Answer read(Connection c, String messageId) throws SQLException {
+        String kind = "database";
+        String owner = "of no node or site yet";
+        try (PreparedStatement ps = c.prepareStatement(OWNER); ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                kind = rs.getString(1);
+                owner = rs.getString(2);
+            }
+        }
+        List<CustodyStep> steps = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(STEPS)) {
+            ps.setString(1, messageId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    steps.add(new CustodyStep(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2), kind,
+                            rs.getString(3), strings(rs.getArray(4)), rs.getString(5), rs.getString(6),
+                            rs.getString(7)));
+                }
+            }
+        }
+        return new Answer(kind + " " + owner, steps);
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+}

@@ -1,0 +1,89 @@
+package kr.c4i.gateway.custody;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** The last known position in one line, from the steps several databases logged. */
+class CustodyTrailTest {
+
+    private static final Instant T = Instant.parse("2026-11-22T12:03:04.250Z");
+
+    private static CustodyStep step(int second, String event, String kind, String hop, List<String> peers,
+            String link, @Nullable String detail) {
+        return new CustodyStep(T.plusSeconds(second), event, kind, hop, peers, link, "FLASH", detail);
+    }
+
+    @Test
+    void aMessageNoDatabaseLoggedIsNotSeenHereWithTheDatabasesAsked() {
+        CustodyTrail trail = CustodyTrail.of("m-9", List.of("node a", "site s1"), List.of());
+
+        assertThat(trail.seen()).isFalse();
+        assertThat(trail.position()).isEqualTo("not seen here (asked node a, site s1)");
+    }
+
+    @Test
+    void stepsOfSeveralDatabasesAreOrderedByTimeAndTheLastIsThePosition() {
+        CustodyStep stored = step(1, "stored", "site", "s1", List.of("s2"), "norm", "from this site's LAN");
+        CustodyStep sent = step(0, "sent", "node", "a", List.of("c"), "jms", null);
+
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "site s1"), List.of(stored, sent));
+
+        assertThat(trail.steps()).containsExactly(sent, stored);
+        assertThat(trail.position())
+                .isEqualTo("stored at gateway s1 since 2026-11-22T12:03:05Z, not yet acknowledged by s2; "
+                        + "not yet seen at c");
+    }
+
+    @Test
+    void aCopyStoredForTheLanAndAPeerInOneStatementWaitsForBoth() {
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of("site s2"), List.of(
+                step(0, "stored", "site", "s2", List.of("@lan"), "lan", "from site s1"),
+                step(0, "stored", "site", "s2", List.of("s3"), "norm", "from site s1")));
+
+        assertThat(trail.position()).isEqualTo("stored at gateway s2 since 2026-11-22T12:03:04Z, not yet delivered "
+                + "onto its LAN or acknowledged by s3");
+    }
+
+    @Test
+    void eachStepSaysWhereTheMessageIs() {
+        assertThat(position(step(0, "sent", "node", "a", List.of("b", "c"), "jms", null)))
+                .isEqualTo("in node a's broker for b, c since 2026-11-22T12:03:04Z (store-and-forward)");
+        assertThat(position(step(0, "sent", "node", "a", List.of("b"), "dds", null)))
+                .isEqualTo("sent by node a over dds to b at 2026-11-22T12:03:04Z, not yet receipted");
+        assertThat(position(step(0, "receipted", "node", "a", List.of("b"), "dds", null)))
+                .isEqualTo("in b's inbox: receipted to node a at 2026-11-22T12:03:04Z");
+        assertThat(position(step(0, "delivered", "node", "b", List.of("a"), "jms", null)))
+                .isEqualTo("delivered into b's inbox at 2026-11-22T12:03:04Z");
+        assertThat(position(step(0, "delivered", "site", "s2", List.of("@lan"), "lan", null)))
+                .isEqualTo("delivered onto site s2's LAN at 2026-11-22T12:03:04Z");
+        assertThat(position(step(0, "acknowledged", "site", "s1", List.of("s2"), "norm", null)))
+                .isEqualTo("custody passed from gateway s1 to s2's gateway at 2026-11-22T12:03:04Z");
+        assertThat(position(step(0, "refused", "node", "a", List.of("b"), "jms", "clearance-exceeded: b is cleared "
+                + "CONFIDENTIAL"))).isEqualTo("refused at node a for b at 2026-11-22T12:03:04Z: clearance-exceeded: b "
+                        + "is cleared CONFIDENTIAL");
+        assertThat(position(step(0, "expired", "site", "s1", List.of("s2"), "norm", null)))
+                .isEqualTo("expired at gateway s1 at 2026-11-22T12:03:04Z (was for s2)");
+        assertThat(position(step(0, "handed-over", "site", "s1", List.of(), "norm", null)))
+                .as("an event a newer service writes").isEqualTo("handed-over at site s1 at 2026-11-22T12:03:04Z");
+    }
+
+    @Test
+    void aDestinationThatReceiptedOrLoggedAStepIsAccountedFor() {
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "node b"), List.of(
+                step(0, "sent", "node", "a", List.of("b", "c", "d"), "dds", null),
+                step(1, "delivered", "node", "b", List.of("a"), "dds", null),
+                step(2, "receipted", "node", "a", List.of("c"), "dds", null)));
+
+        assertThat(trail.position()).isEqualTo("in c's inbox: receipted to node a at 2026-11-22T12:03:06Z; "
+                + "not yet seen at d");
+    }
+
+    private static String position(CustodyStep step) {
+        return CustodyTrail.of("m-1", List.of("somewhere"), List.of(step)).position();
+    }
+}
