@@ -35,11 +35,14 @@ public final class CustodyPruner implements SmartLifecycle {
     static final int MAX_BATCHES = 100;
 
     // The oldest rows by id (ids and times grow together), those of them past the retention: the primary key finds
-    // them at once however large the table, where a scan for old times would read it whole when there are none.
+    // them at once however large the table, where a scan for old times would read it whole when there are none. Only
+    // those are locked: a round with nothing to prune writes nothing.
     private static final String BY_AGE = """
-            WITH oldest AS (SELECT id, at FROM custody_log ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
-            DELETE FROM custody_log c USING oldest o
-             WHERE c.id = o.id AND o.at < clock_timestamp() - ? * interval '1 millisecond'""";
+            DELETE FROM custody_log WHERE id IN (
+                SELECT id FROM custody_log
+                 WHERE id IN (SELECT id FROM custody_log ORDER BY id LIMIT ?)
+                   AND at < clock_timestamp() - ? * interval '1 millisecond'
+                   FOR UPDATE SKIP LOCKED)""";
 
     // The rows below the newest maxRows ids. Ids of rolled-back steps are never used, so a little less than the bound
     // may be kept: never more.

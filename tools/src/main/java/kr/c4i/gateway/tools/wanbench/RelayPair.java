@@ -95,7 +95,7 @@ final class RelayPair implements AutoCloseable {
      * ({@code gateway.wan.schedule.window}).
      */
     record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
-            Feed feed, Lan lan, Link link, Duration window, boolean sealed) {
+            Feed feed, Lan lan, Link link, Duration window, boolean sealed, boolean custodyLog) {
     }
 
     /** The sites' LANs: JMS (site brokers) or DDS (a Cyclone domain per site). */
@@ -444,7 +444,8 @@ final class RelayPair implements AutoCloseable {
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
                 store = RelayStore.opened(pool, StoreLimits.of(1L << 30), RelayStore.DEFAULT_CACHE_BYTES,
-                        Clock.systemUTC(), new CustodyLog(self.value(), link.kind()));
+                        Clock.systemUTC(), shape.custodyLog() ? new CustodyLog(self.value(), link.kind())
+                                : CustodyLog.off());
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
                 // window.

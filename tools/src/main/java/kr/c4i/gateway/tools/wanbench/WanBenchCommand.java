@@ -114,6 +114,10 @@ public final class WanBenchCommand implements Callable<Integer> {
             + "made for the run.")
     boolean plain;
 
+    @Option(names = "--no-custody-log", description = "The gateways without their custody log "
+            + "(gateway.custody.enabled=false), to measure what it costs.")
+    boolean noCustodyLog;
+
     @Option(names = "--lan", defaultValue = "dds", converter = LanConverter.class,
             description = "The sites' LANs: dds (a DDS domain per site, DDS nodes, no broker) or jms (site brokers, "
                     + "JMS nodes; each message then crosses three brokers, which bound the relay's figures).")
@@ -272,7 +276,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
             warmUp(out, pair, inbox, generator);
             if (measured == Phase.THROUGHPUT) {
@@ -395,7 +399,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
             progress(out, "flash at %d bit/s over %s: loading %d bytes of ROUTINE (%d messages) into gateway 1",
@@ -443,7 +447,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
-                frameTarget, burstBytes, feed(), lan, link(), window, !plain), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");
