@@ -1,5 +1,6 @@
 // Reads dashboard/figures every few seconds and draws each chart's recent history with Chart.js.
 // Rates are computed here, from the change of a counter's total between two reads.
+// The search box asks custody/<message id> where a message is and shows its trail above the charts.
 (function () {
   'use strict';
   const REFRESH_MS = 2000;
@@ -109,6 +110,114 @@
       status.className = 'error';
     }
   }
+
+  // Where is message X: the custody endpoint beside this one (same listener, same credential) answers with the steps
+  // this service's custody log has of the message and its last known position. Every value is untrusted (message ids
+  // and details come from the C4I applications and from other sites): text nodes only, never markup.
+  const SEARCH_TIMEOUT_MS = 10000;
+  const STEP_HEADINGS = ['Time (UTC)', 'Where', 'Step', 'Peer', 'Link', 'Precedence', 'Detail'];
+  const custody = document.getElementById('custody');
+  const messageId = document.getElementById('message-id');
+  let asked = 0; // the latest question: the answer to an older one, arriving late, is dropped
+
+  // Relative to the page, /actuator/dashboard: /actuator/custody/<id>. Each part between slashes encoded on its own:
+  // the endpoint takes the rest of the path as the id, and the listener refuses an encoded slash.
+  function custodyUrl(id) {
+    return 'custody/' + id.split('/').map(encodeURIComponent).join('/');
+  }
+
+  function element(tag, id, text) {
+    const made = document.createElement(tag);
+    if (id) {
+      made.id = id;
+    }
+    if (text !== undefined) {
+      made.textContent = text;
+    }
+    return made;
+  }
+
+  function cell(value) {
+    return value === null || value === undefined || value === '' ? '-' : String(value);
+  }
+
+  function show(id, ...parts) {
+    const heading = element('h2');
+    heading.append('Message ', element('code', 'custody-id', id));
+    custody.replaceChildren(heading, ...parts);
+    custody.hidden = false;
+  }
+
+  function failed(id, text) {
+    const line = element('p', 'custody-error', text.replace(/\s+/g, ' '));
+    line.className = 'error';
+    line.title = line.textContent;
+    show(id, line);
+  }
+
+  function trail(id, answer) {
+    const parts = [element('p', 'custody-position', answer.position)];
+    if (answer.steps.length > 0) {
+      const table = element('table', 'custody-steps');
+      const headings = table.createTHead().insertRow();
+      STEP_HEADINGS.forEach((title) => headings.append(element('th', null, title)));
+      const rows = table.createTBody();
+      answer.steps.forEach((step) => {
+        const row = rows.insertRow();
+        [step.at, cell(step.hopKind) + ' ' + cell(step.hop), step.event, (step.peers || []).join(', '), step.link,
+          step.precedence, step.detail].forEach((value) => {
+          row.insertCell().textContent = cell(value);
+        });
+      });
+      parts.push(table);
+    }
+    show(typeof answer.messageId === 'string' ? answer.messageId : id, ...parts);
+  }
+
+  async function find(event) {
+    event.preventDefault();
+    const question = ++asked;
+    const id = messageId.value.trim();
+    if (id === '') {
+      custody.hidden = true;
+      custody.replaceChildren();
+      return;
+    }
+    // A browser resolves "." and ".." in a path, and the listener refuses an empty part: such an id would ask for
+    // another one, or for nothing.
+    if (id.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+      failed(id, 'cannot ask for this id in a URL (an empty, "." or ".." part between slashes); '
+          + 'bin/gateway trace takes any id');
+      return;
+    }
+    show(id, element('p', 'custody-pending', 'asking\u2026'));
+    try {
+      const response = await fetch(custodyUrl(id), { cache: 'no-store', credentials: 'same-origin',
+        signal: AbortSignal.timeout(SEARCH_TIMEOUT_MS) });
+      const answer = await response.json().catch(() => null);
+      if (question !== asked) {
+        return;
+      }
+      if (!response.ok) {
+        // 400: the listener refuses some characters in a path (%, ;, \) before the endpoint sees the id.
+        throw new Error('the custody endpoint answered ' + response.status
+            + (answer && typeof answer.error === 'string' ? ': ' + answer.error : '')
+            + (response.status === 400 ? ' (the listener refuses this id in a URL; bin/gateway trace takes any id)'
+              : ''));
+      }
+      if (!answer || typeof answer.position !== 'string' || !Array.isArray(answer.steps)) {
+        throw new Error('the custody endpoint answered something else than a custody trail');
+      }
+      trail(id, answer);
+    } catch (error) {
+      if (question === asked) {
+        failed(id, 'cannot ask where the message is: ' + (error.name === 'TimeoutError'
+          ? 'no answer within ' + SEARCH_TIMEOUT_MS / 1000 + ' s' : error.message));
+      }
+    }
+  }
+
+  document.getElementById('search').addEventListener('submit', find);
 
   refresh();
   setInterval(refresh, REFRESH_MS);

@@ -79,7 +79,9 @@ class DashboardEndpointTest {
         assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/html"));
         assertThat(page.body()).contains("<script src=\"dashboard/chart.js\">")
-                .contains("<script src=\"dashboard/dashboard.js\">").doesNotContain("http");
+                .contains("<script src=\"dashboard/dashboard.js\">").doesNotContain("http")
+                // The search box asks the custody endpoint beside this one (tools' DashboardPageBrowserTest uses it).
+                .contains("<form id=\"search\"").contains("<section id=\"custody\"");
 
         HttpResponse<String> chartJs = get("/actuator/dashboard/chart.js", PASSWORD);
         assertThat(chartJs.statusCode()).isEqualTo(200);
@@ -89,7 +91,9 @@ class DashboardEndpointTest {
 
         HttpResponse<String> script = get("/actuator/dashboard/dashboard.js", PASSWORD);
         assertThat(script.statusCode()).isEqualTo(200);
-        assertThat(script.body()).contains("dashboard/figures");
+        assertThat(script.body()).contains("dashboard/figures").contains("'custody/'")
+                // Data is only ever text in the page.
+                .doesNotContain("innerHTML").doesNotContain("insertAdjacentHTML").doesNotContain("document.write");
 
         assertThat(get("/actuator/dashboard/nothing", PASSWORD).statusCode()).isEqualTo(404);
     }

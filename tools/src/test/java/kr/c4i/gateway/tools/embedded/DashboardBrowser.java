@@ -12,8 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -39,6 +41,36 @@ final class DashboardBrowser implements AutoCloseable {
             const line = chart.data.datasets.find(d => d.label === arguments[1]);
             return line ? line.data.map(v => v === null ? -1 : v) : null;
             """;
+
+    /**
+     * What the search box shows once answered (null while it asks): the message id, the position line or the error
+     * line, the steps' cells, and how many elements in it are none of those the page makes (markup from the data).
+     */
+    private static final String CUSTODY = """
+            const box = document.getElementById('custody');
+            if (box.hidden || document.getElementById('custody-pending')) { return null; }
+            const text = (id) => { const e = document.getElementById(id); return e ? e.textContent : null; };
+            const made = new Set(['H2', 'CODE', 'P', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD']);
+            return {
+                id: text('custody-id'), position: text('custody-position'), error: text('custody-error'),
+                rows: [...document.querySelectorAll('#custody-steps tbody tr')]
+                    .map(r => [...r.cells].map(c => c.textContent)),
+                foreign: [...box.querySelectorAll('*')].filter(e => !made.has(e.tagName)).length
+            };
+            """;
+
+    /**
+     * The search box's answer.
+     *
+     * @param messageId the message id it names, as shown
+     * @param position the last known position line, or null after an error
+     * @param error the error line, or null
+     * @param rows the steps' cells: time, where, step, peer, link, precedence, detail
+     * @param foreignElements elements in the answer the page does not make itself: markup that came with the data
+     */
+    record Custody(String messageId, @Nullable String position, @Nullable String error, List<List<String>> rows,
+            long foreignElements) {
+    }
 
     private final ChromeDriver driver;
 
@@ -103,6 +135,19 @@ final class DashboardBrowser implements AutoCloseable {
     /** Checks the page says it has updated its figures. */
     void assertUpdated() {
         assertThat(driver.findElement(By.id("status")).getText()).startsWith("updated");
+    }
+
+    /** Types the message id into the page's search box, submits it and waits for the answer below the header. */
+    @SuppressWarnings("unchecked")
+    Custody ask(String messageId) {
+        WebElement box = driver.findElement(By.id("message-id"));
+        box.clear();
+        box.sendKeys(messageId);
+        driver.findElement(By.cssSelector("#search button[type=submit]")).click();
+        Map<String, Object> shown = await().atMost(Duration.ofSeconds(20)).until(
+                () -> (Map<String, Object>) driver.executeScript(CUSTODY), answer -> answer != null);
+        return new Custody((String) shown.get("id"), (String) shown.get("position"), (String) shown.get("error"),
+                (List<List<String>>) shown.get("rows"), ((Number) shown.get("foreign")).longValue());
     }
 
     /** Keeps a screenshot of the page as target/{@code fileName}. */

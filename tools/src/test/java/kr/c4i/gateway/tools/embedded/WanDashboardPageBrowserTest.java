@@ -1,8 +1,10 @@
 package kr.c4i.gateway.tools.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,11 +16,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tools.embedded.DashboardBrowser.Custody;
 
 /**
  * The WAN gateway's built-in dashboard page in a real browser ({@link DashboardBrowser}), against the gateway of site
- * s1 relaying to site s2: its charts are drawn, the relay rate by direction is live and changes between two reads, and
- * a screenshot is kept in target/.
+ * s1 relaying to site s2: its charts are drawn, the relay rate by direction is live and changes between two reads, the
+ * search box says where a relayed message is, and a screenshot is kept in target/.
  */
 class WanDashboardPageBrowserTest {
 
@@ -50,6 +53,17 @@ class WanDashboardPageBrowserTest {
                 assertThat(loading).as("the load still runs while the page is read").isNotDone();
                 browser.assertUpdated();
 
+                // Where is message X, at this gateway: the first one sent, stored for s2 and s3, s2 took custody.
+                Custody relayed = await().atMost(Duration.ofSeconds(30)).until(() -> browser.ask("live-1-1"),
+                        answer -> answer.position() != null && answer.position().startsWith("custody passed"));
+                assertThat(relayed.position()).startsWith("custody passed from gateway s1 to s2's gateway at ");
+                assertThat(relayed.rows()).hasSizeGreaterThanOrEqualTo(2)
+                        .allSatisfy(row -> assertThat(row.get(1)).isEqualTo("site s1"));
+                assertThat(relayed.rows().getFirst().get(2)).isEqualTo("stored");
+                assertThat(relayed.rows().getLast().subList(2, 4)).containsExactly("acknowledged", "s2");
+                assertThat(browser.ask("no-such-message").position()).isEqualTo("not seen here (asked site s1)");
+
+                browser.ask("live-1-1");
                 browser.screenshot("dashboard-wan-gateway-s1.png");
             }
             finally {
