@@ -3,8 +3,10 @@ package kr.c4i.gateway.custody;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,8 +37,44 @@ final class CustodyPosition {
         if (sends(last)) {
             return where;
         }
+        List<String> stillStored = stillStored(steps, last);
+        if (!stillStored.isEmpty()) {
+            where += "; " + String.join("; ", stillStored);
+        }
         List<String> unaccounted = unaccounted(steps);
         return unaccounted.isEmpty() ? where : where + "; not yet seen at " + String.join(", ", unaccounted);
+    }
+
+    /**
+     * The copies a gateway stored that no later step of its own has resolved (acknowledged, delivered, expired or
+     * dropped), other than those the last step already names: a message stored for two routes and acknowledged on one
+     * still waits on the other.
+     */
+    private static List<String> stillStored(List<CustodyStep> steps, CustodyStep last) {
+        Map<String, Set<String>> waiting = new LinkedHashMap<>();
+        for (CustodyStep step : steps) {
+            if (!"site".equals(step.hopKind())) {
+                continue;
+            }
+            Set<String> routes = waiting.computeIfAbsent(step.hop(), h -> new LinkedHashSet<>());
+            if (step.event().equals(CustodyEvent.STORED.label())) {
+                routes.addAll(step.peers());
+            }
+            else {
+                routes.removeAll(step.peers());
+            }
+        }
+        if (last.event().equals(CustodyEvent.STORED.label())) {
+            waiting.remove(last.hop());
+        }
+        List<String> lines = new ArrayList<>();
+        waiting.forEach((hop, routes) -> {
+            if (!routes.isEmpty()) {
+                lines.add("still stored at gateway " + hop + " for " + String.join(", ", routes.stream()
+                        .map(r -> LAN.equals(r) ? "its LAN" : r).toList()));
+            }
+        });
+        return lines;
     }
 
     /** A node's send: its peers are the destinations it names. */

@@ -83,6 +83,23 @@ class CustodyTrailTest {
                 + "not yet seen at d");
     }
 
+    @Test
+    void aCopyStillStoredForAnotherRouteIsNamedAfterTheLastStep() {
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of("site s1"), List.of(
+                step(0, "stored", "site", "s1", List.of("s2", "s3"), "norm", "from this site's LAN"),
+                step(1, "acknowledged", "site", "s1", List.of("s2"), "norm", null)));
+
+        assertThat(trail.position()).isEqualTo("custody passed from gateway s1 to s2's gateway at "
+                + "2026-11-22T12:03:05Z; still stored at gateway s1 for s3");
+
+        CustodyTrail both = CustodyTrail.of("m-1", List.of("site s1"), List.of(
+                step(0, "stored", "site", "s1", List.of("s2", "s3"), "norm", "from this site's LAN"),
+                step(1, "acknowledged", "site", "s1", List.of("s2"), "norm", null),
+                step(2, "acknowledged", "site", "s1", List.of("s3"), "norm", null)));
+        assertThat(both.position()).as("every copy resolved").isEqualTo("custody passed from gateway s1 to s3's "
+                + "gateway at 2026-11-22T12:03:06Z");
+    }
+
     private static String position(CustodyStep step) {
         return CustodyTrail.of("m-1", List.of("somewhere"), List.of(step)).position();
     }
