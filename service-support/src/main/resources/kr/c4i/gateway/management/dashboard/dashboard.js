@@ -1,5 +1,6 @@
 // Reads dashboard/figures every few seconds and draws each chart's recent history with Chart.js.
-// Rates are computed here, from the change of a counter's total between two reads.
+// Rates are computed here, from the change of a counter's total between two reads; a ratio is the change of one
+// total over the change of another (its "of") between two reads.
 (function () {
   'use strict';
   const REFRESH_MS = 2000;
@@ -49,6 +50,9 @@
   }
 
   function point(chart, series, time) {
+    if (series.kind === 'ratio') {
+      return ratio(chart, series, time);
+    }
     if (series.kind !== 'rate' || series.value === null) {
       return series.value;
     }
@@ -59,6 +63,19 @@
       return null;
     }
     return Math.max(0, (series.value - last.value) * 1000 / (time - last.time));
+  }
+
+  function ratio(chart, series, time) {
+    if (series.value === null || series.of === null || series.of === undefined) {
+      return null;
+    }
+    const key = chart.title + '/' + series.label;
+    const last = previous.get(key);
+    previous.set(key, { value: series.value, of: series.of, time: time });
+    if (!last || time <= last.time || series.of <= last.of) {
+      return null;
+    }
+    return Math.max(0, (series.value - last.value) / (series.of - last.of));
   }
 
   function update(figures) {
