@@ -26,7 +26,7 @@ class ScenariosIT {
     @Test
     void theQuickSetRunsEveryExperimentForBothTransports() throws Exception {
         List<String> problems = EnvironmentCheck.problems();
-        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool and sysctl for network "
+        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool, sysctl and curl for network "
                 + "namespaces, qdiscs and nftables rules: " + String.join("; ", problems));
         Path output = Path.of("target", "scenarios-it");
         // Namespaces of its own, so a scenario run someone has going on this machine never meets the test's.

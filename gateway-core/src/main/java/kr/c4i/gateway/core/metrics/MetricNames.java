@@ -87,8 +87,21 @@ public final class MetricNames {
     public static final String WAN_DROPPED = "gateway.wan.dropped";
     /** WAN frames; tags {@code site}, {@code direction} ({@code sent}, {@code received}), {@code kind} ({@code data}, {@code receipt}). */
     public static final String WAN_FRAMES = "gateway.wan.frames";
-    /** Bytes of WAN frames; tags {@code site}, {@code direction} ({@code sent}, {@code received}). */
+    /**
+     * Bytes of WAN frames as the gateway hands them to the link or reads them from it (before sealing, after
+     * unsealing); tags {@code site}, {@code direction} ({@code sent}, {@code received}), {@code kind} ({@code data},
+     * {@code receipt}).
+     */
     public static final String WAN_BYTES = "gateway.wan.bytes";
+    /**
+     * Bytes of the encoded envelopes (each message's header fields and body, as a DATA frame's block holds them)
+     * that the DATA frames sent to a peer carried, before compression; counted per frame handed to the link, as
+     * {@link #WAN_BYTES} counts that frame (a frame sent again counts again). {@code gateway.wan.bytes} of
+     * {@code direction=sent, kind=data} over this is the link's compression ratio: the frames' bytes, headers
+     * included, over what they carry; with compression off just above 1 (a frame's header). Tags {@code site},
+     * {@code direction} ({@code sent}).
+     */
+    public static final String WAN_PAYLOAD_BYTES = "gateway.wan.payload.bytes";
     /** Frames received that could not be read (corrupt, unknown version or dictionary); tag {@code site}. */
     public static final String WAN_FRAMES_REJECTED = "gateway.wan.frames.rejected";
     /**

@@ -64,8 +64,11 @@ public final class Metrics {
     public static final String DRAIN_IN_ORDER = "drain_in_order";
 
     /**
-     * WAN: what the link's compression makes of the cell's bodies, bytes after over bytes before (1: compression off);
-     * computed by the harness with the link's own compressor, as the gateways count only the bytes of their frames.
+     * WAN: what the link's compression made of the cell's messages, bytes after over bytes before, as the sending
+     * gateways counted them during the cell: bytes of the DATA frames they sent ({@code gateway.wan.bytes}, kind
+     * {@code data}) over the bytes of the messages those carried before compression
+     * ({@code gateway.wan.payload.bytes}); just above 1 with compression off (the frames' headers). Absent when
+     * the gateways' counters could not be read.
      */
     public static final String COMPRESSION_RATIO = "wan_compression_ratio";
 

@@ -1,5 +1,6 @@
 package kr.c4i.gateway.scenarios.experiment;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
@@ -30,7 +32,8 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  * FLASH messages written one by one while that load crosses (their latency, outbox to inbox). The outage cell: the
  * WAN cut, messages of every precedence written during the cut (ROUTINE first, FLASH last), the cut lifted after
  * the outage: every one delivered, and in which order of precedence. Each cell runs with a variant's bodies and
- * compression, and reports what the link's compression makes of its bodies.
+ * compression, and reports what the link's compression made of them: the gateways' counters of the DATA frames they
+ * sent during the cell ({@link WanFrameCounters}).
  */
 final class WanExperiment {
 
@@ -38,6 +41,8 @@ final class WanExperiment {
     static final String RECEIVER = WanDeploymentPlan.nodeId(2, 1);
     private static final String ROUTINE = "ROUTINE";
     private static final String FLASH = "FLASH";
+    /** The note of a cell whose compression ratio is missing. */
+    private static final String UNCOUNTED = "compression not measured: the gateways' frame counters could not be read";
     private static final Duration MIN_FLASH_SPACING = Duration.ofMillis(20);
     /** The mixed bodies' seed: every run writes the same sequence of them, as the demo's mix does with its seed. */
     private static final long MIX_SEED = 42;
@@ -102,9 +107,11 @@ final class WanExperiment {
         PortCounters sent;
         DelayCounters delayed;
         Instant deadline;
+        Optional<WanFrameCounters> counted;
         try {
             PortCounters before = network.wanPort(1);
             DelayCounters delayBefore = network.delayCounters();
+            Optional<WanFrameCounters> countedBefore = frameCounters(bed, note);
             insert(bed, tag, 0, ROUTINE, load);
             for (int i = 1; i <= wan.flashMessages(); i++) {
                 Thread.sleep(spacing);
@@ -115,6 +122,7 @@ final class WanExperiment {
             delivered = bed.awaitInbox(RECEIVER, tag, wan.messages(), deadline);
             sent = network.wanPort(1).minus(before);
             delayed = network.delayCounters().minus(delayBefore);
+            counted = countedSince(bed, countedBefore, note);
         }
         finally {
             network.unshapeWan();
@@ -123,8 +131,8 @@ final class WanExperiment {
         InboxStats stats = inbox.inboxStats(tag);
         Instant lastSent = bed.node(SENDER).database().outboxStats(tag).lastSent();
         if (delivered < wan.messages()) {
-            note.append("only ").append(delivered).append(" of ").append(wan.messages()).append(" within ")
-                    .append(timeout.toSeconds()).append(" s");
+            note.insert(0, "only " + delivered + " of " + wan.messages() + " within " + timeout.toSeconds() + " s"
+                    + (note.isEmpty() ? "" : "; "));
         }
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Metrics.BUDGET_BPS, (double) bed.budget());
@@ -149,7 +157,7 @@ final class WanExperiment {
             m.put(Metrics.FLASH_P50_MS, DrainOrder.percentile(latencies, 50));
             m.put(Metrics.FLASH_P99_MS, DrainOrder.percentile(latencies, 99));
         }
-        m.put(Metrics.COMPRESSION_RATIO, LinkCompression.ratio(variant, bed.link(), bed.budget(), load));
+        putCompression(m, counted);
         putDelay(m, delay, delayed);
         return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(),
                 CellKeys.wan(cell.key(), delay, variant), repetition, started, wan.messages(), delivered, m,
@@ -165,21 +173,21 @@ final class WanExperiment {
         String tag = tag("cut", repetition);
         int total = wan.outageMessages() * DrainOrder.PRECEDENCES.size();
         Duration timeout = wan.timeout(wan.outageRate(), 0, total);
-        List<byte[]> written = new ArrayList<>(total);
+        StringBuilder problems = new StringBuilder();
         network.shapeWan(new LinkShape(wan.outageRate(), 0, plan.queuePackets()));
         Instant lifted;
         long delivered;
         DelayCounters delayed;
+        Optional<WanFrameCounters> counted;
         try {
             DelayCounters delayBefore = network.delayCounters();
+            Optional<WanFrameCounters> countedBefore = frameCounters(bed, problems);
             network.cutWan();
             Instant cut = Instant.now();
             try {
                 int first = 0;
                 for (String precedence : DrainOrder.PRECEDENCES.reversed()) {
-                    List<byte[]> bodies = bodies(variant, wan.outageMessages());
-                    insert(bed, tag, first, precedence, bodies);
-                    written.addAll(bodies);
+                    insert(bed, tag, first, precedence, bodies(variant, wan.outageMessages()));
                     first += wan.outageMessages();
                 }
                 // The outage is the scenario's own length, not a wait for something to happen.
@@ -194,6 +202,7 @@ final class WanExperiment {
             lifted = Instant.now();
             delivered = bed.awaitInbox(RECEIVER, tag, total, lifted.plus(timeout));
             delayed = network.delayCounters().minus(delayBefore);
+            counted = countedSince(bed, countedBefore, problems);
         }
         finally {
             network.unshapeWan();
@@ -213,13 +222,46 @@ final class WanExperiment {
         }
         String note = "drain order: " + DrainOrder.runs(order)
                 + (delivered < total ? "; only " + delivered + " of " + total + " within " + timeout.toSeconds()
-                        + " s of the lift" : "");
-        m.put(Metrics.COMPRESSION_RATIO, LinkCompression.ratio(variant, bed.link(), bed.budget(), written));
+                        + " s of the lift" : "")
+                + (problems.isEmpty() ? "" : "; " + problems);
+        putCompression(m, counted);
         putDelay(m, delay, delayed);
         String key = wan.outageKey(delay, variant);
         log.accept("wan " + bed.link().label() + " " + key + " " + repetition + ": " + note);
         return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(), key, repetition, started, total,
                 delivered, m, note);
+    }
+
+    /**
+     * The gateways' frame counters now; empty if they cannot be read, which the log and the cell's note then say
+     * (the cell still counts, without its compression ratio).
+     */
+    private Optional<WanFrameCounters> frameCounters(WanTestbed bed, StringBuilder note) {
+        try {
+            return Optional.of(bed.frameCounters());
+        }
+        catch (IOException | RuntimeException ex) {
+            log.accept("wan " + bed.link().label() + ": the gateways' frame counters could not be read: "
+                    + ex.getMessage());
+            if (note.indexOf(UNCOUNTED) < 0) {
+                note.append(note.isEmpty() ? "" : "; ").append(UNCOUNTED);
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** What the gateways counted since {@code before}, if both readings were made. */
+    private Optional<WanFrameCounters> countedSince(WanTestbed bed, Optional<WanFrameCounters> before,
+            StringBuilder note) {
+        if (before.isEmpty()) {
+            return Optional.empty();
+        }
+        return frameCounters(bed, note).map(after -> after.minus(before.get()));
+    }
+
+    /** The cell's compression ratio, when the gateways' counters were read and they sent messages meanwhile. */
+    private static void putCompression(Map<String, Double> m, Optional<WanFrameCounters> counted) {
+        counted.ifPresent(c -> c.ratio().ifPresent(ratio -> m.put(Metrics.COMPRESSION_RATIO, ratio)));
     }
 
     /** The delay and what its queue dropped, for delayed cells only. */

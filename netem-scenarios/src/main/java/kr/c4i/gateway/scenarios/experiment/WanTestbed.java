@@ -1,5 +1,7 @@
 package kr.c4i.gateway.scenarios.experiment;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -177,6 +179,25 @@ final class WanTestbed implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * What both gateways have counted so far of the DATA frames they sent, read from their management endpoints
+     * ({@code /actuator/prometheus}, with the password each made at its start). The counters start at zero with
+     * each start of the gateways.
+     *
+     * @throws IOException if a gateway's management password cannot be read
+     * @throws kr.c4i.gateway.scenarios.net.ShellException if a gateway does not answer
+     * @throws IllegalArgumentException if it answers what is not Prometheus text
+     */
+    WanFrameCounters frameCounters() throws IOException {
+        WanFrameCounters sum = WanFrameCounters.ZERO;
+        for (int site = 1; site <= 2; site++) {
+            String password = Files.readString(WanDeploymentPlan.managementPasswordFile(workDir, site)).strip();
+            sum = sum.plus(WanFrameCounters.parse(network.gatewayHttpGet(site, NodeSettings.HTTP_PORT,
+                    "/actuator/prometheus", WanDeploymentPlan.MANAGEMENT_USER, password)));
+        }
+        return sum;
     }
 
     /** Polls a node's inbox until it has {@code expected} messages of the tag or the deadline passes. */

@@ -6,8 +6,6 @@ import java.util.Locale;
 import java.util.random.RandomGenerator;
 
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
-import kr.c4i.gateway.wan.frame.FrameCompression;
-import kr.c4i.gateway.wan.frame.KmtfDictionary;
 
 /**
  * What a {@code wan} cell's messages say and whether the WAN link compresses them: each cell can be run all three
@@ -52,11 +50,6 @@ public enum WanVariant {
     /** Whether the gateways compress their frames. */
     public boolean compressed() {
         return this != UNCOMPRESSED;
-    }
-
-    /** How the gateways' frames are compressed: the link's Deflate with its KMTF dictionary, or not at all. */
-    public FrameCompression compression() {
-        return compressed() ? KmtfDictionary.DEFLATE : FrameCompression.NONE;
     }
 
     /**

@@ -18,7 +18,7 @@ public final class EnvironmentCheck {
     /** Tools and the Debian package that has each. */
     static final List<List<String>> TOOLS = List.of(List.of("ip", "iproute2"), List.of("tc", "iproute2"),
             List.of("ss", "iproute2"), List.of("nft", "nftables"), List.of("ethtool", "ethtool"),
-            List.of("sysctl", "procps"));
+            List.of("sysctl", "procps"), List.of("curl", "curl"));
 
     private EnvironmentCheck() {
     }

@@ -138,6 +138,16 @@ public final class WanNetwork implements AutoCloseable {
         return all.getOrDefault(topology.wanPort(site), PortCounters.ZERO);
     }
 
+    /**
+     * What a site's gateway host answers to an HTTP GET of {@code path} at {@code 127.0.0.1:port} (its management
+     * endpoints), with basic authentication.
+     *
+     * @throws ShellException if it does not answer, or answers with an HTTP error
+     */
+    public String gatewayHttpGet(int site, int port, String path, String user, String password) {
+        return shell.run(WanPlans.gatewayHttpGet(topology, site, port, path, user, password)).stdout();
+    }
+
     @Override
     public void close() {
         try {

@@ -123,6 +123,25 @@ public final class WanPlans {
                 "NFQUEUE", "--queue-num", Integer.toString(DELAY_QUEUE)).tolerant();
     }
 
+    /**
+     * An HTTP GET of a path on a site's gateway host at {@code 127.0.0.1:port}, where the gateway's management
+     * endpoints listen: curl in the host's namespace, failing on an HTTP error. The credential goes in curl's
+     * configuration on standard input, not on the command line, which any process of the machine may read.
+     *
+     * @param path e.g. {@code /actuator/prometheus}
+     */
+    public static ShellCommand gatewayHttpGet(WanTopology t, int site, int port, String path, String user,
+            String password) {
+        return ShellCommand.of("ip", "netns", "exec", t.gatewayNamespace(site), "curl", "--silent", "--show-error",
+                "--fail", "--max-time", "10", "--config", "-", "http://127.0.0.1:" + port + path)
+                .withSecretStdin("user = \"" + curlQuoted(user + ":" + password) + "\"\n");
+    }
+
+    /** Text inside a double-quoted string of a curl configuration: backslash and quote escaped. */
+    static String curlQuoted(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
     /** The WAN switch's NFQUEUE counters (see {@link DelayCounters#parse}). */
     public static ShellCommand delayCounters(WanTopology t) {
         return ShellCommand.of("ip", "netns", "exec", t.wan().switchNamespace(), "cat",

@@ -9,7 +9,6 @@ import java.util.Map;
 
 import kr.c4i.gateway.scenarios.experiment.CellKeys;
 import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
-import kr.c4i.gateway.scenarios.experiment.LinkCompression;
 import kr.c4i.gateway.scenarios.experiment.LossCell;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RecoveryOrder;
@@ -383,14 +382,13 @@ public final class MarkdownReport {
         for (WanVariant variant : wan.variants()) {
             variants.add("`" + variant.label() + "`, " + variant.description());
         }
-        md.append(String.join("; ", variants)).append(". Compression: bytes after over bytes before of the cell's "
-                + "bodies (a loss cell's ROUTINE load, all the outage wrote) under the link's own compressor (Deflate "
-                + "level 6 with `kmtf.dict`, wan-gateway's `KmtfDictionary.DEFLATE`), the bodies packed one after "
-                + "another into blocks that each compress to a frame of the size the gateways fill (")
-                .append(Fmt.whole(LinkCompression.FRAME_TARGET_BYTES)).append(" B, or 10 ms of the budget where that "
-                        + "is more, up to a NORM segment or 64 KiB; Deflate's fastest level from 16 KiB). Computed by "
-                        + "the harness, not measured on the link: the gateways count the bytes of their frames, not "
-                        + "what those held before compression. 100% with compression off.\n\n");
+        md.append(String.join("; ", variants)).append(". Compression: bytes after over bytes before, as the sending "
+                + "gateways counted them during the cell (a loss cell's ROUTINE load and FLASH messages, all the "
+                + "outage wrote): the bytes of the DATA frames they sent (`gateway.wan.bytes`, kind `data`: frame "
+                + "headers included, before sealing) over the bytes of the messages those frames carried before "
+                + "compression (`gateway.wan.payload.bytes`: each message's encoded header fields and body), read "
+                + "from the gateways' `/actuator/prometheus` before and after the cell; a frame sent again counts "
+                + "again on both sides. With compression off just above 100%: a frame's own header.\n\n");
     }
 
     /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */

@@ -9,8 +9,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.transport.TransportKind;
-import kr.c4i.gateway.wan.frame.FrameCompression;
-import kr.c4i.gateway.wan.frame.KmtfDictionary;
 
 class WanVariantTest {
 
@@ -25,9 +23,9 @@ class WanVariantTest {
 
     @Test
     void onlyUncompressedTurnsTheLinksCompressionOff() {
-        assertThat(WanVariant.FILLER.compression()).isSameAs(KmtfDictionary.DEFLATE);
-        assertThat(WanVariant.MIX.compression()).isSameAs(KmtfDictionary.DEFLATE);
-        assertThat(WanVariant.UNCOMPRESSED.compression()).isSameAs(FrameCompression.NONE);
+        assertThat(WanVariant.FILLER.compressed()).isTrue();
+        assertThat(WanVariant.MIX.compressed()).isTrue();
+        assertThat(WanVariant.UNCOMPRESSED.compressed()).isFalse();
     }
 
     @Test

@@ -30,7 +30,7 @@ class WanDelayIT {
     @Test
     void theWanLinkDelaysEveryFrameBothWaysOnlyWhileADelayIsSet() {
         List<String> problems = EnvironmentCheck.problems();
-        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool and sysctl for network "
+        Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool, sysctl and curl for network "
                 + "namespaces and an NFQUEUE rule: " + String.join("; ", problems));
         Prerequisites.require(Prerequisites.onPath("iptables-nft"),
                 "iptables-nft, whose NFQUEUE target queues the WAN's frames (apt-get install iptables)");

@@ -29,6 +29,19 @@ class WanPlansTest {
     }
 
     @Test
+    void aGatewaysManagementEndpointIsReadInItsHostWithTheCredentialOnStandardInputOnly() {
+        ShellCommand get = WanPlans.gatewayHttpGet(wan, 2, 8080, "/actuator/prometheus", "user", "pa\"ss\\word");
+        assertThat(get.argv()).containsExactly("ip", "netns", "exec", "c4gb-h3", "curl", "--silent", "--show-error",
+                "--fail", "--max-time", "10", "--config", "-", "http://127.0.0.1:8080/actuator/prometheus");
+        assertThat(get.stdin()).isEqualTo("user = \"user:pa\\\"ss\\\\word\"\n");
+        assertThat(get.mayFail()).isFalse();
+        // Neither the verbose output nor an error message shows it, also once allowed to fail.
+        assertThat(get.display()).doesNotContain("word").endsWith("< (a credential, not shown)");
+        assertThat(get.tolerant().display()).doesNotContain("word");
+        assertThat(get.tolerant().secretStdin()).isTrue();
+    }
+
+    @Test
     void theWanSwitchJoinsOnlyTheTwoGatewayHostsThroughASecondInterface() {
         List<String> lines = lines(WanPlans.create(wan));
         assertThat(lines).contains("ip netns add c4gw-sw",

@@ -104,6 +104,11 @@ class WanDeploymentPlanTest {
                 .containsSequence("wan", "--site", "s1", "--work-dir", "/w", "--http-port", "8080", "--pg-socket-dir",
                         "/s", "--")
                 .contains("--gateway.wan.schedule.budget-bits-per-second=122420");
+        // The wan command keeps its management password in <work-dir>/<site>-gw, and no password is set here.
+        assertThat(WanDeploymentPlan.managementPasswordFile(Path.of("/w"), 1))
+                .isEqualTo(Path.of("/w/s1-gw/management-password"));
+        assertThat(gw1.launch().managementPassword()).isNull();
+        assertThat(gw1.launch().properties()).doesNotContainKey("spring.security.user.name");
         assertThat(String.join(" ", command)).doesNotContain(NodeSettings.JMS_PASSWORD);
         assertThat(gw1.launch().environment()).containsEntry("GATEWAY_WAN_LAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD)
                 .containsEntry("GATEWAY_WAN_JMS_PASSWORD", NodeSettings.JMS_PASSWORD);

@@ -90,7 +90,7 @@ class ReportRenderingTest {
         String md = MarkdownReport.render(run, Map.of());
         assertThat(md).contains("Variant: `filler`, today's bodies, one filler text", "; `mix`, varied report texts",
                 "; `uncompressed`, the same varied texts, the gateways sending their frames uncompressed",
-                "Computed by the harness, not measured on the link");
+                "as the sending gateways counted them during the cell", "`gateway.wan.payload.bytes`");
         assertThat(md).contains("| 10% | 2 Mbit/s | jms | filler | 1.7% | 1,912,814 | 640 | 200/200 |",
                 "| 10% | 2 Mbit/s | jms | mix | 34.0% | – | 300 | 200/200 |",
                 "| 10% | 2 Mbit/s | jms | uncompressed | 100.0% | – | 250 | 200/200 |",

@@ -85,6 +85,10 @@ public final class DashboardEndpoint {
                     line.put("label", label);
                     line.put("kind", series.kind().name().toLowerCase());
                     line.put("value", value);
+                    if (series.per() != null) {
+                        // The page divides the change of value by the change of this total.
+                        line.put("of", value(series.per(), meters(series.per())));
+                    }
                     lines.add(line);
                 });
             }
@@ -95,8 +99,7 @@ public final class DashboardEndpoint {
 
     /** Label to value; one entry, or one per tag value (a split series whose meters do not exist yet has none). */
     private Map<String, @Nullable Double> values(Series series) {
-        List<Meter> meters = List.copyOf(registry.find(series.meter()).tags(series.where().entrySet().stream()
-                .flatMap(tag -> Stream.of(tag.getKey(), tag.getValue())).toArray(String[]::new)).meters());
+        List<Meter> meters = meters(series);
         Map<String, @Nullable Double> values = new TreeMap<>();
         if (series.splitTag() == null) {
             values.put(series.label(), value(series, meters));
@@ -109,6 +112,12 @@ public final class DashboardEndpoint {
         }
         byTag.forEach((tag, tagged) -> values.put((series.label() + " " + tag).strip(), value(series, tagged)));
         return values;
+    }
+
+    /** The meters of the series' name that have its tags. */
+    private List<Meter> meters(Series series) {
+        return List.copyOf(registry.find(series.meter()).tags(series.where().entrySet().stream()
+                .flatMap(tag -> Stream.of(tag.getKey(), tag.getValue())).toArray(String[]::new)).meters());
     }
 
     private static @Nullable Double value(Series series, List<Meter> meters) {

@@ -1,5 +1,6 @@
 // Reads dashboard/figures every few seconds and draws each chart's recent history with Chart.js.
-// Rates are computed here, from the change of a counter's total between two reads.
+// Rates are computed here, from the change of a counter's total between two reads; a ratio is the change of one
+// total over the change of another (its "of") between two reads.
 // The search box asks custody/<message id> where a message is and shows its trail above the charts.
 (function () {
   'use strict';
@@ -50,6 +51,9 @@
   }
 
   function point(chart, series, time) {
+    if (series.kind === 'ratio') {
+      return ratio(chart, series, time);
+    }
     if (series.kind !== 'rate' || series.value === null) {
       return series.value;
     }
@@ -60,6 +64,19 @@
       return null;
     }
     return Math.max(0, (series.value - last.value) * 1000 / (time - last.time));
+  }
+
+  function ratio(chart, series, time) {
+    if (series.value === null || series.of === null || series.of === undefined) {
+      return null;
+    }
+    const key = chart.title + '/' + series.label;
+    const last = previous.get(key);
+    previous.set(key, { value: series.value, of: series.of, time: time });
+    if (!last || time <= last.time || series.of <= last.of) {
+      return null;
+    }
+    return Math.max(0, (series.value - last.value) / (series.of - last.of));
   }
 
   function update(figures) {

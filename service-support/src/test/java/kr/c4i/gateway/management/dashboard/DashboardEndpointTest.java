@@ -1,6 +1,7 @@
 package kr.c4i.gateway.management.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -45,6 +47,12 @@ class DashboardEndpointTest {
             return DashboardChart.of("Orders", "orders/s", Series.rate("taken", "test.orders"),
                     Series.valueBy("refused", "test.refused", "reason"),
                     Series.rateBy("express", "test.sent", "route").where("class", "express"));
+        }
+
+        @Bean
+        DashboardChart packingChart() {
+            return DashboardChart.of("Packing", "after/before", Series.ratio("packed over raw", "test.bytes",
+                    Series.rate("", "test.raw").where("stage", "in")).where("stage", "out"));
         }
     }
 
@@ -121,6 +129,29 @@ class DashboardEndpointTest {
                 .doesNotContain("express south")
                 // Every service's page ends with the JVM's memory.
                 .contains("\"title\":\"JVM memory used\"").contains("\"label\":\"heap\"");
+    }
+
+    @Test
+    void aRatioCarriesTheTotalItIsDividedBy() throws Exception {
+        MeterRegistry registry = service.getBean(MeterRegistry.class);
+        registry.counter("test.bytes", "stage", "out").increment(30);
+        registry.counter("test.bytes", "stage", "in").increment(1000);
+        registry.counter("test.raw", "stage", "in").increment(100);
+
+        assertThat(get("/actuator/dashboard/figures", PASSWORD).body()).contains("\"title\":\"Packing\"")
+                .contains("{\"label\":\"packed over raw\",\"kind\":\"ratio\",\"value\":30.0,\"of\":100.0}");
+    }
+
+    @Test
+    void aRatioIsOneLineDividedByAnother() {
+        Series per = Series.rate("", "test.raw");
+        assertThatIllegalArgumentException().isThrownBy(
+                () -> new Series("split", "test.bytes", DashboardChart.Kind.RATIO, 0, "stage", Map.of(), per));
+        assertThatIllegalArgumentException().isThrownBy(
+                () -> new Series("alone", "test.bytes", DashboardChart.Kind.RATIO, 0, null, Map.of(), null));
+        assertThatIllegalArgumentException().isThrownBy(
+                () -> new Series("rate", "test.bytes", DashboardChart.Kind.RATE, 0, null, Map.of(), per));
+        assertThat(Series.ratio("r", "test.bytes", per).where("stage", "out").per()).isEqualTo(per);
     }
 
     private static HttpResponse<String> get(String path, @Nullable String password) throws Exception {

@@ -37,6 +37,7 @@ class WanGatewayMetricsTest {
             "Relayed over the WAN per precedence (receipted by the peer)", "Relayed by direction",
             "Store depth per precedence", "Store bytes and bound", "Oldest stored copy per route",
             "Dropped by reason, refused by the store", "WAN bytes",
+            "WAN compression (DATA frame bytes sent over their messages' bytes)",
             "FLASH delivery latency (origin to this site's nodes)");
 
     @TempDir
@@ -88,6 +89,8 @@ class WanGatewayMetricsTest {
             assertThat(lines(gateway1, "WAN link up per peer site")).containsEntry("s2", 1.0).containsEntry("s3", 1.0);
             // The denied LOGSITREP came twice: a's bridges forward one copy per remote destination (c, d).
             assertThat(lines(gateway1, "Dropped by reason, refused by the store")).containsEntry("denied", 2.0);
+            assertThat(lines(gateway1, "WAN compression (DATA frame bytes sent over their messages' bytes)"))
+                    .containsKey("after over before");
             JsonNode gateway2 = figures(sites.gateway2);
             assertThat(lines(gateway2, "FLASH delivery latency (origin to this site's nodes)")).containsKeys("p50", "p99");
         }

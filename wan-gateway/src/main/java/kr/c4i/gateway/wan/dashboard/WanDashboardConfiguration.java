@@ -82,8 +82,21 @@ public class WanDashboardConfiguration {
                 Series.valueBy("in flight", MetricNames.WAN_LINK_INFLIGHT_BYTES, MetricNames.TAG_SITE));
     }
 
+    /**
+     * Bytes of the DATA frames sent over the encoded envelopes they carried, between two reads of the page: what the
+     * link's compression makes of this traffic, frame headers included (just above 1 with compression off).
+     */
     @Bean
     @Order(9)
+    DashboardChart compressionChart() {
+        return DashboardChart.of("WAN compression (DATA frame bytes sent over their messages' bytes)", "after/before",
+                Series.ratio("after over before", MetricNames.WAN_BYTES,
+                        Series.rate("", MetricNames.WAN_PAYLOAD_BYTES).where(MetricNames.TAG_DIRECTION, "sent"))
+                        .where(MetricNames.TAG_DIRECTION, "sent").where(MetricNames.TAG_KIND, "data"));
+    }
+
+    @Bean
+    @Order(10)
     DashboardChart flashLatencyChart() {
         return DashboardChart.of("FLASH delivery latency (origin to this site's nodes)", "ms",
                 Series.percentile("p50", MetricNames.WAN_DELIVERY_LATENCY, 0.5)

@@ -59,6 +59,7 @@ public final class RelayMetrics {
     private final Map<QuarantinedKey, Counter> quarantined = new ConcurrentHashMap<>();
     private final Map<FrameKey, Counter> frames = new ConcurrentHashMap<>();
     private final Map<FrameKey, Counter> bytes = new ConcurrentHashMap<>();
+    private final Map<SiteId, Counter> payloadSent = new ConcurrentHashMap<>();
     private final Map<SiteId, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<SiteId, Counter> resent = new ConcurrentHashMap<>();
     private final Map<Precedence, Timer> latency = new ConcurrentHashMap<>();
@@ -114,15 +115,28 @@ public final class RelayMetrics {
                 .increment();
     }
 
-    /** A frame went to or came from a peer. */
+    /** A frame went to or came from a peer: its bytes as handed to the link or read from it (unsealed). */
     public void frame(SiteId site, boolean sent, boolean data, int frameBytes) {
         FrameKey key = new FrameKey(site, sent, data);
         frames.computeIfAbsent(key, k -> Counter.builder(MetricNames.WAN_FRAMES).description("WAN frames")
                 .tag(TAG_SITE, k.site().value()).tag(TAG_DIRECTION, k.sent() ? "sent" : "received")
                 .tag(TAG_KIND, k.data() ? "data" : "receipt").register(registry)).increment();
-        bytes.computeIfAbsent(new FrameKey(site, sent, true), k -> Counter.builder(MetricNames.WAN_BYTES)
-                .description("Bytes of WAN frames").baseUnit("bytes").tag(TAG_SITE, k.site().value())
-                .tag(TAG_DIRECTION, k.sent() ? "sent" : "received").register(registry)).increment(frameBytes);
+        bytes.computeIfAbsent(key, k -> Counter.builder(MetricNames.WAN_BYTES)
+                .description("Bytes of WAN frames, as handed to the link or read from it (unsealed)").baseUnit("bytes")
+                .tag(TAG_SITE, k.site().value()).tag(TAG_DIRECTION, k.sent() ? "sent" : "received")
+                .tag(TAG_KIND, k.data() ? "data" : "receipt").register(registry)).increment(frameBytes);
+    }
+
+    /**
+     * A DATA frame went to a peer (counted by {@link #frame} too) carrying this many bytes of encoded envelopes
+     * before compression: the block its envelopes make, each message's header fields and body.
+     */
+    public void payloadSent(SiteId site, int blockBytes) {
+        payloadSent.computeIfAbsent(site, s -> Counter.builder(MetricNames.WAN_PAYLOAD_BYTES)
+                .description("Bytes of the encoded envelopes the DATA frames sent carried, before compression; "
+                        + "gateway.wan.bytes of sent DATA frames over this is the link's compression ratio")
+                .baseUnit("bytes").tag(TAG_SITE, s.value()).tag(TAG_DIRECTION, "sent").register(registry))
+                .increment(blockBytes);
     }
 
     public void frameRejected(SiteId site) {

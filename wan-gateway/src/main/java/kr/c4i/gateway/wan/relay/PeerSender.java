@@ -295,6 +295,7 @@ final class PeerSender implements Runnable {
             inFlight.sent(new SentFrame(seq, framed, packed.frame().length, System.nanoTime()));
             pacer.sent(packed.frame().length);
             metrics.frame(peer, true, true, packed.frame().length);
+            metrics.payloadSent(peer, packed.blockBytes());
             expansion = Math.max(1.0, 0.8 * expansion + 0.2 * ((double) packed.blockBytes() / packed.frame().length));
             from += packed.envelopes();
         }

@@ -90,6 +90,7 @@ final class JmsSites implements AutoCloseable {
     private final long budgetBitsPerSecond;
     private final Duration receiptTimeout;
     private final double floor;
+    private final FrameCodec codec;
     private final Clearances nodeClearances;
     private final Clearances siteClearances;
 
@@ -108,6 +109,15 @@ final class JmsSites implements AutoCloseable {
     JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
             long budgetBitsPerSecond, Duration receiptTimeout, double floor, Clearances nodeClearances,
             Clearances siteClearances) throws Exception {
+        this(dir, nodesBySite, subscriptions, budgetBitsPerSecond, receiptTimeout, floor, nodeClearances,
+                siteClearances, FrameCodec.standard());
+    }
+
+    /** @param codec every gateway's, as gateway.wan.compress-frames makes it */
+    JmsSites(Path dir, Map<SiteId, NodeId> nodesBySite, Map<NodeId, List<String>> subscriptions,
+            long budgetBitsPerSecond, Duration receiptTimeout, double floor, Clearances nodeClearances,
+            Clearances siteClearances, FrameCodec codec) throws Exception {
+        this.codec = codec;
         this.floor = floor;
         this.nodeClearances = nodeClearances;
         this.siteClearances = siteClearances;
@@ -186,7 +196,7 @@ final class JmsSites implements AutoCloseable {
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
         Supplier<RelayPolicy> policies = () -> policy;
         RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,
-                store, policies, ExpiryRule.NEVER, link, lan, FrameCodec.standard(), new RelayMetrics(site.registry),
+                store, policies, ExpiryRule.NEVER, link, lan, codec, new RelayMetrics(site.registry),
                 new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), floor,
                         1500, 256 * 1024),
                 Clock.systemUTC());
