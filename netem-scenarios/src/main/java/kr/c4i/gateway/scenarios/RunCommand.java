@@ -180,6 +180,11 @@ final class RunCommand implements Callable<Integer> {
             description = "A bridge property for every node (repeatable), e.g. gateway.outbox.batch-size=100.")
     Map<String, String> nodeProperties = new LinkedHashMap<>();
 
+    @Option(names = "--gateway-property", paramLabel = "KEY=VALUE",
+            description = "A property for every WAN gateway of the wan experiment (repeatable), e.g. "
+                    + "gateway.wan.norm.auto-parity=2.")
+    Map<String, String> gatewayProperties = new LinkedHashMap<>();
+
     @Option(names = "--plain", description = "Run nodes and gateways without security (brokers in plain TCP, DDS "
             + "without DDS Security, WAN frames in clear), to measure what it costs. By default each run makes its "
             + "own site PKI in its work directory.")
@@ -233,7 +238,7 @@ final class RunCommand implements Callable<Integer> {
             }
         };
         NodeSettings nodes = new NodeSettings(javaPath(), nodeJarPath(), nodeHeap, jmsRetryInterval, ddsDomain,
-                multicastAddress, nodeProperties);
+                multicastAddress, nodeProperties, gatewayProperties);
         Path workRoot = Files.createTempDirectory("c4g-scenarios-");
         ScenarioRunner.Options options = new ScenarioRunner.Options(new Topology(prefix, subnet, 6), backend,
                 hostTuning.tuning(), nodes, workRoot, dir.resolve("nodes"), !plain);

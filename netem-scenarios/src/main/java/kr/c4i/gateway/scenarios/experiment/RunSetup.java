@@ -21,16 +21,18 @@ import org.jspecify.annotations.Nullable;
  * @param nodeHeap the nodes' -Xmx
  * @param types the KMTF types each experiment sent
  * @param nodeProperties extra bridge properties every node got
+ * @param gatewayProperties extra properties every WAN gateway got; empty in runs made before they were recorded
  * @param secured whether nodes and gateways ran with the run's site PKI (TLS, DDS Security, sealed WAN frames); null in
  *        runs made before it was recorded, which ran plain
  */
 public record RunSetup(String backend, String congestionControl, @Nullable Integer arpRetryMillis, int hosts,
         String subnet, List<Queue> queues, String kernel, int cpus, String java, String nodeJar, String nodeHeap, String types,
-        List<String> nodeProperties, @Nullable Boolean secured) {
+        List<String> nodeProperties, @Nullable List<String> gatewayProperties, @Nullable Boolean secured) {
 
     public RunSetup {
         queues = List.copyOf(queues);
         nodeProperties = List.copyOf(nodeProperties);
+        gatewayProperties = gatewayProperties == null ? List.of() : List.copyOf(gatewayProperties);
     }
 
     /**

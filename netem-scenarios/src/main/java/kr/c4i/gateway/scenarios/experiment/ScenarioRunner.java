@@ -421,7 +421,7 @@ public final class ScenarioRunner {
     private NodeSettings nodeSettings() {
         NodeSettings n = options.nodes();
         return nodeJarCopy == null ? n : new NodeSettings(n.java(), nodeJarCopy, n.heap(), n.jmsRetryInterval(),
-                n.ddsDomain(), n.multicastAddress(), n.extraProperties());
+                n.ddsDomain(), n.multicastAddress(), n.extraProperties(), n.gatewayProperties());
     }
 
     private RunSetup setup(EmulatedNetwork network, ScenarioTypes types) {
@@ -445,10 +445,12 @@ public final class ScenarioRunner {
         String typeList = "recovery " + types.recovery() + ", loss " + types.loss() + ", 1:N " + types.fanOut();
         List<String> extra = options.nodes().extraProperties().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
+        List<String> gatewayExtra = options.nodes().gatewayProperties().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
         return new RunSetup(network.backend().description(), network.congestionControl(), network.arpRetryMillis(),
                 options.topology().hosts(), options.topology().subnet() + ".0/24", queues,
                 System.getProperty("os.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.version().toString(), options.nodes().jar().toString(), options.nodes().heap(), typeList, extra,
-                options.secured());
+                gatewayExtra, options.secured());
     }
 }

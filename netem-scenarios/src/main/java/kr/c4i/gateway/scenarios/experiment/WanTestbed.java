@@ -94,11 +94,12 @@ final class WanTestbed implements AutoCloseable {
         budget = budgetBitsPerSecond;
         compressed = compressing;
         WanTopology t = network.topology();
-        Map<String, String> codec = compressing ? Map.of() : WanDeploymentPlan.UNCOMPRESSED_FRAMES;
+        Map<String, String> extra = new LinkedHashMap<>(compressing ? Map.of() : WanDeploymentPlan.UNCOMPRESSED_FRAMES);
+        extra.putAll(settings.gatewayProperties());
         for (int site = 1; site <= 2; site++) {
             String id = WanDeploymentPlan.siteId(site);
             WanDeploymentPlan.Gateway gateway = WanDeploymentPlan.gateway(t, site, link, nodesPerSite, subscriptions,
-                    budgetBitsPerSecond, settings, workDir, pki, codec);
+                    budgetBitsPerSecond, settings, workDir, pki, extra);
             Path sockets = workDir.resolve("sockets").resolve("gw-" + id);
             List<String> command = WanDeploymentPlan.gatewayCommand(t, gateway, settings, workDir, sockets);
             // The harness's process handle wants a NodeSpec: the gateway's id and host, no bridge properties.

@@ -13,9 +13,10 @@ import java.util.Map;
  * @param ddsDomain DDS domain id of every node
  * @param multicastAddress DDS multicast group
  * @param extraProperties more bridge properties for every node (tuning), applied last
+ * @param gatewayProperties more properties for every WAN gateway of the wan experiment (tuning), applied last
  */
 public record NodeSettings(Path java, Path jar, String heap, String jmsRetryInterval, int ddsDomain,
-        String multicastAddress, Map<String, String> extraProperties) {
+        String multicastAddress, Map<String, String> extraProperties, Map<String, String> gatewayProperties) {
 
     public static final String JMS_USER = "scenarios";
     public static final String JMS_PASSWORD = "scenarios-c4g";
@@ -24,5 +25,6 @@ public record NodeSettings(Path java, Path jar, String heap, String jmsRetryInte
 
     public NodeSettings {
         extraProperties = Map.copyOf(extraProperties);
+        gatewayProperties = Map.copyOf(gatewayProperties);
     }
 }

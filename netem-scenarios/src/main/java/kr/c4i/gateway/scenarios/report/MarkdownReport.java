@@ -111,7 +111,9 @@ public final class MarkdownReport {
         row(md, "Nodes", "gateway-tools executable jar (" + s.nodeJar() + "), node command, -Xmx" + s.nodeHeap() + ", one per host "
                 + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
                 + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
-                + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties()));
+                + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties())
+                + (s.gatewayProperties().isEmpty() ? "" : "; the WAN gateways' extra properties "
+                        + s.gatewayProperties()));
         row(md, "Security", Boolean.TRUE.equals(s.secured())
                 ? "on: a site PKI per deployment, brokers in mutual TLS, DDS Security (each node its own identity), "
                         + "WAN frames sealed; on the wan experiment's DDS LANs the gateways too, granted the other "

@@ -74,6 +74,6 @@ public final class PooledRuns {
     private static RunSetup comparable(RunSetup s) {
         return new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), "", s.queues(),
                 s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties(),
-                Boolean.TRUE.equals(s.secured()));
+                s.gatewayProperties(), Boolean.TRUE.equals(s.secured()));
     }
 }

@@ -17,7 +17,7 @@ class DeploymentPlanTest {
 
     private final Topology topology = new Topology("c4g-", "10.77.0", 6);
     private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/gateway-tools-exec.jar"),
-            "384m", "1s", 7, "239.255.0.1", Map.of("gateway.outbox.batch-size", "100"));
+            "384m", "1s", 7, "239.255.0.1", Map.of("gateway.outbox.batch-size", "100"), Map.of());
     private final Map<Integer, List<String>> routing = Map.of(2, List.of("SITREP", "LOGSITREP"), 3,
             List.of("AIRSITREP"));
 

@@ -19,7 +19,7 @@ class WanDeploymentPlanTest {
 
     private final WanTopology wan = WanTopology.of(Topology.DEFAULT);
     private final NodeSettings settings = new NodeSettings(Path.of("/jdk/bin/java"), Path.of("/x/gateway-tools-exec.jar"),
-            "384m", "1s", 7, "239.255.0.1", Map.of());
+            "384m", "1s", 7, "239.255.0.1", Map.of(), Map.of());
     private final Map<String, List<String>> subscriptions = Map.of("n4", List.of("LOGSITREP"));
 
     @Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.RunSetup;
 import kr.c4i.gateway.scenarios.experiment.WanVariant;
 
 class ReportRenderingTest {
@@ -35,6 +36,20 @@ class ReportRenderingTest {
         assertThat(md).contains("## Targets", "| **met** | Recovery: DDS response time under 500 ms |");
         assertThat(md).contains("![Figure 7](figure7-recovery.png)", "| ARP retry (hosts) | 100 ms |");
         assertThat(md).doesNotContain("NaN", "null");
+    }
+
+    @Test
+    void theSetupNamesTheGatewaysExtraPropertiesWhenTheRunGaveThem() {
+        RunResult run = SampleRuns.ddsWins();
+        RunSetup s = run.setup();
+        RunSetup tuned = new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), s.subnet(),
+                s.queues(), s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties(),
+                List.of("gateway.wan.norm.auto-parity=2"), s.secured());
+
+        assertThat(MarkdownReport.render(run, Map.of())).doesNotContain("the WAN gateways' extra properties");
+        assertThat(MarkdownReport.render(new RunResult(run.command(), run.startedAt(), run.finishedAt(), run.plan(),
+                tuned, run.repetitions(), List.of()), Map.of()))
+                .contains("; the WAN gateways' extra properties [gateway.wan.norm.auto-parity=2]");
     }
 
     @Test

@@ -89,7 +89,7 @@ final class SampleRuns {
                 "drain order: ROUTINE x3, FLASH x25, IMMEDIATE x25, PRIORITY x25, ROUTINE x22"));
         RunSetup setup = new RunSetup("tc tbf + nftables", "bbr", 100, 6, "10.77.0.0/24",
                 List.of(new RunSetup.Queue("2 Mbit/s", 50, 75_700, 1600, 302.8)), "6.18", 2, "25", "/x/node.jar",
-                "384m", "recovery SITREP", List.of(), true);
+                "384m", "recovery SITREP", List.of(), List.of(), true);
         return new RunResult("bin/scenarios run --quick", T, T.plusSeconds(300), plan, setup, reps, List.of());
     }
 
