@@ -458,7 +458,8 @@ public final class MarkdownReport {
                 + "compression off). FLASH: the worst "
                 + "repetition's p99 under ").append(Fmt.whole(NormTargets.FLASH_P99_2MBIT_MS)).append(" ms at 2 Mbit/s "
                 + "and ").append(Fmt.whole(NormTargets.FLASH_P99_128KBIT_MS)).append(" ms at 128 kbit/s (no target "
-                + "at other rates). The target names a 10 MB ROUTINE backlog; here the FLASH messages follow a ROUTINE "
+                + "at other rates); across a delay, ").append(Fmt.whole(NormTargets.DELAYED_FLASH_P99_MS))
+                .append(" ms at 30% loss and 128 kbit/s only, and no \"above\" target. The target names a 10 MB ROUTINE backlog; here the FLASH messages follow a ROUTINE "
                 + "load of ").append(Fmt.whole(wan.messages())).append(" x ").append(wan.size()).append(" B = ")
                 .append(Fmt.whole(backlog / 1000.0)).append(" kB written at once at site 1, one by one over the first "
                         + "half of the load's nominal time, so each waits behind what is left of it")
@@ -469,6 +470,7 @@ public final class MarkdownReport {
         md.append("|---:|---:|---|---|---|---:|---|---|\n");
         for (NormTargets.Cell c : cells) {
             md.append("| ").append(Math.round(c.cell().loss() * 100)).append("% | ").append(c.cell().rate().label())
+                    .append(c.delayed() ? " + " + c.delay().toMillis() + " ms delay" : "")
                     .append(" | ").append(c.variant().label()).append(" | ").append(mark(c.reliable())).append(' ')
                     .append(delivered(run, ExperimentKind.WAN, WanLinkKind.NORM.label(), c.key()))
                     .append(" | ").append(Fmt.meanSd(c.msgPerS())).append(" | ").append(Fmt.number(c.bound()))

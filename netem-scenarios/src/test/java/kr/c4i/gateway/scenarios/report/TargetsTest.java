@@ -149,6 +149,42 @@ class TargetsTest {
                 .contains("10% 2 Mbit/s, uncompressed: 900 of 1,125 msg/s (80.0%)");
     }
 
+    @Test
+    void acrossADelayEveryCellMustDeliverAndReachTheBoundsShareAndFlashHasALimitAt30PerCentAnd128kbit() {
+        WanPlan wan = new WanPlan(List.of(WanLinkKind.NORM), 1, 1000, 200, 20, List.of(new LossCell(0.3,
+                Rate.KBIT_128), new LossCell(0.1, Rate.KBIT_128)), null, Rate.MBIT_2, 25)
+                .withDelays(List.of(java.time.Duration.ZERO, java.time.Duration.ofMillis(250)));
+        RunResult base = SampleRuns.ddsWins();
+        List<RepetitionResult> reps = List.of(
+                norm("30% 128 kbit/s", 1, 1000, 20, 51, 2400), norm("10% 128 kbit/s", 1, 1000, 20, 75, 900),
+                // bound 56: 40 msg/s is 71% (missed); FLASH 3,400 ms over 2,500 (missed)
+                norm("30% 128 kbit/s, 250 ms delay", 1, 1000, 20, 40, 3400),
+                // bound 72: 70 msg/s is 97% (met); no FLASH target at 10% across a delay, whatever its p99
+                norm("10% 128 kbit/s, 250 ms delay", 1, 1000, 20, 70, 5000));
+        RunResult run = new RunResult(base.command(), base.startedAt(), base.finishedAt(), base.plan().withWan(wan),
+                base.setup(), reps, List.of());
+
+        List<NormTargets.Cell> cells = NormTargets.cells(run);
+        assertThat(cells).extracting(NormTargets.Cell::key).containsExactly("30% 128 kbit/s", "10% 128 kbit/s",
+                "30% 128 kbit/s, 250 ms delay", "10% 128 kbit/s, 250 ms delay");
+        NormTargets.Cell k30 = cells.get(2);
+        assertThat(List.of(k30.reliable(), k30.boundShare(), k30.aboveBound(), k30.flash()))
+                .containsExactly(Status.MET, Status.MISSED, Status.NOT_MEASURED, Status.MISSED);
+        NormTargets.Cell k10 = cells.get(3);
+        assertThat(List.of(k10.reliable(), k10.boundShare(), k10.aboveBound(), k10.flash()))
+                .containsExactly(Status.MET, Status.MET, Status.NOT_MEASURED, Status.NOT_MEASURED);
+
+        Map<String, Check> checks = byId(Targets.evaluate(run));
+        assertThat(checks.get("wan-norm-flash").measured()).as("the undelayed checks leave the delayed cells out")
+                .startsWith("2 cells, worst p99 2,400 ms");
+        assertThat(checks.get("wan-norm-delay-reliable").status()).isEqualTo(Status.MET);
+        assertThat(checks.get("wan-norm-delay-bound").measured())
+                .contains("30% 128 kbit/s, 250 ms delay: 40.0 of 56.0 msg/s (71.4%)").doesNotContain("10% 128 kbit/s, 250");
+        assertThat(checks.get("wan-norm-delay-flash").status()).isEqualTo(Status.MISSED);
+        assertThat(checks.get("wan-norm-delay-flash").measured()).startsWith("1 cell, worst p99 3,400 ms");
+        assertThat(MarkdownReport.render(run, Map.of())).contains("| 30% | 128 kbit/s + 250 ms delay | filler |");
+    }
+
     private static RepetitionResult norm(String cell, int r, long delivered, double flashDelivered, double msgPerS,
             double p99) {
         return new RepetitionResult(ExperimentKind.WAN.key(), "norm", cell, r, SampleRuns.T, 1000, delivered,
