@@ -151,6 +151,15 @@ public final class NormTargets {
                         : status(true, !p99Missing && incomplete == 0 && p99 < limit));
     }
 
+    /** The outage's repetitions over the norm link at these delays, every variant; none when the plan has no outage. */
+    private static List<RepetitionResult> outages(RunResult run, WanPlan wan, List<Duration> delays) {
+        if (wan.outage() == null) {
+            return List.of();
+        }
+        return delays.stream().flatMap(d -> wan.variants().stream()
+                .flatMap(v -> Cells.of(run, ExperimentKind.WAN, NORM, wan.outageKey(d, v)).stream())).toList();
+    }
+
     /** ROUTINE and FLASH: the repetition's count, and every FLASH probe it sent. */
     private static boolean allArrived(RepetitionResult r, WanPlan wan) {
         return r.complete() && r.metric(Metrics.FLASH_DELIVERED).orElse(0) >= wan.flashMessages();
@@ -166,9 +175,7 @@ public final class NormTargets {
         List<Cell> cells = all.stream().filter(c -> !c.delayed()).toList();
         boolean ran = !cells.isEmpty();
         @Nullable WanPlan wan = run.plan().runs(ExperimentKind.WAN) ? run.plan().wan() : null;
-        List<RepetitionResult> outage = wan == null || wan.outage() == null ? List.of()
-                : wan.variants().stream().flatMap(v -> Cells.of(run, ExperimentKind.WAN, NORM,
-                        wan.outageKey(Duration.ZERO, v)).stream()).toList();
+        List<RepetitionResult> outage = wan == null ? List.of() : outages(run, wan, List.of(Duration.ZERO));
         long outageIncomplete = outage.stream().filter(r -> !r.complete()).count();
         long reps = cells.stream().mapToLong(Cell::repetitions).sum() + outage.size();
         long incomplete = cells.stream().mapToLong(Cell::incomplete).sum() + outageIncomplete;
@@ -202,9 +209,8 @@ public final class NormTargets {
     private static void delayedChecks(RunResult run, List<Cell> cells, List<Check> checks) {
         boolean ran = !cells.isEmpty();
         WanPlan wan = run.plan().wan();
-        List<RepetitionResult> outage = !ran || wan.outage() == null ? List.of()
-                : wan.delays().stream().filter(d -> !d.isZero()).flatMap(d -> wan.variants().stream()
-                        .flatMap(v -> Cells.of(run, ExperimentKind.WAN, NORM, wan.outageKey(d, v)).stream())).toList();
+        List<RepetitionResult> outage = !ran ? List.of()
+                : outages(run, wan, wan.delays().stream().filter(d -> !d.isZero()).toList());
         long reps = cells.stream().mapToLong(Cell::repetitions).sum() + outage.size();
         long incomplete = cells.stream().mapToLong(Cell::incomplete).sum()
                 + outage.stream().filter(r -> !r.complete()).count();
