@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 import kr.c4i.gateway.jdbc.DatabaseOwner;
 
 /**
- * The custody log's settings, its pruner and its endpoint, for a service that owns a database (a node's interface
+ * The custody log's settings, its pruner, its index's merger and its endpoint, for a service that owns a database (a node's interface
  * database, a site's relay store: its {@link DatabaseOwner}). Each service makes its own {@link CustodyLog}, which
  * knows its hop and its link, from {@link CustodyProperties}.
  */
@@ -26,6 +26,12 @@ public final class CustodyConfiguration {
     @ConditionalOnMissingBean
     CustodyPruner custodyPruner(DataSource dataSource, CustodyProperties properties, MeterRegistry registry) {
         return new CustodyPruner(dataSource, properties, registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CustodyIndexMerger custodyIndexMerger(DataSource dataSource, MeterRegistry registry) {
+        return new CustodyIndexMerger(dataSource, registry);
     }
 
     @Bean

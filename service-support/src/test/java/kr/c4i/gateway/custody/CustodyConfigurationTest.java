@@ -58,9 +58,10 @@ class CustodyConfigurationTest {
             .withPropertyValues("management.endpoints.web.exposure.include=custody");
 
     @Test
-    void aServiceThatOwnsADatabaseGetsThePrunerTheEndpointAndTheDocumentedDefaults() {
+    void aServiceThatOwnsADatabaseGetsThePrunerTheMergerTheEndpointAndTheDocumentedDefaults() {
         runner.withUserConfiguration(Owner.class).run(context -> {
-            assertThat(context).hasSingleBean(CustodyPruner.class).hasSingleBean(CustodyEndpoint.class);
+            assertThat(context).hasSingleBean(CustodyPruner.class).hasSingleBean(CustodyIndexMerger.class)
+                    .hasSingleBean(CustodyEndpoint.class);
             assertThat(context.getBean(CustodyProperties.class)).isEqualTo(new CustodyProperties(true,
                     Duration.ofDays(7), 1_000_000, Duration.ofMinutes(1)));
         });
@@ -69,7 +70,7 @@ class CustodyConfigurationTest {
     @Test
     void withoutADatabaseOfItsOwnThereIsNoCustodyLog() {
         runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(CustodyPruner.class)
-                .doesNotHaveBean(CustodyEndpoint.class));
+                .doesNotHaveBean(CustodyIndexMerger.class).doesNotHaveBean(CustodyEndpoint.class));
     }
 
     @Test

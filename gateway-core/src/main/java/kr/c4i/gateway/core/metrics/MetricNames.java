@@ -162,4 +162,9 @@ public final class MetricNames {
     public static final String CUSTODY_PRUNED = "gateway.custody.pruned";
     /** Pruning rounds that failed; the log keeps its rows until a round succeeds, and data flows on meanwhile. */
     public static final String CUSTODY_PRUNE_FAILURES = "gateway.custody.prune.failures";
+    /**
+     * Merges of the custody log index's pending list that failed (service-support, CustodyIndexMerger); the list is
+     * then merged by autovacuum and, when full, by a custody step's own transaction.
+     */
+    public static final String CUSTODY_INDEX_MERGE_FAILURES = "gateway.custody.index.merge.failures";
 }
