@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The last known position of a message in one line, from its steps oldest first: the last step (with the others of
- * the same statement, e.g. a copy stored for two routes), and the destinations a node sent it to that no step
- * accounts for yet.
+ * the same statement, e.g. a copy stored for two routes), or once every destination has accounted for it the last of
+ * theirs; and the destinations a node sent it to that no step accounts for yet.
  */
 final class CustodyPosition {
 
@@ -26,7 +26,7 @@ final class CustodyPosition {
         if (steps.isEmpty()) {
             return "not seen here (asked " + String.join(", ", asked) + ")";
         }
-        CustodyStep last = steps.getLast();
+        CustodyStep last = whereItIs(steps);
         Set<String> peers = new LinkedHashSet<>();
         for (CustodyStep step : steps) {
             if (sameStatement(step, last)) {
@@ -43,6 +43,21 @@ final class CustodyPosition {
         }
         List<String> unaccounted = unaccounted(steps);
         return unaccounted.isEmpty() ? where : where + "; not yet seen at " + String.join(", ", unaccounted);
+    }
+
+    /**
+     * The step that says where the message is: the last, unless every destination of the nodes' sends has accounted
+     * for it, then the last of theirs. A gateway logs that custody passed (acknowledged, delivered onto its LAN) after
+     * the next hop took the message, which by then may be in the destination's inbox already: the clock puts that
+     * step after the delivery it says less than.
+     */
+    private static CustodyStep whereItIs(List<CustodyStep> steps) {
+        boolean sent = steps.stream().anyMatch(step -> "node".equals(step.hopKind()) && sends(step));
+        if (!sent || !unaccounted(steps).isEmpty()) {
+            return steps.getLast();
+        }
+        return steps.reversed().stream().filter(step -> "node".equals(step.hopKind()) && !sends(step)).findFirst()
+                .orElse(steps.getLast());
     }
 
     /**

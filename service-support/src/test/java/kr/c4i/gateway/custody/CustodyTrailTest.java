@@ -84,6 +84,27 @@ class CustodyTrailTest {
     }
 
     @Test
+    void onceEveryDestinationHasItTheLastOfTheirStepsIsThePositionThoughGatewaysLogLater() {
+        // As a drain after a WAN outage may log it: c's inbox took the message before s2's gateway deleted its copy
+        // and before s1's heard s2's receipt.
+        List<CustodyStep> steps = List.of(
+                step(0, "sent", "node", "a", List.of("c"), "jms", null),
+                step(1, "stored", "site", "s1", List.of("s2"), "jms", "from this site's LAN"),
+                step(2, "stored", "site", "s2", List.of("@lan"), "lan", "from site s1"),
+                step(3, "delivered", "node", "c", List.of("a"), "jms", null),
+                step(4, "delivered", "site", "s2", List.of("@lan"), "lan", null),
+                step(5, "acknowledged", "site", "s1", List.of("s2"), "jms", null));
+
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "node c", "site s1", "site s2"), steps);
+
+        assertThat(trail.position()).isEqualTo("delivered into c's inbox at 2026-11-22T12:03:07Z");
+        CustodyTrail withoutC = CustodyTrail.of("m-1", List.of("node a", "site s1", "site s2"),
+                steps.stream().filter(step -> !"c".equals(step.hop())).toList());
+        assertThat(withoutC.position()).as("c not asked").isEqualTo("custody passed from gateway s1 to s2's gateway "
+                + "at 2026-11-22T12:03:09Z; not yet seen at c");
+    }
+
+    @Test
     void aCopyStillStoredForAnotherRouteIsNamedAfterTheLastStep() {
         CustodyTrail trail = CustodyTrail.of("m-1", List.of("site s1"), List.of(
                 step(0, "stored", "site", "s1", List.of("s2", "s3"), "norm", "from this site's LAN"),

@@ -1,6 +1,8 @@
 package kr.c4i.gateway.e2e;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.SQLException;
@@ -14,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -26,9 +29,11 @@ import kr.c4i.gateway.interfacedb.InterfaceDatabaseClient;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.ports.LoopbackPorts;
+import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
+import kr.c4i.gateway.tools.trace.TraceCommand;
 
 /**
  * Sites joined by their WAN gateways, all on this machine: each node a bridge process with its own PostgreSQL, each
@@ -367,6 +372,36 @@ final class WanCluster implements AutoCloseable {
 
     List<String> nodeIds() {
         return new ArrayList<>(nodes.keySet());
+    }
+
+    /**
+     * What {@code gateway trace} prints of message {@code messageId}, asked of every node's and every gateway's
+     * database, as an operator who reaches them all would ask.
+     */
+    String trace(String messageId) {
+        List<String> args = new ArrayList<>(List.of(messageId, "--user", EmbeddedDatabase.USER));
+        for (Node node : nodes.values()) {
+            NodeDatabase database = node.database()[0];
+            args.addAll(List.of("--database", withPassword(database.jdbcUrl(), database.password())));
+        }
+        for (Gateway gateway : gateways.values()) {
+            args.addAll(List.of("--database", withPassword(gateway.database().jdbcUrl(),
+                    gateway.database().database().password())));
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exitCode = new CommandLine(new TraceCommand()).setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true)).execute(args.toArray(String[]::new));
+        if (exitCode != ExitCode.OK.code()) {
+            throw new IllegalStateException("gateway trace " + messageId + " exited with " + exitCode + ":\n" + err
+                    + out);
+        }
+        return out.toString();
+    }
+
+    /** Each database its own password, which the trace takes from the URL (the test cannot set PGPASSWORD). */
+    private static String withPassword(String jdbcUrl, String password) {
+        return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "password=" + password;
     }
 
     /** A counter or gauge of a process's Prometheus page, summed over the lines that start with {@code prefix}. */

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 
+import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +53,8 @@ class WanEndToEndIT {
     private static final int BURST = 200;
     // Each writer its own thread: the common pool may have a single worker, and a load runs until stopped.
     private static final Executor WRITERS = task -> Thread.ofVirtual().name("writer").start(task);
+    // A time in a custody position: to the second, in UTC.
+    private static final String AT = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z";
 
     // Kept when a test fails: the processes' logs are in it.
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -172,7 +175,8 @@ class WanEndToEndIT {
     /**
      * Under load, the WAN is cut for 60 s; meanwhile both gateways are killed with SIGKILL and started again. After
      * the WAN is back every message arrives exactly once, and what piled up during the outage drains FLASH and
-     * IMMEDIATE before ROUTINE.
+     * IMMEDIATE before ROUTINE. {@code gateway trace} of a FLASH written once both gateways are back finds it held at
+     * s1's gateway, the cut hop, for as long as the WAN is cut, then delivered into c's inbox.
      */
     @Test
     void aWanOutageWithBothGatewaysKilledLosesNothingAndDrainsByPrecedence() throws Exception {
@@ -199,8 +203,13 @@ class WanEndToEndIT {
             wan.startGateway("s2");
             wan.gateway("s1").awaitAnswering(WanCluster.STARTUP);
             wan.gateway("s2").awaitAnswering(WanCluster.STARTUP);
-            urgent.addAll(insert(wan, "a", "outage-flash-2", 20, i -> "FLASH"));
+            List<String> lateFlash = insert(wan, "a", "outage-flash-2", 20, i -> "FLASH");
+            urgent.addAll(lateFlash);
             urgent.addAll(insert(wan, "a", "outage-immediate-2", 20, i -> "IMMEDIATE"));
+            // Written after both restarts: s1's store holds it because of the cut alone.
+            String held = lateFlash.getFirst();
+            await().alias("the trail of " + held + " while the WAN is cut").atMost(DELIVERY)
+                    .pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertHeldAtS1(wan, held));
             // The stimulus: the outage lasts 60 s (longer if the gateways took longer to start again).
             Duration left = Duration.between(Instant.now(), cut.plusSeconds(60));
             if (left.isPositive()) {
@@ -208,6 +217,7 @@ class WanEndToEndIT {
             }
             assertThat(wan.inboxIds("c")).as("nothing written during the outage crossed the cut WAN")
                     .noneMatch(id -> id.contains("outage"));
+            assertHeldAtS1(wan, held);
             phase.set("after");
             wan.restoreWan();
             TimeUnit.SECONDS.sleep(5); // the stimulus: a little load after the restore too
@@ -222,6 +232,16 @@ class WanEndToEndIT {
                         assertThat(wan.inboxIds("a")).as("a's inbox").hasSameElementsAs(sentByC);
                     });
             assertThat(wan.inboxIds("c")).hasSize(sentByA.size());
+            // Each hop's step once: a single delivery into c's inbox, no second copy stored or delivered at s2.
+            await().alias("the trail of " + held + " after the outage").atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> {
+                        Trail trail = Trail.of(wan.trace(held));
+                        assertThat(trail.steps()).as(trail.printed()).containsExactlyInAnyOrder(
+                                "node a sent c jms FLASH -", "site s1 stored s2 jms FLASH from this site's LAN",
+                                "site s2 stored @lan lan FLASH from site s1", "site s1 acknowledged s2 jms FLASH -",
+                                "site s2 delivered @lan lan FLASH -", "node c delivered a jms FLASH -");
+                        assertThat(trail.position()).as(trail.printed()).matches("delivered into c's inbox at " + AT);
+                    });
 
             // Of what was written during the outage, every FLASH and IMMEDIATE arrived before any ROUTINE.
             List<InboxRow> arrived = wan.client("c").inbox().stream()
@@ -387,6 +407,39 @@ class WanEndToEndIT {
                     + " ms, one from c reached a after %d ms (polled every 50 ms) | lost 0 | duplicated 0%n",
                     variant.link(), Duration.ofNanos(promoted - killed).toMillis(), atFault, toC.toMillis(),
                     toA.toMillis());
+        }
+    }
+
+    /**
+     * {@code held}, written at a for c while the WAN is cut, as an operator finds it: sent by a, stored at s1's
+     * gateway and not acknowledged by s2, not seen at s2 nor c; s1's gateway says the same of its own part.
+     */
+    private static void assertHeldAtS1(WanCluster wan, String held) throws Exception {
+        Trail trail = Trail.of(wan.trace(held));
+        assertThat(trail.steps()).as(trail.printed()).containsExactly("node a sent c jms FLASH -",
+                "site s1 stored s2 jms FLASH from this site's LAN");
+        assertThat(trail.position()).as(trail.printed())
+                .matches("stored at gateway s1 since " + AT + ", not yet acknowledged by s2; not yet seen at c");
+        String atS1 = wan.gateway("s1").get("/actuator/custody/" + held).body();
+        assertThat((String) JsonPath.read(atS1, "$.position")).as(atS1)
+                .matches("stored at gateway s1 since " + AT + ", not yet acknowledged by s2");
+    }
+
+    /**
+     * What {@code gateway trace} printed of a message: its steps, each as its columns but the time, one space apart,
+     * and its last known position.
+     */
+    private record Trail(String printed, List<String> steps, String position) {
+
+        private static final String POSITION = "Last known position: ";
+
+        static Trail of(String printed) {
+            List<String> lines = printed.lines().toList();
+            assertThat(lines.getLast()).as(printed).startsWith(POSITION);
+            // Below the first line and the table's headings; columns are two spaces apart or more.
+            List<String> steps = lines.subList(2, lines.size() - 1).stream()
+                    .map(row -> row.substring(row.indexOf(' ')).strip().replaceAll(" {2,}", " ")).toList();
+            return new Trail(printed, steps, lines.getLast().substring(POSITION.length()));
         }
     }
 
