@@ -34,6 +34,8 @@ final class FanOutExperiment {
     }
 
     RepetitionResult run(Testbed fanOut, int subscribers, int repetition) throws Exception {
+        Duration settled = fanOut.awaitSettled(ExperimentKind.FANOUT.key() + " " + CellKeys.fanOut(subscribers),
+                plan.deliveryTimeout());
         Instant started = Instant.now();
         String type = types.fanOut().get(subscribers);
         List<Integer> receivers = IntStream.rangeClosed(2, subscribers + 1).boxed().toList();
@@ -60,6 +62,7 @@ final class FanOutExperiment {
         Instant lastSent = fanOut.node(PUBLISHER).database().outboxStats(tag).lastSent();
         long delivered = got.values().stream().mapToLong(Long::longValue).min().orElse(0);
         Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Metrics.SETTLE_MS, (double) settled.toMillis());
         m.put(Metrics.WIRE_BYTES, (double) sent.rxBytes());
         m.put(Metrics.WIRE_PACKETS, (double) sent.rxPackets());
         m.put(Metrics.BYTES_PER_MESSAGE, sent.rxBytes() / (double) plan.fanOutMessages());

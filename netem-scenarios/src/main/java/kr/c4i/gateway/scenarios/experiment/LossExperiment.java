@@ -68,8 +68,9 @@ final class LossExperiment {
     }
 
     private RepetitionResult measure(Testbed pair, @Nullable LossCell cell, int repetition) throws Exception {
-        Instant started = Instant.now();
         String cellKey = cell == null ? CellKeys.CALIBRATION : CellKeys.loss(cell);
+        Duration settled = pair.awaitSettled(ExperimentKind.LOSS.key() + " " + cellKey, plan.deliveryTimeout());
+        Instant started = Instant.now();
         String tag = "loss-" + pair.transport().label() + "-" + repetition + "-"
                 + Long.toString(System.nanoTime() % 1_000_000, 36);
         List<byte[]> bodies = KmtfBodies.of(types.loss(), plan.lossSize(), plan.lossMessages());
@@ -117,6 +118,7 @@ final class LossExperiment {
         }
 
         Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Metrics.SETTLE_MS, (double) settled.toMillis());
         if (inbox.firstCreated() != null) {
             Instant end = delivered >= plan.lossMessages() && inbox.lastReceived() != null ? inbox.lastReceived()
                     : deadline;

@@ -18,6 +18,11 @@ public final class Metrics {
     /** Recovery: messages the publisher had sent (into its broker / onto DDS) before the recovery. */
     public static final String SENT_BEFORE = "sent_before_recovery";
 
+    /**
+     * 1:N and loss: how long the cell waited, before it began, for the deployment to settle: every node's routes up
+     * and every host's link quiet or steady (a node restarted just before is still discovering its peers).
+     */
+    public static final String SETTLE_MS = "settle_ms";
     /** Bytes the publisher's host put on the wire (its switch port's rx), Ethernet headers included. */
     public static final String WIRE_BYTES = "wire_bytes";
     /** Frames the publisher's host put on the wire. */
@@ -79,8 +84,9 @@ public final class Metrics {
 
     /** Every metric in the order result files list them. */
     public static final java.util.List<String> ORDER = java.util.List.of(RESPONSE_MS, RECONNECT_MS, FIRST_FRAME_MS,
-            FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, WIRE_BYTES, WIRE_PACKETS, BYTES_PER_MESSAGE,
-            INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY, EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK,
+            FIRST_MESSAGE_MS, LAST_MESSAGE_MS, BOOT_MS, SENT_BEFORE, SETTLE_MS, WIRE_BYTES, WIRE_PACKETS,
+            BYTES_PER_MESSAGE, INTERVAL_MS, BIT_RATE, FIRST_DELIVERY_MS, SENT_MS, MSG_PER_S, DURATION_MS, CAPACITY,
+            EFFICIENCY, MEASURED_LOSS, MEASURED_LOSS_BACK,
             FLASH_DELIVERED, FLASH_P50_MS, FLASH_P99_MS, BUDGET_BPS, DRAIN_MS, DRAIN_IN_ORDER, COMPRESSION_RATIO,
             DELAY_MS, DELAY_DROPPED);
 

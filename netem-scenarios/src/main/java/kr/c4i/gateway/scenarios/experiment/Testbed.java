@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +22,8 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.scenarios.net.EmulatedNetwork;
+import kr.c4i.gateway.scenarios.net.PortCounters;
+import kr.c4i.gateway.scenarios.net.ShellException;
 import kr.c4i.gateway.scenarios.node.DeploymentPlan;
 import kr.c4i.gateway.scenarios.node.GatewayNode;
 import kr.c4i.gateway.scenarios.node.KmtfBodies;
@@ -44,12 +47,16 @@ final class Testbed implements AutoCloseable {
     private final Path workDir;
     private final EmulatedNetwork network;
     private final Consumer<String> log;
+    private final Duration settleWindow;
+    private Map<Integer, Double> steadyRates = Map.of();
 
     /**
      * @param name short name of the deployment, part of its directories ({@code pair}, {@code fanout})
      * @param workRoot where the deployment's work dir is made
      * @param logDir where each node's console log goes
      * @param secured whether the nodes run with a site PKI made in the work dir (TLS, DDS Security) or plain
+     * @throws IllegalArgumentException if the nodes' announcement interval is set in a form
+     *         {@link SettleCheck#window} does not read
      */
     Testbed(String name, EmulatedNetwork network, TransportKind transport, List<Integer> hosts,
             Map<Integer, List<String>> routing, NodeSettings settings, Path workRoot, Path logDir, boolean secured,
@@ -59,6 +66,7 @@ final class Testbed implements AutoCloseable {
         this.network = network;
         this.log = log;
         this.workDir = workRoot.resolve(transport.label());
+        this.settleWindow = SettleCheck.window(transport, settings.extraProperties());
         @Nullable SitePki pki = secured ? HarnessPki.lan(workDir.resolve("pki"), network.topology(),
                 transport == TransportKind.DDS, settings.ddsDomain(), hosts, routing) : null;
         log.accept(transport.label() + " " + name + ": " + (pki == null ? "security off (--plain)"
@@ -179,6 +187,67 @@ final class Testbed implements AutoCloseable {
             }
             Thread.sleep(POLL);
         }
+    }
+
+    /**
+     * Waits until the deployment is settled for a cell that measures steady transfer (see {@link SettleCheck}): every
+     * node's routes up and every host's link quiet, or steady since the window before (for the first look, the last
+     * window found steady). Logs each look that is not, and how long it took.
+     *
+     * @param cell what comes next, for the log and the timeout's message
+     * @return how long it waited
+     * @throws IllegalStateException naming what did not settle, if the timeout passes first
+     */
+    Duration awaitSettled(String cell, Duration timeout) throws InterruptedException {
+        Instant begin = Instant.now();
+        Instant deadline = begin.plus(timeout);
+        Map<Integer, Double> earlier = steadyRates;
+        while (true) {
+            Map<Integer, PortCounters> before = hostCounters();
+            Instant from = Instant.now();
+            Thread.sleep(settleWindow);
+            Map<Integer, Double> last = SettleCheck.sentPerSecond(before, hostCounters(),
+                    Duration.between(from, Instant.now()));
+            SettleCheck check = new SettleCheck(routesDown(), earlier, last);
+            earlier = last;
+            Duration waited = Duration.between(begin, Instant.now());
+            String when = String.format(Locale.ROOT, " for %s in %.1f s (windows of %.1f s)", cell,
+                    waited.toMillis() / 1e3, settleWindow.toMillis() / 1e3);
+            if (check.settled()) {
+                steadyRates = last;
+                log.accept(String.format(Locale.ROOT, "%s %s settled%s: routes up, links steady, at most %,.0f B/s "
+                        + "a host", transport.label(), name, when, check.loudest()));
+                return waited;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(transport.label() + " " + name + " not settled for " + cell
+                        + " within " + timeout.toSeconds() + " s: " + check.unsettled());
+            }
+            log.accept(transport.label() + " " + name + " not settled" + when + " yet: " + check.unsettled());
+        }
+    }
+
+    private Map<Integer, PortCounters> hostCounters() {
+        Map<String, PortCounters> ports = network.switchCounters();
+        Map<Integer, PortCounters> byHost = new LinkedHashMap<>();
+        nodes.keySet().forEach(host -> byHost.put(host, ports.get(network.topology().switchPort(host))));
+        return byHost;
+    }
+
+    /** Per node, what its transport's health names as down; a node that does not answer is down as a whole. */
+    private Map<String, List<String>> routesDown() {
+        Map<String, List<String>> down = new LinkedHashMap<>();
+        for (GatewayNode node : nodes.values()) {
+            try {
+                String password = Files.readString(DeploymentPlan.managementPasswordFile(workDir, node.id())).strip();
+                down.put(node.id(), SettleCheck.routesDown(network.hostHttpGet(node.host(), NodeSettings.HTTP_PORT,
+                        "/actuator/health/transport", DeploymentPlan.MANAGEMENT_USER, password)));
+            }
+            catch (IOException | ShellException | IllegalArgumentException ex) {
+                down.put(node.id(), List.of("health not readable: " + ex.getMessage()));
+            }
+        }
+        return down;
     }
 
     @Override

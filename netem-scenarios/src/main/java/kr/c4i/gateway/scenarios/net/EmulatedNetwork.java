@@ -187,6 +187,15 @@ public final class EmulatedNetwork implements AutoCloseable {
         return switchCounters().get(topology.switchPort(host));
     }
 
+    /**
+     * What a host's node answers at {@code 127.0.0.1:port} of its namespace (see {@link NetworkPlans#hostHttpGet}).
+     *
+     * @throws ShellException if it does not answer, or answers with an HTTP error
+     */
+    public String hostHttpGet(int host, int port, String path, String user, String password) {
+        return shell.run(NetworkPlans.hostHttpGet(topology, host, port, path, user, password)).stdout();
+    }
+
     /** What the loss rules saw and dropped, by port; empty with netem or without loss. */
     public Map<String, LossCount> lossCounters() {
         Shell.Result result = shell.run(NetworkPlans.lossCounters(topology));

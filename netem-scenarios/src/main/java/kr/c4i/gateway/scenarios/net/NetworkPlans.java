@@ -207,6 +207,32 @@ public final class NetworkPlans {
         return ShellCommand.of("ip", "-n", t.switchNamespace(), "-s", "-j", "link", "show");
     }
 
+    /**
+     * An HTTP GET of a path on a host at {@code 127.0.0.1:port}, where its node's management endpoints listen: see
+     * {@link #httpGet}.
+     *
+     * @param path e.g. {@code /actuator/health/transport}
+     */
+    public static ShellCommand hostHttpGet(Topology t, int host, int port, String path, String user,
+            String password) {
+        return httpGet(t.hostNamespace(host), port, path, user, password);
+    }
+
+    /**
+     * curl in a namespace, failing on an HTTP error. The credential goes in curl's configuration on standard input,
+     * not on the command line, which any process of the machine may read.
+     */
+    static ShellCommand httpGet(String namespace, int port, String path, String user, String password) {
+        return ShellCommand.of("ip", "netns", "exec", namespace, "curl", "--silent", "--show-error", "--fail",
+                "--max-time", "10", "--config", "-", "http://127.0.0.1:" + port + path)
+                .withSecretStdin("user = \"" + curlQuoted(user + ":" + password) + "\"\n");
+    }
+
+    /** Text inside a double-quoted string of a curl configuration: backslash and quote escaped. */
+    static String curlQuoted(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
     /** The process ids in a namespace. */
     public static ShellCommand pids(String namespace) {
         return ShellCommand.of("ip", "netns", "pids", namespace).tolerant();

@@ -132,14 +132,7 @@ public final class WanPlans {
      */
     public static ShellCommand gatewayHttpGet(WanTopology t, int site, int port, String path, String user,
             String password) {
-        return ShellCommand.of("ip", "netns", "exec", t.gatewayNamespace(site), "curl", "--silent", "--show-error",
-                "--fail", "--max-time", "10", "--config", "-", "http://127.0.0.1:" + port + path)
-                .withSecretStdin("user = \"" + curlQuoted(user + ":" + password) + "\"\n");
-    }
-
-    /** Text inside a double-quoted string of a curl configuration: backslash and quote escaped. */
-    static String curlQuoted(String text) {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+        return NetworkPlans.httpGet(t.gatewayNamespace(site), port, path, user, password);
     }
 
     /** The WAN switch's NFQUEUE counters (see {@link DelayCounters#parse}). */

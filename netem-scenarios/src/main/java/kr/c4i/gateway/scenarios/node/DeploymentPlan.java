@@ -82,6 +82,18 @@ public final class DeploymentPlan {
         launch.jmsTls(tls.keyStore(), tls.passwordFile(), tls.trustStore());
     }
 
+    /** The user of a node's management endpoints (the {@code node} command's default). */
+    public static final String MANAGEMENT_USER = "user";
+
+    /**
+     * Where the {@code node} command keeps the password it made for a node's management endpoints (a new one each
+     * start): {@code <workDir>/<id>/management-password}. They listen at {@code 127.0.0.1:}{@value
+     * NodeSettings#HTTP_PORT} in the node's host.
+     */
+    public static Path managementPasswordFile(Path workDir, String id) {
+        return workDir.resolve(id).resolve("management-password");
+    }
+
     /**
      * The command that runs a node in its host's namespace: the tools jar's {@code node}, the service users deploy with
      * its own embedded PostgreSQL.

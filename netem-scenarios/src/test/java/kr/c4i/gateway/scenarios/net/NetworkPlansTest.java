@@ -91,6 +91,17 @@ class NetworkPlansTest {
     }
 
     @Test
+    void aNodesManagementEndpointIsReadInItsHostWithTheCredentialOnStandardInputOnly() {
+        ShellCommand get = NetworkPlans.hostHttpGet(topology, 2, 8080, "/actuator/health/transport", "user",
+                "pa\"ss\\word");
+        assertThat(get.argv()).containsExactly("ip", "netns", "exec", "c4g-h2", "curl", "--silent", "--show-error",
+                "--fail", "--max-time", "10", "--config", "-", "http://127.0.0.1:8080/actuator/health/transport");
+        assertThat(get.stdin()).isEqualTo("user = \"user:pa\\\"ss\\\\word\"\n");
+        assertThat(get.mayFail()).isFalse();
+        assertThat(get.display()).doesNotContain("word");
+    }
+
+    @Test
     void destroyRemovesHostsThenTheSwitchAndToleratesWhatIsAlreadyGone() {
         List<ShellCommand> plan = NetworkPlans.destroy(topology);
         assertThat(plan).hasSize(7).allMatch(ShellCommand::mayFail);
