@@ -26,6 +26,7 @@ import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.custody.CustodyIndexMerger;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.dds.ParticipantSettings;
 import kr.c4i.gateway.dds.link.DdsLinkSettings;
@@ -429,6 +430,7 @@ final class RelayPair implements AutoCloseable {
         final HikariDataSource pool;
         final RelayStore store;
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        final @Nullable CustodyIndexMerger merger;
         final RelayEngine engine;
 
         Gateway(SiteId self, WanLink link, LanSide lan, Path dir, Shape shape, RoutingTable routing, SiteMap sites)
@@ -446,6 +448,12 @@ final class RelayPair implements AutoCloseable {
                 store = RelayStore.opened(pool, StoreLimits.of(1L << 30), RelayStore.DEFAULT_CACHE_BYTES,
                         Clock.systemUTC(), shape.custodyLog() ? new CustodyLog(self.value(), link.kind())
                                 : CustodyLog.off());
+                // As the gateway's wiring runs it beside a custody log: without it the index's pending list is merged
+                // by the custody step that finds it full, a second's pause.
+                merger = shape.custodyLog() ? new CustodyIndexMerger(pool, registry) : null;
+                if (merger != null) {
+                    merger.start();
+                }
                 RelayPolicy policy = RelayPolicy.allowAll(catalogue);
                 // The defaults of gateway.wan.* and gateway.wan.schedule.*, but the budget, frame size, burst and
                 // window.
@@ -468,6 +476,9 @@ final class RelayPair implements AutoCloseable {
         public void close() {
             if (engine != null) {
                 engine.close();
+            }
+            if (merger != null) {
+                merger.stop();
             }
             if (store != null) {
                 store.close();
