@@ -87,13 +87,13 @@ class CustodyPrunerTest {
         CustodyPruner pruner = pruner(Duration.ofDays(7), 1_000_000);
         db.stop();
 
-        pruner.pruneQuietly();
-        pruner.pruneQuietly();
+        pruner.roundQuietly();
+        pruner.roundQuietly();
 
         assertThat(registry.get(MetricNames.CUSTODY_PRUNE_FAILURES).counter().count()).isEqualTo(2);
         assertThat(output.getAll().split("Unable to prune the custody log", -1)).hasSize(2);
         db.start();
-        pruner.pruneQuietly();
+        pruner.roundQuietly();
         assertThat(output).contains("Pruning the custody log works again");
         assertThat(db.count("SELECT count(*) FROM custody_log")).isZero();
     }

@@ -3,30 +3,21 @@ package kr.c4i.gateway.custody;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 import kr.c4i.gateway.core.metrics.MetricNames;
 
 /**
- * Deletes from the custody log, on a thread of its own every prune interval, the rows past their retention and then
- * the oldest rows over its bound, {@value #BATCH} rows a statement. A statement takes only the oldest rows, which no
- * custody step touches, and skips those the pruner of the node's other bridge (or of the site's other gateway) holds,
- * so pruning never waits for nor holds up data. A round that fails (the database away) is counted and tried again at
- * the next; it is logged once until a round succeeds again.
+ * Deletes from the custody log, every prune interval, the rows past their retention and then the oldest rows over
+ * its bound, {@value #BATCH} rows a statement. A statement takes only the oldest rows, which no custody step touches,
+ * and skips those the pruner of the node's other bridge (or of the site's other gateway) holds, so pruning never
+ * waits for nor holds up data.
  */
-public final class CustodyPruner implements SmartLifecycle {
+public final class CustodyPruner extends CustodyUpkeep {
 
     /** Rows deleted by one statement. */
     static final int BATCH = 1000;
@@ -51,44 +42,26 @@ public final class CustodyPruner implements SmartLifecycle {
                 SELECT id FROM custody_log WHERE id <= (SELECT max(id) FROM custody_log) - ?
                  ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)""";
 
-    private static final Logger log = LoggerFactory.getLogger(CustodyPruner.class);
-
     private final DataSource dataSource;
     private final CustodyProperties properties;
     private final Counter prunedByAge;
     private final Counter prunedByBound;
-    private final Counter failures;
-    private @Nullable ScheduledExecutorService scheduler;
-    private boolean failing;
 
     public CustodyPruner(DataSource dataSource, CustodyProperties properties, MeterRegistry registry) {
+        super("custody-pruner", properties.pruneInterval(), "prune the custody log", "Pruning the custody log",
+                Counter.builder(MetricNames.CUSTODY_PRUNE_FAILURES).description("Custody log pruning rounds that failed")
+                        .register(registry));
         this.dataSource = dataSource;
         this.properties = properties;
         this.prunedByAge = Counter.builder(MetricNames.CUSTODY_PRUNED).tag(MetricNames.TAG_REASON, "age")
                 .description("Custody log rows deleted past their retention").register(registry);
         this.prunedByBound = Counter.builder(MetricNames.CUSTODY_PRUNED).tag(MetricNames.TAG_REASON, "bound")
                 .description("Custody log rows deleted over the log's bound").register(registry);
-        this.failures = Counter.builder(MetricNames.CUSTODY_PRUNE_FAILURES)
-                .description("Custody log pruning rounds that failed").register(registry);
     }
 
-    /** One round, as the pruner's thread runs it: failures are counted and logged, never thrown. */
-    void pruneQuietly() {
-        try {
-            prune();
-            if (failing) {
-                failing = false;
-                log.info("Pruning the custody log works again");
-            }
-        }
-        catch (SQLException | RuntimeException ex) {
-            failures.increment();
-            if (!failing) {
-                failing = true;
-                log.warn("Unable to prune the custody log (tried again every {}; not logged again until it works): {}",
-                        properties.pruneInterval(), ex.toString());
-            }
-        }
+    @Override
+    void round() throws SQLException {
+        prune();
     }
 
     /** Rows one round deleted. */
@@ -123,36 +96,5 @@ public final class CustodyPruner implements SmartLifecycle {
             ps.setLong(2, second);
             return ps.executeUpdate();
         }
-    }
-
-    @Override
-    public synchronized void start() {
-        if (scheduler != null) {
-            return;
-        }
-        Duration every = properties.pruneInterval();
-        scheduler = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("custody-pruner").factory());
-        scheduler.scheduleWithFixedDelay(this::pruneQuietly, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (scheduler == null) {
-            return;
-        }
-        scheduler.shutdownNow();
-        try {
-            scheduler.awaitTermination(5, TimeUnit.SECONDS);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        scheduler = null;
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return scheduler != null;
     }
 }
