@@ -32,6 +32,7 @@ import kr.c4i.gateway.scenarios.node.NodeSpec;
 import kr.c4i.gateway.scenarios.node.NodeStartException;
 import kr.c4i.gateway.scenarios.node.SitePki;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.tools.node.Launch;
 
 /**
  * The nodes of one deployment (one transport, some hosts, one routing table), started together and stopped
@@ -241,7 +242,7 @@ final class Testbed implements AutoCloseable {
             try {
                 String password = Files.readString(DeploymentPlan.managementPasswordFile(workDir, node.id())).strip();
                 down.put(node.id(), SettleCheck.routesDown(network.hostHttpGet(node.host(), NodeSettings.HTTP_PORT,
-                        "/actuator/health/transport", DeploymentPlan.MANAGEMENT_USER, password)));
+                        "/actuator/health/transport", Launch.DEFAULT_MANAGEMENT_USER, password)));
             }
             catch (IOException | ShellException | IllegalArgumentException ex) {
                 down.put(node.id(), List.of("health not readable: " + ex.getMessage()));

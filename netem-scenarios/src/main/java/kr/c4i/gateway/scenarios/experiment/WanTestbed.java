@@ -25,6 +25,7 @@ import kr.c4i.gateway.scenarios.node.NodeStartException;
 import kr.c4i.gateway.scenarios.node.SitePki;
 import kr.c4i.gateway.scenarios.node.WanDeploymentPlan;
 import kr.c4i.gateway.scenarios.node.WanLinkKind;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -196,7 +197,7 @@ final class WanTestbed implements AutoCloseable {
         for (int site = 1; site <= 2; site++) {
             String password = Files.readString(WanDeploymentPlan.managementPasswordFile(workDir, site)).strip();
             sum = sum.plus(WanFrameCounters.parse(network.gatewayHttpGet(site, NodeSettings.HTTP_PORT,
-                    "/actuator/prometheus", WanDeploymentPlan.MANAGEMENT_USER, password)));
+                    "/actuator/prometheus", Launch.DEFAULT_MANAGEMENT_USER, password)));
         }
         return sum;
     }

@@ -13,6 +13,7 @@ import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.pki.SiteDirectory;
 import kr.c4i.gateway.pki.TlsStores;
 import kr.c4i.gateway.scenarios.net.Topology;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -82,16 +83,13 @@ public final class DeploymentPlan {
         launch.jmsTls(tls.keyStore(), tls.passwordFile(), tls.trustStore());
     }
 
-    /** The user of a node's management endpoints (the {@code node} command's default). */
-    public static final String MANAGEMENT_USER = "user";
-
     /**
      * Where the {@code node} command keeps the password it made for a node's management endpoints (a new one each
      * start): {@code <workDir>/<id>/management-password}. They listen at {@code 127.0.0.1:}{@value
      * NodeSettings#HTTP_PORT} in the node's host.
      */
     public static Path managementPasswordFile(Path workDir, String id) {
-        return workDir.resolve(id).resolve("management-password");
+        return workDir.resolve(id).resolve(Launch.MANAGEMENT_PASSWORD_FILE);
     }
 
     /**

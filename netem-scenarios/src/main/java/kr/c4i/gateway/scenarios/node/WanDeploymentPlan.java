@@ -13,6 +13,7 @@ import kr.c4i.gateway.pki.TlsStores;
 import kr.c4i.gateway.scenarios.net.Topology;
 import kr.c4i.gateway.scenarios.net.WanTopology;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -242,16 +243,13 @@ public final class WanDeploymentPlan {
         return new Gateway(site, launch.build());
     }
 
-    /** The user of a gateway's management endpoints (the {@code wan} command's default). */
-    public static final String MANAGEMENT_USER = "user";
-
     /**
      * Where the {@code wan} command keeps the password it made for a gateway's management endpoints (a new one each
      * start): {@code <workDir>/<site>-gw/management-password}. They listen at {@code 127.0.0.1:}{@value
      * NodeSettings#HTTP_PORT} in the gateway's host.
      */
     public static Path managementPasswordFile(Path workDir, int site) {
-        return workDir.resolve(siteId(site) + "-gw").resolve("management-password");
+        return workDir.resolve(siteId(site) + "-gw").resolve(Launch.MANAGEMENT_PASSWORD_FILE);
     }
 
     /** The gateway property that sends its frames uncompressed, to measure the link's own efficiency. */

@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.dds.transport.DdsTransport;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings;
 import kr.c4i.gateway.jms.JmsTransportSettings;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
@@ -77,11 +78,11 @@ final class EmbeddedNode implements AutoCloseable {
         launch.datasource(jdbcUrl(), EmbeddedDatabase.USER, database.password()).managementPort(httpPort);
         if (launch.build().managementPassword() == null) {
             String password = Secrets.random();
-            managementPasswordFile = writeOwnerOnly(home.resolve("management-password"), password);
+            managementPasswordFile = writeOwnerOnly(home.resolve(Launch.MANAGEMENT_PASSWORD_FILE), password);
             launch.managementPassword(password);
         }
         Map<String, String> properties = launch.build().properties();
-        managementUser = properties.getOrDefault("spring.security.user.name", "user");
+        managementUser = properties.getOrDefault("spring.security.user.name", Launch.DEFAULT_MANAGEMENT_USER);
         // As command-line arguments, so they win over application.yaml like an operator's would.
         String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
                 .toArray(String[]::new);

@@ -25,6 +25,7 @@ import kr.c4i.gateway.bridge.metrics.BridgeDashboardConfiguration;
 import kr.c4i.gateway.bridge.transport.DdsTransportConfiguration;
 import kr.c4i.gateway.bridge.transport.JmsTransportConfiguration;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.wan.WanGatewayApplication;
 
 /**
@@ -98,13 +99,13 @@ final class WanCommand implements Callable<Integer> {
         Path passwordFile = null;
         if (launch.build().managementPassword() == null) {
             String password = Secrets.random();
-            passwordFile = EmbeddedNode.writeOwnerOnly(home.resolve("management-password"), password);
+            passwordFile = EmbeddedNode.writeOwnerOnly(home.resolve(Launch.MANAGEMENT_PASSWORD_FILE), password);
             launch.managementPassword(password);
         }
         Map<String, String> properties = launch.build().properties();
         context.set(new SpringApplicationBuilder(WanGatewayApplication.class).run(arguments(properties)));
         out.printf("Management: port %d, user '%s', password %s%n", httpPort,
-                properties.getOrDefault("spring.security.user.name", "user"),
+                properties.getOrDefault("spring.security.user.name", Launch.DEFAULT_MANAGEMENT_USER),
                 passwordFile == null ? "as given" : "in " + passwordFile);
         out.printf("READY wan=%s http=%d jdbc=%s%n", site, httpPort, database.jdbcUrl());
         out.flush();

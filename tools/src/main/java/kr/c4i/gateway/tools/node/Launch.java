@@ -18,6 +18,16 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract sealed class Launch permits NodeLaunch, GatewayLaunch {
 
+    /** The management user of a node or gateway whose launch names none (Spring Boot's default). */
+    public static final String DEFAULT_MANAGEMENT_USER = "user";
+
+    /**
+     * The file in a node's or gateway's directory where {@code node}, {@code wan}, {@code demo} and {@code bench}
+     * keep the management password they made for it, and where the harness reads it.
+     */
+    public static final String MANAGEMENT_PASSWORD_FILE = "management-password";
+
+
     private final Map<String, String> properties;
     private final Predicate<String> secret;
 
