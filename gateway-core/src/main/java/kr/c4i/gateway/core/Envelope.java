@@ -17,9 +17,11 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * @param classification security classification line of the message, {@code UNCLASSIFIED} when absent
  * @param createdAt when the C4I application wrote the message into the outbox; end-to-end latency starts here
  * @param body the message text as the application wrote it (UTF-8)
+ * @param trace the hops it has passed so far; not part of its identity: two copies that took different paths are
+ *        the same message
  */
 public record Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence,
-        String classification, Instant createdAt, byte[] body) {
+        String classification, Instant createdAt, byte[] body, HopTrace trace) {
 
     /**
      * The earliest creation time every transport carries: DDS sends nanoseconds since the epoch in 64 bits, which
@@ -50,9 +52,30 @@ public record Envelope(String messageId, NodeId origin, String kmtfType, Precede
         Objects.requireNonNull(classification, "classification");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(trace, "trace");
         if (messageId.isBlank()) {
             throw new IllegalArgumentException("messageId must not be blank");
         }
+    }
+
+    /** A message no hop has stamped yet. */
+    public Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence, String classification,
+            Instant createdAt, byte[] body) {
+        this(messageId, origin, kmtfType, precedence, classification, createdAt, body, HopTrace.EMPTY);
+    }
+
+    /** This message with one more hop on its trace. */
+    public Envelope withHop(HopTrace.Hop hop) {
+        return withTrace(trace.with(hop));
+    }
+
+    public Envelope withTrace(HopTrace next) {
+        return new Envelope(messageId, origin, kmtfType, precedence, classification, createdAt, body, next);
+    }
+
+    /** The trace's text, times after this message's creation ({@link HopTrace#format}). */
+    public String traceText() {
+        return trace.format(createdAt);
     }
 
     public String text() {

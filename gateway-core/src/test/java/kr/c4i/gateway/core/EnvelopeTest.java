@@ -25,6 +25,16 @@ class EnvelopeTest {
     }
 
     @Test
+    void copiesThatTookDifferentPathsAreTheSameMessage() {
+        Envelope sent = envelope("MSGID/SITREP//");
+        Envelope relayed = sent.withHop(HopTrace.Hop.site(kr.c4i.gateway.core.link.SiteId.of("s1"),
+                HopTrace.Action.RELAYED, sent.createdAt().plusMillis(17)));
+        assertThat(relayed).isEqualTo(sent).hasSameHashCodeAs(sent);
+        assertThat(relayed.traceText()).isEqualTo("site s1 relayed +17ms");
+        assertThat(sent.trace().isEmpty()).isTrue();
+    }
+
+    @Test
     void blankMessageIdIsRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> new Envelope(" ", NodeId.of("a"), "SITREP",
                 Precedence.ROUTINE, "UNCLASSIFIED", Instant.now(), new byte[1]));

@@ -1,0 +1,68 @@
+package kr.c4i.gateway.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.time.Instant;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
+import kr.c4i.gateway.core.link.SiteId;
+
+class HopTraceTest {
+
+    private static final Instant CREATED = Instant.parse("2026-11-26T12:03:04.100Z");
+
+    private static HopTrace acrossTwoSites() {
+        return HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, CREATED.plusMillis(3)))
+                .with(Hop.site(SiteId.of("s1"), Action.RELAYED, CREATED.plusMillis(17)))
+                .with(Hop.site(SiteId.of("s2"), Action.RELAYED, CREATED.plusMillis(340)));
+    }
+
+    @Test
+    void textGivesEachHopItsTimeAfterCreation() {
+        assertThat(acrossTwoSites().format(CREATED))
+                .isEqualTo("node a sent +3ms; site s1 relayed +17ms; site s2 relayed +340ms");
+    }
+
+    @Test
+    void textReadsBackToTheSameHops() {
+        HopTrace trace = acrossTwoSites().with(Hop.node(NodeId.of("c"), Action.DELIVERED, CREATED.minusMillis(5)));
+        String text = trace.format(CREATED);
+        assertThat(text).endsWith("node c delivered -5ms");
+        assertThat(HopTrace.parse(text, CREATED)).isEqualTo(trace);
+        assertThat(HopTrace.parse("", CREATED)).isEqualTo(HopTrace.EMPTY);
+        assertThat(HopTrace.EMPTY.format(CREATED)).isEmpty();
+    }
+
+    @Test
+    void pastTheBoundTheHopsAfterTheOriginAreLeftOutAndCounted() {
+        HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, CREATED));
+        for (int i = 1; i <= HopTrace.MAX_HOPS + 2; i++) {
+            trace = trace.with(Hop.site(SiteId.of("s" + i), Action.RELAYED, CREATED.plusMillis(i)));
+        }
+        assertThat(trace.hops()).hasSize(HopTrace.MAX_HOPS);
+        assertThat(trace.omitted()).isEqualTo(3);
+        assertThat(trace.hops().getFirst().name()).isEqualTo("a");
+        assertThat(trace.hops().get(1).name()).isEqualTo("s4");
+        assertThat(trace.hops().getLast().name()).isEqualTo("s" + (HopTrace.MAX_HOPS + 2));
+        String text = trace.format(CREATED);
+        assertThat(text).startsWith("node a sent +0ms; (3 hops omitted); site s4 relayed +4ms");
+        assertThat(HopTrace.parse(text, CREATED)).isEqualTo(trace);
+    }
+
+    @Test
+    void textThatIsNotATraceIsRefusedNamingThePart() {
+        assertThatIllegalArgumentException().isThrownBy(() -> HopTrace.parse("node a sent +3ms; hello", CREATED))
+                .withMessage("Invalid trace: 'hello' is not a hop such as 'site s1 relayed +17ms'");
+        assertThatIllegalArgumentException().isThrownBy(() -> HopTrace.parse("node A! sent +3ms", CREATED));
+        assertThatIllegalArgumentException().isThrownBy(() -> HopTrace.parse("(2 hops omitted)", CREATED));
+        String tooLong = String.join("; ", IntStream.rangeClosed(0, HopTrace.MAX_HOPS)
+                .mapToObj(i -> "site s" + i + " relayed +" + i + "ms").toList());
+        assertThatIllegalArgumentException().isThrownBy(() -> HopTrace.parse(tooLong, CREATED))
+                .withMessageContaining("more than " + HopTrace.MAX_HOPS + " hops");
+    }
+}
