@@ -55,7 +55,7 @@ public record HopTrace(List<Hop> hops, int omitted) {
         /** A node wrote it into its inbox. */
         DELIVERED;
 
-        String label() {
+        public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
     }

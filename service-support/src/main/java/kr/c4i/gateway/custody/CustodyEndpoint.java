@@ -31,8 +31,7 @@ public final class CustodyEndpoint {
     public WebEndpointResponse<Object> trail(@Selector(match = Match.ALL_REMAINING) String[] messageId) {
         String id = String.join("/", messageId);
         try (Connection c = dataSource.getConnection()) {
-            CustodyLogReader.Answer answer = CustodyLogReader.read(c, id);
-            return new WebEndpointResponse<>(CustodyTrail.of(id, List.of(answer.place()), answer.steps()));
+            return new WebEndpointResponse<>(CustodyTrail.of(id, List.of(CustodyLogReader.read(c, id))));
         }
         catch (SQLException ex) {
             return new WebEndpointResponse<>(Map.of("messageId", id, "error", "Unable to read the custody log: "

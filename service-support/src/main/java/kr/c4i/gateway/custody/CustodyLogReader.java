@@ -10,9 +10,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.HopTrace;
+
 /**
  * The reading side: what one database's custody log says of a message, and whose database it is (the node or site
- * that owns it, {@code database_owner}). Both services' databases have both tables.
+ * that owns it, {@code database_owner}). Both services' databases have both tables; a node's also has the hops a
+ * message carried into its inbox.
  */
 public final class CustodyLogReader {
 
@@ -25,13 +30,20 @@ public final class CustodyLogReader {
 
     static final String OWNER = "SELECT kind, owner FROM database_owner";
 
+    // Only a node's interface database has an inbox; a gateway's relay store answers with steps alone.
+    static final String HAS_INBOX = "SELECT to_regclass('inbox') IS NOT NULL";
+
+    static final String CARRIED = "SELECT created_at, trace FROM inbox WHERE message_id = ?";
+
     /**
      * What one database knows.
      *
      * @param place whose database it is, e.g. {@code node a} or {@code site s1}
      * @param steps its steps of the message, oldest first; empty if it has seen none
+     * @param carried the hops the message carried into this node's inbox, if it is there (none when the inbox holds a
+     *        trace this version cannot read: the steps still answer)
      */
-    public record Answer(String place, List<CustodyStep> steps) {
+    public record Answer(String place, List<CustodyStep> steps, @Nullable HopTrace carried) {
     }
 
     private CustodyLogReader() {
@@ -58,7 +70,29 @@ public final class CustodyLogReader {
                 }
             }
         }
-        return new Answer(kind + " " + owner, steps);
+        return new Answer(kind + " " + owner, steps, carried(c, messageId));
+    }
+
+    private static @Nullable HopTrace carried(Connection c, String messageId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(HAS_INBOX); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next() || !rs.getBoolean(1)) {
+                return null;
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(CARRIED)) {
+            ps.setString(1, messageId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                try {
+                    return HopTrace.parse(rs.getString(2), rs.getObject(1, OffsetDateTime.class).toInstant());
+                }
+                catch (IllegalArgumentException ex) {
+                    return null;
+                }
+            }
+        }
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -8,6 +8,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import kr.c4i.gateway.core.HopTrace;
+
 /** The last known position in one line, from the steps several databases logged. */
 class CustodyTrailTest {
 
@@ -20,10 +22,24 @@ class CustodyTrailTest {
 
     @Test
     void aMessageNoDatabaseLoggedIsNotSeenHereWithTheDatabasesAsked() {
-        CustodyTrail trail = CustodyTrail.of("m-9", List.of("node a", "site s1"), List.of());
+        CustodyTrail trail = CustodyTrail.ofSteps("m-9", List.of("node a", "site s1"), List.of());
 
         assertThat(trail.seen()).isFalse();
         assertThat(trail.position()).isEqualTo("not seen here (asked node a, site s1)");
+    }
+
+    @Test
+    void aMessageInAnInboxWhoseStepsWerePrunedIsThereWithTheHopsItCarried() {
+        HopTrace carried = HopTrace.parse("node a sent +3ms; site s1 relayed +17ms; node c delivered +40ms", T);
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of(
+                new CustodyLogReader.Answer("node c", List.of(), carried),
+                new CustodyLogReader.Answer("site s1", List.of(), null)));
+
+        assertThat(trail.seen()).isTrue();
+        assertThat(trail.asked()).containsExactly("node c", "site s1");
+        assertThat(trail.carried()).containsExactly(new CustodyTrail.Carried("node c", carried));
+        assertThat(trail.position()).isEqualTo("in node c's inbox since " + T.plusMillis(40)
+                + "; no custody steps logged of it (pruned, or the log was off)");
     }
 
     @Test
@@ -31,7 +47,7 @@ class CustodyTrailTest {
         CustodyStep stored = step(1, "stored", "site", "s1", List.of("s2"), "norm", "from this site's LAN");
         CustodyStep sent = step(0, "sent", "node", "a", List.of("c"), "jms", null);
 
-        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "site s1"), List.of(stored, sent));
+        CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("node a", "site s1"), List.of(stored, sent));
 
         assertThat(trail.steps()).containsExactly(sent, stored);
         assertThat(trail.position())
@@ -41,7 +57,7 @@ class CustodyTrailTest {
 
     @Test
     void aCopyStoredForTheLanAndAPeerInOneStatementWaitsForBoth() {
-        CustodyTrail trail = CustodyTrail.of("m-1", List.of("site s2"), List.of(
+        CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("site s2"), List.of(
                 step(0, "stored", "site", "s2", List.of("@lan"), "lan", "from site s1"),
                 step(0, "stored", "site", "s2", List.of("s3"), "norm", "from site s1")));
 
@@ -74,7 +90,7 @@ class CustodyTrailTest {
 
     @Test
     void aDestinationThatReceiptedOrLoggedAStepIsAccountedFor() {
-        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "node b"), List.of(
+        CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("node a", "node b"), List.of(
                 step(0, "sent", "node", "a", List.of("b", "c", "d"), "dds", null),
                 step(1, "delivered", "node", "b", List.of("a"), "dds", null),
                 step(2, "receipted", "node", "a", List.of("c"), "dds", null)));
@@ -95,10 +111,10 @@ class CustodyTrailTest {
                 step(4, "delivered", "site", "s2", List.of("@lan"), "lan", null),
                 step(5, "acknowledged", "site", "s1", List.of("s2"), "jms", null));
 
-        CustodyTrail trail = CustodyTrail.of("m-1", List.of("node a", "node c", "site s1", "site s2"), steps);
+        CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("node a", "node c", "site s1", "site s2"), steps);
 
         assertThat(trail.position()).isEqualTo("delivered into c's inbox at 2026-11-22T12:03:07Z");
-        CustodyTrail withoutC = CustodyTrail.of("m-1", List.of("node a", "site s1", "site s2"),
+        CustodyTrail withoutC = CustodyTrail.ofSteps("m-1", List.of("node a", "site s1", "site s2"),
                 steps.stream().filter(step -> !"c".equals(step.hop())).toList());
         assertThat(withoutC.position()).as("c not asked").isEqualTo("custody passed from gateway s1 to s2's gateway "
                 + "at 2026-11-22T12:03:09Z; not yet seen at c");
@@ -106,14 +122,14 @@ class CustodyTrailTest {
 
     @Test
     void aCopyStillStoredForAnotherRouteIsNamedAfterTheLastStep() {
-        CustodyTrail trail = CustodyTrail.of("m-1", List.of("site s1"), List.of(
+        CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("site s1"), List.of(
                 step(0, "stored", "site", "s1", List.of("s2", "s3"), "norm", "from this site's LAN"),
                 step(1, "acknowledged", "site", "s1", List.of("s2"), "norm", null)));
 
         assertThat(trail.position()).isEqualTo("custody passed from gateway s1 to s2's gateway at "
                 + "2026-11-22T12:03:05Z; still stored at gateway s1 for s3");
 
-        CustodyTrail both = CustodyTrail.of("m-1", List.of("site s1"), List.of(
+        CustodyTrail both = CustodyTrail.ofSteps("m-1", List.of("site s1"), List.of(
                 step(0, "stored", "site", "s1", List.of("s2", "s3"), "norm", "from this site's LAN"),
                 step(1, "acknowledged", "site", "s1", List.of("s2"), "norm", null),
                 step(2, "acknowledged", "site", "s1", List.of("s3"), "norm", null)));
@@ -122,6 +138,6 @@ class CustodyTrailTest {
     }
 
     private static String position(CustodyStep step) {
-        return CustodyTrail.of("m-1", List.of("somewhere"), List.of(step)).position();
+        return CustodyTrail.ofSteps("m-1", List.of("somewhere"), List.of(step)).position();
     }
 }

@@ -15,6 +15,8 @@ import javax.sql.DataSource;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -27,28 +29,32 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * the transports' at-least-once into exactly-once as the application sees it. A failure throws, so
  * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
  * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it. The
- * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction.
+ * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction. Each
+ * row keeps the hops its message carried and this node's delivery as the last ({@code trace}).
  */
 public final class InboxWriter implements InboundHandler {
 
     // In message id order: both bridges of a node pair insert the same messages, and in their arrival orders their
     // unique-index locks could deadlock (PostgreSQL then aborts one after a second); in one order one waits instead.
     private static final String INSERT = """
-            INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, transport)
+            INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, trace,
+                               transport)
             SELECT m.id, m.origin, m.type, m.precedence, m.classification, m.body,
-                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', ?
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[])
-                   AS m(id, origin, type, precedence, classification, body, created_us)
+                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', m.trace, ?
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[], ?::text[])
+                   AS m(id, origin, type, precedence, classification, body, created_us, trace)
              ORDER BY m.id
             ON CONFLICT (message_id) DO NOTHING
             RETURNING created_at, message_id, origin_node, precedence""";
 
     private final DataSource dataSource;
+    private final NodeId self;
     private final BridgeMetrics metrics;
     private final CustodyLog custody;
 
-    public InboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
+    public InboxWriter(DataSource dataSource, NodeId self, BridgeMetrics metrics, CustodyLog custody) {
         this.dataSource = dataSource;
+        this.self = self;
         this.metrics = metrics;
         this.custody = custody;
     }
@@ -59,6 +65,11 @@ public final class InboxWriter implements InboundHandler {
             return;
         }
         metrics.delivered(batch.size());
+        Instant arrived = Instant.now();
+        Object[] traces = batch.stream()
+                .map(e -> e.trace().with(HopTrace.Hop.node(self, HopTrace.Action.DELIVERED, arrived))
+                        .format(e.createdAt()))
+                .toArray();
         // The transport acknowledges once deliver returns: the commit is durable when it does.
         List<Instant> created = Transactions.durable(dataSource, tx -> {
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
@@ -71,6 +82,7 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
                 ps.setArray(8, array(tx, "bigint",
                         batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
+                ps.setArray(9, array(tx, "text", traces));
                 List<Instant> inserted = new ArrayList<>(batch.size());
                 CustodyLog.Entries steps = custody.entries();
                 try (ResultSet rs = ps.executeQuery()) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -17,7 +18,7 @@ import kr.c4i.gateway.kmtf.text.Classification;
 /**
  * Turns an outbox row into what the transport takes: a valid KMTF message in an envelope from this
  * node, addressed to the type's subscribers. Shared by the publisher and the resender, so a message
- * sent again is built exactly as it was the first time; both leave out the destinations whose clearance the
+ * sent again is built exactly as it was the first time (but for the time of the send on its trace); both leave out the destinations whose clearance the
  * message's classification exceeds ({@link #uncleared}).
  */
 public final class RowEnvelopes {
@@ -89,7 +90,8 @@ public final class RowEnvelopes {
         Envelope envelope;
         try {
             envelope = new Envelope(id, node, row.kmtfType(), precedence,
-                    valid.message().classification().orElse("UNCLASSIFIED"), createdAt, row.body());
+                    valid.message().classification().orElse("UNCLASSIFIED"), createdAt, row.body())
+                    .withHop(HopTrace.Hop.node(node, HopTrace.Action.SENT, Instant.now()));
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidRowException("invalid-envelope", ex.getMessage());

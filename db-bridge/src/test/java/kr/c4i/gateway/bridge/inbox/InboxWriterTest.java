@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -39,7 +41,7 @@ class InboxWriterTest {
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
-        writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, TransportKind.JMS),
+        writer = new InboxWriter(db.dataSource(), NodeId.of("b"), new BridgeMetrics(registry, TransportKind.JMS),
                 new CustodyLog("b", "jms"));
     }
 
@@ -65,6 +67,23 @@ class InboxWriterTest {
         assertThat(db.strings("SELECT created_at = '" + created + "'::timestamptz FROM inbox WHERE message_id = 'm-1'"))
                 .containsExactly("t");
         assertThat(registry.get("gateway.delivery.latency").timer().count()).isEqualTo(2);
+    }
+
+    @Test
+    void eachRowKeepsTheHopsItsMessagePassedAndThisNodesDeliveryLast() throws Exception {
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MILLIS).minusMillis(400);
+        Envelope relayed = envelope(1, created)
+                .withHop(HopTrace.Hop.node(NodeId.of("a"), HopTrace.Action.SENT, created.plusMillis(3)))
+                .withHop(HopTrace.Hop.site(SiteId.of("s1"), HopTrace.Action.RELAYED, created.plusMillis(17)))
+                .withHop(HopTrace.Hop.site(SiteId.of("s2"), HopTrace.Action.RELAYED, created.plusMillis(340)));
+        writer.deliver(List.of(relayed, envelope(2, created)));
+
+        String trace = db.strings("SELECT trace FROM inbox WHERE message_id = 'm-1'").getFirst();
+        assertThat(trace).startsWith("node a sent +3ms; site s1 relayed +17ms; site s2 relayed +340ms; node b delivered +");
+        HopTrace read = HopTrace.parse(trace, created);
+        assertThat(read.hops().getLast().at()).isBetween(created.plusMillis(400), Instant.now());
+        assertThat(db.strings("SELECT trace FROM inbox WHERE message_id = 'm-2'").getFirst())
+                .as("a message that carried no trace").matches("node b delivered \\+\\d+ms");
     }
 
     @Test

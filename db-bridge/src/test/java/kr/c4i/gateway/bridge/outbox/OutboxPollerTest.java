@@ -1,6 +1,7 @@
 package kr.c4i.gateway.bridge.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
@@ -143,7 +145,7 @@ class OutboxPollerTest {
             BridgeMetrics metricsOfB = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.DDS);
             CustodyLog atB = new CustodyLog("b", "dds");
             ValidatingInbox inboxOfB = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)),
-                    new InboxWriter(b.dataSource(), metricsOfB, atB), new InboundQuarantine(b.dataSource(), "dds", atB),
+                    new InboxWriter(b.dataSource(), NodeId.of("b"), metricsOfB, atB), new InboundQuarantine(b.dataSource(), "dds", atB),
                     metricsOfB);
             poller.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 1
@@ -173,6 +175,13 @@ class OutboxPollerTest {
             assertThat(delivered.steps()).extracting(CustodyStep::event).containsExactly("sent", "delivered",
                     "receipted");
             assertThat(delivered.position()).startsWith("in b's inbox: receipted to node a at ");
+            assertThat(good.traceText()).as("stamped by a when it sent it").matches("node a sent \\+\\d+ms");
+            assertThat(delivered.carried()).singleElement().satisfies(carried -> {
+                assertThat(carried.place()).isEqualTo("node b");
+                assertThat(carried.trace().hops()).extracting(HopTrace.Hop::place, HopTrace.Hop::action)
+                        .containsExactly(tuple("node a", HopTrace.Action.SENT),
+                                tuple("node b", HopTrace.Action.DELIVERED));
+            });
             assertThat(trail("m-secret", db, b).position()).startsWith("refused at node a for b at ")
                     .contains(": clearance-exceeded: destination b is cleared CONFIDENTIAL");
             assertThat(trail("m-unknown", db, b).position()).isEqualTo("not seen here (asked node a, node b)");
@@ -186,16 +195,13 @@ class OutboxPollerTest {
     }
 
     private static CustodyTrail trail(String messageId, InterfaceDatabase... databases) throws SQLException {
-        List<String> asked = new ArrayList<>();
-        List<CustodyStep> steps = new ArrayList<>();
+        List<CustodyLogReader.Answer> answers = new ArrayList<>();
         for (InterfaceDatabase database : databases) {
             try (Connection c = database.dataSource().getConnection()) {
-                CustodyLogReader.Answer answer = CustodyLogReader.read(c, messageId);
-                asked.add(answer.place());
-                steps.addAll(answer.steps());
+                answers.add(CustodyLogReader.read(c, messageId));
             }
         }
-        return CustodyTrail.of(messageId, asked, steps);
+        return CustodyTrail.of(messageId, answers);
     }
 
     @Test

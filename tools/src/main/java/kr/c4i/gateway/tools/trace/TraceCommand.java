@@ -19,7 +19,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 import kr.c4i.gateway.custody.CustodyLogReader;
-import kr.c4i.gateway.custody.CustodyStep;
 import kr.c4i.gateway.custody.CustodyTrail;
 import kr.c4i.gateway.tools.ExitCode;
 
@@ -33,8 +32,9 @@ import kr.c4i.gateway.tools.ExitCode;
         description = { "Reads the custody log (table custody_log) of each node's interface database and each WAN "
                 + "gateway's relay store given, and prints every step they logged of MESSAGE-ID, oldest first: when "
                 + "(each database server's clock, UTC), where, what, towards whom, over what link, and why; then the "
-                + "last known position in one line. A message none of them logged is 'not seen here', with the "
-                + "databases asked.",
+                + "last known position in one line; for each node's inbox that holds it, the hops the message "
+                + "carried (its trace: every node and site it passed, with their times, even those not asked). "
+                + "A message none of them logged is 'not seen here', with the databases asked.",
                 "Each database is asked as --user (or the URL's user=), with the password of the PGPASSWORD "
                         + "environment variable, the URL's password= or ~/.pgpass: never on the command line, where "
                         + "every local user can read it." })
@@ -63,15 +63,15 @@ public final class TraceCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<CustodyLogReader.Answer> answers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
-        List<CustodyStep> steps = new ArrayList<>();
         int unread = 0;
         for (String url : databases) {
             try (Connection c = DriverManager.getConnection(url, connectionProperties())) {
                 c.setReadOnly(true);
                 CustodyLogReader.Answer answer = CustodyLogReader.read(c, messageId);
                 asked.add(answer.place() + " (" + url + ")");
-                steps.addAll(answer.steps());
+                answers.add(answer);
             }
             catch (SQLException ex) {
                 err.println("trace: unable to read the custody log of " + url + ": " + oneLine(ex));
@@ -81,10 +81,14 @@ public final class TraceCommand implements Callable<Integer> {
         if (asked.isEmpty()) {
             return ExitCode.INCOMPLETE.code();
         }
-        CustodyTrail trail = CustodyTrail.of(messageId, asked, steps);
+        CustodyTrail trail = CustodyTrail.of(messageId, asked, answers);
         if (trail.seen()) {
             out.println("Message " + messageId + ", as " + String.join(", ", asked) + " logged it:");
             TraceTable.print(out, trail.steps());
+            for (CustodyTrail.Carried carried : trail.carried()) {
+                out.println("Hops it carried into " + carried.place() + "'s inbox:");
+                TraceTable.printHops(out, carried.trace());
+            }
             out.println("Last known position: " + trail.position());
         }
         else {

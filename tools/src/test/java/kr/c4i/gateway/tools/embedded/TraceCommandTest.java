@@ -33,6 +33,7 @@ class TraceCommandTest {
     private static EmbeddedPostgres postgres;
     private static String nodeA;
     private static String siteS1;
+    private static String nodeC;
 
     @BeforeAll
     static void databases() throws Exception {
@@ -44,6 +45,17 @@ class TraceCommandTest {
                 Precedence.FLASH, null));
         log(siteS1, new CustodyLog("s1", "norm"), steps -> steps.add(CustodyEvent.STORED, "m-1", List.of("s2"),
                 Precedence.FLASH, "from this site's LAN"));
+        // As c's inbox keeps m-2, which came from a through s1 and s2: the trace names sites c's operator cannot ask.
+        nodeC = database("node_c", "classpath:db/migration", "node", "c");
+        log(nodeC, new CustodyLog("c", "dds"), steps -> steps.add(CustodyEvent.DELIVERED, "m-2", List.of("a"),
+                Precedence.FLASH, null));
+        try (Connection c = postgres.getDatabase("postgres", "node_c").getConnection();
+                Statement s = c.createStatement()) {
+            s.execute("INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, "
+                    + "created_at, trace, transport) VALUES ('m-2', 'a', 'SITREP', 'FLASH', 'UNCLASSIFIED', '\\x00', "
+                    + "'2026-11-26T12:03:04.100Z', 'node a sent +3ms; site s1 relayed +17ms; site s2 relayed "
+                    + "+340ms; node c delivered +352ms', 'dds')");
+        }
     }
 
     @AfterAll
@@ -68,6 +80,23 @@ class TraceCommandTest {
         assertThat(lines.getLast()).as(r.toString()).matches("Last known position: stored at gateway s1 since "
                 + "\\S+Z, not yet acknowledged by s2; not yet seen at c");
         assertThat(r.err()).as(r.toString()).isEmpty();
+    }
+
+    @Test
+    void aMessageInAnInboxShowsTheHopsItCarriedThroughSitesNotAsked() {
+        CliDriver.Result r = CliDriver.run("trace", "m-2", "--database", nodeC, "--user", "postgres");
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.OK.code());
+        List<String> lines = r.out().lines().toList();
+        int hops = lines.indexOf("Hops it carried into node c's inbox:");
+        assertThat(hops).as(r.toString()).isPositive();
+        assertThat(lines.subList(hops + 1, hops + 6)).as(r.toString()).satisfiesExactly(
+                heading -> assertThat(heading).matches("TIME \\(UTC\\) +WHERE +ACTION"),
+                a -> assertThat(a).matches(" +2026-11-26T12:03:04.103Z +node a +sent"),
+                s1 -> assertThat(s1).matches(" +2026-11-26T12:03:04.117Z +site s1 +relayed"),
+                s2 -> assertThat(s2).matches(" +2026-11-26T12:03:04.440Z +site s2 +relayed"),
+                c -> assertThat(c).matches(" +2026-11-26T12:03:04.452Z +node c +delivered"));
+        assertThat(lines.getLast()).as(r.toString()).startsWith("Last known position: ");
     }
 
     @Test
