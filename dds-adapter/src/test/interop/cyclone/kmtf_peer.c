@@ -9,7 +9,7 @@
  *   READY                     entities exist
  *   MATCHED <n>               the writer/reader has matched n remote endpoints
  *   sub: SAMPLE <message_id> <origin> <message_type> <precedence> <classification> <created_at_ns> <seq>
- *               <sent_at_ns> <body length> <CRC-32 of body, 8 hex digits>
+ *               <sent_at_ns> <body length> <CRC-32 of body, 8 hex digits> <trace>
  *   pub: waits for a line "GO" on stdin after MATCHED, writes COUNT samples (content: ../README.md),
  *        prints WRITTEN <n>, and for reliable ACKED or ACK_TIMEOUT after dds_wait_for_acks (best effort: waits
  *        500 ms instead).
@@ -80,7 +80,8 @@ static uint32_t crc32(const uint8_t *data, uint32_t length)
 }
 
 /* Sample i (1-based) of the deterministic sequence every peer and the Java test agree on. */
-static void fill(kmtf_KmtfMessage *m, const char *origin, uint32_t i, char *id, size_t id_size, uint8_t *body)
+static void fill(kmtf_KmtfMessage *m, const char *origin, uint32_t i, char *id, size_t id_size, uint8_t *body,
+                 char *trace, size_t trace_size)
 {
   snprintf(id, id_size, "%s-%06" PRIu32, origin, i);
   m->message_id = id;
@@ -98,6 +99,15 @@ static void fill(kmtf_KmtfMessage *m, const char *origin, uint32_t i, char *id, 
   m->body._length = length;
   m->body._buffer = body;
   m->body._release = false;
+  /* The hop trace's text: none, the origin's hop, or that and a site's. */
+  if (i % 3 == 0)
+    trace[0] = '\0';
+  else if (i % 3 == 1)
+    snprintf(trace, trace_size, "node %s sent +%" PRIu32 "ms", origin, i % 10);
+  else
+    snprintf(trace, trace_size, "node %s sent +%" PRIu32 "ms; site s%" PRIu32 " relayed +%" PRIu32 "ms", origin,
+             i % 10, i % 4, i * 3);
+  m->trace = trace;
 }
 
 static uint32_t matched(dds_entity_t entity, int writer)
@@ -156,10 +166,11 @@ static int publish(dds_entity_t writer, const char *origin, uint32_t count, int 
   }
   static uint8_t body[MAX_BODY];
   char id[128];
+  char trace[256];
   uint32_t written = 0;
   for (uint32_t i = 1; i <= count; i++) {
     kmtf_KmtfMessage m;
-    fill(&m, origin, i, id, sizeof id, body);
+    fill(&m, origin, i, id, sizeof id, body, trace, sizeof trace);
     dds_return_t rc = dds_write(writer, &m);
     if (rc < 0)
       fail("dds_write", rc);
@@ -214,9 +225,9 @@ static int subscribe(dds_entity_t participant, dds_entity_t reader, uint32_t cou
       if (!infos[j].valid_data)
         continue;
       const kmtf_KmtfMessage *m = samples[j];
-      line("SAMPLE\t%s\t%s\t%s\t%d\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu32 "\t%08" PRIx32,
+      line("SAMPLE\t%s\t%s\t%s\t%d\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu32 "\t%08" PRIx32 "\t%s",
            m->message_id, m->origin, m->message_type, (int) m->precedence, m->classification, m->created_at_ns,
-           m->seq, m->sent_at_ns, m->body._length, crc32(m->body._buffer, m->body._length));
+           m->seq, m->sent_at_ns, m->body._length, crc32(m->body._buffer, m->body._length), m->trace);
       received++;
     }
     if (n > 0)

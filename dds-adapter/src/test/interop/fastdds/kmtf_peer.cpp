@@ -112,6 +112,18 @@ kmtf::KmtfMessage make(const std::string& origin, uint32_t i)
         body[k] = static_cast<uint8_t>(i * 31u + k * 7u);
     }
     m.body(std::move(body));
+    // The hop trace's text: none, the origin's hop, or that and a site's.
+    char trace[256] = "";
+    if (i % 3 == 1)
+    {
+        std::snprintf(trace, sizeof trace, "node %s sent +%" PRIu32 "ms", origin.c_str(), i % 10);
+    }
+    else if (i % 3 == 2)
+    {
+        std::snprintf(trace, sizeof trace, "node %s sent +%" PRIu32 "ms; site s%" PRIu32 " relayed +%" PRIu32 "ms",
+                origin.c_str(), i % 10, i % 4, i * 3);
+    }
+    m.trace(trace);
     return m;
 }
 
@@ -228,10 +240,10 @@ int subscribe(DataReader* reader, uint32_t count)
         {
             continue;
         }
-        line("SAMPLE\t%s\t%s\t%s\t%u\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%zu\t%08" PRIx32,
+        line("SAMPLE\t%s\t%s\t%s\t%u\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%zu\t%08" PRIx32 "\t%s",
                 m.message_id().c_str(), m.origin().c_str(), m.message_type().c_str(),
                 static_cast<unsigned>(m.precedence()), m.classification().c_str(), m.created_at_ns(), m.seq(),
-                m.sent_at_ns(), m.body().size(), crc32(m.body()));
+                m.sent_at_ns(), m.body().size(), crc32(m.body()), m.trace().c_str());
         received++;
     }
     line("%s\t%" PRIu32, received >= count ? "DONE" : "TIMEOUT", received);

@@ -1,5 +1,6 @@
 package kr.c4i.gateway.core;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public record HopTrace(List<Hop> hops, int omitted) {
     public static final HopTrace EMPTY = new HopTrace(List.of(), 0);
 
     private static final String SEPARATOR = "; ";
-    private static final Pattern HOP = Pattern.compile("(node|site) (\\S+) (sent|relayed|delivered) ([+-]\\d{1,12})ms");
+    private static final Pattern HOP = Pattern.compile("(node|site) (\\S+) (sent|relayed|delivered) ([+-]\\d{1,19})ms");
     private static final Pattern OMITTED = Pattern.compile("\\((\\d{1,9}) hops? omitted\\)");
 
     public HopTrace {
@@ -154,7 +155,7 @@ public record HopTrace(List<Hop> hops, int omitted) {
             if (hop.matches()) {
                 Kind kind = Kind.valueOf(hop.group(1).toUpperCase(Locale.ROOT));
                 Action action = Action.valueOf(hop.group(3).toUpperCase(Locale.ROOT));
-                hops.add(new Hop(kind, hop.group(2), action, createdAt.plusMillis(Long.parseLong(hop.group(4)))));
+                hops.add(new Hop(kind, hop.group(2), action, at(createdAt, hop.group(4), part)));
             }
             else if (left.matches() && hops.size() == 1 && omitted == 0) {
                 omitted = Integer.parseInt(left.group(1));
@@ -168,6 +169,17 @@ public record HopTrace(List<Hop> hops, int omitted) {
             }
         }
         return new HopTrace(hops, omitted);
+    }
+
+    // Any creation time a transport carries and any hop clock: a message of 1700 sent today is 10^13 ms old.
+    private static Instant at(Instant createdAt, String offset, String part) {
+        try {
+            return createdAt.plusMillis(Long.parseLong(offset));
+        }
+        catch (ArithmeticException | DateTimeException | NumberFormatException ex) {
+            throw new IllegalArgumentException("Invalid trace: '" + abbreviate(part) + "' is no time after "
+                    + createdAt, ex);
+        }
     }
 
     private static String abbreviate(String text) {

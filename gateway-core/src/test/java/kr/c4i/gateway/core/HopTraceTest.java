@@ -39,6 +39,16 @@ class HopTraceTest {
     }
 
     @Test
+    void aMessageCreatedLongAgoReadsBack() {
+        Instant created = Envelope.EARLIEST_CREATED_AT;
+        HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, Instant.parse("2026-11-26T12:00:00Z")));
+        assertThat(HopTrace.parse(trace.format(created), created)).isEqualTo(trace);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> HopTrace.parse("node a sent +9999999999999999999ms", created))
+                .withMessageStartingWith("Invalid trace: 'node a sent +9999999999999999999ms' is no time after");
+    }
+
+    @Test
     void pastTheBoundTheHopsAfterTheOriginAreLeftOutAndCounted() {
         HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, CREATED));
         for (int i = 1; i <= HopTrace.MAX_HOPS + 2; i++) {

@@ -17,17 +17,19 @@ import jakarta.jms.MessageEOFException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * Maps envelopes to JMS messages and back. A lone envelope is one message: the text is the bytes body, every other
- * field a message property, so brokers, bridges and selectors can see them without parsing the body. Several
- * envelopes of one precedence for one destination travel as one <em>bundle</em>: a bytes message whose
- * {@value #BUNDLE_COUNT} property says how many envelopes its body holds, each written field by field. A bundle
- * costs the brokers one journal record, one delivery and one acknowledgement instead of one per envelope, which is
- * most of what a message costs them.
+ * field a message property, so brokers, bridges and selectors can see them without parsing the body; the hop trace
+ * is its text ({@link HopTrace#format}) in {@value #TRACE}, left out when the trace is empty. Several envelopes of
+ * one precedence for one destination travel as one <em>bundle</em>: a bytes message whose {@value #BUNDLE_COUNT}
+ * property says how many envelopes its body holds, each written field by field, and whose {@value #BUNDLE_FORMAT}
+ * says how (see {@link #toBundle}). A bundle costs the brokers one journal record, one delivery and one
+ * acknowledgement instead of one per envelope, which is most of what a message costs them.
  */
 final class EnvelopeCodec {
 
@@ -38,6 +40,8 @@ final class EnvelopeCodec {
     static final String CLASSIFICATION = "kmtf_classification";
     /** Microseconds since the epoch: the precision of the interface database's timestamps. */
     static final String CREATED_AT_MICROS = "kmtf_created_at_micros";
+    /** The hop trace's text, times after the creation ({@link HopTrace#format}); absent or empty: no hops. */
+    static final String TRACE = "kmtf_trace";
     /** On a message moved to the invalid queue: why it could not be read. */
     static final String INVALID_REASON = "kmtf_invalid_reason";
     /** On a message moved to the invalid queue: the queue it was read from. */
@@ -45,6 +49,18 @@ final class EnvelopeCodec {
 
     /** On a bundle: how many envelopes its body holds. */
     static final String BUNDLE_COUNT = "kmtf_bundle_count";
+
+    /**
+     * On a bundle: how its envelopes are written, {@value #BUNDLE_FORMAT_TRACED} since envelopes carry their trace. A
+     * bundle without it is of format {@value #BUNDLE_FORMAT_PLAIN}, as senders wrote before the trace.
+     */
+    static final String BUNDLE_FORMAT = "kmtf_bundle_format";
+
+    /** Bundle format: each envelope's fields without a trace (the bundle has no {@value #BUNDLE_FORMAT}). */
+    static final int BUNDLE_FORMAT_PLAIN = 1;
+
+    /** Bundle format: each envelope's fields with its trace's text after the created-at. */
+    static final int BUNDLE_FORMAT_TRACED = 2;
 
     /** Most envelopes in one bundle. */
     static final int BUNDLE_MAX_ENVELOPES = 256;
@@ -54,6 +70,9 @@ final class EnvelopeCodec {
      * broker keeps in files of their own.
      */
     static final int BUNDLE_MAX_BYTES = 64 * 1024;
+
+    /** Most characters of an unreadable trace that the reason for refusing it quotes. */
+    private static final int QUOTED_TRACE = 200;
 
     /** Artemis drops a second message with the same value of this property on the same address. */
     static final String DUPLICATE_ID = org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID
@@ -72,14 +91,20 @@ final class EnvelopeCodec {
         message.setStringProperty(PRECEDENCE, envelope.precedence().name());
         message.setStringProperty(CLASSIFICATION, envelope.classification());
         message.setLongProperty(CREATED_AT_MICROS, toMicros(envelope.createdAt()));
+        if (!envelope.trace().isEmpty()) {
+            message.setStringProperty(TRACE, envelope.traceText());
+        }
         message.setStringProperty(DUPLICATE_ID, envelope.messageId() + "/" + destination.value());
         return message;
     }
 
     /**
-     * A bundle of envelopes of one precedence for one destination. Its duplicate id is a digest of the envelopes'
-     * ids: the broker drops a resent bundle that holds the same envelopes, and accepts one that holds others (the
-     * receiver's inbox drops the envelopes it already has).
+     * A bundle of envelopes of one precedence for one destination, in format {@value #BUNDLE_FORMAT_TRACED}: per
+     * envelope its message id, origin, type, precedence and classification ({@code writeUTF}), created-at in
+     * microseconds ({@code writeLong}), trace text ({@code writeUTF}, empty for none), body length
+     * ({@code writeInt}) and body. Its duplicate id is a digest of the envelopes' ids: the broker drops a resent
+     * bundle that holds the same envelopes, and accepts one that holds others (the receiver's inbox drops the
+     * envelopes it already has).
      */
     static BytesMessage toBundle(Session session, List<Envelope> envelopes, NodeId destination) throws JMSException {
         BytesMessage message = session.createBytesMessage();
@@ -91,12 +116,14 @@ final class EnvelopeCodec {
             message.writeUTF(envelope.precedence().name());
             message.writeUTF(envelope.classification());
             message.writeLong(toMicros(envelope.createdAt()));
+            message.writeUTF(envelope.traceText());
             message.writeInt(envelope.body().length);
             message.writeBytes(envelope.body());
             digest.update(envelope.messageId().getBytes(StandardCharsets.UTF_8));
             digest.update((byte) 0);
         }
         message.setIntProperty(BUNDLE_COUNT, envelopes.size());
+        message.setIntProperty(BUNDLE_FORMAT, BUNDLE_FORMAT_TRACED);
         message.setStringProperty(PRECEDENCE, envelopes.getFirst().precedence().name());
         message.setStringProperty(DUPLICATE_ID, "bundle/" + destination.value() + "/"
                 + HexFormat.of().formatHex(digest.digest(), 0, 16));
@@ -110,7 +137,7 @@ final class EnvelopeCodec {
     static int bundledSize(Envelope envelope) {
         int size = Long.BYTES + Integer.BYTES + envelope.body().length;
         for (String field : new String[] { envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
-                envelope.precedence().name(), envelope.classification() }) {
+                envelope.precedence().name(), envelope.classification(), envelope.traceText() }) {
             // Modified UTF-8 takes at most 3 bytes a char, and writeUTF at most 65,535 bytes.
             if (field.length() > 65_535 / 3) {
                 return -1;
@@ -145,6 +172,7 @@ final class EnvelopeCodec {
             throw new InvalidMessageException("property " + BUNDLE_COUNT + " is " + count + ", not 1 to "
                     + BUNDLE_MAX_ENVELOPES);
         }
+        boolean traced = bundleFormat(message) == BUNDLE_FORMAT_TRACED;
         long length = bytes.getBodyLength();
         List<Envelope> envelopes = new ArrayList<>(count);
         try {
@@ -160,6 +188,7 @@ final class EnvelopeCodec {
                 Precedence precedence = Precedence.parse(bytes.readUTF());
                 String classification = nonBlank(where + "classification", bytes.readUTF());
                 Instant createdAt = fromMicros(bytes.readLong());
+                HopTrace trace = traced ? trace(where + "trace", bytes.readUTF(), createdAt) : HopTrace.EMPTY;
                 int size = bytes.readInt();
                 if (size < 0 || size > length) {
                     throw new InvalidMessageException(where + "body of " + size + " bytes in a bundle of " + length);
@@ -168,7 +197,8 @@ final class EnvelopeCodec {
                 if (size > 0 && bytes.readBytes(body) != size) {
                     throw new InvalidMessageException(where + "body cut short");
                 }
-                envelopes.add(new Envelope(messageId, origin, type, precedence, classification, createdAt, body));
+                envelopes.add(new Envelope(messageId, origin, type, precedence, classification, createdAt, body,
+                        trace));
             }
         }
         catch (MessageEOFException ex) {
@@ -183,6 +213,30 @@ final class EnvelopeCodec {
             throw new InvalidMessageException("bundle has bytes after its " + count + " envelopes");
         }
         return envelopes;
+    }
+
+    /**
+     * The bundle's format: {@value #BUNDLE_FORMAT_PLAIN} without the property.
+     *
+     * @throws InvalidMessageException if it is not a format this receiver reads
+     */
+    private static int bundleFormat(Message message) throws JMSException, InvalidMessageException {
+        if (!message.propertyExists(BUNDLE_FORMAT)) {
+            return BUNDLE_FORMAT_PLAIN;
+        }
+        int format;
+        try {
+            format = message.getIntProperty(BUNDLE_FORMAT);
+        }
+        catch (JMSException | NumberFormatException ex) {
+            throw new InvalidMessageException("property " + BUNDLE_FORMAT + " is not an int: " + ex.getMessage());
+        }
+        if (format != BUNDLE_FORMAT_PLAIN && format != BUNDLE_FORMAT_TRACED) {
+            throw new InvalidMessageException("property " + BUNDLE_FORMAT + " is " + format
+                    + ", a bundle format this receiver does not know (it reads " + BUNDLE_FORMAT_PLAIN + " and "
+                    + BUNDLE_FORMAT_TRACED + "): is the sender a later version?");
+        }
+        return format;
     }
 
     private static MessageDigest sha256() {
@@ -216,9 +270,13 @@ final class EnvelopeCodec {
         catch (JMSException | NumberFormatException ex) {
             throw new InvalidMessageException("property " + CREATED_AT_MICROS + " is not a long: " + ex.getMessage());
         }
+        Instant createdAt = fromMicros(micros);
+        String traceText = message.getStringProperty(TRACE);
+        HopTrace trace = (traceText == null) ? HopTrace.EMPTY
+                : trace("property " + TRACE, traceText, createdAt);
         byte[] body = new byte[(int) bytes.getBodyLength()];
         bytes.readBytes(body);
-        return new Envelope(messageId, origin, type, precedence, classification, fromMicros(micros), body);
+        return new Envelope(messageId, origin, type, precedence, classification, createdAt, body, trace);
     }
 
     /**
@@ -286,6 +344,21 @@ final class EnvelopeCodec {
             throw new InvalidMessageException(name + " is blank");
         }
         return value;
+    }
+
+    /**
+     * @param what names the text in the reason, e.g. {@code property kmtf_trace}
+     * @throws InvalidMessageException quoting the text (its first {@value #QUOTED_TRACE} characters) and what in it
+     *         is not a hop
+     */
+    private static HopTrace trace(String what, String text, Instant createdAt) throws InvalidMessageException {
+        try {
+            return HopTrace.parse(text, createdAt);
+        }
+        catch (IllegalArgumentException ex) {
+            String quoted = (text.length() <= QUOTED_TRACE) ? text : text.substring(0, QUOTED_TRACE) + "...";
+            throw new InvalidMessageException(what + " '" + quoted + "' is invalid: " + ex.getMessage());
+        }
     }
 
     private static <T> T parse(String name, String value, Function<String, T> parser)

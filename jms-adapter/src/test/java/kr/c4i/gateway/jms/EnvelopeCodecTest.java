@@ -1,22 +1,87 @@
 package kr.c4i.gateway.jms;
 
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
+import kr.c4i.gateway.jms.EnvelopeCodec.InvalidMessageException;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static kr.c4i.gateway.jms.Fixtures.envelope;
+import static kr.c4i.gateway.jms.Fixtures.traced;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+/**
+ * The codec on messages that went through a real broker: each test's message is written, put on node a's queue
+ * (nothing consumes it but this test) and read back as a receiver gets it.
+ */
 class EnvelopeCodecTest {
+
+    private static final NodeId B = NodeId.of("b");
+
+    @TempDir
+    static Path tempDir;
+
+    private static TestNodes nodes;
+    private static ActiveMQConnectionFactory factory;
+    private static Connection connection;
+    private static Session session;
+    private static MessageProducer producer;
+    private static MessageConsumer consumer;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        nodes = TestNodes.create(tempDir, "a");
+        nodes.open("a");
+        factory = new ActiveMQConnectionFactory(nodes.url("a"), TestNodes.USER, TestNodes.PASSWORD);
+        connection = factory.createConnection();
+        session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        producer = session.createProducer(session.createQueue("kmtf.node.a"));
+        consumer = session.createConsumer(session.createQueue("kmtf.node.a"));
+        connection.start();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (connection != null) {
+            connection.close();
+        }
+        if (factory != null) {
+            factory.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
 
     static Envelope createdAt(String messageId, Instant createdAt) {
         Envelope e = envelope(messageId, "a");
         return new Envelope(e.messageId(), e.origin(), e.kmtfType(), e.precedence(), e.classification(), createdAt,
                 e.body());
+    }
+
+    /** The message as a receiver reads it from the queue. */
+    private static Message carried(Message message) throws Exception {
+        producer.send(message);
+        Message received = consumer.receive(10_000);
+        assertThat(received).as("the message back from the queue").isNotNull();
+        return received;
     }
 
     @Test
@@ -40,5 +105,133 @@ class EnvelopeCodecTest {
         }
         assertThatNoException().isThrownBy(
                 () -> EnvelopeCodec.checkEncodable(createdAt("julian", Instant.parse("1500-01-01T00:00:00Z"))));
+    }
+
+    @Test
+    void aLoneMessageCarriesItsTraceHopForHopInAProperty() throws Exception {
+        Envelope sent = traced(envelope("lone-traced", "a"), 3);
+
+        Message received = carried(EnvelopeCodec.toMessage(session, sent, B));
+
+        assertThat(received.getStringProperty(EnvelopeCodec.TRACE))
+                .isEqualTo("node a sent +3ms; site s1 relayed +20ms; site s2 relayed +71ms");
+        Envelope read = EnvelopeCodec.fromMessage(received);
+        assertThat(read).isEqualTo(sent);
+        assertThat(read.trace()).isEqualTo(sent.trace());
+        assertThat(read.trace().hops()).hasSize(3);
+    }
+
+    @Test
+    void aLoneMessageWithoutHopsHasNoTracePropertyAndAnEmptyOneReadsAsNoHops() throws Exception {
+        Envelope sent = envelope("lone-plain", "a");
+
+        Message received = carried(EnvelopeCodec.toMessage(session, sent, B));
+
+        assertThat(received.propertyExists(EnvelopeCodec.TRACE)).isFalse();
+        assertThat(EnvelopeCodec.fromMessage(received).trace()).isEqualTo(HopTrace.EMPTY);
+        BytesMessage empty = EnvelopeCodec.toMessage(session, envelope("lone-empty", "a"), B);
+        empty.setStringProperty(EnvelopeCodec.TRACE, "");
+        assertThat(EnvelopeCodec.fromMessage(carried(empty)).trace()).isEqualTo(HopTrace.EMPTY);
+    }
+
+    @Test
+    void aBundleCarriesEachEnvelopesTraceInItsBodyAndSaysItsFormat() throws Exception {
+        List<Envelope> sent = List.of(traced(envelope("bundled-traced-1", "a"), 3),
+                envelope("bundled-traced-2", "a"), traced(envelope("bundled-traced-3", "a"), HopTrace.MAX_HOPS + 2));
+
+        Message received = carried(EnvelopeCodec.toBundle(session, sent, B));
+
+        assertThat(received.getIntProperty(EnvelopeCodec.BUNDLE_FORMAT)).isEqualTo(EnvelopeCodec.BUNDLE_FORMAT_TRACED);
+        List<Envelope> read = EnvelopeCodec.fromBundle(received);
+        assertThat(read).containsExactlyElementsOf(sent);
+        assertThat(read).map(Envelope::trace).containsExactlyElementsOf(sent.stream().map(Envelope::trace).toList());
+        assertThat(read.get(1).trace()).isEqualTo(HopTrace.EMPTY);
+        assertThat(read.get(2).trace().omitted()).isEqualTo(2);
+    }
+
+    @Test
+    void aBundleWithoutTheFormatPropertyIsReadAsBeforeTracesWithEmptyTraces() throws Exception {
+        List<Envelope> sent = List.of(envelope("old-bundle-1", "a"), envelope("old-bundle-2", "a"));
+        BytesMessage old = session.createBytesMessage();
+        for (Envelope envelope : sent) {
+            // What a sender of the version before traces writes.
+            old.writeUTF(envelope.messageId());
+            old.writeUTF(envelope.origin().value());
+            old.writeUTF(envelope.kmtfType());
+            old.writeUTF(envelope.precedence().name());
+            old.writeUTF(envelope.classification());
+            old.writeLong(EnvelopeCodec.toMicros(envelope.createdAt()));
+            old.writeInt(envelope.body().length);
+            old.writeBytes(envelope.body());
+        }
+        old.setIntProperty(EnvelopeCodec.BUNDLE_COUNT, sent.size());
+
+        Message received = carried(old);
+
+        assertThat(EnvelopeCodec.isBundle(received)).isTrue();
+        List<Envelope> read = EnvelopeCodec.fromBundle(received);
+        assertThat(read).containsExactlyElementsOf(sent);
+        assertThat(read).map(Envelope::trace).containsOnly(HopTrace.EMPTY);
+    }
+
+    @Test
+    void aBundleOfAFormatThisReceiverDoesNotKnowIsRefusedNamingTheFormat() throws Exception {
+        BytesMessage later = EnvelopeCodec.toBundle(session, List.of(envelope("later-1", "a")), B);
+        later.setIntProperty(EnvelopeCodec.BUNDLE_FORMAT, 3);
+
+        Message received = carried(later);
+
+        assertThatExceptionOfType(InvalidMessageException.class).isThrownBy(() -> EnvelopeCodec.fromBundle(received))
+                .withMessageContaining(EnvelopeCodec.BUNDLE_FORMAT + " is 3")
+                .withMessageContaining("does not know");
+    }
+
+    @Test
+    void aTraceThatIsNotHopsIsRefusedNamingWhereAndWhatInALoneMessageAndInABundle() throws Exception {
+        BytesMessage lone = EnvelopeCodec.toMessage(session, envelope("bad-trace-1", "a"), B);
+        lone.setStringProperty(EnvelopeCodec.TRACE, "node a sent +3ms; over the hills");
+
+        Message received = carried(lone);
+
+        assertThatExceptionOfType(InvalidMessageException.class).isThrownBy(() -> EnvelopeCodec.fromMessage(received))
+                .withMessageContaining("property " + EnvelopeCodec.TRACE
+                        + " 'node a sent +3ms; over the hills' is invalid")
+                .withMessageContaining("'over the hills' is not a hop");
+
+        List<Envelope> sent = List.of(envelope("bad-trace-2", "a"), envelope("bad-trace-3", "a"));
+        BytesMessage bundle = session.createBytesMessage();
+        for (Envelope envelope : sent) {
+            bundle.writeUTF(envelope.messageId());
+            bundle.writeUTF(envelope.origin().value());
+            bundle.writeUTF(envelope.kmtfType());
+            bundle.writeUTF(envelope.precedence().name());
+            bundle.writeUTF(envelope.classification());
+            bundle.writeLong(EnvelopeCodec.toMicros(envelope.createdAt()));
+            bundle.writeUTF(envelope == sent.getLast() ? "site S1 relayed +4ms" : "");
+            bundle.writeInt(envelope.body().length);
+            bundle.writeBytes(envelope.body());
+        }
+        bundle.setIntProperty(EnvelopeCodec.BUNDLE_COUNT, sent.size());
+        bundle.setIntProperty(EnvelopeCodec.BUNDLE_FORMAT, EnvelopeCodec.BUNDLE_FORMAT_TRACED);
+
+        Message receivedBundle = carried(bundle);
+
+        assertThatExceptionOfType(InvalidMessageException.class)
+                .isThrownBy(() -> EnvelopeCodec.fromBundle(receivedBundle))
+                .withMessageContaining("envelope 2 of 2 (bad-trace-3): trace 'site S1 relayed +4ms' is invalid")
+                .withMessageContaining("site id 'S1'");
+    }
+
+    @Test
+    void bundledSizeCountsTheTraceAndIsNeverLessThanWhatABundleTakes() throws Exception {
+        Envelope plain = envelope("size-1", "a");
+        Envelope traced = traced(plain, HopTrace.MAX_HOPS);
+
+        assertThat(EnvelopeCodec.bundledSize(traced) - EnvelopeCodec.bundledSize(plain))
+                .isEqualTo(3 * traced.traceText().length());
+        BytesMessage bundle = EnvelopeCodec.toBundle(session, List.of(traced, plain), B);
+        bundle.reset();
+        assertThat(bundle.getBodyLength())
+                .isLessThanOrEqualTo(EnvelopeCodec.bundledSize(traced) + EnvelopeCodec.bundledSize(plain));
     }
 }

@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.kmtf.catalogue.Category;
 import kr.c4i.gateway.kmtf.catalogue.Durability;
@@ -31,6 +35,20 @@ final class Fixtures {
         // The transport carries createdAt in microseconds, the precision of the interface database.
         Instant createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         return new Envelope(messageId, NodeId.of(origin), SITREP.id(), Precedence.FLASH, "SECRET", createdAt, body);
+    }
+
+    /**
+     * The envelope with a trace of {@code hops} hops, whole milliseconds after its creation as the trace's text
+     * keeps them: the origin's "sent", then sites relaying (the last of 17 or more leaves hops out).
+     */
+    static Envelope traced(Envelope envelope, int hops) {
+        HopTrace trace = HopTrace.EMPTY;
+        for (int i = 0; i < hops; i++) {
+            Instant at = envelope.createdAt().plusMillis(3 + 17L * i * i);
+            trace = trace.with((i == 0) ? Hop.node(envelope.origin(), Action.SENT, at)
+                    : Hop.site(SiteId.of("s" + i), Action.RELAYED, at));
+        }
+        return envelope.withTrace(trace);
     }
 
     static Outbound outbound(Envelope envelope, String... destinations) {

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static kr.c4i.gateway.jms.Fixtures.batch;
 import static kr.c4i.gateway.jms.Fixtures.envelope;
 import static kr.c4i.gateway.jms.Fixtures.outbound;
+import static kr.c4i.gateway.jms.Fixtures.traced;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,6 +69,27 @@ class JmsTransportTest {
         assertThat(received).isEqualTo(sent);
         assertThat(received.text()).isEqualTo(sent.text()).contains("적 기갑 대대");
         assertThat(this.nodes.handler("a").uniqueCount()).isZero();
+    }
+
+    @Test
+    void tracesArriveHopForHopOnALoneMessageAndInABundle() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        Envelope lone = traced(envelope("traced-lone", "a"), 4);
+        List<Envelope> bundled = List.of(traced(envelope("traced-bundled-1", "a"), 2),
+                envelope("traced-bundled-2", "a"), traced(envelope("traced-bundled-3", "a"), 20));
+
+        this.nodes.transport("a").send(List.of(outbound(lone, "b")));
+        // Three of one precedence for one destination: one bundle.
+        this.nodes.transport("a").send(bundled.stream().map((e) -> outbound(e, "b")).toList());
+
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(4, TIMEOUT);
+        for (Envelope sent : List.of(lone, bundled.get(0), bundled.get(1), bundled.get(2))) {
+            Envelope received = b.received().get(sent.messageId());
+            assertThat(received).isEqualTo(sent);
+            assertThat(received.trace()).as("trace of %s", sent.messageId()).isEqualTo(sent.trace());
+            assertThat(received.traceText()).isEqualTo(sent.traceText());
+        }
     }
 
     @Test
@@ -261,6 +283,19 @@ class JmsTransportTest {
         assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains(EnvelopeCodec.ORIGIN);
         assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_SOURCE)).isEqualTo("kmtf.node.b");
         assertThat(moved.getBody(byte[].class)).asString().isEqualTo("not an envelope");
+    }
+
+    @Test
+    void aMessageWhoseTraceIsNotHopsIsMovedToTheInvalidQueueNamingTheTrace() throws Exception {
+        Message moved = movedAside((session) -> {
+            BytesMessage stray = EnvelopeCodec.toMessage(session, envelope("stray-trace-1", "x"), NodeId.of("b"));
+            stray.setStringProperty(EnvelopeCodec.TRACE, "node x sent yesterday");
+            return stray;
+        });
+        assertThat(moved.getStringProperty(EnvelopeCodec.MESSAGE_ID)).isEqualTo("stray-trace-1");
+        assertThat(moved.getStringProperty(EnvelopeCodec.INVALID_REASON)).contains(EnvelopeCodec.TRACE)
+                .contains("'node x sent yesterday'");
+        assertThat(moved.getStringProperty(EnvelopeCodec.TRACE)).isEqualTo("node x sent yesterday");
     }
 
     /** A JMS message made by {@code stray}, which the transport cannot read, put on a receiving node's queue. */

@@ -3,6 +3,7 @@ package kr.c4i.gateway.dds.transport;
 import java.time.Instant;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
@@ -13,12 +14,16 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 /**
  * Envelope to {@code kmtf::KmtfMessage} and back. Outbound, every rule the wire imposes is checked before
  * anything of a batch is written, so a bad message is rejected alone with a reason; inbound, a sample that cannot be
- * an envelope (wrong topic, over the type's size, blank id, invalid origin) is refused with {@link InvalidSample}
- * and handed on as an {@link InboundRefusal}.
+ * an envelope (wrong topic, over the type's size, blank id, invalid origin, a trace that is not hops) is refused
+ * with {@link InvalidSample} and handed on as an {@link InboundRefusal}. The hop trace travels as its text
+ * ({@link HopTrace#format}), its times in milliseconds after the creation.
  */
 final class EnvelopeMapper {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+    /** Most characters of an unreadable trace that the reason for refusing it quotes. */
+    private static final int QUOTED_TRACE = 200;
 
     private EnvelopeMapper() {
     }
@@ -49,7 +54,8 @@ final class EnvelopeMapper {
                     + " is outside the wire's range (years 1678 to 2262)");
         }
         return new KmtfMessageSample(envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
-                envelope.precedence(), envelope.classification(), createdAt, seq, sentAtNanos, envelope.body());
+                envelope.precedence(), envelope.classification(), createdAt, seq, sentAtNanos, envelope.body(),
+                envelope.traceText());
     }
 
     /**
@@ -77,8 +83,18 @@ final class EnvelopeMapper {
         }
         Instant createdAt = Instant.ofEpochSecond(Math.floorDiv(sample.createdAtNanos(), NANOS_PER_SECOND),
                 Math.floorMod(sample.createdAtNanos(), NANOS_PER_SECOND));
+        HopTrace trace;
+        try {
+            trace = HopTrace.parse(sample.trace(), createdAt);
+        }
+        catch (IllegalArgumentException ex) {
+            String text = sample.trace();
+            String quoted = (text.length() <= QUOTED_TRACE) ? text : text.substring(0, QUOTED_TRACE) + "...";
+            throw new InvalidSample("invalid-trace", "message " + sample.messageId() + ": trace '" + quoted
+                    + "' is invalid: " + ex.getMessage());
+        }
         return new Envelope(sample.messageId(), origin, sample.messageType(), sample.precedence(),
-                sample.classification(), createdAt, sample.body());
+                sample.classification(), createdAt, sample.body(), trace);
     }
 
     /** The refusal of a sample that is no envelope, with everything it claimed, for the inbound handler to keep. */

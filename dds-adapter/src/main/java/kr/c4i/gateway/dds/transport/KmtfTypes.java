@@ -29,6 +29,7 @@ public final class KmtfTypes {
             .uint64("seq")
             .int64("sent_at_ns")
             .octets("body")
+            .string("trace")
             .build(new MessageCodec());
 
     /** {@code kmtf::KmtfReceipt}. */
@@ -42,19 +43,28 @@ public final class KmtfTypes {
     }
 
     /**
-     * One {@code kmtf::KmtfMessage}. Times are nanoseconds since the epoch; {@code seq} is unsigned on the wire.
+     * One {@code kmtf::KmtfMessage}. Times are nanoseconds since the epoch; {@code seq} is unsigned on the wire;
+     * {@code trace} is the hop trace's text ({@link kr.c4i.gateway.core.HopTrace#format}), empty for none.
      */
     public record KmtfMessageSample(String messageId, String origin, String messageType, Precedence precedence,
-            String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body) {
+            String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body, String trace) {
 
         public KmtfMessageSample {
             Objects.requireNonNull(precedence, "precedence");
             Objects.requireNonNull(body, "body");
+            Objects.requireNonNull(trace, "trace");
+        }
+
+        /** A sample without a trace. */
+        public KmtfMessageSample(String messageId, String origin, String messageType, Precedence precedence,
+                String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body) {
+            this(messageId, origin, messageType, precedence, classification, createdAtNanos, seq, sentAtNanos, body,
+                    "");
         }
 
         public KmtfMessageSample withSeq(long value) {
             return new KmtfMessageSample(this.messageId, this.origin, this.messageType, this.precedence,
-                    this.classification, this.createdAtNanos, value, this.sentAtNanos, this.body);
+                    this.classification, this.createdAtNanos, value, this.sentAtNanos, this.body, this.trace);
         }
     }
 
@@ -83,6 +93,7 @@ public final class KmtfTypes {
             out.uint64(sample.seq());
             out.int64(sample.sentAtNanos());
             out.octets(sample.body());
+            out.string(sample.trace());
         }
 
         @Override
@@ -96,8 +107,9 @@ public final class KmtfTypes {
             long seq = in.uint64();
             long sentAt = in.int64();
             byte[] body = in.octets();
+            String trace = in.string();
             return new KmtfMessageSample(messageId, origin, messageType, precedence, classification, createdAt, seq,
-                    sentAt, body);
+                    sentAt, body, trace);
         }
     }
 

@@ -5,7 +5,9 @@
  *
  * <p>Envelope to sample: message id, origin node, KMTF type, precedence (IDL enum), classification and body map
  * one to one; created-at becomes nanoseconds since the epoch; {@code seq} counts each writer's samples from 1 and
- * {@code sent_at_ns} stamps the transmission. Receipts: after the inbound handler returns, the receiving node
+ * {@code sent_at_ns} stamps the transmission; {@code trace} is the hop trace's text
+ * ({@link kr.c4i.gateway.core.HopTrace#format}, empty for none), and a sample whose trace is not hops is refused
+ * ({@code invalid-trace}). Receipts: after the inbound handler returns, the receiving node
  * publishes one {@code kmtf::KmtfReceipt} per origin in the batch, in the DDS partition named after that origin,
  * so only the origin's receipt reader matches it.
  */

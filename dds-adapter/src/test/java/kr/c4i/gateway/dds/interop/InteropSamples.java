@@ -30,29 +30,38 @@ final class InteropSamples {
         }
         return new KmtfMessageSample("%s-%06d".formatted(origin, i), origin, "SITREP",
                 Precedence.valueOf(KmtfTypes.PRECEDENCE_ENUMERATORS.get(i % 4)), CLASSIFICATIONS.get(i % 3), created,
-                i, created + 250_000 + i, body);
+                i, created + 250_000 + i, body, trace(origin, i));
+    }
+
+    /** The trace text of sample {@code i}: none, the origin's hop, or that and a site's. */
+    static String trace(String origin, int i) {
+        return switch (i % 3) {
+            case 0 -> "";
+            case 1 -> "node %s sent +%dms".formatted(origin, i % 10);
+            default -> "node %s sent +%dms; site s%d relayed +%dms".formatted(origin, i % 10, i % 4, i * 3);
+        };
     }
 
     /**
-     * What a peer prints for one received sample: {@code SAMPLE} and ten tab-separated fields, the body reduced to
-     * its length and CRC-32.
+     * What a peer prints for one received sample: {@code SAMPLE} and eleven tab-separated fields, the body reduced
+     * to its length and CRC-32, the trace last.
      */
     record PeerLine(String messageId, String origin, String messageType, int precedence, String classification,
-            long createdAtNanos, long seq, long sentAtNanos, int bodyLength, String bodyCrc32) {
+            long createdAtNanos, long seq, long sentAtNanos, int bodyLength, String bodyCrc32, String trace) {
 
         static PeerLine parse(String line) {
             String[] f = line.split("\t", -1);
-            if (f.length != 11 || !f[0].equals("SAMPLE")) {
+            if (f.length != 12 || !f[0].equals("SAMPLE")) {
                 throw new AssertionError("Malformed peer sample line: " + line);
             }
             return new PeerLine(f[1], f[2], f[3], Integer.parseInt(f[4]), f[5], Long.parseLong(f[6]),
-                    Long.parseUnsignedLong(f[7]), Long.parseLong(f[8]), Integer.parseInt(f[9]), f[10]);
+                    Long.parseUnsignedLong(f[7]), Long.parseLong(f[8]), Integer.parseInt(f[9]), f[10], f[11]);
         }
 
         static PeerLine of(KmtfMessageSample s) {
             return new PeerLine(s.messageId(), s.origin(), s.messageType(),
                     KmtfTypes.PRECEDENCE_ENUMERATORS.indexOf(s.precedence().name()), s.classification(),
-                    s.createdAtNanos(), s.seq(), s.sentAtNanos(), s.body().length, crc32(s.body()));
+                    s.createdAtNanos(), s.seq(), s.sentAtNanos(), s.body().length, crc32(s.body()), s.trace());
         }
     }
 

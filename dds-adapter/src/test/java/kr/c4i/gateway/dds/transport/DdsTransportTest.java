@@ -2,6 +2,7 @@ package kr.c4i.gateway.dds.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,8 +25,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InboundHandler;
+import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportHealth;
@@ -69,15 +75,46 @@ class DdsTransportTest {
         DdsTransport bravoTransport = open(BRAVO, Set.of(type.id()));
         bravoTransport.subscribe(bravo);
         awaitMatched(alpha, type, 1);
+        Instant createdAt = Instant.parse("2026-03-01T12:34:56.123456789Z");
         Envelope sent = new Envelope("alpha-000001", ALPHA, type.id(), Precedence.FLASH, "SECRET//REL TO KOR",
-                Instant.parse("2026-03-01T12:34:56.123456789Z"),
-                "EXER/까치 26//\nMSGID/SITREP/1사단//\n긴급 ✓ 𝄞".getBytes(StandardCharsets.UTF_8));
+                createdAt, "EXER/까치 26//\nMSGID/SITREP/1사단//\n긴급 ✓ 𝄞".getBytes(StandardCharsets.UTF_8),
+                trace(createdAt, 3));
         alpha.send(List.of(new Outbound(sent, type, List.of(BRAVO))));
         await(() -> bravo.count() >= 1, "the envelope to arrive");
         assertThat(bravo.envelopes()).containsExactly(sent);
         assertThat(bravo.envelopes().getFirst().text()).isEqualTo(sent.text());
+        assertThat(bravo.envelopes().getFirst().trace()).isEqualTo(sent.trace());
         assertThat(alpha.stats().samplesWritten()).isEqualTo(1);
         assertThat(bravoTransport.stats().samplesReceived()).isEqualTo(1);
+    }
+
+    @Test
+    void tracesArriveHopForHopWithTheirTimesToTheMillisecond() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        Inbox bravo = new Inbox();
+        open(BRAVO, Set.of(type.id())).subscribe(bravo);
+        awaitMatched(alpha, type, 1);
+        Instant createdAt = Instant.parse("2026-03-01T12:34:56.123456789Z");
+        // A hop between milliseconds arrives at the whole millisecond towards the creation: the trace's text keeps
+        // milliseconds. (A hop before the creation is another clock's time.)
+        HopTrace between = HopTrace.EMPTY.with(Hop.node(ALPHA, Action.SENT, createdAt.plusNanos(2_700_000)))
+                .with(Hop.site(SiteId.of("s1"), Action.RELAYED, createdAt.minusNanos(1_400_000)));
+        List<Envelope> sent = List.of(traced("t-empty", createdAt, HopTrace.EMPTY),
+                traced("t-three", createdAt, trace(createdAt, 3)),
+                traced("t-omitted", createdAt, trace(createdAt, HopTrace.MAX_HOPS + 3)),
+                traced("t-between", createdAt, between));
+        alpha.send(sent.stream().map(e -> new Outbound(e, type, List.of(BRAVO))).toList());
+        await(() -> bravo.count() >= sent.size(), "the traced envelopes to arrive");
+        List<Envelope> received = bravo.envelopes();
+        assertThat(received).containsExactlyElementsOf(sent);
+        for (int i = 0; i < 3; i++) {
+            assertThat(received.get(i).trace()).as(sent.get(i).messageId()).isEqualTo(sent.get(i).trace());
+        }
+        assertThat(received.get(2).trace().omitted()).isEqualTo(3);
+        assertThat(received.get(3).trace().hops()).extracting(Hop::at).containsExactly(createdAt.plusMillis(2),
+                createdAt.minusMillis(1));
+        assertThat(received.get(3).traceText()).isEqualTo("node alpha sent +2ms; site s1 relayed -1ms");
     }
 
     @Test
@@ -340,7 +377,7 @@ class DdsTransportTest {
     }
 
     @Test
-    void samplesThatAreNotValidEnvelopesAreDroppedAndCounted() throws Exception {
+    void samplesThatAreNotValidEnvelopesAreRefusedWithTheirReasonAndCounted() throws Exception {
         MessageType type = reliableType(10);
         Inbox inbox = new Inbox();
         DdsTransport bravo = open(BRAVO, Set.of(type.id()));
@@ -359,11 +396,22 @@ class DdsTransportTest {
                     new byte[type.maxSize() + 1]));
             writer.write(new KmtfMessageSample("x-4", "delta", type.id(), Precedence.ROUTINE, "U", -1, 4, 0,
                     new byte[1]));
+            writer.write(new KmtfMessageSample("x-5", "delta", type.id(), Precedence.ROUTINE, "U", 0, 5, 0,
+                    new byte[1], "node delta sent +1ms; relayed by a friend"));
+            writer.write(new KmtfMessageSample("x-6", "delta", type.id(), Precedence.ROUTINE, "U", 0, 6, 0,
+                    new byte[1], "node delta sent +1ms; site s9 relayed +250ms"));
             writer.flush();
-            await(() -> bravo.stats().samplesInvalid() == 3 && inbox.count() == 1, "3 invalid, 1 valid");
+            await(() -> bravo.stats().samplesInvalid() == 4 && inbox.count() == 2, "4 invalid, 2 valid");
         }
-        assertThat(inbox.ids()).containsExactly("x-4");
+        assertThat(inbox.ids()).containsExactly("x-4", "x-6");
         assertThat(inbox.envelopes().getFirst().createdAt()).isEqualTo(Instant.ofEpochSecond(-1, 999_999_999));
+        assertThat(inbox.envelopes().getLast().traceText()).isEqualTo("node delta sent +1ms; site s9 relayed +250ms");
+        assertThat(inbox.refusals()).extracting(InboundRefusal::messageId, InboundRefusal::kind).containsExactly(
+                tuple("x-1", "invalid-origin"), tuple("x-2", "wrong-topic"), tuple("x-3", "oversize"),
+                tuple("x-5", "invalid-trace"));
+        assertThat(inbox.refusals().getLast().reason()).contains("x-5")
+                .contains("'node delta sent +1ms; relayed by a friend'")
+                .contains("'relayed by a friend' is not a hop");
     }
 
     @Test
@@ -431,6 +479,26 @@ class DdsTransportTest {
                 .filter(t -> t.historyDepth() >= minimumHistory).findFirst().orElseThrow();
     }
 
+    /**
+     * A trace of {@code hops} hops, whole milliseconds after {@code createdAt} as the trace's text keeps them: the
+     * origin's "sent", then sites relaying (past {@link HopTrace#MAX_HOPS} it leaves hops out).
+     */
+    static HopTrace trace(Instant createdAt, int hops) {
+        HopTrace trace = HopTrace.EMPTY;
+        for (int i = 0; i < hops; i++) {
+            Instant at = createdAt.plusMillis(3 + 17L * i * i);
+            trace = trace.with(i == 0 ? Hop.node(ALPHA, Action.SENT, at)
+                    : Hop.site(SiteId.of("s" + i), Action.RELAYED, at));
+        }
+        return trace;
+    }
+
+    private static Envelope traced(String id, Instant createdAt, HopTrace trace) {
+        MessageType type = reliableType(10);
+        return new Envelope(id, ALPHA, type.id(), type.defaultPrecedence(), "UNCLASSIFIED", createdAt,
+                ("MSGID/" + type.id() + "/" + id + "//").getBytes(StandardCharsets.UTF_8), trace);
+    }
+
     static Envelope envelope(MessageType type, String id, byte[] body, String classification) {
         return new Envelope(id, ALPHA, type.id(), type.defaultPrecedence(), classification,
                 Instant.now(), body);
@@ -493,14 +561,26 @@ class DdsTransportTest {
                 .until(condition::getAsBoolean);
     }
 
-    /** An inbound handler that keeps what it is given. */
+    /** An inbound handler that keeps what it is given, refusals apart. */
     static final class Inbox implements InboundHandler {
 
         private final List<Envelope> envelopes = Collections.synchronizedList(new ArrayList<>());
+        private final List<InboundRefusal> refusals = new CopyOnWriteArrayList<>();
 
         @Override
         public void deliver(List<Envelope> batch) {
             this.envelopes.addAll(batch);
+        }
+
+        @Override
+        public List<Envelope> deliver(List<Envelope> batch, List<InboundRefusal> refused) {
+            this.refusals.addAll(refused);
+            deliver(batch);
+            return batch;
+        }
+
+        List<InboundRefusal> refusals() {
+            return List.copyOf(this.refusals);
         }
 
         int count() {

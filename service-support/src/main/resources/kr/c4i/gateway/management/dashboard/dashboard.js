@@ -133,6 +133,7 @@
   // and details come from the C4I applications and from other sites): text nodes only, never markup.
   const SEARCH_TIMEOUT_MS = 10000;
   const STEP_HEADINGS = ['Time (UTC)', 'Where', 'Step', 'Peer', 'Link', 'Precedence', 'Detail'];
+  const HOP_HEADINGS = ['Time (UTC)', 'Where', 'Action'];
   const custody = document.getElementById('custody');
   const messageId = document.getElementById('message-id');
   let asked = 0; // the latest question: the answer to an older one, arriving late, is dropped
@@ -156,6 +157,10 @@
 
   function cell(value) {
     return value === null || value === undefined || value === '' ? '-' : String(value);
+  }
+
+  function lower(value) {
+    return cell(value).toLowerCase();
   }
 
   function show(id, ...parts) {
@@ -188,6 +193,25 @@
       });
       parts.push(table);
     }
+    // The hops the message carried into this node's inbox: its whole path, through sites this node cannot ask.
+    (Array.isArray(answer.carried) ? answer.carried : []).forEach((carried) => {
+      const hops = carried && carried.trace && Array.isArray(carried.trace.hops) ? carried.trace.hops : [];
+      parts.push(element('p', null, 'Hops it carried into ' + cell(carried && carried.place) + '\u2019s inbox'));
+      const table = element('table', 'custody-hops');
+      const headings = table.createTHead().insertRow();
+      HOP_HEADINGS.forEach((title) => headings.append(element('th', null, title)));
+      const rows = table.createTBody();
+      hops.forEach((hop, i) => {
+        const row = rows.insertRow();
+        [hop.at, lower(hop.kind) + ' ' + cell(hop.name), lower(hop.action)].forEach((value) => {
+          row.insertCell().textContent = cell(value);
+        });
+        if (i === 0 && carried.trace.omitted > 0) {
+          rows.insertRow().insertCell().textContent = '(' + carried.trace.omitted + ' hops omitted)';
+        }
+      });
+      parts.push(table);
+    });
     show(typeof answer.messageId === 'string' ? answer.messageId : id, ...parts);
   }
 

@@ -55,6 +55,8 @@ final class DashboardBrowser implements AutoCloseable {
                 id: text('custody-id'), position: text('custody-position'), error: text('custody-error'),
                 rows: [...document.querySelectorAll('#custody-steps tbody tr')]
                     .map(r => [...r.cells].map(c => c.textContent)),
+                hops: [...document.querySelectorAll('#custody-hops tbody tr')]
+                    .map(r => [...r.cells].map(c => c.textContent)),
                 foreign: [...box.querySelectorAll('*')].filter(e => !made.has(e.tagName)).length
             };
             """;
@@ -66,10 +68,11 @@ final class DashboardBrowser implements AutoCloseable {
      * @param position the last known position line, or null after an error
      * @param error the error line, or null
      * @param rows the steps' cells: time, where, step, peer, link, precedence, detail
+     * @param hops the cells of the hops the message carried into this node's inbox: time, where, action
      * @param foreignElements elements in the answer the page does not make itself: markup that came with the data
      */
     record Custody(String messageId, @Nullable String position, @Nullable String error, List<List<String>> rows,
-            long foreignElements) {
+            List<List<String>> hops, long foreignElements) {
     }
 
     private final ChromeDriver driver;
@@ -147,7 +150,8 @@ final class DashboardBrowser implements AutoCloseable {
         Map<String, Object> shown = await().atMost(Duration.ofSeconds(20)).until(
                 () -> (Map<String, Object>) driver.executeScript(CUSTODY), answer -> answer != null);
         return new Custody((String) shown.get("id"), (String) shown.get("position"), (String) shown.get("error"),
-                (List<List<String>>) shown.get("rows"), ((Number) shown.get("foreign")).longValue());
+                (List<List<String>>) shown.get("rows"), (List<List<String>>) shown.get("hops"),
+                ((Number) shown.get("foreign")).longValue());
     }
 
     /** Keeps a screenshot of the page as target/{@code fileName}. */

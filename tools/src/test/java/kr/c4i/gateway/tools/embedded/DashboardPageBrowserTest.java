@@ -30,6 +30,8 @@ import kr.c4i.gateway.tools.embedded.DashboardBrowser.Custody;
  */
 class DashboardPageBrowserTest {
 
+    private static final String TIME = "\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z";
+
     @TempDir
     Path work;
 
@@ -74,7 +76,7 @@ class DashboardPageBrowserTest {
                 assertThat(found.position()).startsWith("in node a's broker for b since ");
                 assertThat(found.rows()).isNotEmpty().allSatisfy(row -> assertThat(row).hasSize(7));
                 assertThat(found.rows().getFirst().subList(1, 5)).containsExactly("node a", "sent", "b", "jms");
-                assertThat(found.rows().getFirst().getFirst()).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z");
+                assertThat(found.rows().getFirst().getFirst()).matches(TIME);
 
                 Custody unknown = browser.ask("no-such-message");
                 assertThat(unknown.position()).isEqualTo("not seen here (asked node a)");
@@ -110,6 +112,23 @@ class DashboardPageBrowserTest {
 
                 browser.ask(delivered);
                 browser.screenshot("dashboard-node-a.png");
+            }
+            // The receiver's page also shows the hops the message carried into its inbox.
+            EmbeddedNode receiver = cluster.receivers().getFirst();
+            try (DashboardBrowser browser = DashboardBrowser.open(DemoCommand.dashboardUrl(receiver),
+                    Scrape.authorization(receiver))) {
+                browser.chartTitles("db-bridge dashboard", 5);
+                String delivered = firstInInbox(receiver);
+                Custody found = browser.ask(delivered);
+                assertThat(found.position()).as(found.toString()).startsWith("delivered into b's inbox at ");
+                assertThat(found.hops()).as(found.toString()).satisfiesExactly(
+                        sent -> assertThat(sent).satisfiesExactly(at -> assertThat(at).matches(TIME),
+                                where -> assertThat(where).isEqualTo("node a"),
+                                action -> assertThat(action).isEqualTo("sent")),
+                        arrived -> assertThat(arrived).satisfiesExactly(at -> assertThat(at).matches(TIME),
+                                where -> assertThat(where).isEqualTo("node b"),
+                                action -> assertThat(action).isEqualTo("delivered")));
+                assertThat(found.foreignElements()).isZero();
             }
         }
         finally {
