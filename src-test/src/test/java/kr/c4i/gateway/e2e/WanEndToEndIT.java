@@ -241,6 +241,9 @@ class WanEndToEndIT {
                                 "site s2 stored @lan lan FLASH from site s1", "site s1 acknowledged s2 jms FLASH -",
                                 "site s2 delivered @lan lan FLASH -", "node c delivered a jms FLASH -");
                         assertThat(trail.position()).as(trail.printed()).matches("delivered into c's inbox at " + AT);
+                        // And the hops it carried, as c's inbox keeps them: each site's gateway once.
+                        assertThat(trail.hops()).as(trail.printed()).containsExactly("node a sent",
+                                "site s1 relayed", "site s2 relayed", "node c delivered");
                     });
 
             // Of what was written during the outage, every FLASH and IMMEDIATE arrived before any ROUTINE.
@@ -418,6 +421,7 @@ class WanEndToEndIT {
         Trail trail = Trail.of(wan.trace(held));
         assertThat(trail.steps()).as(trail.printed()).containsExactly("node a sent c jms FLASH -",
                 "site s1 stored s2 jms FLASH from this site's LAN");
+        assertThat(trail.hops()).as("in no inbox asked yet: " + trail.printed()).isEmpty();
         assertThat(trail.position()).as(trail.printed())
                 .matches("stored at gateway s1 since " + AT + ", not yet acknowledged by s2; not yet seen at c");
         String atS1 = wan.gateway("s1").get("/actuator/custody/" + held).body();
@@ -426,20 +430,29 @@ class WanEndToEndIT {
     }
 
     /**
-     * What {@code gateway trace} printed of a message: its steps, each as its columns but the time, one space apart,
-     * and its last known position.
+     * What {@code gateway trace} printed of a message: its steps, each as its columns but the time, one space apart;
+     * the hops it carried into the inboxes asked, each as where and action; and its last known position.
      */
-    private record Trail(String printed, List<String> steps, String position) {
+    private record Trail(String printed, List<String> steps, List<String> hops, String position) {
 
         private static final String POSITION = "Last known position: ";
+        private static final String CARRIED = "Hops it carried into ";
 
         static Trail of(String printed) {
             List<String> lines = printed.lines().toList();
             assertThat(lines.getLast()).as(printed).startsWith(POSITION);
+            int carried = lines.stream().filter(line -> line.startsWith(CARRIED)).findFirst().map(lines::indexOf)
+                    .orElse(lines.size() - 1);
             // Below the first line and the table's headings; columns are two spaces apart or more.
-            List<String> steps = lines.subList(2, lines.size() - 1).stream()
-                    .map(row -> row.substring(row.indexOf(' ')).strip().replaceAll(" {2,}", " ")).toList();
-            return new Trail(printed, steps, lines.getLast().substring(POSITION.length()));
+            List<String> steps = lines.subList(2, carried).stream().map(Trail::withoutTime).toList();
+            List<String> hops = carried == lines.size() - 1 ? List.of()
+                    : lines.subList(carried + 2, lines.size() - 1).stream().map(Trail::withoutTime).toList();
+            return new Trail(printed, steps, hops, lines.getLast().substring(POSITION.length()));
+        }
+
+        private static String withoutTime(String row) {
+            String cells = row.strip();
+            return cells.substring(cells.indexOf(' ')).strip().replaceAll(" {2,}", " ");
         }
     }
 

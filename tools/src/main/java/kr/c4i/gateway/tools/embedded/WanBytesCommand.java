@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -45,10 +46,11 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 @Command(name = "wan-bytes", mixinStandardHelpOptions = true, showDefaultValues = true,
         header = "Measure WAN bytes per message and packing speed for each frame compression.",
         description = "Generates the demo's message mix (realistic KMTF messages of the catalogue's types, 200 bytes "
-                + "to 4 KiB), packs it into frames of --frame-bytes with each compression, checks every frame "
-                + "decodes to the messages packed, and prints bytes per message and messages per second of one "
-                + "thread (per second of its CPU time, which neighbours on a shared machine disturb less than wall time) and of "
-                + "--threads packers at once (wall time). Nothing is sent; no node is started.")
+                + "to 4 KiB, each with the trace it has when it leaves its first site), packs it into frames of "
+                + "--frame-bytes with each compression, checks every frame decodes to the messages packed, and "
+                + "prints bytes per message and messages per second of one thread (per second of its CPU time, which "
+                + "neighbours on a shared machine disturb less than wall time) and of --threads packers at once (wall "
+                + "time). Nothing is sent; no node is started.")
 final class WanBytesCommand implements Callable<Integer> {
 
     @Spec
@@ -132,18 +134,34 @@ final class WanBytesCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    /** The demo's mix: its generator, its types, its seed; relayed from one site to another. */
+    /** Traces are not part of an envelope's equality: compared as the text the LAN transports carry. */
+    private static List<String> traces(List<RelayedEnvelope> envelopes) {
+        return envelopes.stream().map(r -> r.envelope().traceText()).toList();
+    }
+
+    /**
+     * The demo's mix: its generator, its types, its seed; relayed from one site to another, with the trace a message
+     * has when it leaves its first site (its node's hop and that site's gateway's).
+     */
     private List<RelayedEnvelope> mix(KmtfCatalogue catalogue) {
         KmtfLoadGenerator generator = new KmtfLoadGenerator(catalogue, "NODEA", 0, false, seed);
         List<MessageType> types = catalogue.types().stream().filter(t -> t.maxSize() >= 1024).toList();
         SplittableRandom random = new SplittableRandom(seed);
+        // Times of their own: the mix's messages stay those of the seed.
+        SplittableRandom hopTimes = new SplittableRandom(seed + 1);
         Instant start = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<RelayedEnvelope> mix = new ArrayList<>(messages);
         for (int i = 0; i < messages; i++) {
             MessageType type = types.get(random.nextInt(types.size()));
+            Instant createdAt = start.plus(i * 397L, ChronoUnit.MICROS);
             Envelope envelope = new Envelope(new UUID(random.nextLong(), random.nextLong()).toString(),
-                    NodeId.of("node-a"), type.id(), type.defaultPrecedence(), "UNCLASSIFIED",
-                    start.plus(i * 397L, ChronoUnit.MICROS), generator.message(type, 0));
+                    NodeId.of("node-a"), type.id(), type.defaultPrecedence(), "UNCLASSIFIED", createdAt,
+                    generator.message(type, 0));
+            // The bridge sends within milliseconds of the outbox insert; the site's gateway stores it some later.
+            Instant sent = createdAt.plusMillis(1 + hopTimes.nextInt(20));
+            envelope = envelope.withHop(HopTrace.Hop.node(NodeId.of("node-a"), HopTrace.Action.SENT, sent))
+                    .withHop(HopTrace.Hop.site(SiteId.of("site-a"), HopTrace.Action.RELAYED,
+                            sent.plusMillis(5 + hopTimes.nextInt(100))));
             mix.add(new RelayedEnvelope(envelope, List.of(SiteId.of("site-a")),
                     new java.util.TreeSet<>(List.of(SiteId.of("site-b")))));
         }
@@ -182,7 +200,7 @@ final class WanBytesCommand implements Callable<Integer> {
         for (byte[] frame : frames) {
             unpacked.addAll(((DataFrame) codec.decode(frame)).envelopes());
         }
-        if (!unpacked.equals(mix)) {
+        if (!unpacked.equals(mix) || !traces(unpacked).equals(traces(mix))) {
             throw new IllegalStateException(compression.name() + ": the frames do not decode to the messages packed");
         }
         // Per second of this thread's CPU time: on a shared machine, wall time measures the neighbours too.

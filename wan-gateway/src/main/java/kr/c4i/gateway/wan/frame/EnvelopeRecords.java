@@ -1,6 +1,7 @@
 package kr.c4i.gateway.wan.frame;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -20,14 +23,21 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
  * One relayed envelope as a record of a DATA frame's block, before compression. Fields in order: message id (a tag
  * byte, then 16 bytes for a canonical lower-case UUID, the outboxes' default, else a string), origin, KMTF type,
  * precedence (one byte, the constant's ordinal), classification, creation time (zig-zag varint seconds, varint
- * nanoseconds), body (varint length, bytes), crossed sites (varint count, strings), bound-for sites (the same). A
- * string is a varint length and UTF-8.
+ * nanoseconds), body (varint length, bytes), crossed sites (varint count, strings), bound-for sites (the same),
+ * trace (varint hop count; then, if there are hops, each hop as one byte of kind and action ({@link #hopCode}), the
+ * node's or site's id as a string unless that byte says it is the one the record implies ({@link #IMPLIED_NAME}), and
+ * its time as a zig-zag varint of milliseconds after the creation time; then the count of hops the trace left out, as
+ * a varint). A string is a varint length and UTF-8.
  */
 final class EnvelopeRecords {
 
     private static final int TEXT_ID = 0;
     private static final int UUID_ID = 1;
     private static final Precedence[] PRECEDENCES = Precedence.values();
+    private static final HopTrace.Kind[] KINDS = HopTrace.Kind.values();
+    private static final HopTrace.Action[] ACTIONS = HopTrace.Action.values();
+    /** The flag on a hop's kind and action: its name is the one the record implies, and is not written. */
+    static final int IMPLIED_NAME = 0x80;
 
     /** More sites than any deployment has; bounds what a corrupt count can make the reader allocate. */
     static final int MAX_SITES = 4096;
@@ -52,6 +62,15 @@ final class EnvelopeRecords {
         }
         if (relayed.crossed().size() > MAX_SITES || relayed.boundFor().size() > MAX_SITES) {
             throw new IllegalArgumentException(envelope + " names more than " + MAX_SITES + " sites");
+        }
+        for (Hop hop : envelope.trace().hops()) {
+            try {
+                millisAfter(envelope.createdAt(), hop.at());
+            }
+            catch (ArithmeticException ex) {
+                throw new IllegalArgumentException("Trace of " + envelope + ": the time of " + hop.place() + ", "
+                        + hop.at() + ", is too far from the creation time for milliseconds in 64 bits", ex);
+            }
         }
     }
 
@@ -83,6 +102,57 @@ final class EnvelopeRecords {
         for (SiteId site : relayed.boundFor()) {
             out.writeString(site.value());
         }
+        writeTrace(relayed, out);
+    }
+
+    /**
+     * An empty trace is one byte (no hops): the count of hops left out follows only a trace that has hops. A hop whose
+     * name is the one the record implies ({@link #impliedName}) is written without it, flagged {@link #IMPLIED_NAME}.
+     */
+    private static void writeTrace(RelayedEnvelope relayed, ByteSink out) {
+        Envelope envelope = relayed.envelope();
+        HopTrace trace = envelope.trace();
+        out.writeVarLong(trace.hops().size());
+        if (trace.isEmpty()) {
+            return;
+        }
+        int sitesBefore = 0;
+        for (Hop hop : trace.hops()) {
+            boolean implied = hop.name().equals(impliedName(hop.kind(), envelope.origin(), relayed.crossed(),
+                    sitesBefore));
+            out.write(hopCode(hop) | (implied ? IMPLIED_NAME : 0));
+            if (!implied) {
+                out.writeString(hop.name());
+            }
+            out.writeZigZag(millisAfter(envelope.createdAt(), hop.at()));
+            if (hop.kind() == HopTrace.Kind.SITE) {
+                sitesBefore++;
+            }
+        }
+        out.writeVarLong(trace.omitted());
+    }
+
+    /** A hop's kind and action in one byte: the kind's ordinal in bits 4-6, the action's in the low four. */
+    static int hopCode(Hop hop) {
+        return hop.kind().ordinal() << 4 | hop.action().ordinal();
+    }
+
+    /**
+     * The name a hop need not carry, since the record has it already: a node hop's, the origin node; a site hop's,
+     * the crossed site at the position of the trace's site hops before it (the first site hop names the origin site,
+     * the next the second crossed site, and so on); {@code null} past the crossed sites.
+     */
+    private static @Nullable String impliedName(HopTrace.Kind kind, NodeId origin, List<SiteId> crossed,
+            int sitesBefore) {
+        if (kind == HopTrace.Kind.NODE) {
+            return origin.value();
+        }
+        return sitesBefore < crossed.size() ? crossed.get(sitesBefore).value() : null;
+    }
+
+    /** Whole milliseconds from {@code createdAt} to {@code at}, cut towards zero as {@link HopTrace#format} cuts. */
+    private static long millisAfter(Instant createdAt, Instant at) {
+        return Duration.between(createdAt, at).toMillis();
     }
 
     static RelayedEnvelope read(ByteSource in) throws FrameFormatException {
@@ -128,9 +198,54 @@ final class EnvelopeRecords {
             throw new FrameFormatException("Invalid frame: message " + messageId
                     + " must name at least one crossed site and at least one bound-for site, without repeats");
         }
+        HopTrace trace = readTrace(in, createdAt, messageId, origin, crossed);
         Envelope envelope = new Envelope(messageId, origin, kmtfType, PRECEDENCES[precedence], classification,
-                createdAt, body);
+                createdAt, body, trace);
         return new RelayedEnvelope(envelope, crossed, boundFor);
+    }
+
+    /** The trace {@link #writeTrace} wrote; one that fails {@link HopTrace}'s checks is refused naming the message. */
+    private static HopTrace readTrace(ByteSource in, Instant createdAt, String messageId, NodeId origin,
+            List<SiteId> crossed) throws FrameFormatException {
+        int count = in.readCount("trace hop count", HopTrace.MAX_HOPS);
+        if (count == 0) {
+            return HopTrace.EMPTY;
+        }
+        List<Hop> hops = new ArrayList<>(count);
+        int sitesBefore = 0;
+        for (int i = 0; i < count; i++) {
+            int code = in.readByte("trace hop kind and action");
+            int kind = (code & ~IMPLIED_NAME) >>> 4;
+            int action = code & 0x0F;
+            if (kind >= KINDS.length || action >= ACTIONS.length) {
+                throw new FrameFormatException("Invalid frame: message " + messageId + " has trace hop " + i
+                        + " of kind and action 0x" + Integer.toHexString(code) + ", which no sender writes");
+            }
+            String name = (code & IMPLIED_NAME) == 0 ? in.readString("trace hop name")
+                    : impliedName(KINDS[kind], origin, crossed, sitesBefore);
+            if (name == null) {
+                throw new FrameFormatException("Invalid frame: message " + messageId + " has trace hop " + i
+                        + " named as its crossed site " + (sitesBefore + 1) + ", but it names " + crossed.size());
+            }
+            long millis = in.readZigZag("trace hop time");
+            if (KINDS[kind] == HopTrace.Kind.SITE) {
+                sitesBefore++;
+            }
+            try {
+                hops.add(new Hop(KINDS[kind], name, ACTIONS[action], createdAt.plusMillis(millis)));
+            }
+            catch (IllegalArgumentException | DateTimeException | ArithmeticException ex) {
+                throw new FrameFormatException("Invalid frame: message " + messageId + ": trace hop " + i + ": "
+                        + ex.getMessage(), ex);
+            }
+        }
+        int omitted = in.readCount("trace omitted hop count", Integer.MAX_VALUE);
+        try {
+            return new HopTrace(hops, omitted);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new FrameFormatException("Invalid frame: message " + messageId + ": " + ex.getMessage(), ex);
+        }
     }
 
     private static Instant createdAt(long seconds, long nanos, String messageId) throws FrameFormatException {

@@ -27,7 +27,7 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 public final class FrameCodec {
 
     /** The format version this codec writes and the only one it reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     static final int KIND_DATA = 1;
     static final int KIND_RECEIPT = 2;

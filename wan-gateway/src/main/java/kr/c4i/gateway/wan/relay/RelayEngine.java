@@ -3,6 +3,7 @@ package kr.c4i.gateway.wan.relay;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,6 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
@@ -72,6 +75,11 @@ import kr.c4i.gateway.wan.store.Route;
  * A message never crosses the WAN to a site, nor through a next hop, whose clearance its classification exceeds, and
  * is stored for this site's LAN only if a destination node here is cleared for it; each refusal is dropped as
  * {@link DropReason#CLEARANCE} and counted per destination.
+ *
+ * <p>Where it takes custody (LAN in, WAN in), the engine adds this site's hop to the message's trace,
+ * {@code site <this site> relayed} at the time it took the message, before storing it ({@link #stamped}): the copies
+ * keep the trace as stamped then, go out over the WAN and onto the LAN with it, and a copy offered again (a
+ * redelivery, a resend) is absorbed by the store with the trace stored first.
  */
 public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
 
@@ -125,6 +133,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     private final RelayMetrics metrics;
     private final Settings settings;
     private final SiteId self;
+    private final Clock clock;
     private final long epoch = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     private final Map<SiteId, PeerSender> senders = new LinkedHashMap<>();
     private final LanDeliverer deliverer;
@@ -149,6 +158,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.metrics = metrics;
         this.settings = settings;
         this.self = sites.thisSite();
+        this.clock = clock;
         NanoClock nanos = System::nanoTime;
         int frameBytes = frameBytes(settings, link.maxFrameBytes());
         int burstBytes = Math.max(settings.burstBytes(), frameBytes);
@@ -241,6 +251,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Envelope> owners = new ArrayList<>();
         List<Envelope> unknown = new ArrayList<>();
         RelayPolicy current = policy.get();
+        Instant now = clock.instant();
         for (Envelope envelope : batch) {
             Optional<MessageType> type = catalogue.find(envelope.kmtfType());
             if (type.isEmpty()) {
@@ -254,15 +265,16 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 continue;
             }
             String supersedeKey = ((PolicyDecision.Relay) decision).supersedeKey();
+            Envelope taken = stamped(envelope, self, now);
             Set<NodeId> remote = sites.remoteOf(routing.destinations(type.get().id(), envelope.origin()));
             List<SiteId> crossed = List.of(self);
             int before = copies.size();
-            split(envelope, crossed, sites.sitesOf(remote), supersedeKey, copies);
+            split(taken, crossed, sites.sitesOf(remote), supersedeKey, copies);
             if (copies.size() == before) {
                 handled.add(envelope.messageId());
             }
             while (owners.size() < copies.size()) {
-                owners.add(envelope);
+                owners.add(taken);
             }
         }
         if (!unknown.isEmpty()) {
@@ -369,13 +381,14 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Copy> copies = new ArrayList<>();
         List<Envelope> owners = new ArrayList<>();
         List<Integer> frameOf = new ArrayList<>();
+        Instant now = clock.instant();
         for (int f = 0; f < frames.size(); f++) {
             for (RelayedEnvelope relayed : frames.get(f).frame().envelopes()) {
-                Envelope envelope = relayed.envelope();
                 if (relayed.hasCrossed(self)) {
-                    metrics.dropped("loop", envelope);
+                    metrics.dropped("loop", relayed.envelope());
                     continue;
                 }
+                Envelope envelope = stamped(relayed.envelope(), self, now);
                 List<SiteId> crossed = new ArrayList<>(relayed.crossed());
                 crossed.add(self);
                 if (relayed.boundFor().contains(self) && clearedHere(envelope)) {
@@ -427,6 +440,21 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 received.peer().owe(received.frame().epoch(), received.frame().seq());
             }
         }
+    }
+
+    /**
+     * The message with this site's hop, {@code site <site> relayed} at {@code now}, at the end of its trace; as it is
+     * if its trace has that hop already, so that one gateway (or the two of a pair, which are one site) stamps a
+     * message once however often it is offered.
+     */
+    static Envelope stamped(Envelope envelope, SiteId site, Instant now) {
+        for (Hop hop : envelope.trace().hops()) {
+            if (hop.kind() == HopTrace.Kind.SITE && hop.action() == HopTrace.Action.RELAYED
+                    && hop.name().equals(site.value())) {
+                return envelope;
+            }
+        }
+        return envelope.withHop(Hop.site(site, HopTrace.Action.RELAYED, now));
     }
 
     /**

@@ -12,7 +12,8 @@ import kr.c4i.gateway.core.link.SiteId;
 /**
  * An envelope on its way between sites, with what keeps it from looping.
  *
- * @param envelope the message as its origin node sent it, unchanged on every hop
+ * @param envelope the message as its origin node sent it, unchanged on every hop but for its trace, to which each
+ *        site's gateway adds its own hop when it takes custody
  * @param crossed the sites the message has been at, in order: its origin site first, this site last once it is here;
  *        a gateway never sends it to one of them again
  * @param boundFor the sites this copy is responsible for reaching (the next hop delivers to those that are its own

@@ -1,10 +1,12 @@
 package kr.c4i.gateway.wan.store;
 
+import java.util.List;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 
@@ -16,8 +18,8 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
  * @param supersedeKey for downsampled reports (BEST_EFFORT position-like types): what the report is about, e.g.
  *        type and track number; a newer copy with the same key replaces a waiting one of the same route. {@code null}
  *        for every other message.
- * @param bytes the copy's size on the link before compression (envelope and relay header), what it counts against
- *        the store's bound; {@link #estimateBytes} gives it
+ * @param bytes the copy's size on the link before compression (envelope, trace and relay header), what it counts
+ *        against the store's bound; {@link #estimateBytes} gives it
  */
 public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supersedeKey, int bytes) {
 
@@ -49,7 +51,10 @@ public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supers
         return new Copy(route, relayed, supersedeKey, estimateBytes(relayed));
     }
 
-    /** The message's size on the link before compression: its body, its header fields and the relay header. */
+    /**
+     * The message's size on the link before compression: its body, its header fields, its trace and the relay
+     * header.
+     */
     public static int estimateBytes(RelayedEnvelope relayed) {
         Envelope e = relayed.envelope();
         long bytes = FIXED_HEADER_BYTES + (long) e.body().length + utf8(e.messageId()) + utf8(e.origin().value())
@@ -59,6 +64,14 @@ public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supers
         }
         for (SiteId site : relayed.boundFor()) {
             bytes += site.value().length() + 1;
+        }
+        List<HopTrace.Hop> hops = e.trace().hops();
+        for (HopTrace.Hop hop : hops) {
+            // Kind and action, the name's length, about two bytes of time; ids are ASCII.
+            bytes += hop.name().length() + 4;
+        }
+        if (!hops.isEmpty()) {
+            bytes++;
         }
         return Math.toIntExact(bytes);
     }

@@ -1,12 +1,18 @@
 package kr.c4i.gateway.wan.store;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 
 /**
@@ -60,14 +66,31 @@ final class CopyCache {
         return entries.size();
     }
 
-    /** The table keeps times to the microsecond; what comes from the cache must not be more exact than a read. */
+    /**
+     * The table keeps times to the microsecond; what comes from the cache must not be more exact than a read. A
+     * trace's hop times are kept as milliseconds after the creation time: against the cut creation time, as the
+     * table gives them (with the creation time whole, the same milliseconds are all any frame or LAN sample carries).
+     */
     private static RelayedEnvelope asStored(RelayedEnvelope relayed) {
         Envelope e = relayed.envelope();
         if (e.createdAt().getNano() % 1_000 == 0) {
             return relayed;
         }
+        Instant createdAt = e.createdAt().truncatedTo(ChronoUnit.MICROS);
         return new RelayedEnvelope(new Envelope(e.messageId(), e.origin(), e.kmtfType(), e.precedence(),
-                e.classification(), e.createdAt().truncatedTo(ChronoUnit.MICROS), e.body()), relayed.crossed(),
-                relayed.boundFor());
+                e.classification(), createdAt, e.body(), asStored(e.trace(), e.createdAt(), createdAt)),
+                relayed.crossed(), relayed.boundFor());
+    }
+
+    private static HopTrace asStored(HopTrace trace, Instant createdAt, Instant storedCreatedAt) {
+        if (trace.isEmpty()) {
+            return trace;
+        }
+        List<Hop> hops = new ArrayList<>(trace.hops().size());
+        for (Hop hop : trace.hops()) {
+            hops.add(new Hop(hop.kind(), hop.name(), hop.action(),
+                    storedCreatedAt.plusMillis(Duration.between(createdAt, hop.at()).toMillis())));
+        }
+        return new HopTrace(hops, trace.omitted());
     }
 }

@@ -22,6 +22,7 @@ final class EnvelopeColumns {
     private final String[] classifications;
     private final Long[] created;
     private final byte[][] bodies;
+    private final String[] traces;
 
     EnvelopeColumns(List<Envelope> envelopes) {
         int n = envelopes.size();
@@ -32,6 +33,7 @@ final class EnvelopeColumns {
         classifications = new String[n];
         created = new Long[n];
         bodies = new byte[n][];
+        traces = new String[n];
         for (int i = 0; i < n; i++) {
             Envelope e = envelopes.get(i);
             messageIds[i] = e.messageId();
@@ -41,13 +43,14 @@ final class EnvelopeColumns {
             classifications[i] = e.classification();
             created[i] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
             bodies[i] = e.body();
+            traces[i] = e.traceText();
         }
     }
 
     /**
-     * Binds the arrays to the seven parameters from {@code first} on: message id (text), origin node (text), KMTF type
+     * Binds the arrays to the eight parameters from {@code first} on: message id (text), origin node (text), KMTF type
      * (text), precedence ordinal (smallint), classification (text), created (bigint, microseconds since the epoch),
-     * body (bytea).
+     * body (bytea), trace (text, {@link Envelope#traceText}).
      */
     void bind(Connection c, PreparedStatement ps, int first) throws SQLException {
         ps.setArray(first, c.createArrayOf("text", messageIds));
@@ -57,5 +60,6 @@ final class EnvelopeColumns {
         ps.setArray(first + 4, c.createArrayOf("text", classifications));
         ps.setArray(first + 5, c.createArrayOf("bigint", created));
         ps.setArray(first + 6, c.createArrayOf("bytea", bodies));
+        ps.setArray(first + 7, c.createArrayOf("text", traces));
     }
 }

@@ -34,6 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyEvent;
@@ -62,7 +63,8 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * <li>The custody log records each copy stored, and each copy removed (acknowledged, delivered, expired, dropped), in
  * the transaction that writes it to the table or deletes it from there.</li>
  * </ul>
- * Times are kept to the microsecond, as PostgreSQL keeps them.
+ * Times are kept to the microsecond, as PostgreSQL keeps them; a copy's trace as its text ({@link HopTrace#format}),
+ * each hop's time to the millisecond after the message's creation.
  */
 public final class RelayStore implements AutoCloseable {
 
@@ -76,10 +78,10 @@ public final class RelayStore implements AutoCloseable {
     // COPY, which returns nothing, instead of an INSERT that returns each row's id.
     private static final String COPY = """
             COPY relay_copy (id, route, message_id, origin_node, kmtf_type, precedence, classification, created_at, body,
-                             crossed, bound_for, bytes, supersede_key, stored_at)
+                             crossed, bound_for, bytes, supersede_key, stored_at, trace)
             FROM STDIN (FORMAT binary)""";
 
-    private static final int COPY_FIELDS = 14;
+    private static final int COPY_FIELDS = 15;
     // What a row takes in the COPY stream besides its copy's bytes: field lengths, numbers and array headers.
     private static final int COPY_ROW_OVERHEAD = 128;
 
@@ -87,7 +89,7 @@ public final class RelayStore implements AutoCloseable {
 
     private static final String LOAD = """
             SELECT id, message_id, origin_node, kmtf_type, precedence, classification,
-                   (extract(epoch FROM created_at) * 1000000)::bigint, body, crossed, bound_for
+                   (extract(epoch FROM created_at) * 1000000)::bigint, body, crossed, bound_for, trace
               FROM relay_copy WHERE id = ANY(?)""";
 
     private static final String BACKLOG = """
@@ -507,9 +509,10 @@ public final class RelayStore implements AutoCloseable {
                 ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
+                        Instant createdAt = micros(rs.getLong(7));
                         Envelope envelope = new Envelope(rs.getString(2), NodeId.of(rs.getString(3)),
-                                rs.getString(4), PRECEDENCES[rs.getShort(5)], rs.getString(6), micros(rs.getLong(7)),
-                                rs.getBytes(8));
+                                rs.getString(4), PRECEDENCES[rs.getShort(5)], rs.getString(6), createdAt,
+                                rs.getBytes(8), trace(rs.getString(11), createdAt, rs.getString(2)));
                         found.put(rs.getLong(1), RelayedEnvelope.of(envelope, sites(rs.getArray(9)),
                                 Set.copyOf(sites(rs.getArray(10)))));
                     }
@@ -998,7 +1001,7 @@ public final class RelayStore implements AutoCloseable {
                     .text(e.classification()).timestamptz(e.createdAt()).bytea(e.body())
                     .textArray(copy.relayed().crossed(), SiteId::value)
                     .textArray(copy.relayed().boundFor(), SiteId::value).integer(copy.bytes())
-                    .text(copy.supersedeKey()).timestamptz(storedAt);
+                    .text(copy.supersedeKey()).timestamptz(storedAt).text(e.traceText());
         }
         rows.copyIn(tx, COPY);
     }
@@ -1070,6 +1073,21 @@ public final class RelayStore implements AutoCloseable {
 
     private static Instant micros(long micros) {
         return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    /**
+     * A stored copy's trace; one whose text does not read (written by hand, say) is logged and read as empty: the
+     * message is delivered all the same, as it would be from a sender that carries no trace.
+     */
+    private static HopTrace trace(String text, Instant createdAt, String messageId) {
+        try {
+            return HopTrace.parse(text, createdAt);
+        }
+        catch (IllegalArgumentException ex) {
+            log.warn("The trace stored with message {} in relay_copy does not read ({}); sent on without one",
+                    messageId, ex.getMessage());
+            return HopTrace.EMPTY;
+        }
     }
 
     private static List<SiteId> sites(java.sql.Array array) throws SQLException {

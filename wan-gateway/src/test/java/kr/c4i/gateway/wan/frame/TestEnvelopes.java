@@ -9,6 +9,9 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -44,10 +47,22 @@ final class TestEnvelopes {
         String messageId = new UUID(random.nextLong(), random.nextLong()).toString();
         Instant createdAt = Instant.ofEpochSecond(1_790_000_000L + random.nextInt(1_000_000),
                 random.nextInt(1_000_000_000));
-        Envelope envelope = new Envelope(messageId, NodeId.of("node-" + (char) ('a' + random.nextInt(4))), type.id(),
-                Precedence.values()[random.nextInt(4)], "UNCLASSIFIED", createdAt, body(type, bodyBytes));
+        NodeId origin = NodeId.of("node-" + (char) ('a' + random.nextInt(4)));
+        Envelope envelope = new Envelope(messageId, origin, type.id(), Precedence.values()[random.nextInt(4)],
+                "UNCLASSIFIED", createdAt, body(type, bodyBytes), trace(origin, createdAt));
         return RelayedEnvelope.of(envelope, List.of(SiteId.of("seoul"), SiteId.of("daejeon")),
                 Set.of(SiteId.of("busan")));
+    }
+
+    /**
+     * The trace such a message has when it leaves daejeon: its node's hop and the two sites' (times from the creation
+     * time, so the random sequence, and with it every other field, stays what it was before envelopes had traces).
+     */
+    private static HopTrace trace(NodeId origin, Instant createdAt) {
+        long millis = createdAt.getNano() / 1_000_000;
+        return HopTrace.EMPTY.with(Hop.node(origin, Action.SENT, createdAt.plusMillis(millis % 20)))
+                .with(Hop.site(SiteId.of("seoul"), Action.RELAYED, createdAt.plusMillis(20 + millis % 300)))
+                .with(Hop.site(SiteId.of("daejeon"), Action.RELAYED, createdAt.plusMillis(400 + millis * 7)));
     }
 
     private byte[] body(MessageType type, int size) {

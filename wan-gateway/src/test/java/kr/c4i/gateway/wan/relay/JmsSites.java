@@ -28,6 +28,8 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.link.JmsLinkSettings;
@@ -36,6 +38,9 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.lan.JmsLanSide;
+import kr.c4i.gateway.wan.lan.LanDelivery;
+import kr.c4i.gateway.wan.lan.LanIngest;
+import kr.c4i.gateway.wan.lan.LanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.ExpiryRule;
@@ -65,6 +70,8 @@ final class JmsSites implements AutoCloseable {
         /** Message id to every copy the node's inbox handler was given, in arrival order. */
         final Map<String, List<Envelope>> inbox = new ConcurrentHashMap<>();
         final List<String> arrivals = new CopyOnWriteArrayList<>();
+        /** Message id to the envelope the gateway last handed its LAN side: what the LAN transport is to carry. */
+        final Map<String, Envelope> handedToLan = new ConcurrentHashMap<>();
         JmsTransport transport;
         RelayEngine engine;
 
@@ -196,7 +203,8 @@ final class JmsSites implements AutoCloseable {
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
         Supplier<RelayPolicy> policies = () -> policy;
         RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,
-                store, policies, ExpiryRule.NEVER, link, lan, codec, new RelayMetrics(site.registry),
+                store, policies, ExpiryRule.NEVER, link, new RecordingLan(lan, site.handedToLan), codec,
+                new RelayMetrics(site.registry),
                 new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), floor,
                         1500, 256 * 1024),
                 Clock.systemUTC());
@@ -231,6 +239,36 @@ final class JmsSites implements AutoCloseable {
         pool.setJdbcUrl(postgres.getJdbcUrl("postgres", name));
         pool.setMaximumPoolSize(4);
         return pool;
+    }
+
+    /** A LAN side that notes each envelope handed to it before handing it on. */
+    private record RecordingLan(LanSide lan, Map<String, Envelope> handed) implements LanSide {
+
+        @Override
+        public void open(LanIngest ingest) throws TransportException {
+            lan.open(ingest);
+        }
+
+        @Override
+        public void standBy() throws TransportException {
+            lan.standBy();
+        }
+
+        @Override
+        public LanDelivery deliver(List<RelayedEnvelope> batch) throws TransportException {
+            batch.forEach(r -> handed.put(r.messageId(), r.envelope()));
+            return lan.deliver(batch);
+        }
+
+        @Override
+        public TransportHealth health() {
+            return lan.health();
+        }
+
+        @Override
+        public void close() {
+            lan.close();
+        }
     }
 
     /** Fast retries, so a returning broker is found within a second. */

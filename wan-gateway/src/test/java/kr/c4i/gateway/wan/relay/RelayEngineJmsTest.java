@@ -1,6 +1,7 @@
 package kr.c4i.gateway.wan.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.metrics.MetricNames;
@@ -62,6 +66,12 @@ class RelayEngineJmsTest {
             assertThat(sites.site(S1).duplicates() + sites.site(S2).duplicates()).isZero();
             assertThat(sites.site(S2).inbox.get(fromA.getFirst().messageId()).getFirst()).isEqualTo(fromA.getFirst());
             assertThat(counted(sites.site(S1), MetricNames.WAN_DROPPED)).isZero();
+            // Each gateway stamped its hop when it took custody; the LAN transport is handed the trace to carry.
+            List<Hop> sitesPassed = sites.site(S2).handedToLan.get(fromA.getFirst().messageId()).trace().hops()
+                    .stream().filter(h -> h.kind() == HopTrace.Kind.SITE).toList();
+            assertThat(sitesPassed).extracting(Hop::place, Hop::action).containsExactly(
+                    tuple("site s1", Action.RELAYED), tuple("site s2", Action.RELAYED));
+            assertThat(sitesPassed.getFirst().at()).isBeforeOrEqualTo(sitesPassed.getLast().at());
         }
     }
 

@@ -10,6 +10,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -34,6 +37,25 @@ class CopyCacheTest {
         assertThat(cache.get(2)).isNotNull();
         assertThat(cache.get(2).envelope().createdAt()).as("to the microsecond, as the table keeps it")
                 .isEqualTo(Instant.parse("2026-11-23T12:00:00.123456Z"));
+    }
+
+    /**
+     * As the table gives it back: the text's whole milliseconds after the creation time, which the table keeps to the
+     * microsecond. Site s1's hop is 16.9997 ms after the creation, but 17.0005 ms after its microsecond.
+     */
+    @Test
+    void aTracesHopTimesAreKeptAsTheTableKeepsThem() {
+        Envelope e = COPY.envelope();
+        HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, e.createdAt().plusNanos(3_500_000)))
+                .with(Hop.site(SiteId.of("s1"), Action.RELAYED, Instant.parse("2026-11-23T12:00:00.140456500Z")));
+        CopyCache cache = new CopyCache(100);
+
+        cache.put(1, new RelayedEnvelope(e.withTrace(trace), COPY.crossed(), COPY.boundFor()), 60);
+
+        Envelope cached = cache.get(1).envelope();
+        assertThat(cached.traceText()).isEqualTo(e.withTrace(trace).traceText()).isEqualTo(
+                "node a sent +3ms; site s1 relayed +16ms");
+        assertThat(cached.trace()).isEqualTo(HopTrace.parse(e.withTrace(trace).traceText(), cached.createdAt()));
     }
 
     @Test

@@ -10,6 +10,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -33,6 +36,21 @@ class CopyTest {
 
         assertThat(utf8(id)).as("ü 2, 위치 3 each, the flag 4 bytes").isEqualTo(4 + 2 + 1 + 6 + 1 + 4);
         assertThat(Copy.estimateBytes(relayed)).isEqualTo(24 + body.length + headers + sites);
+    }
+
+    @Test
+    void estimateCountsTheTrace() {
+        Instant created = Instant.parse("2026-11-23T08:00:00Z");
+        Envelope envelope = new Envelope("m-1", NodeId.of("node-a"), "POSREP", Precedence.FLASH, "SECRET", created,
+                new byte[10]);
+        HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("node-a"), Action.SENT, created))
+                .with(Hop.site(SiteId.of("alpha"), Action.RELAYED, created.plusMillis(17)));
+        RelayedEnvelope without = RelayedEnvelope.of(envelope, List.of(SiteId.of("alpha")), Set.of(SiteId.of("bravo")));
+        RelayedEnvelope with = RelayedEnvelope.of(envelope.withTrace(trace), without.crossed(), without.boundFor());
+
+        // Per hop its name and 4 bytes (kind and action, the name's length, the time), then the count left out.
+        assertThat(Copy.estimateBytes(with) - Copy.estimateBytes(without))
+                .isEqualTo("node-a".length() + 4 + "alpha".length() + 4 + 1);
     }
 
     private static int utf8(String text) {

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -57,6 +60,17 @@ class RelayQuarantineTest {
                 + "reason, to_char(quarantined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')) "
                 + "FROM relay_quarantine")).containsExactly("msg-ü-1 | node-a | ZZNEW | 1 | SECRET//REL KOR | "
                         + "2026-11-22 08:00:00.123456 | 위치 보고/ÄÖ ✓// | unknown-type | 2026-11-22 09:00:00.654321");
+    }
+
+    @Test
+    void keepsTheTraceAsItCame() throws Exception {
+        HopTrace sent = HopTrace.EMPTY.with(Hop.node(NodeId.of("node-a"), Action.SENT, CREATED.plusMillis(3)));
+
+        quarantine.keep(List.of(envelope("m-1", "traced").withTrace(sent), envelope("m-2", "untraced")),
+                RelayQuarantine.UNKNOWN_TYPE);
+
+        assertThat(db.strings("SELECT message_id || '=' || trace FROM relay_quarantine ORDER BY message_id"))
+                .containsExactly("m-1=node node-a sent +3ms", "m-2=");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +23,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +32,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -100,6 +106,69 @@ class RelayStoreTest {
                         "bravo 1 " + Copy.estimateBytes(relayed) + " -", "@lan 3 " + Copy.estimateBytes(toLan) + " -");
         assertThat(store.backlog(TO_BRAVO).peek(Precedence.IMMEDIATE, "POSREP")).isEqualTo(stored);
         assertThat(store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE)).isEqualTo(1);
+    }
+
+    /**
+     * A copy's trace is kept as the text the LAN transports carry, and reads back as it was stored, from memory and
+     * from the table; a redelivery with a later trace is absorbed and the trace stored first stays.
+     */
+    @Test
+    void theTraceIsStoredAndReadBackAsItWasFirstStored() throws Exception {
+        HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("node-a"), Action.SENT, CREATED.plusMillis(3)))
+                .with(Hop.site(ALPHA, Action.RELAYED, CREATED.plusMillis(17)));
+        RelayedEnvelope relayed = traced(relayed("t-1", Precedence.FLASH, "SITREP"), trace);
+        RelayedEnvelope untraced = relayed("t-2", Precedence.FLASH, "SITREP");
+        List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, relayed), Copy.of(TO_BRAVO, untraced)));
+        List<Long> ids = stored.stream().map(a -> a.stored().id()).toList();
+
+        assertThat(store.load(ids).values()).extracting(r -> r.envelope().trace()).as("from memory")
+                .containsExactly(trace, HopTrace.EMPTY);
+        assertThat(db.strings("SELECT trace FROM relay_copy ORDER BY id"))
+                .containsExactly("node node-a sent +3ms; site alpha relayed +17ms", "");
+        HopTrace later = HopTrace.EMPTY.with(Hop.node(NodeId.of("node-a"), Action.SENT, CREATED.plusMillis(3)))
+                .with(Hop.site(ALPHA, Action.RELAYED, CREATED.plusSeconds(60)));
+        assertThat(store.accept(List.of(Copy.of(TO_BRAVO, traced(relayed, later)))).getFirst().outcome())
+                .isEqualTo(Outcome.DUPLICATE);
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+
+        assertThat(store.load(ids).values()).extracting(r -> r.envelope().trace()).as("from the table")
+                .containsExactly(trace, HopTrace.EMPTY);
+    }
+
+    /** Written by hand, say: the message goes on without a trace rather than not at all. */
+    @Test
+    void aStoredTraceThatDoesNotReadIsReadAsEmpty() throws Exception {
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        long id = store.accept(List.of(Copy.of(TO_BRAVO, relayed("t-1", Precedence.FLASH, "SITREP")))).getFirst()
+                .stored().id();
+        db.execute("UPDATE relay_copy SET trace = 'site alpha was here'");
+
+        assertThat(store.load(List.of(id)).get(id).envelope().trace()).isEqualTo(HopTrace.EMPTY);
+    }
+
+    /** A row a gateway stored before copies had traces (migration V10) reads with an empty one. */
+    @Test
+    void aRowStoredBeforeTracesReadsWithAnEmptyTrace() throws Exception {
+        DataSource older = db.databaseAt("before_traces", "9");
+        try (Connection c = older.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO relay_copy (id, route, message_id, origin_node, kmtf_type, precedence, "
+                    + "classification, created_at, body, crossed, bound_for, bytes, supersede_key, stored_at) "
+                    + "VALUES (7, 'bravo', 'old-1', 'node-a', 'SITREP', 3, 'UNCLASSIFIED', "
+                    + "'2026-11-22T08:00:00.123456Z', convert_to('MSGID/SITREP//', 'UTF8'), ARRAY['alpha'], "
+                    + "ARRAY['bravo'], 100, NULL, '2026-11-22T08:00:01Z')");
+        }
+        StoreDatabase.migrate(older);
+
+        try (RelayStore upgraded = RelayStore.opened(older, StoreLimits.of(1_000_000), 0, clock)) {
+            Waiting waiting = upgraded.backlog(TO_BRAVO).peek(Precedence.ROUTINE, "SITREP");
+            RelayedEnvelope loaded = upgraded.load(List.of(waiting.id())).get(waiting.id());
+
+            assertThat(loaded.messageId()).isEqualTo("old-1");
+            assertThat(loaded.envelope().createdAt()).isEqualTo(CREATED);
+            assertThat(loaded.envelope().trace()).isEqualTo(HopTrace.EMPTY);
+        }
     }
 
     /**
@@ -832,6 +901,10 @@ class RelayStoreTest {
         Envelope envelope = new Envelope(id, NodeId.of("node-a"), type, precedence, "UNCLASSIFIED", created,
                 ("MSGID/" + type + "/" + id + "//").getBytes(StandardCharsets.UTF_8));
         return RelayedEnvelope.of(envelope, List.of(ALPHA), Set.of(BRAVO));
+    }
+
+    private static RelayedEnvelope traced(RelayedEnvelope relayed, HopTrace trace) {
+        return new RelayedEnvelope(relayed.envelope().withTrace(trace), relayed.crossed(), relayed.boundFor());
     }
 
     /** Copies for bravo of 100 bytes each, ids {@code <prefix>-0 ...}. */

@@ -35,6 +35,21 @@ final class StoreDatabase implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * A new database on the same server with the migrations up to {@code version} applied, as a gateway of that
+     * version left it; {@link #migrate} brings it up to date.
+     */
+    DataSource databaseAt(String name, String version) throws SQLException {
+        execute("CREATE DATABASE " + name);
+        DataSource database = postgres.getDatabase("postgres", name);
+        Flyway.configure().dataSource(database).locations(RelayStore.MIGRATIONS).target(version).load().migrate();
+        return database;
+    }
+
+    static void migrate(DataSource database) {
+        Flyway.configure().dataSource(database).locations(RelayStore.MIGRATIONS).load().migrate();
+    }
+
     /** Runs statements, e.g. to empty the table between tests or to add a test's constraint. */
     void execute(String... sql) throws SQLException {
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {

@@ -1,0 +1,239 @@
+package kr.c4i.gateway.wan.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.HopTrace.Action;
+import kr.c4i.gateway.core.HopTrace.Hop;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkState;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.core.transport.TransportHealth;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.MovableClock;
+import kr.c4i.gateway.wan.frame.DataFrame;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.lan.LanDelivery;
+import kr.c4i.gateway.wan.lan.LanIngest;
+import kr.c4i.gateway.wan.lan.LanSide;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.Route;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * Site s1's gateway stamps its hop where it takes custody, once: on a real store, with a link and a LAN side that
+ * record what the engine hands them.
+ */
+class RelayEngineTraceTest {
+
+    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    private static final SiteId S1 = SiteId.of("s1");
+    private static final SiteId S2 = SiteId.of("s2");
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId C = NodeId.of("c");
+    private static final Instant CREATED = Instant.parse("2026-11-26T12:00:00Z");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final MovableClock clock = new MovableClock(CREATED.plusMillis(40));
+    private final FrameCodec codec = FrameCodec.standard();
+    private final Link link = new Link();
+    private final Nodes nodes = new Nodes();
+    private EmbeddedPostgres postgres;
+    private HikariDataSource pool;
+    private RelayStore store;
+    private RelayEngine engine;
+
+    @BeforeEach
+    void startEngine() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations(RelayStore.MIGRATIONS).load()
+                .migrate();
+        pool = new HikariDataSource();
+        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+        pool.setMaximumPoolSize(4);
+        store = RelayStore.opened(pool, StoreLimits.of(1_000_000), clock);
+        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
+        engine = new RelayEngine(SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C))),
+                new SiteRoutes(S1, Set.of(S2), Map.of()),
+                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
+                () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(new SimpleMeterRegistry()),
+                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
+                        0.05, 1500, 256 * 1024),
+                clock);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        engine.close();
+        store.close();
+        pool.close();
+        postgres.close();
+    }
+
+    @Test
+    void aMessageFromTheLanLeavesOverTheWanWithThisSitesHop() throws Exception {
+        Envelope sent = message("a-1", A).withHop(Hop.node(A, Action.SENT, CREATED.plusMillis(3)));
+        engine.start();
+
+        assertThat(engine.ingest(List.of(sent))).containsExactly("a-1");
+
+        await().atMost(WAIT).until(() -> !link.frames.isEmpty());
+        Envelope carried = ((DataFrame) codec.decode(link.frames.getFirst())).envelopes().getFirst().envelope();
+        assertThat(carried.traceText()).isEqualTo("node a sent +3ms; site s1 relayed +40ms");
+    }
+
+    @Test
+    void aMessageFromAPeerGoesOntoTheLanWithThisSitesHopAfterThePeers() throws Exception {
+        HopTrace fromS2 = HopTrace.EMPTY.with(Hop.node(C, Action.SENT, CREATED.plusMillis(2)))
+                .with(Hop.site(S2, Action.RELAYED, CREATED.plusMillis(15)));
+        engine.start();
+
+        engine.received(S2, codec.data(7, 0, List.of(fromPeer(message("c-1", C).withTrace(fromS2)))));
+
+        await().atMost(WAIT).until(() -> !nodes.handed.isEmpty());
+        assertThat(nodes.handed.getFirst().traceText())
+                .isEqualTo("node c sent +2ms; site s2 relayed +15ms; site s1 relayed +40ms");
+    }
+
+    /**
+     * A message offered again (the LAN redelivers it, the peer resends its frame) is absorbed by the store, whose copy
+     * keeps the hop of its first custody; one that bears this site's hop already is not given a second.
+     */
+    @Test
+    void aMessageOfferedAgainKeepsTheHopOfItsFirstCustody() throws Exception {
+        Envelope sent = message("a-1", A).withHop(Hop.node(A, Action.SENT, CREATED.plusMillis(3)));
+        Envelope fromS2 = message("c-1", C).withHop(Hop.site(S2, Action.RELAYED, CREATED.plusMillis(15)));
+        engine.ingest(List.of(sent));
+        engine.received(S2, codec.data(7, 0, List.of(fromPeer(fromS2))));
+
+        clock.advance(Duration.ofSeconds(5));
+        engine.ingest(List.of(sent));
+        engine.received(S2, codec.data(7, 0, List.of(fromPeer(fromS2))));
+
+        assertThat(storedTrace(Route.peer(S2))).isEqualTo("node a sent +3ms; site s1 relayed +40ms");
+        assertThat(storedTrace(Route.lan())).isEqualTo("site s2 relayed +15ms; site s1 relayed +40ms");
+        Envelope stamped = RelayEngine.stamped(sent, S1, clock.instant());
+        assertThat(RelayEngine.stamped(stamped, S1, clock.instant().plusSeconds(1))).isSameAs(stamped);
+        assertThat(RelayEngine.stamped(stamped, S2, clock.instant()).traceText())
+                .isEqualTo("node a sent +3ms; site s1 relayed +5040ms; site s2 relayed +5040ms");
+    }
+
+    /** The trace of the one copy stored for the route. */
+    private String storedTrace(Route route) throws Exception {
+        var waiting = store.backlog(route).peek(Precedence.ROUTINE, "SITREP");
+        assertThat(store.stats().routes().get(route).get(Precedence.ROUTINE).copies()).isEqualTo(1);
+        return store.load(List.of(waiting.id())).get(waiting.id()).envelope().traceText();
+    }
+
+    private static Envelope message(String id, NodeId origin) {
+        return new Envelope(id, origin, "SITREP", Precedence.ROUTINE, "UNCLASSIFIED", CREATED,
+                ("MSGID/SITREP/" + id + "//").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static RelayedEnvelope fromPeer(Envelope envelope) {
+        return new RelayedEnvelope(envelope, List.of(S2), new TreeSet<>(Set.of(S1)));
+    }
+
+    /** A link to s2 that is up and keeps every frame handed to it. */
+    private static final class Link implements WanLink {
+
+        final List<byte[]> frames = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String kind() {
+            return "test";
+        }
+
+        @Override
+        public Set<SiteId> peers() {
+            return Set.of(S2);
+        }
+
+        @Override
+        public int maxFrameBytes() {
+            return 64 * 1024;
+        }
+
+        @Override
+        public void open(FrameHandler handler) {
+        }
+
+        @Override
+        public void send(SiteId peer, byte[] frame) {
+            frames.add(frame);
+        }
+
+        @Override
+        public long unacknowledgedBytes(SiteId peer) {
+            return 0;
+        }
+
+        @Override
+        public LinkState state(SiteId peer) {
+            return LinkState.UP;
+        }
+
+        @Override
+        public Map<String, Object> details() {
+            return Map.of();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** This site's nodes: they take every message at once, and the test sees each envelope handed over. */
+    private static final class Nodes implements LanSide {
+
+        final List<Envelope> handed = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void open(LanIngest ingest) {
+        }
+
+        @Override
+        public LanDelivery deliver(List<RelayedEnvelope> batch) {
+            batch.forEach(r -> handed.add(r.envelope()));
+            return new LanDelivery(batch.stream().map(RelayedEnvelope::messageId).collect(Collectors.toSet()),
+                    Set.of(), Map.of());
+        }
+
+        @Override
+        public TransportHealth health() {
+            return TransportHealth.up(Map.of());
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
