@@ -198,6 +198,9 @@ class WanGatewayConfiguration {
         // Checked before the link opens anything: a gateway that cannot prove its site does not start.
         SiteCredentials credentials = WanSecurity.credentials(security, site);
         WanLink link = link(wan, site, schedule, dds, jms, norm, customizers);
+        if (link instanceof NormWanLink normLink) {
+            RelayGauges.registerNormLink(registry, normLink);
+        }
         return credentials == null ? link : WanSecurity.seal(link, credentials, registry);
     }
 
@@ -209,8 +212,9 @@ class WanGatewayConfiguration {
             Map<SiteId, String> peers = new LinkedHashMap<>();
             p.peers().forEach((id, address) -> peers.put(SiteId.of(id), address));
             return new NormWanLink(new NormLinkSettings(site, peers, p.bindAddress(), p.port(),
-                    schedule.budgetBitsPerSecond(), p.segmentSize(), p.blockSize(), p.parity(), p.autoParity(),
-                    p.grttEstimate(), p.peerTimeout(), p.bufferSize(), p.txLoss(), p.library(), p.toMulticast()));
+                    schedule.budgetBitsPerSecond(), p.segmentSize(), p.blockSize(), p.parity(), p.fixedAutoParity(),
+                    p.parityTarget(), p.grttEstimate(), p.peerTimeout(), p.bufferSize(), p.txLoss(), p.library(),
+                    p.toMulticast()));
         }
         if (wan.link() == LinkKind.DDS) {
             DdsLinkProperties p = dds.getObject();

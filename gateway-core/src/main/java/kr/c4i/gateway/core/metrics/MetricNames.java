@@ -115,6 +115,13 @@ public final class MetricNames {
     public static final String WAN_LINK_UP = "gateway.wan.link.up";
     /** Bytes sent to a peer site and not yet receipted (the scheduler's credit in use); tag {@code site}. */
     public static final String WAN_LINK_INFLIGHT_BYTES = "gateway.wan.link.inflight.bytes";
+    /**
+     * The share (0 to 1) of the norm link's packets to a peer site lost on the way, as the peer measures it over its
+     * last samples; NaN until it has measured; tag {@code site}.
+     */
+    public static final String WAN_LINK_LOSS = "gateway.wan.link.loss";
+    /** Parity segments the norm link sends with every frame to a peer site; tag {@code site}. */
+    public static final String WAN_LINK_PARITY = "gateway.wan.link.parity";
     /** From creation at the origin to custody at this site's nodes; tag {@code precedence}. */
     public static final String WAN_DELIVERY_LATENCY = "gateway.wan.delivery.latency";
     /** 1 while this gateway leads its pair (a lone gateway always does), else 0; tag {@code site}. */

@@ -18,12 +18,12 @@ import kr.c4i.gateway.norm.NormInstance;
 import kr.c4i.gateway.norm.NormSession;
 
 /**
- * The norm link's multicast mode: its one NORM session on the group, and that session's one watermark and acking
- * list. NORM keeps a single watermark per session: it is set on the newest frame, remembering how far each UP peer's
- * frames went then; when it completes, each peer's own acknowledgement ({@code NormGetAckingStatus} with its node id)
- * releases that peer's frames up to there, so a peer that did not acknowledge keeps its frames while the others' are
- * released. The acking nodes are the peers that are UP: a lost peer is taken off so it does not hold up the others,
- * and put back when it is UP again. Lock order: this, then a member's ledger.
+ * The norm link's multicast mode: its one NORM session on the group, and that session's one watermark, acking list
+ * and parity. NORM keeps a single watermark per session: it is set on the newest frame, remembering how far each UP
+ * peer's frames went then; when it completes, each peer's own acknowledgement ({@code NormGetAckingStatus} with its
+ * node id) releases that peer's frames up to there, so a peer that did not acknowledge keeps its frames while the
+ * others' are released. The acking nodes are the peers that are UP: a lost peer is taken off so it does not hold up
+ * the others, and put back when it is UP again. Lock order: this, then a member's ledger.
  */
 final class NormGroup {
 
@@ -39,9 +39,14 @@ final class NormGroup {
 
         /** The peer has every frame up to counter {@code upTo}. */
         void acknowledged(long upTo);
+
+        /** The share of the group's packets lost on the way to the peer, as it last reported; NaN until then. */
+        double loss();
     }
 
     final NormSession session;
+    /** The group's one parity, for the peer that loses the most. */
+    final SessionParity parity;
     private final List<? extends Member> members;
     // Guarded by this.
     private long lastObject;
@@ -50,8 +55,9 @@ final class NormGroup {
     /** Each member's frame counter when the outstanding watermark was set; empty when none is out. */
     private final Map<Member, Long> watermark = new LinkedHashMap<>();
 
-    private NormGroup(NormSession session, Collection<? extends Member> members) {
+    private NormGroup(NormSession session, SessionParity parity, Collection<? extends Member> members) {
         this.session = session;
+        this.parity = parity;
         this.members = List.copyOf(members);
     }
 
@@ -84,7 +90,8 @@ final class NormGroup {
         session.setCongestionControl(false);
         session.setTxRate(settings.groupTxRateBitsPerSecond());
         session.setGrttEstimate(settings.grttEstimate().toNanos() / 1e9);
-        session.setAutoParity(settings.autoParity());
+        SessionParity parity = new SessionParity(session, settings, settings.groupTxRateBitsPerSecond(),
+                "frames of site " + settings.site() + " to group " + multicast);
         session.setTxCacheBounds(Math.max(settings.bufferBytes(), (long) cacheCountMin * settings.segmentBytes())
                 * members.size(), cacheCountMin, cacheCountMax);
         session.setRxCacheLimit(NormWanLink.RX_CACHE_COUNT);
@@ -95,7 +102,22 @@ final class NormGroup {
         if (settings.txLossPercent() > 0) {
             session.setTxLoss(settings.txLossPercent());
         }
-        return new NormGroup(session, members);
+        return new NormGroup(session, parity, members);
+    }
+
+    /** A peer reported the loss of the group's packets: the parity follows the worst loss among the UP peers. */
+    void measured() {
+        double worst = Double.NaN;
+        for (Member member : this.members) {
+            double loss = member.loss();
+            if (member.ledger().state() == LinkState.UP && !Double.isNaN(loss)
+                    && (Double.isNaN(worst) || loss > worst)) {
+                worst = loss;
+            }
+        }
+        if (!Double.isNaN(worst)) {
+            this.parity.measured(worst);
+        }
     }
 
     /** A frame went out: the watermark follows it once the outstanding one completes. Returns its group order. */

@@ -12,8 +12,9 @@ import kr.c4i.gateway.core.link.SiteId;
 
 /**
  * How the {@code norm} WAN link runs. The defaults are the settings that mattered in the measurements of
- * {@code NORM-LINK.md}: a fixed rate with congestion control off, a low initial round-trip estimate, no proactive
- * parity, blocks of 64 segments with up to 32 parity segments on request, and frames of one segment.
+ * {@code NORM-LINK.md}: a fixed rate with congestion control off, a low initial round-trip estimate, blocks of 64
+ * segments with up to 32 parity segments on request, and frames of one segment; proactive parity follows the loss
+ * the link measures ({@link ParityPolicy}), none on a clean link.
  *
  * @param site this gateway's site
  * @param peers each peer site's gateway as {@code host} or {@code host:port} (the port defaults to {@code port})
@@ -24,7 +25,9 @@ import kr.c4i.gateway.core.link.SiteId;
  * @param segmentBytes the payload of one NORM data packet, and the largest frame: one frame is one segment
  * @param blockSegments source segments per FEC block
  * @param paritySegments parity segments NORM may compute per block to repair losses
- * @param autoParity parity segments sent with every block before any loss is reported
+ * @param autoParity parity segments sent with every frame, ahead of any NACK, whatever the loss; null: as many as
+ *        the loss the link measures calls for, up to {@code paritySegments} ({@link ParityPolicy})
+ * @param parityTargetPercent with adaptive parity, the chance in percent that a frame still needs a repair round
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost, plus ten round trips as
  *        NORM measures them
@@ -34,15 +37,16 @@ import kr.c4i.gateway.core.link.SiteId;
  * @param multicast the group every gateway of the link joins, instead of unicast to each peer; unicast when null
  */
 public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable String bindAddress, int port,
-        long rateBitsPerSecond, int segmentBytes, int blockSegments, int paritySegments, int autoParity,
-        Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent, @Nullable String library,
-        @Nullable Multicast multicast) {
+        long rateBitsPerSecond, int segmentBytes, int blockSegments, int paritySegments, @Nullable Integer autoParity,
+        double parityTargetPercent, Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent,
+        @Nullable String library, @Nullable Multicast multicast) {
 
     public static final int DEFAULT_PORT = 6010;
     public static final int DEFAULT_SEGMENT_BYTES = 1400;
     public static final int DEFAULT_BLOCK_SEGMENTS = 64;
     public static final int DEFAULT_PARITY_SEGMENTS = 32;
-    public static final int DEFAULT_AUTO_PARITY = 0;
+    /** At most one frame in a hundred waits a repair round (a round trip or more) for want of parity: a p99's tail. */
+    public static final double DEFAULT_PARITY_TARGET_PERCENT = 1;
     public static final long DEFAULT_GRTT_ESTIMATE_MILLIS = 50;
     /**
      * A cut WAN shows as frames left unacknowledged: after 5 s they go back to the store, so what waited drains by
@@ -82,7 +86,13 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
         requireRange("segment size", segmentBytes, 64, 8192);
         requireRange("block size", blockSegments, 1, 255);
         requireRange("parity", paritySegments, 0, 255 - blockSegments);
-        requireRange("auto parity", autoParity, 0, paritySegments);
+        if (autoParity != null) {
+            requireRange("auto parity", autoParity, 0, paritySegments);
+        }
+        if (!(parityTargetPercent > 0 && parityTargetPercent < 100)) {
+            throw new IllegalArgumentException("The norm link's parity target must be in (0, 100) percent, was "
+                    + parityTargetPercent);
+        }
         if (grttEstimate.isNegative() || grttEstimate.isZero() || grttEstimate.compareTo(Duration.ofSeconds(15)) > 0) {
             throw new IllegalArgumentException("The norm link's round-trip estimate must be in (0, 15 s], was "
                     + grttEstimate);
@@ -108,29 +118,40 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     /** Settings with every default, for {@code site} and its peers. */
     public static NormLinkSettings of(SiteId site, Map<SiteId, String> peers, long rateBitsPerSecond) {
         return new NormLinkSettings(site, peers, null, DEFAULT_PORT, rateBitsPerSecond, DEFAULT_SEGMENT_BYTES,
-                DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, DEFAULT_AUTO_PARITY,
+                DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, null, DEFAULT_PARITY_TARGET_PERCENT,
                 Duration.ofMillis(DEFAULT_GRTT_ESTIMATE_MILLIS), Duration.ofMillis(DEFAULT_PEER_TIMEOUT_MILLIS),
                 DEFAULT_BUFFER_BYTES, 0, null, null);
     }
 
     public NormLinkSettings withEndpoint(@Nullable String bindAddress, int port) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, multicast);
+                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
+                library, multicast);
     }
 
     public NormLinkSettings withTxLoss(double percent) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, percent, library, multicast);
+                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, percent,
+                library, multicast);
+    }
+
+    /** Settings with a fixed auto parity, or adaptive parity when {@code segments} is null. */
+    public NormLinkSettings withAutoParity(@Nullable Integer segments) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, segments, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
+                library, multicast);
     }
 
     public NormLinkSettings withPeerTimeout(Duration timeout) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, timeout, bufferBytes, txLossPercent, library, multicast);
+                paritySegments, autoParity, parityTargetPercent, grttEstimate, timeout, bufferBytes, txLossPercent,
+                library, multicast);
     }
 
     public NormLinkSettings withMulticast(@Nullable Multicast group) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, group);
+                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
+                library, group);
     }
 
     /**

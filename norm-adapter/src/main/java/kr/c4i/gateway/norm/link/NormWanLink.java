@@ -53,6 +53,12 @@ import kr.c4i.gateway.norm.NormSession;
  * anew. One platform thread owns NORM's event queue; it hands frames to the {@link FrameHandler}, in the order
  * they complete, and checks the peers every {@value #CHECK_MILLIS} ms on NORM's user timer.
  *
+ * <p><b>Parity.</b> The receiver measures the loss of each peer's packets on the objects that carry NORM info, whose
+ * info packet NORM sends once with no parity ({@link LossWindow}); each sending session sends a {@linkplain
+ * LossReport loss report} now and then, an object whose info tells the peers what it measured of them. The session's
+ * proactive parity follows what its peers report ({@link ParityPolicy}, {@link SessionParity}) unless it is fixed by
+ * configuration.
+ *
  * <p><b>Multicast mode</b> ({@link NormLinkSettings#multicast}): one session on the group sends to and hears every
  * peer instead ({@link NormGroup}). Each object's NORM info names the site it is for; a gateway drops those for
  * others. The session's one watermark is acknowledged per peer, only UP peers are acking nodes, and a peer that is
@@ -159,20 +165,28 @@ public final class NormWanLink implements WanLink {
             if (multicast != null) {
                 log.info("norm WAN link of site {} open on multicast group {} (interface {}, TTL {}, node {}): peers "
                         + "{}, {} bit/s of NORM messages for all of them ({} on the wire per peer), segments {} B, "
-                        + "block {} + parity {}", this.site, multicast,
+                        + "block {} + parity {}, auto parity {}", this.site, multicast,
                         multicast.networkInterface() == null ? "the system's" : multicast.networkInterface(),
                         multicast.ttl(), Integer.toUnsignedString(this.localNodeId), this.settings.peers().keySet(),
                         Math.round(this.settings.groupTxRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
-                        this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments());
+                        this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments(),
+                        autoParityText());
                 return;
             }
             log.info("norm WAN link of site {} open on {}:{} (node {}): peers {}, {} bit/s of NORM messages per peer "
-                    + "({} on the wire), segments {} B, block {} + parity {}", this.site,
+                    + "({} on the wire), segments {} B, block {} + parity {}, auto parity {}", this.site,
                     this.settings.bindAddress() == null ? "*" : this.settings.bindAddress(), this.settings.port(),
                     Integer.toUnsignedString(this.localNodeId), this.settings.peers(),
                     Math.round(this.settings.txRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
-                    this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments());
+                    this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments(),
+                    autoParityText());
         }
+    }
+
+    private String autoParityText() {
+        Integer fixed = this.settings.autoParity();
+        return fixed == null ? "adaptive (target " + this.settings.parityTargetPercent() + "% of frames repaired)"
+                : fixed.toString();
     }
 
     @Override
@@ -204,6 +218,19 @@ public final class NormWanLink implements WanLink {
         return peer(peer).ledger.state();
     }
 
+    /** Parity segments sent with every frame to {@code peer} now: as configured, or as its measured loss calls for. */
+    public int autoParity(SiteId peer) {
+        return peer(peer).paritySegments();
+    }
+
+    /**
+     * The share (0 to 1) of this link's packets lost on the way to {@code peer}, as the peer measured it on its last
+     * {@value LossWindow#SIZE} samples at most ({@link LossWindow}); NaN until it has {@value LossWindow#MIN_SAMPLES}.
+     */
+    public double loss(SiteId peer) {
+        return peer(peer).loss;
+    }
+
     @Override
     public Map<String, Object> details() {
         Map<String, Object> details = new LinkedHashMap<>();
@@ -217,7 +244,8 @@ public final class NormWanLink implements WanLink {
         details.put("segmentBytes", this.settings.segmentBytes());
         details.put("blockSegments", this.settings.blockSegments());
         details.put("paritySegments", this.settings.paritySegments());
-        details.put("autoParity", this.settings.autoParity());
+        details.put("autoParity", this.settings.autoParity() == null ? "adaptive" : this.settings.autoParity());
+        details.put("parityTargetPercent", this.settings.parityTargetPercent());
         details.put("peerTimeout", this.settings.peerTimeout().toString());
         details.put("open", this.open != null && !this.closed);
         details.put("framesIgnored", this.framesIgnored.sum());
@@ -281,6 +309,11 @@ public final class NormWanLink implements WanLink {
         /** The one session on the multicast group, which is also {@link #receiver}; null in unicast mode. */
         final @Nullable NormGroup group;
         final Thread thread;
+        /**
+         * Per object with NORM info under way: whether its info came after its data, i.e. the info packet was lost on
+         * the first pass ({@link LossReport}). On the event thread only.
+         */
+        private final Map<Long, Boolean> infoLate = new HashMap<>();
 
         Open(NormInstance instance, FrameHandler handler) throws IOException {
             this.instance = instance;
@@ -288,7 +321,7 @@ public final class NormWanLink implements WanLink {
             if (settings.multicast() != null) {
                 NormGroup opened = NormGroup.open(instance, settings, localNodeId, peers.values(), CACHE_COUNT_MIN,
                         CACHE_COUNT_MAX);
-                peers.values().forEach(peer -> peer.attach(opened.session, opened));
+                peers.values().forEach(peer -> peer.attach(opened.session, opened, opened.parity));
                 this.group = opened;
                 this.receiver = opened.session;
             }
@@ -321,7 +354,8 @@ public final class NormWanLink implements WanLink {
                 sender.setTxRate(settings.txRateBitsPerSecond());
                 sender.setGrttEstimate(settings.grttEstimate().toNanos() / 1e9);
                 sender.setBackoffFactor(0);
-                sender.setAutoParity(settings.autoParity());
+                SessionParity parity = new SessionParity(sender, settings, settings.txRateBitsPerSecond(),
+                        "frames of site " + site + " to " + peer.site);
                 sender.setTxCacheBounds(Math.max(settings.bufferBytes(),
                         (long) CACHE_COUNT_MIN * settings.segmentBytes()), CACHE_COUNT_MIN, CACHE_COUNT_MAX);
                 sender.addAckingNode(peer.nodeId);
@@ -331,7 +365,7 @@ public final class NormWanLink implements WanLink {
                 if (settings.txLossPercent() > 0) {
                     sender.setTxLoss(settings.txLossPercent());
                 }
-                peer.attach(sender, null);
+                peer.attach(sender, null, parity);
             }
             return receiver;
         }
@@ -363,8 +397,20 @@ public final class NormWanLink implements WanLink {
             }
             if (session == this.receiver) {
                 switch (event.type()) {
-                    case RX_OBJECT_COMPLETED -> frame(event);
-                    case RX_OBJECT_ABORTED -> aborted(event);
+                    case RX_OBJECT_INFO -> this.infoLate.putIfAbsent(event.object(), false);
+                    case RX_OBJECT_UPDATED -> {
+                        if (event.hasInfo()) {
+                            this.infoLate.putIfAbsent(event.object(), true);
+                        }
+                    }
+                    case RX_OBJECT_COMPLETED -> {
+                        sample(event);
+                        frame(event);
+                    }
+                    case RX_OBJECT_ABORTED -> {
+                        this.infoLate.remove(event.object());
+                        aborted(event);
+                    }
                     case REMOTE_SENDER_NEW, REMOTE_SENDER_ACTIVE -> heard(event, false);
                     case REMOTE_SENDER_RESET -> heard(event, true);
                     case USER_TIMEOUT -> {
@@ -420,6 +466,11 @@ public final class NormWanLink implements WanLink {
                 return;
             }
             if (event.hasInfo()) {
+                LossReport report = LossReport.parse(event.info());
+                if (report != null) {
+                    reported(sender, report);
+                    return;
+                }
                 // A probe of the peer's link (see Peer.probe), not a frame.
                 sender.probesReceived.increment();
                 notify(sender, sender.heard(false));
@@ -434,7 +485,13 @@ public final class NormWanLink implements WanLink {
          * alive.
          */
         private void groupObject(Peer sender, NormEvent event) {
-            NormGroup.Marker marker = NormGroup.Marker.of(event.info());
+            byte[] info = event.info();
+            LossReport report = LossReport.parse(info);
+            if (report != null) {
+                reported(sender, report);
+                return;
+            }
+            NormGroup.Marker marker = NormGroup.Marker.of(info);
             if (marker == null) {
                 framesIgnored.increment();
                 if (Long.bitCount(framesIgnored.sum()) == 1) {
@@ -511,6 +568,40 @@ public final class NormWanLink implements WanLink {
                 notify(peer, peer.check(now));
                 peer.probe();
             });
+            if (this.group != null) {
+                this.group.parity.report(now, peers.values().stream().map(Peer::tally).toList());
+            }
+            else {
+                peers.values().forEach(peer -> peer.report(now));
+            }
+        }
+
+        /** An object with NORM info completed: one sample of its sender's loss, whether its info came late. */
+        private void sample(NormEvent event) {
+            Boolean late = this.infoLate.remove(event.object());
+            Peer peer = peersByNodeId.get(event.senderNodeId());
+            if (late != null && peer != null) {
+                peer.received.record(late);
+            }
+        }
+
+        /**
+         * A peer's loss report: its tally of our packets is their loss on the way there, which the parity follows
+         * once it rests on enough samples.
+         */
+        private void reported(Peer peer, LossReport report) {
+            LossReport.Tally ours = report.tallyOf(localNodeId);
+            if (ours == null || ours.samples() < LossWindow.MIN_SAMPLES) {
+                return;
+            }
+            peer.lossSamples = ours.samples();
+            peer.loss = (double) ours.lost() / ours.samples();
+            if (this.group != null) {
+                this.group.measured();
+            }
+            else {
+                Objects.requireNonNull(peer.parity, "parity").measured(peer.loss);
+            }
         }
 
         private void notify(Peer peer, List<LinkState> transitions) {
@@ -559,6 +650,13 @@ public final class NormWanLink implements WanLink {
         volatile @Nullable NormSession sender;
         /** The multicast group this peer is reached through; null in unicast mode. */
         private volatile @Nullable NormGroup group;
+        /** The parity of the frames to this peer: its own session's, or the group's. */
+        volatile @Nullable SessionParity parity;
+        /** The loss of the peer's packets on the way here. On the event thread only. */
+        final LossWindow received = new LossWindow();
+        /** The share of our packets the peer last reported lost, and of how many samples; NaN until measured. */
+        volatile double loss = Double.NaN;
+        volatile int lossSamples;
         // Guarded by lock().
         /**
          * Counter, NORM object and (multicast mode) the group's enqueue order of each frame handed over and not
@@ -595,9 +693,33 @@ public final class NormWanLink implements WanLink {
             return this.objects;
         }
 
-        void attach(NormSession session, @Nullable NormGroup group) {
+        @Override
+        public double loss() {
+            return this.loss;
+        }
+
+        void attach(NormSession session, @Nullable NormGroup group, SessionParity parity) {
             this.sender = session;
             this.group = group;
+            this.parity = parity;
+        }
+
+        int paritySegments() {
+            SessionParity current = this.parity;
+            Integer fixed = settings.autoParity();
+            return current != null ? current.segments() : fixed == null ? 0 : fixed;
+        }
+
+        LossReport.Tally tally() {
+            return LossReport.Tally.of(this.nodeId, this.received);
+        }
+
+        /** Sends this peer's session a loss report when one is due. Unicast mode, on the event thread. */
+        void report(long now) {
+            SessionParity current = this.parity;
+            if (current != null) {
+                current.report(now, List.of(tally()));
+            }
         }
 
         /** What guards this peer's objects: the group's lock in multicast mode, whose watermark spans every peer. */
@@ -825,6 +947,12 @@ public final class NormWanLink implements WanLink {
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());
             details.put("framesAborted", this.framesAborted.sum());
+            details.put("autoParity", paritySegments());
+            // Samples the measure rests on; none yet, no measure.
+            details.put("lossSamples", this.lossSamples);
+            if (this.lossSamples > 0) {
+                details.put("loss", this.loss);
+            }
             return details;
         }
     }

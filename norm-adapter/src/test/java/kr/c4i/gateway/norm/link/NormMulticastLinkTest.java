@@ -55,8 +55,9 @@ class NormMulticastLinkTest {
         NormLinkSettings defaults = NormLinkSettings.of(site, Map.of(BRAVO.equals(site) ? ALPHA : BRAVO, "unused"),
                 RATE);
         return new NormLinkSettings(site, peers, null, defaults.port(), RATE, defaults.segmentBytes(),
-                defaults.blockSegments(), defaults.paritySegments(), defaults.autoParity(), defaults.grttEstimate(),
-                peerTimeout, defaults.bufferBytes(), 0, null, this.group);
+                defaults.blockSegments(), defaults.paritySegments(), defaults.autoParity(),
+                defaults.parityTargetPercent(), defaults.grttEstimate(), peerTimeout, defaults.bufferBytes(), 0, null,
+                this.group);
     }
 
     NormLinkSettings settings(SiteId site) {
@@ -102,6 +103,11 @@ class NormMulticastLinkTest {
             assertThat(charlie.details()).containsEntry("framesForOthers", (long) toBravo.size());
             assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesSent", 100L);
             assertThat(peerDetails(alpha, CHARLIE)).containsEntry("framesSent", 150L);
+            // Every object carries info in this mode, so each is a loss sample: none lost, no parity for the group.
+            await().atMost(WAIT).until(() -> !Double.isNaN(alpha.loss(BRAVO)) && !Double.isNaN(alpha.loss(CHARLIE)));
+            assertThat(alpha.loss(BRAVO)).isZero();
+            assertThat(alpha.autoParity(BRAVO)).isZero();
+            assertThat(alpha.autoParity(CHARLIE)).isZero();
             // One session sends for both peers: the per-peer budget, less headers, times two.
             assertThat(((Number) alpha.details().get("groupTxRateBitsPerSecond")).longValue())
                     .isEqualTo(Math.round(2 * RATE * 1440.0 / 1482));
@@ -197,7 +203,7 @@ class NormMulticastLinkTest {
         Recorder atAlpha = new Recorder();
         try (NormWanLink alpha = new NormWanLink(settings(ALPHA));
                 NormWanLink intruder = new NormWanLink(new NormLinkSettings(SiteId.of("intruder"),
-                        Map.of(ALPHA, ""), null, 6010, RATE, 1400, 64, 32, 0, Duration.ofMillis(50),
+                        Map.of(ALPHA, ""), null, 6010, RATE, 1400, 64, 32, 0, 1, Duration.ofMillis(50),
                         Duration.ofSeconds(30), 4 * 1024 * 1024, 0, null, this.group))) {
             alpha.open(atAlpha);
             intruder.open(new Recorder());

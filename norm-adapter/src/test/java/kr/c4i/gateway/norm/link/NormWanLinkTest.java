@@ -98,6 +98,92 @@ class NormWanLinkTest {
         }
     }
 
+    /**
+     * With nothing lost, every loss report shows none: the adaptive parity never leaves 0 (it rises only on a reported
+     * loss, and the last report's window still holds every sample since the start), and frames go without parity.
+     */
+    @Test
+    void onALinkThatLosesNothingTheAdaptiveParityStaysNone() throws Exception {
+        Recorder atBravo = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha()); NormWanLink bravo = new NormWanLink(bravo())) {
+            alpha.open(new Recorder());
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            List<byte[]> frames = frames(new Random(4), 100, alpha.maxFrameBytes());
+            for (byte[] frame : frames) {
+                sendWithinCredit(alpha, BRAVO, frame);
+            }
+            await().atMost(WAIT).until(() -> lossSamples(alpha, BRAVO) >= LossWindow.MIN_SAMPLES
+                    && lossSamples(bravo, ALPHA) >= LossWindow.MIN_SAMPLES);
+            assertThat(lossSamples(alpha, BRAVO)).as("every sample in the window").isLessThan(LossWindow.SIZE);
+            assertThat(alpha.loss(BRAVO)).isZero();
+            assertThat(alpha.autoParity(BRAVO)).isZero();
+            assertThat(bravo.autoParity(ALPHA)).isZero();
+            assertThat(alpha.details()).containsEntry("autoParity", "adaptive")
+                    .containsEntry("parityTargetPercent", NormLinkSettings.DEFAULT_PARITY_TARGET_PERCENT);
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("autoParity", 0).containsEntry("loss", 0.0);
+            await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
+        }
+    }
+
+    /**
+     * At 30% loss each way the loss each end measures of its packets comes back in the peer's reports, the parity
+     * rises to what the policy gives for it (3 segments for 30% at the 1% target, 2 from 10%), and every frame still
+     * arrives whole, once.
+     */
+    @Test
+    void atThirtyPercentLossTheParityRisesToWhatThePolicyGivesAndEveryFrameArrives() throws Exception {
+        Recorder atAlpha = new Recorder();
+        Recorder atBravo = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha().withTxLoss(30).withPeerTimeout(BOTH_WAYS_WAIT));
+                NormWanLink bravo = new NormWanLink(bravo().withTxLoss(30).withPeerTimeout(BOTH_WAYS_WAIT))) {
+            alpha.open(atAlpha);
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            awaitState(bravo, ALPHA, LinkState.UP);
+            // 100 samples: the measure is then between 10% and 45% (three standard deviations and more).
+            await().atMost(BOTH_WAYS_WAIT).until(() -> lossSamples(alpha, BRAVO) >= 100);
+            ParityPolicy policy = new ParityPolicy(alpha.settings().paritySegments(),
+                    alpha.settings().parityTargetPercent() / 100);
+            // The parity follows each report: read it and the loss it followed until they are from the same one.
+            await().atMost(WAIT).untilAsserted(() -> {
+                double loss = alpha.loss(BRAVO);
+                int parity = alpha.autoParity(BRAVO);
+                assertThat(loss).isBetween(0.1, 0.45);
+                assertThat(parity).isGreaterThanOrEqualTo(2)
+                        .isBetween(policy.parityFor(loss, policy.target()),
+                                policy.parityFor(loss, policy.target() / ParityPolicy.LOWER_MARGIN))
+                        .isEqualTo(peerDetails(alpha, BRAVO).get("autoParity"));
+            });
+            List<byte[]> toBravo = frames(new Random(5), 300, alpha.maxFrameBytes());
+            List<byte[]> toAlpha = frames(new Random(6), 300, bravo.maxFrameBytes());
+            for (int i = 0; i < toBravo.size(); i++) {
+                sendWithinCredit(alpha, BRAVO, toBravo.get(i));
+                sendWithinCredit(bravo, ALPHA, toAlpha.get(i));
+            }
+            await().atMost(BOTH_WAYS_WAIT).until(() -> atBravo.frames.size() >= toBravo.size()
+                    && atAlpha.frames.size() >= toAlpha.size());
+            assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(toBravo));
+            assertThat(hex(atAlpha.frames)).containsExactlyInAnyOrderElementsOf(hex(toAlpha));
+            assertThat(bravo.autoParity(ALPHA)).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void aFixedAutoParityStaysWhateverTheLossWhileTheLossIsStillMeasured() throws Exception {
+        try (NormWanLink alpha = new NormWanLink(alpha().withAutoParity(1).withTxLoss(30).withPeerTimeout(WAIT));
+                NormWanLink bravo = new NormWanLink(bravo().withPeerTimeout(WAIT))) {
+            alpha.open(new Recorder());
+            bravo.open(new Recorder());
+            awaitState(alpha, BRAVO, LinkState.UP);
+            await().atMost(WAIT).until(() -> lossSamples(alpha, BRAVO) >= 50);
+            assertThat(alpha.loss(BRAVO)).isPositive();
+            assertThat(alpha.autoParity(BRAVO)).isEqualTo(1);
+            assertThat(alpha.details()).containsEntry("autoParity", 1);
+            assertThat(bravo.autoParity(ALPHA)).as("bravo loses nothing").isZero();
+        }
+    }
+
     @Test
     void framesNormHasNotSentYetCountAsQueuedUntilItSendsThemAndTheHandlerIsToldAsTheQueueDrains() throws Exception {
         Recorder atAlpha = new Recorder();
@@ -290,6 +376,11 @@ class NormWanLinkTest {
     @SuppressWarnings("unchecked")
     static Map<String, Object> peerDetails(NormWanLink link, SiteId peer) {
         return (Map<String, Object>) ((Map<String, Object>) link.details().get("peers")).get(peer.value());
+    }
+
+    /** The samples the peer's last report of this link's loss rests on; 0 before one with enough came. */
+    static int lossSamples(NormWanLink link, SiteId peer) {
+        return (Integer) peerDetails(link, peer).get("lossSamples");
     }
 
     static void awaitState(NormWanLink link, SiteId peer, LinkState state) {

@@ -22,7 +22,11 @@ import kr.c4i.gateway.norm.link.NormLinkSettings;
  * @param segmentSize the payload of one NORM packet, and the largest frame; with headers it must fit the WAN's MTU
  * @param blockSize source segments per FEC block
  * @param parity parity segments NORM may compute per block to repair any lost segments of it
- * @param autoParity parity segments sent with every block before any loss is reported (0: repair on request)
+ * @param autoParity parity segments sent with every frame, ahead of any NACK: {@code adaptive} sends as many as
+ *        the loss the link measures calls for, up to {@code parity}; a number (0 to {@code parity}) sends that many
+ *        whatever the loss (0: repair on request only)
+ * @param parityTarget with adaptive parity, the percentage of frames that may still need a repair round: it sends
+ *        the fewest parity segments k for which the measured loss p gives p^(k+1) under it
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
  * @param bufferSize memory for the repair state per peer, sending and receiving
@@ -41,7 +45,8 @@ public record NormLinkProperties(Map<String, String> peers, @Nullable String bin
         @DefaultValue("" + NormLinkSettings.DEFAULT_SEGMENT_BYTES) int segmentSize,
         @DefaultValue("" + NormLinkSettings.DEFAULT_BLOCK_SEGMENTS) int blockSize,
         @DefaultValue("" + NormLinkSettings.DEFAULT_PARITY_SEGMENTS) int parity,
-        @DefaultValue("" + NormLinkSettings.DEFAULT_AUTO_PARITY) int autoParity,
+        @DefaultValue(NormLinkProperties.ADAPTIVE) String autoParity,
+        @DefaultValue("" + NormLinkSettings.DEFAULT_PARITY_TARGET_PERCENT) double parityTarget,
         @DefaultValue("" + NormLinkSettings.DEFAULT_GRTT_ESTIMATE_MILLIS + "ms") Duration grttEstimate,
         @DefaultValue("" + NormLinkSettings.DEFAULT_PEER_TIMEOUT_MILLIS + "ms") Duration peerTimeout,
         @DefaultValue("" + NormLinkSettings.DEFAULT_BUFFER_BYTES) int bufferSize,
@@ -49,8 +54,26 @@ public record NormLinkProperties(Map<String, String> peers, @Nullable String bin
         @Nullable String multicastInterface,
         @DefaultValue("" + NormLinkSettings.DEFAULT_MULTICAST_TTL) int multicastTtl) {
 
+    /** The {@code auto-parity} that chooses the parity from the measured loss. */
+    public static final String ADAPTIVE = "adaptive";
+
     public NormLinkProperties {
         peers = peers == null ? Map.of() : Map.copyOf(peers);
+    }
+
+    /** The fixed auto parity {@code auto-parity} names, or null for {@value #ADAPTIVE}. */
+    public @Nullable Integer fixedAutoParity() {
+        String value = this.autoParity.strip();
+        if (ADAPTIVE.equalsIgnoreCase(value)) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value);
+        }
+        catch (NumberFormatException ex) {
+            throw new IllegalArgumentException("gateway.wan.norm.auto-parity is '" + this.autoParity + "': use "
+                    + ADAPTIVE + ", or a number of parity segments from 0 to gateway.wan.norm.parity", ex);
+        }
     }
 
     /** The multicast group the settings name, or null for unicast. */

@@ -23,6 +23,7 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.dds.transport.DdsTransportStats;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.wan.lan.DdsLanSide;
 import kr.c4i.gateway.wan.relay.RelayEngine;
 import kr.c4i.gateway.wan.store.RelayStore;
@@ -68,6 +69,18 @@ public final class RelayGauges {
                     .register(registry);
             Gauge.builder(MetricNames.WAN_LINK_INFLIGHT_BYTES, engine, e -> e.inFlightBytes(peer)).baseUnit("bytes")
                     .description("Bytes sent to the peer site and not yet receipted").tag(TAG_SITE, peer.value())
+                    .register(registry);
+        }
+    }
+
+    /** The norm link's measured loss and parity per peer site, read from the link (before any sealing wraps it). */
+    public static void registerNormLink(MeterRegistry registry, NormWanLink link) {
+        for (SiteId peer : link.peers()) {
+            Gauge.builder(MetricNames.WAN_LINK_LOSS, link, l -> l.loss(peer))
+                    .description("Share of the link's packets to the peer site lost on the way, as the peer measures "
+                            + "it").tag(TAG_SITE, peer.value()).register(registry);
+            Gauge.builder(MetricNames.WAN_LINK_PARITY, link, l -> l.autoParity(peer))
+                    .description("Parity segments sent with every frame to the peer site").tag(TAG_SITE, peer.value())
                     .register(registry);
         }
     }

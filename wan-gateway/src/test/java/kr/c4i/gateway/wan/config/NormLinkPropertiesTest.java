@@ -45,6 +45,31 @@ class NormLinkPropertiesTest {
         });
     }
 
+    @Test
+    void autoParityIsAdaptiveUnlessANumberFixesIt() {
+        this.runner.run(context -> {
+            NormLinkProperties norm = context.getBean(NormLinkProperties.class);
+            assertThat(norm.autoParity()).isEqualTo(NormLinkProperties.ADAPTIVE);
+            assertThat(norm.fixedAutoParity()).isNull();
+            assertThat(norm.parityTarget()).isEqualTo(NormLinkSettings.DEFAULT_PARITY_TARGET_PERCENT);
+        });
+        this.runner.withPropertyValues("gateway.wan.norm.auto-parity=4", "gateway.wan.norm.parity-target=0.5")
+                .run(context -> {
+                    NormLinkProperties norm = context.getBean(NormLinkProperties.class);
+                    assertThat(norm.fixedAutoParity()).isEqualTo(4);
+                    assertThat(norm.parityTarget()).isEqualTo(0.5);
+                });
+    }
+
+    @Test
+    void aBadAutoParityIsNamedWithItsKey() {
+        this.runner.withPropertyValues("gateway.wan.norm.auto-parity=some").run(context -> {
+            NormLinkProperties norm = context.getBean(NormLinkProperties.class);
+            assertThatThrownBy(norm::fixedAutoParity).hasMessageContaining("gateway.wan.norm.auto-parity")
+                    .hasMessageContaining("'some'").hasMessageContaining(NormLinkProperties.ADAPTIVE);
+        });
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties(NormLinkProperties.class)
     static class Properties {

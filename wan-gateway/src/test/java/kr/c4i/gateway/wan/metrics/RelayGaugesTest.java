@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.norm.link.NormLinkSettings;
+import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.store.Route;
 import kr.c4i.gateway.wan.store.StoreStats;
@@ -91,6 +93,22 @@ class RelayGaugesTest {
                 "gateway_dds_security_refused_total{reason=\"not-permitted\"} 0.0",
                 "gateway_dds_security_refused_total{reason=\"forged-receipt\"} 0.0");
         assertThat(refusalReads).hasValue(1);
+    }
+
+    @Test
+    void theNormLinksMeasuredLossAndParityArePerPeerSite() {
+        NormWanLink adaptive = new NormWanLink(NormLinkSettings.of(SiteId.of("s1"),
+                Map.of(SiteId.of("s2"), "10.0.2.1", SiteId.of("s3"), "10.0.3.1"), 128_000));
+        NormWanLink fixed = new NormWanLink(NormLinkSettings.of(SiteId.of("s4"), Map.of(SiteId.of("s5"), "10.0.5.1"),
+                128_000).withAutoParity(2));
+        RelayGauges.registerNormLink(registry, adaptive);
+        RelayGauges.registerNormLink(registry, fixed);
+
+        // Not measured before the link opens and the peer reports: no loss to show, no parity chosen yet.
+        assertThat(registry.get(MetricNames.WAN_LINK_LOSS).tags("site", "s3").gauge().value()).isNaN();
+        assertThat(registry.get(MetricNames.WAN_LINK_PARITY).tags("site", "s2").gauge().value()).isZero();
+        assertThat(registry.get(MetricNames.WAN_LINK_PARITY).tags("site", "s5").gauge().value()).isEqualTo(2);
+        assertThat(registry.scrape()).contains("gateway_wan_link_parity{site=\"s3\"} 0.0");
     }
 
     /** {@code copies} FLASH copies of 200 bytes for s2, the oldest stored 10 s before NOW; nothing else. */

@@ -1,0 +1,103 @@
+package kr.c4i.gateway.norm.link;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a link's sending session tells the peers it reaches about loss: for each peer it hears, what it measured of
+ * that peer's packets ({@link LossWindow}). It travels as the NORM info of an object of its own, one byte of data, so
+ * the report is itself a sample: a link learns the loss of its own packets from the peer's tally of them and chooses
+ * its parity from that ({@link ParityPolicy}).
+ *
+ * <p><b>Why NORM info.</b> NORM 1.5.9 tells its application nothing of loss. The sender sees no NACK (repair is
+ * internal, and {@code NORM_TX_OBJECT_SENT} comes once per object, after its first pass), the receiver sees objects
+ * only as they complete, and NORM's own loss estimate (its congestion control's) and its periodic report go only to
+ * the debug log, which Debian's build leaves out. NACKs would in any case show only the frames parity did not repair:
+ * the link could raise its parity from them but never see that it may lower it. An application command
+ * ({@code NormSendCommand}), one packet sent once, would show the raw loss, but 1.5.9's receiver reuses its command
+ * buffers without unlinking them ({@code NormSenderNode::HandleCommand}): once two commands waited at once, stale
+ * ones came back and closing the session freed buffers twice (glibc aborted the JVM). An object's info is sent first,
+ * once, in a packet of its own with no parity; if it is lost the data arrives first ({@code NORM_RX_OBJECT_UPDATED}
+ * before {@code NORM_RX_OBJECT_INFO}) and the info is repaired. So each object with info is one sample of the raw
+ * loss. When the data and all its parity are lost as well, NORM repairs the info first again and the sample reads
+ * "arrived": the measure is p(1 - p^(k+1)), 21% for 30% loss without parity and 29.8% with 3 segments, which at most
+ * delays the rise by a step and is exact where the parity comes down.
+ *
+ * <p>The reports take {@value #SHARE_PERCENT}% of the session's rate, at most one per {@link NormWanLink#CHECK_MILLIS}
+ * ms: one every 0.5 s at 128 kbit/s without parity. Wire (the info): the kind byte {@code L}, the number of tallies
+ * (short), then per tally the peer's NORM node id (int), the samples the window holds and those of them lost (shorts),
+ * big-endian.
+ */
+record LossReport(List<Tally> tallies) {
+
+    static final byte KIND = 'L';
+    /** The report object's data: NORM sends no empty object. */
+    static final byte[] DATA = {KIND};
+    static final int SHARE_PERCENT = 2;
+    /** NORM's header on an info message: the object header and the FEC transmission information. */
+    static final int NORM_INFO_HEADER_BYTES = 32;
+    private static final int TALLY_BYTES = 8;
+
+    /** What one link measured of a peer's packets: of the last {@code samples}, {@code lost} were lost. */
+    record Tally(int nodeId, int samples, int lost) {
+
+        static Tally of(int nodeId, LossWindow window) {
+            return new Tally(nodeId, window.samples(), window.lost());
+        }
+    }
+
+    LossReport {
+        tallies = List.copyOf(tallies);
+    }
+
+    byte[] bytes() {
+        ByteBuffer buffer = ByteBuffer.allocate(3 + TALLY_BYTES * this.tallies.size()).put(KIND)
+                .putShort((short) this.tallies.size());
+        for (Tally tally : this.tallies) {
+            buffer.putInt(tally.nodeId()).putShort((short) tally.samples()).putShort((short) tally.lost());
+        }
+        return buffer.array();
+    }
+
+    /** The report in an object's {@code info}; null when it is none (a frame's or a probe's, or cut short). */
+    static @Nullable LossReport parse(byte[] info) {
+        if (info.length < 3 || info[0] != KIND) {
+            return null;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(info, 1, info.length - 1);
+        try {
+            int count = Short.toUnsignedInt(buffer.getShort());
+            List<Tally> tallies = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                tallies.add(new Tally(buffer.getInt(), Short.toUnsignedInt(buffer.getShort()),
+                        Short.toUnsignedInt(buffer.getShort())));
+            }
+            return new LossReport(tallies);
+        }
+        catch (BufferUnderflowException ex) {
+            return null;
+        }
+    }
+
+    /** What the sender of this report measured of node {@code nodeId}'s packets; null when it hears none of it. */
+    @Nullable Tally tallyOf(int nodeId) {
+        return this.tallies.stream().filter(tally -> tally.nodeId() == nodeId).findFirst().orElse(null);
+    }
+
+    /**
+     * How long a session waits after a report of {@code infoBytes} so that its reports take {@value #SHARE_PERCENT}%
+     * of its rate: the info packet, the data packet and {@code parity} parity packets each, on the wire; at least
+     * {@link NormWanLink#CHECK_MILLIS} ms.
+     */
+    static long intervalNanos(int infoBytes, int parity, double rateBitsPerSecond) {
+        int dataPacket = NormLinkSettings.WIRE_HEADER_BYTES + NormLinkSettings.NORM_DATA_HEADER_BYTES + DATA.length;
+        int infoPacket = NormLinkSettings.WIRE_HEADER_BYTES + NORM_INFO_HEADER_BYTES + infoBytes;
+        double bits = 8.0 * (infoPacket + (1 + parity) * dataPacket);
+        double seconds = bits * 100 / (SHARE_PERCENT * rateBitsPerSecond);
+        return Math.max(Math.round(seconds * 1e9), NormWanLink.CHECK_MILLIS * 1_000_000);
+    }
+}

@@ -1,0 +1,41 @@
+package kr.c4i.gateway.norm.link;
+
+/**
+ * The loss of one peer's packets on their way here, over its last {@value #SIZE} objects that carry NORM info: the
+ * object's info goes first, once, in a packet of its own with no parity, and an info that comes after the object's
+ * data was lost on the first pass and repaired (see {@link LossReport}). Used on the link's event thread only.
+ */
+final class LossWindow {
+
+    static final int SIZE = 200;
+    /** Samples a measure needs before the parity follows it: at 30% loss, 20 give 10% to 50% 39 times in 40. */
+    static final int MIN_SAMPLES = 20;
+
+    private final boolean[] lost = new boolean[SIZE];
+    private int next;
+    private int samples;
+    private int lostCount;
+
+    /** One object's info arrived after its data ({@code late}) or before it. */
+    void record(boolean late) {
+        if (this.samples == SIZE) {
+            this.lostCount -= this.lost[this.next] ? 1 : 0;
+        }
+        else {
+            this.samples++;
+        }
+        this.lost[this.next] = late;
+        this.lostCount += late ? 1 : 0;
+        this.next = (this.next + 1) % SIZE;
+    }
+
+    /** Objects the window holds. */
+    int samples() {
+        return this.samples;
+    }
+
+    /** Of those, the ones whose info was lost. */
+    int lost() {
+        return this.lostCount;
+    }
+}
