@@ -154,6 +154,28 @@ public final class DomainParticipant implements AutoCloseable {
         }
     }
 
+    /**
+     * Remote participants whose authentication handshake with this participant failed and that still announce
+     * themselves, by the ids the binding knows them by. A binding that never retries a failed handshake (Cyclone
+     * 0.10) leaves such a pair unmatched for as long as both exist; a participant created anew handshakes with every
+     * remote participant again. Empty without DDS Security.
+     *
+     * @throws IllegalStateException if the participant is closed
+     */
+    public Set<String> failedHandshakes() {
+        Lock lock = this.lifecycle.readLock();
+        lock.lock();
+        try {
+            if (this.closed) {
+                throw new IllegalStateException("The participant is closed");
+            }
+            return this.driver.failedHandshakes();
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
     public boolean isClosed() {
         return this.closed;
     }

@@ -35,6 +35,12 @@ public record SecurityRefusals(long unauthenticated, long authenticationFailed, 
                 this.authenticationFailed, NOT_PERMITTED, this.notPermitted));
     }
 
+    /** These counts and {@code other}'s together. */
+    public SecurityRefusals plus(SecurityRefusals other) {
+        return new SecurityRefusals(this.unauthenticated + other.unauthenticated,
+                this.authenticationFailed + other.authenticationFailed, this.notPermitted + other.notPermitted);
+    }
+
     /** What was refused since {@code earlier}, a snapshot of the same counts. */
     public SecurityRefusals since(SecurityRefusals earlier) {
         return new SecurityRefusals(this.unauthenticated - earlier.unauthenticated,

@@ -53,6 +53,8 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
  *        type up to this size is never dropped on a loss-free link
  * @param security DDS Security (authentication, encryption, per-node permissions; see docs/dds-security.md);
  *        required unless {@code security.plain} is set
+ * @param handshakeRecovery with DDS Security: recreating the node's participant when an authentication handshake
+ *        with a remote participant that is still there failed, which Cyclone 0.10 never tries again
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
@@ -61,7 +63,8 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
         @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
-        @DefaultValue("4096") int bestEffortBacklog, @DefaultValue Security security) {
+        @DefaultValue("4096") int bestEffortBacklog, @DefaultValue Security security,
+        @DefaultValue HandshakeRecovery handshakeRecovery) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);
@@ -94,6 +97,24 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
     }
 
     /**
+     * When the node recreates its participant after a failed DDS Security handshake (docs/dds-security.md).
+     *
+     * @param enabled false to leave a pair whose handshake failed unmatched until either side restarts
+     * @param delay how long a failed handshake with a remote participant that still announces itself lasts before
+     *        the participant is recreated; doubled for each further recreation the same remote participant causes
+     * @param maxDelay the longest that doubled wait gets
+     * @param minInterval the least time between two recreations
+     */
+    public record HandshakeRecovery(@DefaultValue("true") boolean enabled, @DefaultValue("10s") Duration delay,
+            @DefaultValue("10m") Duration maxDelay, @DefaultValue("1m") Duration minInterval) {
+
+        DdsTransportSettings.HandshakeRecovery settings() {
+            return new DdsTransportSettings.HandshakeRecovery(this.enabled, this.delay, this.maxDelay,
+                    this.minInterval);
+        }
+    }
+
+    /**
      * The transport's settings: every value from here, so a new setting is mapped beside its property.
      *
      * @throws InvalidSettingsException naming the setting the transport refuses
@@ -107,6 +128,7 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
                 .heartbeatMaxInterval(this.heartbeatMaxInterval).nackRepeatInterval(this.nackRepeatInterval)
                 .library(this.library).vendorConfig(this.config)
                 .security(this.security.options().settings(node)).build();
-        return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant).build();
+        return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
+                .handshakeRecovery(this.handshakeRecovery.settings()).build();
     }
 }

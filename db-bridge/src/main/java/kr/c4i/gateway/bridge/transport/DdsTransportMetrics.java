@@ -17,7 +17,8 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 /**
  * Publishes the DDS transport's own counters: samples written, received, lost and rejected (from
  * Cyclone's sample-lost and sample-rejected statuses), BEST_EFFORT samples dropped by reason, attempts
- * DDS Security refused by reason, receipts, and matched readers per topic.
+ * DDS Security refused by reason, participants recreated after failed handshakes, receipts, and matched readers per
+ * topic.
  * One stats snapshot, at most a second old, serves every meter of a scrape: reading the statuses
  * of 270 writers once per meter would cost more than the scrape is worth.
  */
@@ -52,6 +53,8 @@ final class DdsTransportMetrics {
                             + "writer's permissions do not allow, and remote participants kept out of the domain")
                     .register(registry);
         }
+        counter(registry, MetricNames.DDS_PARTICIPANT_RECREATED, "Participant recreated after a DDS Security "
+                + "handshake that Cyclone does not retry had failed", DdsTransportStats::participantsRecreated);
         counter(registry, MetricNames.DDS_RECEIPTS_SENT, "Receipts sent", DdsTransportStats::receiptsSent);
         counter(registry, MetricNames.DDS_RECEIPTS_RECEIVED, "Receipts received", DdsTransportStats::receiptsReceived);
         for (MessageType type : catalogue.types()) {

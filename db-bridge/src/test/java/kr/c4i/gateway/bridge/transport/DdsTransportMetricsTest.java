@@ -34,7 +34,7 @@ class DdsTransportMetricsTest {
                 DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).build())) {
             new DdsTransportMetrics(transport, CATALOGUE, registry);
 
-            assertThat(registry.getMeters()).hasSize(15 + CATALOGUE.size());
+            assertThat(registry.getMeters()).hasSize(16 + CATALOGUE.size());
             Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName())
                     .collect(Collectors.toSet());
             assertThat(constants("")).containsAll(names);

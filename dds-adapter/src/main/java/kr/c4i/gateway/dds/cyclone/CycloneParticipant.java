@@ -3,7 +3,9 @@ package kr.c4i.gateway.dds.cyclone;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
@@ -26,7 +28,7 @@ import kr.c4i.gateway.dds.spi.WriterDriver;
  * whole life and is closed after {@code dds_delete}, when Cyclone can no longer refer to them. Its writers share
  * one write scratch and its readers one take scratch (reused native memory, see {@link Scratch}), freed at the same
  * time. A secured participant reports the remote participants its domain's {@link HandshakeWatch} counted as
- * refused since it joined.
+ * refused since it joined, and those whose handshake with it failed.
  */
 final class CycloneParticipant implements ParticipantDriver {
 
@@ -37,6 +39,8 @@ final class CycloneParticipant implements ParticipantDriver {
     final Ddsc ddsc;
     private final int domainId;
     private final int handle;
+    /** The participant's GUID prefix as Cyclone's log prints it; empty unless secured. */
+    private final String guidPrefix;
     private final Arena arena = Arena.ofShared();
     private final @Nullable HandshakeWatch handshakes;
     private final SecurityRefusals refusedBefore;
@@ -54,14 +58,31 @@ final class CycloneParticipant implements ParticipantDriver {
         this.domainId = domainId;
         this.handshakes = DomainRegistry.acquire(ddsc, domainId, config, secured);
         this.refusedBefore = this.handshakes == null ? SecurityRefusals.NONE : this.handshakes.refusals();
+        int created = 0;
         try {
-            this.handle = secured ? CycloneSecurity.createParticipant(ddsc, domainId)
+            created = secured ? CycloneSecurity.createParticipant(ddsc, domainId)
                     : ddsc.check(ddsc.createParticipant(domainId, MemorySegment.NULL), "dds_create_participant");
+            this.guidPrefix = secured ? guidPrefix(ddsc, created) : "";
         }
         catch (RuntimeException ex) {
+            if (created > 0) {
+                ddsc.delete(created);
+            }
             DomainRegistry.release(ddsc, domainId);
             this.arena.close();
             throw ex;
+        }
+        this.handle = created;
+    }
+
+    /** The GUID's first three words in hex, as {@code PGUIDFMT} prints them: "b01f1c88:5f5df29e:68ad5f51". */
+    private static String guidPrefix(Ddsc ddsc, int participant) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment guid = call.allocate(16);
+            ddsc.check(ddsc.getGuid(participant, guid), "dds_get_guid");
+            ValueLayout.OfInt word = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+            return Integer.toHexString(guid.get(word, 0)) + ":" + Integer.toHexString(guid.get(word, 4)) + ":"
+                    + Integer.toHexString(guid.get(word, 8));
         }
     }
 
@@ -80,6 +101,11 @@ final class CycloneParticipant implements ParticipantDriver {
     @Override
     public SecurityRefusals securityRefusals() {
         return this.handshakes == null ? SecurityRefusals.NONE : this.handshakes.refusals().since(this.refusedBefore);
+    }
+
+    @Override
+    public Set<String> failedHandshakes() {
+        return this.handshakes == null ? Set.of() : this.handshakes.failedWith(this.guidPrefix);
     }
 
     @Override
@@ -139,6 +165,9 @@ final class CycloneParticipant implements ParticipantDriver {
             deleteQuietly(this.handle, "participant");
         }
         finally {
+            if (this.handshakes != null) {
+                this.handshakes.forget(this.guidPrefix);
+            }
             DomainRegistry.release(this.ddsc, this.domainId);
             this.writeScratch.close();
             this.takeScratch.close();

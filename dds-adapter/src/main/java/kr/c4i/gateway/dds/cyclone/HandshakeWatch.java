@@ -1,9 +1,14 @@
 package kr.c4i.gateway.dds.cyclone;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.dds.SecurityRefusals;
 
@@ -33,21 +38,32 @@ import kr.c4i.gateway.dds.SecurityRefusals;
  * it leaves, whichever comes first; Cyclone's resends are not counted again. Entries go when their participant
  * leaves; at most {@value #MAX_PARTICIPANTS} are kept, the oldest dropped first, so a flood of new GUIDs cannot
  * grow memory (a dropped pending participant that then leaves is not counted).
+ *
+ * <p>Cyclone 0.10 never starts a handshake again for a pair whose handshake failed: only a new local participant or
+ * a remote one it has not seen does ({@code ddsi_participant.c} {@code connect_participant_secure},
+ * {@code ddsi_proxy_participant.c} {@code ddsi_new_proxy_participant}), and every announcement of a known one
+ * renews its lease. So the watch also keeps, per remote participant still there, the local participants whose
+ * handshake with it failed and has not succeeded since ({@link #failedWith}): that pair stays unmatched until one of
+ * them is created anew. A remote participant refused for its permissions or governance is not kept: a new handshake
+ * would be refused again.
  */
 final class HandshakeWatch {
 
     static final int MAX_PARTICIPANTS = 4096;
 
     private static final String PREFIX = "(\\p{XDigit}+:\\p{XDigit}+:\\p{XDigit}+)";
-    private static final String GUID = "\\p{XDigit}+:\\p{XDigit}+:\\p{XDigit}+:\\p{XDigit}+";
 
-    /** What a line says about a remote participant; {@code keyword} rules a line out before the pattern runs. */
+    /**
+     * What a line says about a remote participant, whose GUID prefix is the pattern's last group, and (handshake
+     * results) the local participant's, its first; {@code keyword} rules a line out before the pattern runs.
+     */
     private enum Signal {
         SECURE_DISCOVERED("(secure) NEW", "SPDP ST0 " + PREFIX + ":1c1 bes \\p{XDigit}+ \\(secure\\) NEW"),
         UNAUTHENTICATED("Non secure remote", "Non secure remote (?:writer|reader) " + PREFIX
                 + ":\\p{XDigit}+ is not allowed"),
-        AUTHENTICATED(") succeeded", "handshake \\(lguid=" + GUID + " rguid=" + PREFIX + ":1c1\\) succeeded"),
-        HANDSHAKE_FAILED(") failed: (", "handshake \\(lguid=" + GUID + " rguid=" + PREFIX + ":1c1\\) failed: \\("),
+        AUTHENTICATED(") succeeded", "handshake \\(lguid=" + PREFIX + ":1c1 rguid=" + PREFIX + ":1c1\\) succeeded"),
+        HANDSHAKE_FAILED(") failed: (", "handshake \\(lguid=" + PREFIX + ":1c1 rguid=" + PREFIX
+                + ":1c1\\) failed: \\("),
         NOT_PERMITTED("remote participant", "(?:Could not get|Plugin does not allow) remote participant " + PREFIX
                 + ":1c1"),
         GOVERNANCE_MISMATCH("Remote secure participant", "Remote secure participant " + PREFIX + ":1c1 not allowed"),
@@ -63,13 +79,21 @@ final class HandshakeWatch {
         }
     }
 
+    /** FAILED and REFUSED are counted already; a FAILED one may still authenticate with a new local participant. */
     private enum State {
-        AUTHENTICATING, AUTHENTICATED, REFUSED
+        AUTHENTICATING, AUTHENTICATED, FAILED, REFUSED
     }
 
-    private final Map<String, State> participants = new LinkedHashMap<>(16, 0.75f, false) {
+    /** A remote participant; {@code failedWith}: the local ones whose handshake with it failed, not since redone. */
+    private static final class Remote {
+
+        State state = State.AUTHENTICATING;
+        final Set<String> failedWith = new HashSet<>(2);
+    }
+
+    private final Map<String, Remote> participants = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Remote> eldest) {
             return size() > MAX_PARTICIPANTS;
         }
     };
@@ -86,7 +110,7 @@ final class HandshakeWatch {
             // One line may carry several: a warning without its own line end is glued to the next line.
             Matcher matcher = signal.pattern.matcher(line);
             while (matcher.find()) {
-                apply(signal, matcher.group(1));
+                apply(signal, matcher.group(matcher.groupCount()), matcher.groupCount() > 1 ? matcher.group(1) : null);
             }
         }
     }
@@ -95,33 +119,50 @@ final class HandshakeWatch {
         return new SecurityRefusals(this.unauthenticated, this.authenticationFailed, this.notPermitted);
     }
 
-    private void apply(Signal signal, String participant) {
-        State state = this.participants.get(participant);
+    /**
+     * The remote participants (GUID prefixes) still there whose handshake with the local participant {@code local}
+     * failed and was not redone since.
+     */
+    synchronized Set<String> failedWith(String local) {
+        Set<String> failed = new TreeSet<>();
+        this.participants.forEach((remote, entry) -> {
+            if (entry.failedWith.contains(local)) {
+                failed.add(remote);
+            }
+        });
+        return failed;
+    }
+
+    /** Forgets the local participant {@code local}, which was deleted. */
+    synchronized void forget(String local) {
+        this.participants.values().forEach(entry -> entry.failedWith.remove(local));
+    }
+
+    private void apply(Signal signal, String participant, @Nullable String local) {
+        Remote entry = this.participants.get(participant);
+        @Nullable State state = entry == null ? null : entry.state;
         switch (signal) {
-            case SECURE_DISCOVERED -> this.participants.putIfAbsent(participant, State.AUTHENTICATING);
+            case SECURE_DISCOVERED -> this.participants.putIfAbsent(participant, new Remote());
             case AUTHENTICATED -> {
                 if (state != State.REFUSED) {
-                    this.participants.put(participant, State.AUTHENTICATED);
+                    Remote authenticated = entry == null ? new Remote() : entry;
+                    authenticated.state = State.AUTHENTICATED;
+                    authenticated.failedWith.remove(local);
+                    this.participants.put(participant, authenticated);
                 }
             }
-            case UNAUTHENTICATED -> {
-                if (state != State.REFUSED) {
-                    this.unauthenticated++;
-                    this.participants.put(participant, State.REFUSED);
-                }
-            }
-            case NOT_PERMITTED, GOVERNANCE_MISMATCH -> {
-                if (state != State.REFUSED) {
-                    this.notPermitted++;
-                    this.participants.put(participant, State.REFUSED);
-                }
-            }
+            case UNAUTHENTICATED -> refuse(participant, entry, state, () -> this.unauthenticated++);
+            case NOT_PERMITTED, GOVERNANCE_MISMATCH -> refuse(participant, entry, state, () -> this.notPermitted++);
             case HANDSHAKE_FAILED -> {
                 // Not if unknown: Cyclone's timer may log it just after the participant left and was counted.
+                if (entry == null || state == State.REFUSED) {
+                    return;
+                }
                 if (state == State.AUTHENTICATING) {
                     this.authenticationFailed++;
-                    this.participants.put(participant, State.REFUSED);
+                    entry.state = State.FAILED;
                 }
+                entry.failedWith.add(local);
             }
             case LEFT -> {
                 if (state == State.AUTHENTICATING) {
@@ -130,5 +171,19 @@ final class HandshakeWatch {
                 this.participants.remove(participant);
             }
         }
+    }
+
+    /** Refuses the participant for good, counting it unless it was counted already. */
+    private void refuse(String participant, @Nullable Remote entry, @Nullable State state, Runnable count) {
+        if (state == State.REFUSED) {
+            return;
+        }
+        if (state != State.FAILED) {
+            count.run();
+        }
+        Remote refused = entry == null ? new Remote() : entry;
+        refused.state = State.REFUSED;
+        refused.failedWith.clear();
+        this.participants.put(participant, refused);
     }
 }

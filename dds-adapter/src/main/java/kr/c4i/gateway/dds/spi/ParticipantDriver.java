@@ -1,5 +1,7 @@
 package kr.c4i.gateway.dds.spi;
 
+import java.util.Set;
+
 import kr.c4i.gateway.dds.DataType;
 import kr.c4i.gateway.dds.Qos;
 import kr.c4i.gateway.dds.SecurityRefusals;
@@ -17,6 +19,12 @@ public interface ParticipantDriver {
 
     /** Remote participants DDS Security kept out of this participant's domain since it joined. */
     SecurityRefusals securityRefusals();
+
+    /**
+     * Remote participants (their ids as the binding's log names them) whose authentication handshake with this
+     * participant failed and that are still there; empty without security, or if the binding retries handshakes.
+     */
+    Set<String> failedHandshakes();
 
     <T> TopicDriver<T> createTopic(String name, DataType<T> type);
 

@@ -14,6 +14,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -53,6 +56,14 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * and end-to-end receipts for {@link ReceiptingTransport}. A message is published once and reaches every
  * subscribed node (multicast where the network allows), so {@link Outbound#destinations()} is not used.
  *
+ * <p>Under DDS Security, a remote participant whose authentication handshake with this one failed and that still
+ * announces itself stays unmatched, because Cyclone 0.10 never tries the handshake again. The transport then
+ * recreates its participant, with the same topics, writers and readers, when
+ * {@link DdsTransportSettings#handshakeRecovery()} says: a new participant handshakes with every remote one afresh.
+ * What the old writers held and no reader receipted is sent again by the origin's receipt protocol (the bridge's
+ * outbox, the WAN gateway's LAN side), as after a restart; a {@code send} while the participants are swapped fails
+ * as retryable.
+ *
  * <pre>{@code
  * DdsTransport dds = new DdsTransport(NodeId.of("alpha"), catalogue, routing.subscriptions(NodeId.of("alpha")),
  *         DdsTransportSettings.builder(Duration.ofSeconds(10), 4096)
@@ -77,15 +88,15 @@ public final class DdsTransport implements ReceiptingTransport {
     private final LongAdder unmatched = new LongAdder();
     private final Set<String> ownReaders = ConcurrentHashMap.newKeySet();
     private volatile Map<String, Integer> expectedReaders = Map.of();
-    private final Map<String, Channel> channels = new LinkedHashMap<>();
+    private final ParticipantRecreation recreation;
+    private final LongAdder recreated = new LongAdder();
+    private volatile @Nullable Recreated lastRecreated;
     private volatile State state = State.NEW;
-    // Set by open(), and the handler by onReceipts; null until then.
-    private @Nullable DomainParticipant participant;
-    private @Nullable Topic<KmtfReceiptSample> receiptTopic;
-    private @Nullable ReceiveLoop receiveLoop;
-    private @Nullable Thread receiveThread;
+    // Set by open() and replaced whole by a recreation; the handlers by onReceipts and subscribe. Null until then.
+    private volatile @Nullable Generation current;
     private @Nullable ReceiptHandler receiptHandler;
-    private boolean subscribed;
+    private @Nullable InboundHandler inboundHandler;
+    private @Nullable ScheduledExecutorService handshakeCheck;
     private Duration openTime = Duration.ZERO;
 
     private enum State {
@@ -94,6 +105,47 @@ public final class DdsTransport implements ReceiptingTransport {
 
     /** A type's topic and writer; {@code seq} numbers this writer's samples from 1. */
     private record Channel(MessageType type, DataWriter<KmtfMessageSample> writer, AtomicLong seq) {
+    }
+
+    /**
+     * One participant and what the transport made in it: a writer per type, the receipt topic, the readers of the
+     * handlers registered, and the receive loop over them. Whoever takes it out of {@code current} closes it, once:
+     * {@link #close} or the recreation that replaced it. {@code carried} holds the counts of the generations before,
+     * so the transport's counters never go back.
+     */
+    private static final class Generation {
+
+        final DomainParticipant participant;
+        final Map<String, Channel> channels;
+        final Topic<KmtfReceiptSample> receiptTopic;
+        final ReceiveLoop receiveLoop;
+        volatile @Nullable Thread receiveThread;
+        Counts carried = Counts.NONE;
+
+        Generation(DomainParticipant participant, Map<String, Channel> channels,
+                Topic<KmtfReceiptSample> receiptTopic, ReceiveLoop receiveLoop) {
+            this.participant = participant;
+            this.channels = Collections.unmodifiableMap(channels);
+            this.receiptTopic = receiptTopic;
+            this.receiveLoop = receiveLoop;
+        }
+    }
+
+    /** What a participant's readers and its domain's security counted. */
+    private record Counts(long lost, long rejected, long undecodable, long bestEffortLost, long bestEffortRejected,
+            SecurityRefusals refused) {
+
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0, SecurityRefusals.NONE);
+
+        Counts plus(Counts other) {
+            return new Counts(this.lost + other.lost, this.rejected + other.rejected,
+                    this.undecodable + other.undecodable, this.bestEffortLost + other.bestEffortLost,
+                    this.bestEffortRejected + other.bestEffortRejected, this.refused.plus(other.refused));
+        }
+    }
+
+    /** The last recreation: when, and the remote participants whose failed handshakes caused it. */
+    private record Recreated(Instant at, Set<String> remotes) {
     }
 
     /**
@@ -123,6 +175,7 @@ public final class DdsTransport implements ReceiptingTransport {
         this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.subscribedTypes = Set.copyOf(subscribedTypes);
+        this.recreation = new ParticipantRecreation(settings.handshakeRecovery());
         List<String> unknown = this.subscribedTypes.stream().filter(id -> catalogue.find(id).isEmpty()).sorted()
                 .toList();
         if (!unknown.isEmpty()) {
@@ -137,7 +190,8 @@ public final class DdsTransport implements ReceiptingTransport {
     }
 
     /**
-     * Joins the domain and creates a topic and a writer for every catalogue type, plus the receipt topic.
+     * Joins the domain and creates a topic and a writer for every catalogue type, plus the receipt topic. Under DDS
+     * Security with {@link DdsTransportSettings#handshakeRecovery()} enabled, starts checking for failed handshakes.
      *
      * @throws TransportUnavailableException if the native library cannot be loaded or the domain not joined
      * @throws IllegalStateException if already opened
@@ -148,41 +202,63 @@ public final class DdsTransport implements ReceiptingTransport {
             throw new IllegalStateException("The DDS transport of node " + this.node + " was already opened");
         }
         long start = System.nanoTime();
+        Generation generation = build();
+        this.current = generation;
+        startReceiving(generation);
+        this.openTime = Duration.ofNanos(System.nanoTime() - start);
+        this.state = State.OPEN;
+        if (secured() && this.settings.handshakeRecovery().enabled()) {
+            long tick = Math.clamp(this.settings.handshakeRecovery().delay().toMillis() / 4, 50, 1_000);
+            ScheduledExecutorService check = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().daemon().name("dds-handshakes-" + this.node).factory());
+            check.scheduleWithFixedDelay(this::checkHandshakes, tick, tick, TimeUnit.MILLISECONDS);
+            this.handshakeCheck = check;
+        }
+        log.info("DDS transport of node {} opened in domain {} through {}: {} topics and writers in {} ms",
+                this.node, generation.participant.domainId(), generation.participant.bindingName(),
+                generation.channels.size(), this.openTime.toMillis());
+    }
+
+    /**
+     * A participant with a topic and a writer per type, the receipt topic, and the readers of the handlers
+     * registered so far; its receive loop is not started.
+     */
+    private Generation build() throws TransportUnavailableException {
+        DomainParticipant participant;
         try {
-            this.participant = DomainParticipant.create(this.settings.participant());
+            participant = DomainParticipant.create(this.settings.participant());
         }
         catch (IllegalStateException | DdsException ex) {
             throw new TransportUnavailableException("Unable to join DDS domain " + this.settings.participant()
                     .domainId() + ": " + ex.getMessage(), ex);
         }
         try {
+            Map<String, Channel> channels = new LinkedHashMap<>();
             for (MessageType type : this.catalogue.types()) {
-                Topic<KmtfMessageSample> topic = this.participant.createTopic(type.topicName(), KmtfTypes.MESSAGE);
+                Topic<KmtfMessageSample> topic = participant.createTopic(type.topicName(), KmtfTypes.MESSAGE);
                 Qos qos = TopicQos.writer(type, this.settings.writeTimeout());
                 if (secured()) {
                     qos = qos.withPartitions(origins().stream().map(SecurePartitions::messages).toList());
                 }
-                DataWriter<KmtfMessageSample> writer = this.participant.createWriter(topic, qos);
-                this.channels.put(type.id(), new Channel(type, writer, new AtomicLong()));
+                channels.put(type.id(), new Channel(type, participant.createWriter(topic, qos), new AtomicLong()));
             }
-            this.receiptTopic = this.participant.createTopic(this.settings.receiptsTopic(), KmtfTypes.RECEIPT);
-            this.receiveLoop = new ReceiveLoop(this.node, this.participant, this.receiptTopic, this.settings,
-                    this.counters, this.relaying);
+            Topic<KmtfReceiptSample> receiptTopic = participant.createTopic(this.settings.receiptsTopic(),
+                    KmtfTypes.RECEIPT);
+            Generation generation = new Generation(participant, channels, receiptTopic, new ReceiveLoop(this.node,
+                    participant, receiptTopic, this.settings, this.counters, this.relaying));
             if (this.receiptHandler != null) {
-                attachReceiptReader();
+                attachReceiptReader(generation, this.receiptHandler);
             }
+            if (this.inboundHandler != null) {
+                subscribe(generation, this.inboundHandler);
+            }
+            return generation;
         }
         catch (RuntimeException ex) {
-            this.participant.close();
-            this.channels.clear();
+            participant.close();
             throw new TransportUnavailableException("Unable to create the KMTF topics in DDS domain "
-                    + this.participant.domainId() + ": " + ex.getMessage(), ex);
+                    + participant.domainId() + ": " + ex.getMessage(), ex);
         }
-        this.openTime = Duration.ofNanos(System.nanoTime() - start);
-        this.state = State.OPEN;
-        log.info("DDS transport of node {} opened in domain {} through {}: {} topics and writers in {} ms",
-                this.node, this.participant.domainId(), this.participant.bindingName(), this.channels.size(),
-                this.openTime.toMillis());
     }
 
     /**
@@ -196,8 +272,10 @@ public final class DdsTransport implements ReceiptingTransport {
             throw new IllegalStateException("A receipt handler is already registered");
         }
         this.receiptHandler = handler;
-        if (this.state == State.OPEN) {
-            attachReceiptReader();
+        Generation generation = this.current;
+        if (this.state == State.OPEN && generation != null) {
+            attachReceiptReader(generation, handler);
+            startReceiving(generation);
         }
     }
 
@@ -215,15 +293,14 @@ public final class DdsTransport implements ReceiptingTransport {
         return origins;
     }
 
-    private void attachReceiptReader() {
+    private void attachReceiptReader(Generation generation, ReceiptHandler handler) {
         Set<NodeId> origins = origins();
         Qos qos = TopicQos.receipts(origins, this.settings.writeTimeout());
         if (secured()) {
             qos = qos.withPartitions(origins.stream().map(SecurePartitions::receiptsFor).toList());
         }
-        DataReader<KmtfReceiptSample> reader = this.participant.createReader(this.receiptTopic, qos);
-        this.receiveLoop.onReceipts(this.receiptHandler, reader);
-        startReceiving();
+        DataReader<KmtfReceiptSample> reader = generation.participant.createReader(generation.receiptTopic, qos);
+        generation.receiveLoop.onReceipts(handler, reader);
     }
 
     /**
@@ -236,35 +313,46 @@ public final class DdsTransport implements ReceiptingTransport {
     public synchronized void subscribe(InboundHandler handler) throws TransportException {
         Objects.requireNonNull(handler, "handler");
         requireOpen();
-        if (this.subscribed) {
+        if (this.inboundHandler != null) {
             throw new IllegalStateException("The DDS transport of node " + this.node + " already has a handler");
         }
+        Generation generation = this.current;
+        try {
+            subscribe(generation, handler);
+        }
+        catch (RuntimeException ex) {
+            throw new TransportUnavailableException("Unable to subscribe node " + this.node + " to "
+                    + this.subscribedTypes.size() + " DDS topics: " + ex.getMessage(), ex);
+        }
+        this.inboundHandler = handler;
+        this.ownReaders.addAll(this.subscribedTypes);
+        startReceiving(generation);
+    }
+
+    private void subscribe(Generation generation, InboundHandler handler) {
         Map<MessageType, DataReader<KmtfMessageSample>> readers = new LinkedHashMap<>();
         try {
             for (String id : this.subscribedTypes) {
-                Channel channel = this.channels.get(id);
+                Channel channel = generation.channels.get(id);
                 Qos qos = TopicQos.reader(channel.type(), this.settings.bestEffortBacklog());
                 if (secured()) {
                     qos = qos.withPartitions(List.of(SecurePartitions.ALL_ORIGINS));
                 }
-                readers.put(channel.type(), this.participant.createReader(channel.writer().topic(), qos));
+                readers.put(channel.type(), generation.participant.createReader(channel.writer().topic(), qos));
             }
-            this.receiveLoop.subscribe(handler, readers);
+            generation.receiveLoop.subscribe(handler, readers);
         }
         catch (RuntimeException ex) {
             readers.values().forEach(DataReader::close);
-            throw new TransportUnavailableException("Unable to subscribe node " + this.node + " to "
-                    + this.subscribedTypes.size() + " DDS topics: " + ex.getMessage(), ex);
+            throw ex;
         }
-        this.subscribed = true;
-        this.ownReaders.addAll(this.subscribedTypes);
-        startReceiving();
     }
 
-    private void startReceiving() {
-        if (this.receiveThread == null) {
-            this.receiveThread = Thread.ofPlatform().daemon().name("dds-receive-" + this.node)
-                    .start(this.receiveLoop);
+    /** Starts the generation's receive thread once it has a reader to serve. */
+    private void startReceiving(Generation generation) {
+        if (generation.receiveThread == null && (this.receiptHandler != null || this.inboundHandler != null)) {
+            generation.receiveThread = Thread.ofPlatform().daemon().name("dds-receive-" + this.node)
+                    .start(generation.receiveLoop);
         }
     }
 
@@ -283,17 +371,18 @@ public final class DdsTransport implements ReceiptingTransport {
      */
     @Override
     public void send(List<Outbound> batch) throws TransportException {
-        requireOpen();
+        Generation generation = requireOpen();
+        Map<String, Channel> channels = generation.channels;
         List<Channel> targets = new ArrayList<>(batch.size());
         List<KmtfMessageSample> samples = new ArrayList<>(batch.size());
         long now = EnvelopeMapper.epochNanos(Instant.now());
         for (Outbound outbound : batch) {
             String id = outbound.envelope().messageId();
-            Channel channel = this.channels.get(outbound.type().id());
+            Channel channel = channels.get(outbound.type().id());
             if (channel == null) {
                 throw new MessageRejectedException(id, "Message " + id + " has type " + outbound.type().id()
                         + ", which is not in the catalogue this DDS transport was opened with ("
-                        + this.channels.size() + " types)", null);
+                        + channels.size() + " types)", null);
             }
             if (!channel.type().topicName().equals(outbound.type().topicName())) {
                 throw new MessageRejectedException(id, "Message " + id + " names topic "
@@ -381,11 +470,12 @@ public final class DdsTransport implements ReceiptingTransport {
     /** The types whose writers have fewer readers of other nodes than {@link #awaitRemoteReaders} expects. */
     public Map<String, String> unmatchedRoutes() {
         Map<String, String> missing = new TreeMap<>();
-        if (this.state != State.OPEN) {
+        Generation generation = this.current;
+        if (this.state != State.OPEN || generation == null) {
             return missing;
         }
         this.expectedReaders.forEach((type, readers) -> {
-            Channel channel = this.channels.get(type);
+            Channel channel = generation.channels.get(type);
             if (channel != null && readers > 0) {
                 int matched = remoteReaders(channel);
                 if (matched < readers) {
@@ -435,42 +525,111 @@ public final class DdsTransport implements ReceiptingTransport {
 
     /** Counters since {@link #open}; cheap enough to poll from a metrics binder every few seconds. */
     public DdsTransportStats stats() {
-        long lost = 0;
-        long rejected = 0;
-        long undecodable = 0;
-        long bestEffortLost = 0;
-        long bestEffortRejected = 0;
+        Generation generation = this.current;
+        Counts counts = generation == null ? Counts.NONE : generation.carried;
         Map<String, Integer> matched = new TreeMap<>();
-        SecurityRefusals participantsRefused = SecurityRefusals.NONE;
-        if (this.state == State.OPEN) {
+        if (this.state == State.OPEN && generation != null) {
             try {
-                participantsRefused = this.participant.securityRefusals();
-                if (this.receiveLoop != null) {
-                    for (Map.Entry<MessageType, DataReader<KmtfMessageSample>> entry : this.receiveLoop.readersByType()
-                            .entrySet()) {
-                        ReaderStatus status = entry.getValue().status();
-                        lost += status.samplesLost();
-                        rejected += status.samplesRejected();
-                        undecodable += status.undecodable();
-                        if (entry.getKey().reliability() == Reliability.BEST_EFFORT) {
-                            bestEffortLost += status.samplesLost();
-                            bestEffortRejected += status.samplesRejected();
-                        }
-                    }
-                }
-                this.channels.values().forEach(c -> matched.put(c.type().topicName(),
+                counts = counts.plus(counts(generation));
+                generation.channels.values().forEach(c -> matched.put(c.type().topicName(),
                         c.writer().status().matchedReaders()));
             }
             catch (IllegalStateException | DdsException ex) {
                 log.debug("DDS statistics incomplete: {}", ex.getMessage());
             }
         }
-        return new DdsTransportStats(this.written.sum(), this.counters.received.sum(), lost, rejected,
-                this.counters.invalid.sum() + undecodable, this.counters.batches.sum(),
+        return new DdsTransportStats(this.written.sum(), this.counters.received.sum(), counts.lost(),
+                counts.rejected(), this.counters.invalid.sum() + counts.undecodable(), this.counters.batches.sum(),
                 this.counters.deliveryFailures.sum(), this.counters.receiptsSent.sum(),
                 this.counters.receiptsReceived.sum(), this.counters.receiptFailures.sum(), matched,
-                this.unmatched.sum(), bestEffortLost, bestEffortRejected, this.counters.forgedOrigins.sum(),
-                this.counters.forgedReceipts.sum(), participantsRefused);
+                this.unmatched.sum(), counts.bestEffortLost(), counts.bestEffortRejected(),
+                this.counters.forgedOrigins.sum(), this.counters.forgedReceipts.sum(), counts.refused(),
+                this.recreated.sum());
+    }
+
+    /** What the generation's readers and its participant's domain counted so far. */
+    private static Counts counts(Generation generation) {
+        long lost = 0;
+        long rejected = 0;
+        long undecodable = 0;
+        long bestEffortLost = 0;
+        long bestEffortRejected = 0;
+        for (Map.Entry<MessageType, DataReader<KmtfMessageSample>> entry : generation.receiveLoop.readersByType()
+                .entrySet()) {
+            ReaderStatus status = entry.getValue().status();
+            lost += status.samplesLost();
+            rejected += status.samplesRejected();
+            undecodable += status.undecodable();
+            if (entry.getKey().reliability() == Reliability.BEST_EFFORT) {
+                bestEffortLost += status.samplesLost();
+                bestEffortRejected += status.samplesRejected();
+            }
+        }
+        return new Counts(lost, rejected, undecodable, bestEffortLost, bestEffortRejected,
+                generation.participant.securityRefusals());
+    }
+
+    /** Recreates the participant once a handshake failure has lasted its wait; runs on the handshake check thread. */
+    private void checkHandshakes() {
+        Generation generation = this.current;
+        if (this.state != State.OPEN || generation == null) {
+            return;
+        }
+        try {
+            Set<String> due = this.recreation.due(System.nanoTime(), generation.participant.failedHandshakes());
+            if (!due.isEmpty()) {
+                recreate(due);
+            }
+        }
+        catch (TransportUnavailableException ex) {
+            log.error("Unable to recreate the DDS participant of node {}; it keeps the old one, and tries again "
+                    + "once the wait is over: {}", this.node, ex.getMessage(), ex);
+        }
+        catch (IllegalStateException | DdsException ex) {
+            // Closed meanwhile.
+            log.debug("DDS handshake check of node {} skipped: {}", this.node, ex.getMessage());
+        }
+        catch (RuntimeException ex) {
+            log.warn("DDS handshake check of node {} failed; checking again", this.node, ex);
+        }
+    }
+
+    /**
+     * Replaces the participant by a new one with the same topics, writers and readers, then closes the old one. The
+     * new one exists before the old one goes, so the domain, and whatever else of this process is in it, stays.
+     *
+     * @param remotes the remote participants whose failed handshakes with the old participant caused it
+     * @throws TransportUnavailableException if the new participant cannot be made; the old one stays
+     */
+    void recreate(Set<String> remotes) throws TransportUnavailableException {
+        Generation old;
+        synchronized (this) {
+            old = this.current;
+            if (this.state != State.OPEN || old == null) {
+                return;
+            }
+            this.recreation.recreating(System.nanoTime(), remotes);
+            // Read before the new participant joins, so no refusal is counted by both; what the old readers count
+            // from here until they close is not carried.
+            Counts carried = old.carried.plus(counts(old));
+            Generation fresh = build();
+            fresh.carried = carried;
+            startReceiving(fresh);
+            this.current = fresh;
+        }
+        this.recreated.increment();
+        this.lastRecreated = new Recreated(Instant.now(), remotes);
+        log.warn("DDS participant of node {} recreated (#{}): its DDS Security handshake with remote participant {} "
+                + "failed, and Cyclone never tries again while both exist; the new participant handshakes with every "
+                + "remote participant afresh (should it fail with the same one, the next recreation waits {} s)",
+                this.node, this.recreated.sum(), String.join(", ", remotes),
+                this.recreation.wait(remotes.iterator().next()).toSeconds());
+        retire(old);
+    }
+
+    /** {@link DdsTransportStats#participantsRecreated()} alone, without reading any status. */
+    public long participantsRecreated() {
+        return this.recreated.sum();
     }
 
     /** How long {@link #open} took to join the domain and create every topic and writer. */
@@ -484,18 +643,19 @@ public final class DdsTransport implements ReceiptingTransport {
         details.put("node", this.node.value());
         details.put("domainId", this.settings.participant().domainId());
         details.put("state", this.state.name().toLowerCase(Locale.ROOT));
-        if (this.state != State.OPEN) {
+        Generation generation = this.current;
+        if (this.state != State.OPEN || generation == null) {
             return TransportHealth.down(details);
         }
-        boolean participantAlive = this.participant.isAlive();
-        Thread thread = this.receiveThread;
+        boolean participantAlive = generation.participant.isAlive();
+        Thread thread = generation.receiveThread;
         boolean receiving = thread == null || thread.isAlive();
         DdsTransportStats stats = stats();
-        details.put("binding", this.participant.bindingName());
+        details.put("binding", generation.participant.bindingName());
         details.put("participantAlive", participantAlive);
         details.put("receiveThreadAlive", receiving);
-        details.put("topics", this.channels.size());
-        details.put("readers", this.receiveLoop.readersByType().size());
+        details.put("topics", generation.channels.size());
+        details.put("readers", generation.receiveLoop.readersByType().size());
         details.put("matchedReaders", stats.totalMatchedReaders());
         details.put("samplesWritten", stats.samplesWritten());
         details.put("samplesReceived", stats.samplesReceived());
@@ -506,16 +666,53 @@ public final class DdsTransport implements ReceiptingTransport {
         if (!unmatchedRoutes.isEmpty()) {
             details.put("unmatchedRoutes", unmatchedRoutes);
         }
+        if (secured()) {
+            handshakeDetails(generation, details);
+        }
         return participantAlive && receiving ? TransportHealth.up(details) : TransportHealth.down(details);
     }
 
     /**
-     * Stops the receive thread (waiting for a handler call in progress), then deletes every DDS entity. Messages
-     * in writer histories that no reader acknowledged yet are dropped; the receipt protocol resends them.
+     * {@code participantsRecreated}, {@code lastRecreated} and, while there are any, {@code failedHandshakes}: each
+     * remote participant whose handshake with this one failed, and what becomes of it.
+     */
+    private void handshakeDetails(Generation generation, Map<String, Object> details) {
+        details.put("participantsRecreated", this.recreated.sum());
+        Recreated last = this.lastRecreated;
+        if (last != null) {
+            details.put("lastRecreated", last.at() + " for " + String.join(", ", last.remotes()));
+        }
+        Set<String> failed;
+        try {
+            failed = generation.participant.failedHandshakes();
+        }
+        catch (IllegalStateException ex) {
+            // Replaced meanwhile.
+            return;
+        }
+        if (failed.isEmpty()) {
+            return;
+        }
+        Map<String, Duration> pending = this.recreation.pending(System.nanoTime());
+        Map<String, String> states = new TreeMap<>();
+        for (String remote : failed) {
+            Duration left = pending.getOrDefault(remote, this.recreation.wait(remote));
+            states.put(remote, this.settings.handshakeRecovery().enabled()
+                    ? "participant recreated in " + Math.max(1, left.toSeconds()) + " s"
+                    : "unmatched until either side restarts (handshake recovery is off)");
+        }
+        details.put("failedHandshakes", states);
+    }
+
+    /**
+     * Stops the handshake check and the receive thread (waiting for a handler call in progress), then deletes every
+     * DDS entity. Messages in writer histories that no reader acknowledged yet are dropped; the receipt protocol
+     * resends them.
      */
     @Override
     public void close() {
-        Thread thread;
+        Generation generation;
+        ScheduledExecutorService check;
         synchronized (this) {
             if (this.state == State.CLOSED) {
                 return;
@@ -525,9 +722,29 @@ public final class DdsTransport implements ReceiptingTransport {
             if (!wasOpen) {
                 return;
             }
-            thread = this.receiveThread;
+            generation = this.current;
+            check = this.handshakeCheck;
         }
-        this.receiveLoop.stop();
+        if (check != null) {
+            // A recreation in progress finishes, and closes the participant it replaced.
+            check.shutdown();
+            try {
+                if (!check.awaitTermination(this.settings.writeTimeout().toMillis() + 10_000, TimeUnit.MILLISECONDS)) {
+                    log.warn("DDS handshake check of node {} did not stop", this.node);
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        retire(generation);
+        log.info("DDS transport of node {} closed", this.node);
+    }
+
+    /** Stops the generation's receive thread, waiting for a handler call in progress, and closes its participant. */
+    private void retire(Generation generation) {
+        generation.receiveLoop.stop();
+        Thread thread = generation.receiveThread;
         if (thread != null) {
             try {
                 thread.join(this.settings.writeTimeout().toMillis() + 5_000);
@@ -541,15 +758,16 @@ public final class DdsTransport implements ReceiptingTransport {
                 Thread.currentThread().interrupt();
             }
         }
-        this.participant.close();
-        log.info("DDS transport of node {} closed", this.node);
+        generation.participant.close();
     }
 
-    private void requireOpen() throws TransportUnavailableException {
-        if (this.state != State.OPEN) {
+    private Generation requireOpen() throws TransportUnavailableException {
+        Generation generation = this.current;
+        if (this.state != State.OPEN || generation == null) {
             throw new TransportUnavailableException("The DDS transport of node " + this.node + " is "
                     + (this.state == State.NEW ? "not open yet" : "closed"), null);
         }
+        return generation;
     }
 
     @Override

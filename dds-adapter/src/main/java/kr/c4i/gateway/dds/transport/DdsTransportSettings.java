@@ -29,9 +29,12 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  *        it is busy (e.g. committing a batch into the inbox) before it rejects new ones, which are then counted as
  *        dropped; at least the catalogue's history depth of the type. A burst of one type up to this size is never
  *        dropped on a loss-free link; each held sample costs its size in native memory
+ * @param handshakeRecovery with DDS Security: when the transport recreates its participant because an
+ *        authentication handshake failed, which Cyclone 0.10 never tries again; default
+ *        {@link HandshakeRecovery#DEFAULT}
  */
 public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-        Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog) {
+        Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog, HandshakeRecovery handshakeRecovery) {
 
     public static final int DEFAULT_MAX_BATCH = 256;
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
@@ -43,6 +46,7 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         Objects.requireNonNull(writeTimeout, "writeTimeout");
         Objects.requireNonNull(redeliveryDelay, "redeliveryDelay");
         Objects.requireNonNull(receiptsTopic, "receiptsTopic");
+        Objects.requireNonNull(handshakeRecovery, "handshakeRecovery");
         if (participant.writeBatch() == null) {
             participant = participant.toBuilder().writeBatch(DEFAULT_WRITE_BATCH).build();
         }
@@ -63,16 +67,54 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         }
     }
 
-    /** Default participant, batch size, redelivery delay and receipts topic; the given timeout and backlog. */
+    /**
+     * Default participant, batch size, redelivery delay, receipts topic and handshake recovery; the given timeout
+     * and backlog.
+     */
     public static Builder builder(Duration writeTimeout, int bestEffortBacklog) {
         return new Builder(ParticipantSettings.defaults(), writeTimeout, DEFAULT_MAX_BATCH, DEFAULT_REDELIVERY_DELAY,
-                DEFAULT_RECEIPTS_TOPIC, bestEffortBacklog);
+                DEFAULT_RECEIPTS_TOPIC, bestEffortBacklog, HandshakeRecovery.DEFAULT);
     }
 
     /** A builder holding these settings, to derive a changed copy. */
     public Builder toBuilder() {
         return new Builder(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.bestEffortBacklog);
+                this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery);
+    }
+
+    /**
+     * How the transport recovers, under DDS Security, from an authentication handshake that failed with a remote
+     * participant that still announces itself. Cyclone 0.10 gives up on a handshake after 100 s (a lossy link during
+     * discovery is enough) and never starts it again, so the two stay unmatched; a participant created anew
+     * handshakes with every remote participant again. The transport recreates its participant once such a failure
+     * has lasted {@code delay}, with the same topics, writers and readers.
+     *
+     * @param enabled false to leave such pairs unmatched, as Cyclone does (counted and reported in health only)
+     * @param delay how long a failed handshake with a remote participant still there lasts before the participant is
+     *        recreated: time for the remote one to leave, or to recreate its own first; doubled for each further
+     *        recreation the same remote participant causes (one whose certificate this side can never verify fails
+     *        again 100 s after each)
+     * @param maxDelay the longest that doubled wait gets
+     * @param minInterval the least time between two recreations, whatever caused them
+     */
+    public record HandshakeRecovery(boolean enabled, Duration delay, Duration maxDelay, Duration minInterval) {
+
+        public static final HandshakeRecovery DEFAULT = new HandshakeRecovery(true, Duration.ofSeconds(10),
+                Duration.ofMinutes(10), Duration.ofMinutes(1));
+
+        public HandshakeRecovery {
+            Objects.requireNonNull(delay, "delay");
+            Objects.requireNonNull(maxDelay, "maxDelay");
+            Objects.requireNonNull(minInterval, "minInterval");
+            if (delay.isNegative() || delay.isZero() || maxDelay.compareTo(delay) < 0) {
+                throw invalid("handshakeRecovery.delay", "handshakeRecovery.delay must be positive and at most "
+                        + "handshakeRecovery.maxDelay, were " + delay + " and " + maxDelay);
+            }
+            if (minInterval.isNegative()) {
+                throw invalid("handshakeRecovery.minInterval", "handshakeRecovery.minInterval must not be "
+                        + "negative, was " + minInterval);
+            }
+        }
     }
 
     private static InvalidSettingsException invalid(String setting, String message) {
@@ -88,15 +130,18 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         private Duration redeliveryDelay;
         private String receiptsTopic;
         private int bestEffortBacklog;
+        private HandshakeRecovery handshakeRecovery;
 
         private Builder(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-                Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog) {
+                Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog,
+                HandshakeRecovery handshakeRecovery) {
             this.participant = participant;
             this.writeTimeout = writeTimeout;
             this.maxBatch = maxBatch;
             this.redeliveryDelay = redeliveryDelay;
             this.receiptsTopic = receiptsTopic;
             this.bestEffortBacklog = bestEffortBacklog;
+            this.handshakeRecovery = handshakeRecovery;
         }
 
         public Builder participant(ParticipantSettings value) {
@@ -129,10 +174,15 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
             return this;
         }
 
+        public Builder handshakeRecovery(HandshakeRecovery value) {
+            this.handshakeRecovery = value;
+            return this;
+        }
+
         /** @throws InvalidSettingsException naming the first setting out of range */
         public DdsTransportSettings build() {
             return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                    this.receiptsTopic, this.bestEffortBacklog);
+                    this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery);
         }
     }
 }

@@ -32,11 +32,14 @@ import kr.c4i.gateway.dds.SecurityRefusals;
  *        allows; with security off always 0
  * @param participantsRefused remote participants DDS Security kept out of the node's domain, by reason
  *        ({@link kr.c4i.gateway.dds.DomainParticipant#securityRefusals()}); with security off all 0
+ * @param participantsRecreated times the transport recreated its participant because a DDS Security handshake
+ *        with a remote participant still there had failed ({@link DdsTransportSettings#handshakeRecovery()})
  */
 public record DdsTransportStats(long samplesWritten, long samplesReceived, long samplesLost, long samplesRejected,
         long samplesInvalid, long batchesDelivered, long deliveryFailures, long receiptsSent, long receiptsReceived,
         long receiptFailures, Map<String, Integer> matchedReaders, long droppedUnmatched, long droppedLost,
-        long droppedRejected, long forgedOrigins, long forgedReceipts, SecurityRefusals participantsRefused) {
+        long droppedRejected, long forgedOrigins, long forgedReceipts, SecurityRefusals participantsRefused,
+        long participantsRecreated) {
 
     /** The reason a sender's write on a writer without the destination's reader matched. */
     public static final String DROPPED_UNMATCHED = "unmatched";

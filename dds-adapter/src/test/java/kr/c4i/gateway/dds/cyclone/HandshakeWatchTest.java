@@ -152,6 +152,49 @@ class HandshakeWatchTest {
                 Map.entry(SecurityRefusals.UNAUTHENTICATED, 0L));
     }
 
+    /** Bravo's participant before and after it was recreated, and a genuine node whose handshake timed out. */
+    private static final String BRAVO = "b01f1c88:5f5d74cc:aee309";
+    private static final String BRAVO_RECREATED = "b01f1c88:6e0b13f2:1d04c7a";
+    private static final String LOST = "83caa5eb:2ea5b906:299e6150";
+
+    @Test
+    void aHandshakeThatTimedOutWithAParticipantStillThereIsFailedForThatLocalParticipantOnly() {
+        this.watch.accept(GENUINE.getFirst());
+        this.watch.accept("handshake (lguid=" + BRAVO + ":1c1 rguid=" + LOST + ":1c1) failed: (1) Timed out");
+
+        assertThat(this.watch.failedWith(BRAVO)).containsExactly(LOST);
+        assertThat(this.watch.failedWith(BRAVO_RECREATED)).isEmpty();
+        assertThat(this.watch.refusals()).isEqualTo(new SecurityRefusals(0, 1, 0));
+    }
+
+    @Test
+    void aFailedHandshakeRedoneByANewLocalParticipantIsNoLongerFailedNorCountedAgain() {
+        this.watch.accept(GENUINE.getFirst());
+        this.watch.accept("handshake (lguid=" + BRAVO + ":1c1 rguid=" + LOST + ":1c1) failed: (1) Timed out");
+        this.watch.accept("handshake (lguid=" + BRAVO_RECREATED + ":1c1 rguid=" + LOST + ":1c1) succeeded");
+        this.watch.forget(BRAVO);
+
+        assertThat(this.watch.failedWith(BRAVO)).isEmpty();
+        assertThat(this.watch.failedWith(BRAVO_RECREATED)).isEmpty();
+        // It leaves authenticated: counted once, when its first handshake failed.
+        this.watch.accept(GENUINE.get(6));
+        assertThat(this.watch.refusals()).isEqualTo(new SecurityRefusals(0, 1, 0));
+    }
+
+    @Test
+    void aParticipantThatLeftOrWasRefusedForItsPermissionsIsNotFailed() {
+        UNTRUSTED_ASKING_TIMED_OUT.subList(0, 2).forEach(this.watch::accept);
+        assertThat(this.watch.failedWith("b01f1c88:5f5d74cc:aee309")).containsExactly("cc5ce2fc:a03fa9a:c86eef6a");
+        this.watch.accept(UNTRUSTED_ASKING_TIMED_OUT.get(2));
+        assertThat(this.watch.failedWith("b01f1c88:5f5d74cc:aee309")).isEmpty();
+
+        // A new handshake would be refused again.
+        FORGED_PERMISSIONS.subList(0, 3).forEach(this.watch::accept);
+        this.watch.accept("handshake (lguid=b01f1c88:5f5df29e:68ad5f51:1c1 rguid=edafd671:5a9c5d3a:57da20e2:1c1) "
+                + "failed: (1) Timed out");
+        assertThat(this.watch.failedWith("b01f1c88:5f5df29e:68ad5f51")).isEmpty();
+    }
+
     @Test
     void theDomainIsReadFromTheLineHeader() {
         assertThat(CycloneLog.domainId("1795424082.685159 [77]        fsm: ")).isEqualTo(77);

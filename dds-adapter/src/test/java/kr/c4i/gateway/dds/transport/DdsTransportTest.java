@@ -15,6 +15,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -37,6 +40,7 @@ import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.dds.CycloneDomains;
 import kr.c4i.gateway.dds.DataWriter;
 import kr.c4i.gateway.dds.DomainParticipant;
 import kr.c4i.gateway.dds.Qos;
@@ -444,6 +448,67 @@ class DdsTransportTest {
         assertThatThrownBy(broken::open).isInstanceOf(TransportUnavailableException.class)
                 .hasMessageContaining("Unable to join DDS domain").hasMessageContaining("NoSuchElement")
                 .hasMessageContaining("NoSuchElement: unknown element");
+    }
+
+    @Test
+    void recreatedParticipantsMatchAgainAndLoseNothingTheOriginSendsAgain() throws Throwable {
+        MessageType type = reliableType(10);
+        Map<String, Outbound> unreceipted = new ConcurrentHashMap<>();
+        DdsTransport alpha = transport(ALPHA, Set.of());
+        alpha.onReceipts((receiver, ids) -> ids.forEach(unreceipted::remove));
+        alpha.open();
+        Inbox inbox = new Inbox();
+        DdsTransport bravo = open(BRAVO, Set.of(type.id()));
+        bravo.subscribe(inbox);
+        awaitMatched(alpha, type, 1);
+        // What the outbox does for a receipting transport: whatever stays unreceipted is sent again.
+        List<Exception> unexpected = new CopyOnWriteArrayList<>();
+        ScheduledExecutorService outbox = Executors.newSingleThreadScheduledExecutor();
+        outbox.scheduleWithFixedDelay(() -> {
+            try {
+                List<Outbound> due = List.copyOf(unreceipted.values());
+                if (!due.isEmpty()) {
+                    alpha.send(due);
+                }
+            }
+            catch (TransportUnavailableException ex) {
+                // Retryable, e.g. while the participants are swapped.
+            }
+            catch (Exception ex) {
+                unexpected.add(ex);
+            }
+        }, 500, 500, TimeUnit.MILLISECONDS);
+        try {
+            List<String> ids = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                for (int batch = 0; batch < 10; batch++) {
+                    List<Outbound> sent = new ArrayList<>();
+                    for (int i = 0; i < 10; i++) {
+                        String id = "r" + round + "-" + batch + "-" + i;
+                        sent.add(outbound(type, id, "MSGID/" + type.id() + "/" + id + "//"));
+                        ids.add(id);
+                    }
+                    sent.forEach(o -> unreceipted.put(o.envelope().messageId(), o));
+                    alpha.send(sent);
+                }
+                // Recreated while messages and receipts are under way: the receiver's first, then the sender's.
+                bravo.recreate(Set.of("a remote participant"));
+                alpha.recreate(Set.of("a remote participant"));
+            }
+            await(unreceipted::isEmpty, "every message receipted");
+            assertThat(Set.copyOf(inbox.ids())).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(unexpected).isEmpty();
+        }
+        finally {
+            outbox.shutdownNow();
+        }
+        assertThat(alpha.stats().participantsRecreated()).isEqualTo(2);
+        assertThat(bravo.stats().participantsRecreated()).isEqualTo(2);
+        // Each replaced participant was deleted: the domain holds the two current ones.
+        assertThat(CycloneDomains.participants(TestNetwork.domainId())).isEqualTo(2);
+        assertThat(alpha.stats().samplesWritten()).isGreaterThanOrEqualTo(200);
+        assertThat(alpha.health().up()).isTrue();
+        assertThat(bravo.health().details()).containsEntry("readers", 1).containsEntry("topics", CATALOGUE.size());
     }
 
     static MessageType bestEffortType(int history) {

@@ -66,6 +66,12 @@ public final class MetricNames {
      * was abandoned: e.g. another authority's certificate), {@code not-permitted} (permissions not accepted).
      */
     public static final String DDS_SECURITY_REFUSED = "gateway.dds.security.refused";
+    /**
+     * Times the DDS transport recreated its participant because a DDS Security handshake with a remote participant
+     * that still announces itself had failed, which Cyclone 0.10 never tries again; the new participant handshakes
+     * with every remote participant afresh.
+     */
+    public static final String DDS_PARTICIPANT_RECREATED = "gateway.dds.participant.recreated";
     /** Remote readers matched by this node's writer of a topic; tag {@code topic}. */
     public static final String DDS_TOPIC_READERS_MATCHED = "gateway.dds.topic.readers.matched";
 

@@ -44,13 +44,16 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param library Cyclone's native library; libddsc.so.0debian, then libddsc.so.0 when unset
      * @param security DDS Security of the gateway's participant (docs/dds-security.md), its grant naming the nodes at
      *        other sites it relays for; required unless {@code security.plain} is set
+     * @param handshakeRecovery with DDS Security: recreating the gateway's participant when an authentication
+     *        handshake with a remote participant that is still there failed, which Cyclone 0.10 never tries again
      */
     public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface, @Nullable Boolean multicast,
             List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
             @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter,
             @DefaultValue("30s") Duration resendMax,
-            @Nullable String library, @NestedConfigurationProperty @DefaultValue DdsSecurityProperties security) {
+            @Nullable String library, @NestedConfigurationProperty @DefaultValue DdsSecurityProperties security,
+            @DefaultValue HandshakeRecovery handshakeRecovery) {
 
         /** The one statement of {@code max-batch}'s default, which the benchmark's gateways use too. */
         public static final int DEFAULT_MAX_BATCH = 2048;
@@ -73,12 +76,29 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
                                 Integer.MAX_VALUE))
                         .library(this.library).security(this.security.options().settings(gateway)).build();
                 return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
-                        .maxBatch(this.maxBatch).build();
+                        .maxBatch(this.maxBatch).handshakeRecovery(new DdsTransportSettings.HandshakeRecovery(
+                                this.handshakeRecovery.enabled(), this.handshakeRecovery.delay(),
+                                this.handshakeRecovery.maxDelay(), this.handshakeRecovery.minInterval()))
+                        .build();
             }
             catch (InvalidSettingsException ex) {
                 throw InvalidProperties.of("gateway.wan.lan.dds", ex);
             }
         }
+    }
+
+    /**
+     * When the gateway recreates its participant on the site's domain after a failed DDS Security handshake
+     * (docs/dds-security.md).
+     *
+     * @param enabled false to leave a pair whose handshake failed unmatched until either side restarts
+     * @param delay how long a failed handshake with a remote participant that still announces itself lasts before
+     *        the participant is recreated; doubled for each further recreation the same remote participant causes
+     * @param maxDelay the longest that doubled wait gets
+     * @param minInterval the least time between two recreations
+     */
+    public record HandshakeRecovery(@DefaultValue("true") boolean enabled, @DefaultValue("10s") Duration delay,
+            @DefaultValue("10m") Duration maxDelay, @DefaultValue("1m") Duration minInterval) {
     }
 
     /**

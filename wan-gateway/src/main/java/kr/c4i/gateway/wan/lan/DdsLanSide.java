@@ -142,6 +142,11 @@ public final class DdsLanSide implements LanSide {
         return this.transport.stats().refused();
     }
 
+    /** Times the gateway's transport recreated its participant after a failed DDS Security handshake. */
+    public long participantsRecreated() {
+        return this.transport.participantsRecreated();
+    }
+
     /** Who a receipt for a message taken off the LAN names: its destination nodes at other sites. */
     private Set<NodeId> receiptsAs(Envelope envelope) {
         return this.routes.sites().isLocal(envelope.origin()) ? this.routes.remoteDestinations(envelope) : Set.of();

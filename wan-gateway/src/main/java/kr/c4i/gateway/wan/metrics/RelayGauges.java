@@ -62,6 +62,9 @@ public final class RelayGauges {
                 .description("Messages offered again that were stored already").register(registry);
         if (engine.lan() instanceof DdsLanSide dds) {
             registerDdsSecurity(registry, dds::securityRefused, clock);
+            FunctionCounter.builder(MetricNames.DDS_PARTICIPANT_RECREATED, dds, DdsLanSide::participantsRecreated)
+                    .description("Times the gateway's participant on its DDS LAN was recreated after a DDS Security "
+                            + "handshake that Cyclone does not retry had failed").register(registry);
         }
         for (SiteId peer : engine.link().peers()) {
             Gauge.builder(MetricNames.WAN_LINK_UP, engine, e -> e.link().state(peer) == LinkState.UP ? 1 : 0)

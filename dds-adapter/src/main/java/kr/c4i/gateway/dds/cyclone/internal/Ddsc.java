@@ -45,6 +45,7 @@ public final class Ddsc {
     private final MethodHandle createReadcondition;
     private final MethodHandle delete;
     private final MethodHandle getDomainid;
+    private final MethodHandle getGuid;
     private final MethodHandle write;
     private final MethodHandle writeFlush;
     private final MethodHandle take;
@@ -87,6 +88,7 @@ public final class Ddsc {
         this.createReadcondition = h.get(DdscSymbol.CREATE_READCONDITION);
         this.delete = h.get(DdscSymbol.DELETE);
         this.getDomainid = h.get(DdscSymbol.GET_DOMAINID);
+        this.getGuid = h.get(DdscSymbol.GET_GUID);
         this.write = h.get(DdscSymbol.WRITE);
         this.writeFlush = h.get(DdscSymbol.WRITE_FLUSH);
         this.take = h.get(DdscSymbol.TAKE);
@@ -284,6 +286,15 @@ public final class Ddsc {
     public int getDomainid(int entity, MemorySegment domainIdOut) {
         try {
             return (int) this.getDomainid.invokeExact(entity, domainIdOut);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public int getGuid(int entity, MemorySegment guidOut) {
+        try {
+            return (int) this.getGuid.invokeExact(entity, guidOut);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

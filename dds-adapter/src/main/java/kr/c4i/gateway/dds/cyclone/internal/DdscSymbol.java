@@ -34,6 +34,8 @@ public enum DdscSymbol {
     DELETE("dds_delete", FunctionDescriptor.of(JAVA_INT, JAVA_INT)),
     // dds_return_t dds_get_domainid(dds_entity_t, dds_domainid_t *)
     GET_DOMAINID("dds_get_domainid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
+    // dds_return_t dds_get_guid(dds_entity_t, dds_guid_t *): 16 bytes, each of its four words big-endian
+    GET_GUID("dds_get_guid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
     // dds_return_t dds_write(dds_entity_t writer, const void *data)
     WRITE("dds_write", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
     // void dds_write_flush(dds_entity_t writer): sends what Internal/WriteBatch queued in the writer; no result
