@@ -29,8 +29,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The reports take {@value #SHARE_PERCENT}% of the session's rate, at most one per {@link NormWanLink#CHECK_MILLIS}
  * ms: one every 0.5 s at 128 kbit/s without parity. Wire (the info): the kind byte {@code L}, the number of tallies
- * (short), then per tally the peer's NORM node id (int), the samples the window holds and those of them lost (shorts),
- * big-endian.
+ * (short), then per tally the peer's NORM node id (int), the samples the window holds and those of them lost, the
+ * recent samples and those of them lost (shorts), big-endian.
  */
 record LossReport(List<Tally> tallies) {
 
@@ -40,13 +40,30 @@ record LossReport(List<Tally> tallies) {
     static final int SHARE_PERCENT = 2;
     /** NORM's header on an info message: the object header and the FEC transmission information. */
     static final int NORM_INFO_HEADER_BYTES = 32;
-    private static final int TALLY_BYTES = 8;
+    private static final int TALLY_BYTES = 12;
 
-    /** What one link measured of a peer's packets: of the last {@code samples}, {@code lost} were lost. */
-    record Tally(int nodeId, int samples, int lost) {
+    /**
+     * What one link measured of a peer's packets: of the last {@code samples}, {@code lost} were lost; of the last
+     * {@code recentSamples} of those, {@code recentLost}.
+     */
+    record Tally(int nodeId, int samples, int lost, int recentSamples, int recentLost) {
 
         static Tally of(int nodeId, LossWindow window) {
-            return new Tally(nodeId, window.samples(), window.lost());
+            return new Tally(nodeId, window.samples(), window.lost(), window.recentSamples(), window.recentLost());
+        }
+
+        /** The share lost of all the samples. */
+        double loss() {
+            return (double) this.lost / this.samples;
+        }
+
+        /**
+         * What the parity follows: the share lost of all the samples, or of the recent ones when more of those were
+         * lost, so the parity rises as soon as loss starts and comes down only once the whole window allows it.
+         */
+        double parityLoss() {
+            double recent = this.recentSamples < LossWindow.RECENT ? 0 : (double) this.recentLost / this.recentSamples;
+            return Math.max(loss(), recent);
         }
     }
 
@@ -58,7 +75,8 @@ record LossReport(List<Tally> tallies) {
         ByteBuffer buffer = ByteBuffer.allocate(3 + TALLY_BYTES * this.tallies.size()).put(KIND)
                 .putShort((short) this.tallies.size());
         for (Tally tally : this.tallies) {
-            buffer.putInt(tally.nodeId()).putShort((short) tally.samples()).putShort((short) tally.lost());
+            buffer.putInt(tally.nodeId()).putShort((short) tally.samples()).putShort((short) tally.lost())
+                    .putShort((short) tally.recentSamples()).putShort((short) tally.recentLost());
         }
         return buffer.array();
     }
@@ -74,6 +92,7 @@ record LossReport(List<Tally> tallies) {
             List<Tally> tallies = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 tallies.add(new Tally(buffer.getInt(), Short.toUnsignedInt(buffer.getShort()),
+                        Short.toUnsignedInt(buffer.getShort()), Short.toUnsignedInt(buffer.getShort()),
                         Short.toUnsignedInt(buffer.getShort())));
             }
             return new LossReport(tallies);

@@ -40,8 +40,11 @@ final class NormGroup {
         /** The peer has every frame up to counter {@code upTo}. */
         void acknowledged(long upTo);
 
-        /** The share of the group's packets lost on the way to the peer, as it last reported; NaN until then. */
-        double loss();
+        /**
+         * The share of the group's packets lost on the way to the peer that the parity follows, as it last reported
+         * ({@link LossReport.Tally#parityLoss}); NaN until then.
+         */
+        double parityLoss();
     }
 
     final NormSession session;
@@ -109,7 +112,7 @@ final class NormGroup {
     void measured() {
         double worst = Double.NaN;
         for (Member member : this.members) {
-            double loss = member.loss();
+            double loss = member.parityLoss();
             if (member.ledger().state() == LinkState.UP && !Double.isNaN(loss)
                     && (Double.isNaN(worst) || loss > worst)) {
                 worst = loss;

@@ -595,12 +595,13 @@ public final class NormWanLink implements WanLink {
                 return;
             }
             peer.lossSamples = ours.samples();
-            peer.loss = (double) ours.lost() / ours.samples();
+            peer.loss = ours.loss();
+            peer.parityLoss = ours.parityLoss();
             if (this.group != null) {
                 this.group.measured();
             }
             else {
-                Objects.requireNonNull(peer.parity, "parity").measured(peer.loss);
+                Objects.requireNonNull(peer.parity, "parity").measured(peer.parityLoss);
             }
         }
 
@@ -656,6 +657,8 @@ public final class NormWanLink implements WanLink {
         final LossWindow received = new LossWindow();
         /** The share of our packets the peer last reported lost, and of how many samples; NaN until measured. */
         volatile double loss = Double.NaN;
+        /** What the parity follows: the loss, or the recent loss when higher ({@link LossReport.Tally#parityLoss}). */
+        volatile double parityLoss = Double.NaN;
         volatile int lossSamples;
         // Guarded by lock().
         /**
@@ -694,8 +697,8 @@ public final class NormWanLink implements WanLink {
         }
 
         @Override
-        public double loss() {
-            return this.loss;
+        public double parityLoss() {
+            return this.parityLoss;
         }
 
         void attach(NormSession session, @Nullable NormGroup group, SessionParity parity) {

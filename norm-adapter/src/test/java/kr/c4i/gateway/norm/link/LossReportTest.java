@@ -12,34 +12,45 @@ class LossReportTest {
 
     @Test
     void aReportReadsBackAsSentAndNamesEachPeersTally() {
-        LossReport report = new LossReport(List.of(new LossReport.Tally(7, 200, 61), new LossReport.Tally(-3, 20, 0)));
+        LossReport report = new LossReport(List.of(new LossReport.Tally(7, 200, 61, 32, 12),
+                new LossReport.Tally(-3, 20, 0, 20, 0)));
 
         LossReport read = LossReport.parse(report.bytes());
 
         assertThat(read).isEqualTo(report);
-        assertThat(read.tallyOf(-3)).isEqualTo(new LossReport.Tally(-3, 20, 0));
+        assertThat(read.tallyOf(-3)).isEqualTo(new LossReport.Tally(-3, 20, 0, 20, 0));
         assertThat(read.tallyOf(8)).isNull();
+    }
+
+    @Test
+    void theParityFollowsTheRecentLossWhenItIsHigherAndTheWholeWindowOtherwise() {
+        assertThat(new LossReport.Tally(7, 200, 20, 32, 10).parityLoss()).as("loss that started")
+                .isEqualTo(10 / 32.0);
+        assertThat(new LossReport.Tally(7, 200, 60, 32, 0).parityLoss()).as("loss that stopped").isEqualTo(0.3);
+        assertThat(new LossReport.Tally(7, 25, 2, 25, 2).parityLoss()).as("too few recent samples alone")
+                .isEqualTo(0.08);
+        assertThat(new LossReport.Tally(7, 200, 60, 32, 0).loss()).isEqualTo(0.3);
     }
 
     @Test
     void theInfoOfFramesAndProbesIsNoReport() {
         assertThat(LossReport.parse(new byte[] {'p'})).as("a unicast probe").isNull();
         assertThat(LossReport.parse(NormGroup.Marker.bytes(NormGroup.Marker.FRAME, 7))).isNull();
-        byte[] report = new LossReport(List.of(new LossReport.Tally(7, 200, 61))).bytes();
+        byte[] report = new LossReport(List.of(new LossReport.Tally(7, 200, 61, 32, 12))).bytes();
         assertThat(LossReport.parse(Arrays.copyOf(report, report.length - 1))).as("cut short").isNull();
     }
 
     @Test
     void reportsTakeTwoPercentOfTheRateAndComeAtMostOnceACheck() {
-        // A unicast report (one tally, 11 bytes of info): info, data and parity packets on the wire.
-        int infoPacket = 42 + LossReport.NORM_INFO_HEADER_BYTES + 11;
+        // A unicast report (one tally, 15 bytes of info): info, data and parity packets on the wire.
+        int infoPacket = 42 + LossReport.NORM_INFO_HEADER_BYTES + 15;
         int dataPacket = 42 + 40 + 1;
         double rate = 128_000 * 1440.0 / 1482;
-        long bare = LossReport.intervalNanos(11, 0, rate);
+        long bare = LossReport.intervalNanos(15, 0, rate);
         assertThat(8.0 * (infoPacket + dataPacket) / (bare / 1e9)).isCloseTo(0.02 * rate, within(1.0));
         assertThat(bare / 1e9).as("seconds at 128 kbit/s").isBetween(0.5, 0.6);
-        assertThat(LossReport.intervalNanos(11, 3, rate)).isEqualTo(
+        assertThat(LossReport.intervalNanos(15, 3, rate)).isEqualTo(
                 Math.round(8.0 * (infoPacket + 4 * dataPacket) / (0.02 * rate) * 1e9));
-        assertThat(LossReport.intervalNanos(11, 0, 10_000_000)).isEqualTo(NormWanLink.CHECK_MILLIS * 1_000_000);
+        assertThat(LossReport.intervalNanos(15, 0, 10_000_000)).isEqualTo(NormWanLink.CHECK_MILLIS * 1_000_000);
     }
 }

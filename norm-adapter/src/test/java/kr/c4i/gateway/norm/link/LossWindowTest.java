@@ -34,4 +34,23 @@ class LossWindowTest {
         }
         assertThat(this.window.lost()).as("every loss has left the window").isZero();
     }
+
+    @Test
+    void theRecentSamplesAreTheLastOnesOnly() {
+        for (int i = 0; i < LossWindow.SIZE; i++) {
+            this.window.record(false);
+        }
+        for (int i = 0; i < LossWindow.RECENT; i++) {
+            this.window.record(i % 2 == 0);
+        }
+        assertThat(this.window.recentSamples()).isEqualTo(LossWindow.RECENT);
+        assertThat(this.window.recentLost()).isEqualTo(LossWindow.RECENT / 2);
+        assertThat(this.window.lost()).isEqualTo(LossWindow.RECENT / 2);
+        this.window.record(false);
+        assertThat(this.window.recentLost()).as("the oldest recent loss has left").isEqualTo(LossWindow.RECENT / 2 - 1);
+        LossWindow young = new LossWindow();
+        young.record(true);
+        assertThat(young.recentSamples()).isEqualTo(1);
+        assertThat(young.recentLost()).isEqualTo(1);
+    }
 }
