@@ -115,8 +115,8 @@ class BridgeConfiguration {
     }
 
     @Bean
-    InboxWriter inboxWriter(DataSource dataSource, NodeId self, BridgeMetrics metrics, CustodyLog custody) {
-        return new InboxWriter(dataSource, self, metrics, custody);
+    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
+        return new InboxWriter(dataSource, metrics, custody);
     }
 
     @Bean

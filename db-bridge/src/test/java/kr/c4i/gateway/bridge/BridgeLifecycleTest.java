@@ -50,7 +50,7 @@ class BridgeLifecycleTest {
                     metrics, null, Clock.systemUTC());
             CountDownLatch matched = new CountDownLatch(1);
             BridgeLifecycle lifecycle = new BridgeLifecycle(transport,
-                    new InboxWriter(db.dataSource(), NodeId.of("b"), metrics, CustodyLog.off()),
+                    new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
                     poller, null, true, false, List.of(matched::await));
             Thread starting = Thread.ofPlatform().start(lifecycle::start);
             try {

@@ -56,8 +56,10 @@ public record HopTrace(List<Hop> hops, int omitted) {
         /** A node wrote it into its inbox. */
         DELIVERED;
 
+        private final String label = name().toLowerCase(Locale.ROOT);
+
         public String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return label;
         }
     }
 
@@ -97,8 +99,10 @@ public record HopTrace(List<Hop> hops, int omitted) {
     public enum Kind {
         NODE, SITE;
 
+        private final String label = name().toLowerCase(Locale.ROOT);
+
         public String label() {
-            return name().toLowerCase(Locale.ROOT);
+            return label;
         }
     }
 
@@ -131,11 +135,22 @@ public record HopTrace(List<Hop> hops, int omitted) {
                         .append(SEPARATOR);
             }
             Hop hop = hops.get(i);
-            long millis = Duration.between(createdAt, hop.at()).toMillis();
-            text.append(hop.place()).append(' ').append(hop.action().label()).append(' ')
-                    .append(millis < 0 ? "" : "+").append(millis).append("ms");
+            long millis = millisAfter(createdAt, hop.at());
+            text.append(hop.kind().label()).append(' ').append(hop.name()).append(' ').append(hop.action().label())
+                    .append(' ').append(millis < 0 ? "" : "+").append(millis).append("ms");
         }
         return text.toString();
+    }
+
+    /** Whole milliseconds from {@code from} to {@code to}, rounded down as {@link Duration#toMillis} rounds. */
+    private static long millisAfter(Instant from, Instant to) {
+        long seconds = to.getEpochSecond() - from.getEpochSecond();
+        long nanos = to.getNano() - from.getNano();
+        if (nanos < 0) {
+            seconds--;
+            nanos += 1_000_000_000L;
+        }
+        return seconds * 1000 + nanos / 1_000_000;
     }
 
     /**
@@ -149,16 +164,23 @@ public record HopTrace(List<Hop> hops, int omitted) {
         }
         List<Hop> hops = new ArrayList<>();
         int omitted = 0;
-        for (String part : text.split(SEPARATOR, -1)) {
+        int start = 0;
+        while (start <= text.length()) {
+            int end = text.indexOf(SEPARATOR, start);
+            String part = text.substring(start, end < 0 ? text.length() : end);
+            start = end < 0 ? text.length() + 1 : end + SEPARATOR.length();
             Matcher hop = HOP.matcher(part);
-            Matcher left = OMITTED.matcher(part);
             if (hop.matches()) {
-                Kind kind = Kind.valueOf(hop.group(1).toUpperCase(Locale.ROOT));
-                Action action = Action.valueOf(hop.group(3).toUpperCase(Locale.ROOT));
+                Kind kind = "node".equals(hop.group(1)) ? Kind.NODE : Kind.SITE;
+                Action action = switch (hop.group(3)) {
+                    case "sent" -> Action.SENT;
+                    case "relayed" -> Action.RELAYED;
+                    default -> Action.DELIVERED;
+                };
                 hops.add(new Hop(kind, hop.group(2), action, at(createdAt, hop.group(4), part)));
             }
-            else if (left.matches() && hops.size() == 1 && omitted == 0) {
-                omitted = Integer.parseInt(left.group(1));
+            else if (hops.size() == 1 && omitted == 0 && OMITTED.matcher(part).matches()) {
+                omitted = Integer.parseInt(part.substring(1, part.indexOf(' ')));
             }
             else {
                 throw new IllegalArgumentException("Invalid trace: '" + abbreviate(part)

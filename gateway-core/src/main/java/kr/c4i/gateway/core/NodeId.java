@@ -1,7 +1,6 @@
 package kr.c4i.gateway.core;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The name of one gateway node (one C4I server and its bridge). It becomes part of queue names,
@@ -9,14 +8,31 @@ import java.util.regex.Pattern;
  */
 public record NodeId(String value) implements Comparable<NodeId> {
 
-    private static final Pattern VALID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
-
     public NodeId {
         Objects.requireNonNull(value, "value");
-        if (!VALID.matcher(value).matches()) {
+        if (!isValid(value)) {
             throw new IllegalArgumentException("Invalid node id '" + value
                     + "': use 1-63 lower-case letters, digits, '-' or '_', starting with a letter or digit");
         }
+    }
+
+    /**
+     * Whether {@code value} is 1-63 lower-case letters, digits, '-' or '_', starting with a letter or digit: the
+     * charset of node and site ids. Checked by hand: ids are read with every envelope.
+     */
+    public static boolean isValid(String value) {
+        int length = value.length();
+        if (length == 0 || length > 63) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            boolean alphanumeric = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!alphanumeric && (i == 0 || (c != '-' && c != '_'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static NodeId of(String value) {

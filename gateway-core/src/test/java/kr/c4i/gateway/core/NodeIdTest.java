@@ -18,5 +18,9 @@ class NodeIdTest {
         assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of("a.b"));
         assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of(""));
         assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of("#"));
+        assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of("-a"));
+        assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of("_a"));
+        assertThatIllegalArgumentException().isThrownBy(() -> NodeId.of("a".repeat(64)));
+        assertThat(NodeId.of("9" + "z".repeat(62)).value()).hasSize(63);
     }
 }

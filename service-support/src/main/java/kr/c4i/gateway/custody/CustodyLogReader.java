@@ -13,6 +13,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.NodeId;
 
 /**
  * The reading side: what one database's custody log says of a message, and whose database it is (the node or site
@@ -33,15 +34,15 @@ public final class CustodyLogReader {
     // Only a node's interface database has an inbox; a gateway's relay store answers with steps alone.
     static final String HAS_INBOX = "SELECT to_regclass('inbox') IS NOT NULL";
 
-    static final String CARRIED = "SELECT created_at, trace FROM inbox WHERE message_id = ?";
+    static final String CARRIED = "SELECT created_at, trace, received_at FROM inbox WHERE message_id = ?";
 
     /**
      * What one database knows.
      *
      * @param place whose database it is, e.g. {@code node a} or {@code site s1}
      * @param steps its steps of the message, oldest first; empty if it has seen none
-     * @param carried the hops the message carried into this node's inbox, if it is there (none when the inbox holds a
-     *        trace this version cannot read: the steps still answer)
+     * @param carried the hops the message carried into this node's inbox, if it is there, and its delivery there last
+     *        (none when the inbox holds a trace this version cannot read: the steps still answer)
      */
     public record Answer(String place, List<CustodyStep> steps, @Nullable HopTrace carried) {
     }
@@ -70,10 +71,11 @@ public final class CustodyLogReader {
                 }
             }
         }
-        return new Answer(kind + " " + owner, steps, carried(c, messageId));
+        return new Answer(kind + " " + owner, steps, "node".equals(kind) ? carried(c, messageId, owner) : null);
     }
 
-    private static @Nullable HopTrace carried(Connection c, String messageId) throws SQLException {
+    /** The hops the message carried into this node's inbox, its delivery there ({@code received_at}) last. */
+    private static @Nullable HopTrace carried(Connection c, String messageId, String node) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(HAS_INBOX); ResultSet rs = ps.executeQuery()) {
             if (!rs.next() || !rs.getBoolean(1)) {
                 return null;
@@ -86,7 +88,9 @@ public final class CustodyLogReader {
                     return null;
                 }
                 try {
-                    return HopTrace.parse(rs.getString(2), rs.getObject(1, OffsetDateTime.class).toInstant());
+                    return HopTrace.parse(rs.getString(2), rs.getObject(1, OffsetDateTime.class).toInstant())
+                            .with(HopTrace.Hop.node(NodeId.of(node), HopTrace.Action.DELIVERED,
+                                    rs.getObject(3, OffsetDateTime.class).toInstant()));
                 }
                 catch (IllegalArgumentException ex) {
                     return null;

@@ -15,8 +15,6 @@ import javax.sql.DataSource;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
-import kr.c4i.gateway.core.HopTrace;
-import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -30,7 +28,7 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
  * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it. The
  * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction. Each
- * row keeps the hops its message carried and this node's delivery as the last ({@code trace}).
+ * row keeps the hops its message carried ({@code trace}); its {@code received_at} is this node's own.
  */
 public final class InboxWriter implements InboundHandler {
 
@@ -48,13 +46,11 @@ public final class InboxWriter implements InboundHandler {
             RETURNING created_at, message_id, origin_node, precedence""";
 
     private final DataSource dataSource;
-    private final NodeId self;
     private final BridgeMetrics metrics;
     private final CustodyLog custody;
 
-    public InboxWriter(DataSource dataSource, NodeId self, BridgeMetrics metrics, CustodyLog custody) {
+    public InboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
         this.dataSource = dataSource;
-        this.self = self;
         this.metrics = metrics;
         this.custody = custody;
     }
@@ -65,11 +61,6 @@ public final class InboxWriter implements InboundHandler {
             return;
         }
         metrics.delivered(batch.size());
-        Instant arrived = Instant.now();
-        Object[] traces = batch.stream()
-                .map(e -> e.trace().with(HopTrace.Hop.node(self, HopTrace.Action.DELIVERED, arrived))
-                        .format(e.createdAt()))
-                .toArray();
         // The transport acknowledges once deliver returns: the commit is durable when it does.
         List<Instant> created = Transactions.durable(dataSource, tx -> {
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
@@ -82,7 +73,7 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
                 ps.setArray(8, array(tx, "bigint",
                         batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
-                ps.setArray(9, array(tx, "text", traces));
+                ps.setArray(9, array(tx, "text", batch.stream().map(Envelope::traceText).toArray()));
                 List<Instant> inserted = new ArrayList<>(batch.size());
                 CustodyLog.Entries steps = custody.entries();
                 try (ResultSet rs = ps.executeQuery()) {

@@ -110,7 +110,7 @@ class ForeignDdsWriterTest {
     void goodSamplesReachTheInboxAndEveryBadOneIsQuarantinedCountedAndNotReceipted() throws Exception {
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.DDS);
         ValidatingInbox inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)),
-                new InboxWriter(db.dataSource(), NodeId.of("b"), metrics, CustodyLog.off()),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
                 new InboundQuarantine(db.dataSource(), TransportKind.DDS.label(), CustodyLog.off()), metrics);
         DdsTransport bravo = transport(BRAVO, Set.of(SITREP.id()));
         bravo.open();

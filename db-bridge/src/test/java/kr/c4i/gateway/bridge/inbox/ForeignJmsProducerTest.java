@@ -74,7 +74,7 @@ class ForeignJmsProducerTest {
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         transport.open();
         transport.subscribe(new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())),
-                new InboxWriter(db.dataSource(), NodeId.of("b"), metrics, CustodyLog.off()),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
                 new InboundQuarantine(db.dataSource(), "jms", CustodyLog.off()), metrics));
 
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + port, USER, PASSWORD);

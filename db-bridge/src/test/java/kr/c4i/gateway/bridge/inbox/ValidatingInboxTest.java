@@ -46,7 +46,7 @@ class ValidatingInboxTest {
         db = new InterfaceDatabase(dir.resolve("pg"));
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         inbox = new ValidatingInbox(new InboundValidator(new KmtfValidator(KmtfCatalogue.loadDefault())),
-                new InboxWriter(db.dataSource(), NodeId.of("b"), metrics, CustodyLog.off()),
+                new InboxWriter(db.dataSource(), metrics, CustodyLog.off()),
                 new InboundQuarantine(db.dataSource(), "jms", CustodyLog.off()), metrics);
     }
 
@@ -76,7 +76,7 @@ class ValidatingInboxTest {
         Envelope future = envelope("far-future", "UNCLASSIFIED", Instant.parse("+100000-01-01T00:00:00Z"));
         Envelope relabelled = envelope("relabelled", "SECRET", now);
 
-        InboxWriter unchecked = new InboxWriter(db.dataSource(), NodeId.of("b"),
+        InboxWriter unchecked = new InboxWriter(db.dataSource(),
                 new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS), CustodyLog.off());
         assertThatThrownBy(() -> unchecked.deliver(List.of(good1, nul))).isInstanceOf(SQLException.class);
 

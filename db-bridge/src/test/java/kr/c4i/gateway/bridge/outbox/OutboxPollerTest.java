@@ -145,7 +145,7 @@ class OutboxPollerTest {
             BridgeMetrics metricsOfB = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.DDS);
             CustodyLog atB = new CustodyLog("b", "dds");
             ValidatingInbox inboxOfB = new ValidatingInbox(new InboundValidator(new KmtfValidator(CATALOGUE)),
-                    new InboxWriter(b.dataSource(), NodeId.of("b"), metricsOfB, atB), new InboundQuarantine(b.dataSource(), "dds", atB),
+                    new InboxWriter(b.dataSource(), metricsOfB, atB), new InboundQuarantine(b.dataSource(), "dds", atB),
                     metricsOfB);
             poller.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 1

@@ -1,7 +1,6 @@
 package kr.c4i.gateway.core.link;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The name of one site: a LAN with its nodes and one WAN gateway. It becomes part of queue names, DDS partitions
@@ -9,11 +8,9 @@ import java.util.regex.Pattern;
  */
 public record SiteId(String value) implements Comparable<SiteId> {
 
-    private static final Pattern VALID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
-
     public SiteId {
         Objects.requireNonNull(value, "value");
-        if (!VALID.matcher(value).matches()) {
+        if (!kr.c4i.gateway.core.NodeId.isValid(value)) {
             throw new IllegalArgumentException("Invalid site id '" + value
                     + "': use 1-63 lower-case letters, digits, '-' or '_', starting with a letter or digit");
         }

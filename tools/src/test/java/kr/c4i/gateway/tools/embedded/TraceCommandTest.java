@@ -52,9 +52,9 @@ class TraceCommandTest {
         try (Connection c = postgres.getDatabase("postgres", "node_c").getConnection();
                 Statement s = c.createStatement()) {
             s.execute("INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, "
-                    + "created_at, trace, transport) VALUES ('m-2', 'a', 'SITREP', 'FLASH', 'UNCLASSIFIED', '\\x00', "
-                    + "'2026-11-26T12:03:04.100Z', 'node a sent +3ms; site s1 relayed +17ms; site s2 relayed "
-                    + "+340ms; node c delivered +352ms', 'dds')");
+                    + "created_at, trace, received_at, transport) VALUES ('m-2', 'a', 'SITREP', 'FLASH', "
+                    + "'UNCLASSIFIED', '\\x00', '2026-11-26T12:03:04.100Z', 'node a sent +3ms; site s1 relayed +17ms; "
+                    + "site s2 relayed +340ms', '2026-11-26T12:03:04.452Z', 'dds')");
         }
     }
 
