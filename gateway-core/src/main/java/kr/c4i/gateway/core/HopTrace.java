@@ -142,11 +142,15 @@ public record HopTrace(List<Hop> hops, int omitted) {
         return text.toString();
     }
 
-    /** Whole milliseconds from {@code from} to {@code to}, rounded down as {@link Duration#toMillis} rounds. */
+    /** Whole milliseconds from {@code from} to {@code to}, towards zero as {@link Duration#toMillis} counts them. */
     private static long millisAfter(Instant from, Instant to) {
         long seconds = to.getEpochSecond() - from.getEpochSecond();
         long nanos = to.getNano() - from.getNano();
-        if (nanos < 0) {
+        if (seconds < 0 && nanos > 0) {
+            seconds++;
+            nanos -= 1_000_000_000L;
+        }
+        else if (seconds > 0 && nanos < 0) {
             seconds--;
             nanos += 1_000_000_000L;
         }

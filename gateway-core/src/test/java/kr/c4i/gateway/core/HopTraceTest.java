@@ -39,6 +39,17 @@ class HopTraceTest {
     }
 
     @Test
+    void hopTimesCountWholeMillisecondsTowardsTheCreation() {
+        HopTrace trace = HopTrace.EMPTY
+                .with(Hop.node(NodeId.of("a"), Action.SENT, CREATED.plusNanos(2_700_000)))
+                .with(Hop.site(SiteId.of("s1"), Action.RELAYED, CREATED.minusNanos(1_400_000)))
+                .with(Hop.site(SiteId.of("s2"), Action.RELAYED, CREATED.minusSeconds(2).minusNanos(300_000)))
+                .with(Hop.site(SiteId.of("s3"), Action.RELAYED, CREATED.plusSeconds(3).plusNanos(999_999)));
+        assertThat(trace.format(CREATED)).isEqualTo("node a sent +2ms; site s1 relayed -1ms; site s2 relayed -2000ms; "
+                + "site s3 relayed +3000ms");
+    }
+
+    @Test
     void aMessageCreatedLongAgoReadsBack() {
         Instant created = Envelope.EARLIEST_CREATED_AT;
         HopTrace trace = HopTrace.EMPTY.with(Hop.node(NodeId.of("a"), Action.SENT, Instant.parse("2026-11-26T12:00:00Z")));
