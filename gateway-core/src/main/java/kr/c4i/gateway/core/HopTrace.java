@@ -142,8 +142,13 @@ public record HopTrace(List<Hop> hops, int omitted) {
         return text.toString();
     }
 
-    /** Whole milliseconds from {@code from} to {@code to}, towards zero as {@link Duration#toMillis} counts them. */
-    private static long millisAfter(Instant from, Instant to) {
+    /**
+     * A hop's time as the trace keeps it: whole milliseconds from {@code from} to {@code to}, towards zero as
+     * {@link Duration#toMillis} counts them.
+     *
+     * @throws ArithmeticException if they do not fit in 64 bits
+     */
+    public static long millisAfter(Instant from, Instant to) {
         long seconds = to.getEpochSecond() - from.getEpochSecond();
         long nanos = to.getNano() - from.getNano();
         if (seconds < 0 && nanos > 0) {
@@ -154,7 +159,7 @@ public record HopTrace(List<Hop> hops, int omitted) {
             seconds--;
             nanos += 1_000_000_000L;
         }
-        return seconds * 1000 + nanos / 1_000_000;
+        return Math.addExact(Math.multiplyExact(seconds, 1000), nanos / 1_000_000);
     }
 
     /**

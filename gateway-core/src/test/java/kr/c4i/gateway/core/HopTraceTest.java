@@ -2,6 +2,7 @@ package kr.c4i.gateway.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.util.stream.IntStream;
@@ -47,6 +48,8 @@ class HopTraceTest {
                 .with(Hop.site(SiteId.of("s3"), Action.RELAYED, CREATED.plusSeconds(3).plusNanos(999_999)));
         assertThat(trace.format(CREATED)).isEqualTo("node a sent +2ms; site s1 relayed -1ms; site s2 relayed -2000ms; "
                 + "site s3 relayed +3000ms");
+        assertThatThrownBy(() -> HopTrace.millisAfter(CREATED, Instant.MAX)).as("past 64 bits of milliseconds")
+                .isInstanceOf(ArithmeticException.class);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package kr.c4i.gateway.wan.frame;
 
 import java.time.DateTimeException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +64,7 @@ final class EnvelopeRecords {
         }
         for (Hop hop : envelope.trace().hops()) {
             try {
-                millisAfter(envelope.createdAt(), hop.at());
+                HopTrace.millisAfter(envelope.createdAt(), hop.at());
             }
             catch (ArithmeticException ex) {
                 throw new IllegalArgumentException("Trace of " + envelope + ": the time of " + hop.place() + ", "
@@ -124,7 +123,7 @@ final class EnvelopeRecords {
             if (!implied) {
                 out.writeString(hop.name());
             }
-            out.writeZigZag(millisAfter(envelope.createdAt(), hop.at()));
+            out.writeZigZag(HopTrace.millisAfter(envelope.createdAt(), hop.at()));
             if (hop.kind() == HopTrace.Kind.SITE) {
                 sitesBefore++;
             }
@@ -148,11 +147,6 @@ final class EnvelopeRecords {
             return origin.value();
         }
         return sitesBefore < crossed.size() ? crossed.get(sitesBefore).value() : null;
-    }
-
-    /** Whole milliseconds from {@code createdAt} to {@code at}, cut towards zero as {@link HopTrace#format} cuts. */
-    private static long millisAfter(Instant createdAt, Instant at) {
-        return Duration.between(createdAt, at).toMillis();
     }
 
     static RelayedEnvelope read(ByteSource in) throws FrameFormatException {

@@ -1,10 +1,7 @@
 package kr.c4i.gateway.wan.store;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
-import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 
 /**
@@ -78,19 +74,7 @@ final class CopyCache {
         }
         Instant createdAt = e.createdAt().truncatedTo(ChronoUnit.MICROS);
         return new RelayedEnvelope(new Envelope(e.messageId(), e.origin(), e.kmtfType(), e.precedence(),
-                e.classification(), createdAt, e.body(), asStored(e.trace(), e.createdAt(), createdAt)),
+                e.classification(), createdAt, e.body(), HopTrace.parse(e.traceText(), createdAt)),
                 relayed.crossed(), relayed.boundFor());
-    }
-
-    private static HopTrace asStored(HopTrace trace, Instant createdAt, Instant storedCreatedAt) {
-        if (trace.isEmpty()) {
-            return trace;
-        }
-        List<Hop> hops = new ArrayList<>(trace.hops().size());
-        for (Hop hop : trace.hops()) {
-            hops.add(new Hop(hop.kind(), hop.name(), hop.action(),
-                    storedCreatedAt.plusMillis(Duration.between(createdAt, hop.at()).toMillis())));
-        }
-        return new HopTrace(hops, trace.omitted());
     }
 }
