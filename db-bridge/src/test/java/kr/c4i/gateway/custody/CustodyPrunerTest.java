@@ -42,7 +42,7 @@ class CustodyPrunerTest {
 
     private CustodyPruner pruner(Duration retention, long maxRows) {
         return new CustodyPruner(db.dataSource(), new CustodyProperties(true, retention, maxRows,
-                Duration.ofMinutes(1)), registry);
+                Duration.ofMinutes(1), true), registry);
     }
 
     /** {@code count} rows named {@code prefix-1...}, logged {@code age} ago, in that order. */

@@ -5,14 +5,18 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -21,6 +25,10 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * records, so a step rolled back leaves no entry and an entry never outlives its step. A transaction's entries cost
  * one statement however many messages they name: they go in as one row per event, link, peers, precedence and
  * detail, each row naming its messages (found again through the GIN index on {@code message_ids}).
+ *
+ * <p>At a WAN gateway each step names the origin node of its messages (column {@code origin}, wan-store V11), and
+ * a step with messages of another site's node is also queued in {@code custody_forward}, in the same statement, for
+ * the gateway to forward to that site ({@link #forwarding}).
  */
 public final class CustodyLog {
 
@@ -36,11 +44,23 @@ public final class CustodyLog {
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[])
                    AS r(event, link, peers, precedence, detail, first, last)""";
 
-    private static final CustodyLog OFF = new CustodyLog("", "", false);
+    // The same with the rows' origins (a gateway's): those of the origins to forward are queued too.
+    private static final String INSERT_WITH_ORIGINS = """
+            WITH logged AS (
+                INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin)
+                SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence,
+                       r.detail, (?::text[])[r.first:r.last], r.origin
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[])
+                       AS r(event, link, peers, precedence, detail, first, last, origin)
+                RETURNING id, origin)
+            INSERT INTO custody_forward (log_id) SELECT id FROM logged WHERE origin = ANY(?::text[])""";
+
+    private static final CustodyLog OFF = new CustodyLog("", "", false, origin -> false);
 
     private final String hop;
     private final String link;
     private final boolean enabled;
+    private final Predicate<NodeId> forwarded;
 
     /**
      * @param hop this node's or site's id, as each row names where it was written
@@ -48,13 +68,19 @@ public final class CustodyLog {
      *        the gateway's WAN link ({@code norm}, {@code dds}, {@code jms})
      */
     public CustodyLog(String hop, String link) {
-        this(hop, link, true);
+        this(hop, link, true, origin -> false);
     }
 
-    private CustodyLog(String hop, String link, boolean enabled) {
+    private CustodyLog(String hop, String link, boolean enabled, Predicate<NodeId> forwarded) {
         this.hop = Objects.requireNonNull(hop, "hop");
         this.link = Objects.requireNonNull(link, "link");
         this.enabled = enabled;
+        this.forwarded = Objects.requireNonNull(forwarded, "forwarded");
+    }
+
+    /** This log, queuing for forwarding the steps whose origin is one of {@code elsewhere} (another site's node). */
+    public CustodyLog forwarding(Predicate<NodeId> elsewhere) {
+        return new CustodyLog(hop, link, enabled, elsewhere);
     }
 
     /** A log that records nothing ({@code gateway.custody.enabled=false}). */
@@ -71,6 +97,7 @@ public final class CustodyLog {
     public final class Entries {
 
         private final Map<Row, List<String>> rows = new LinkedHashMap<>();
+        private final Set<String> forwardedOrigins = new HashSet<>();
 
         private Entries() {
         }
@@ -79,6 +106,12 @@ public final class CustodyLog {
         public Entries add(CustodyEvent event, String messageId, Collection<?> peers, @Nullable Precedence precedence,
                 @Nullable String detail) {
             return add(event, messageId, link, peers, precedence, detail);
+        }
+
+        /** A step over this log's link, forwarded to the site of {@code origin} when given. */
+        public Entries add(CustodyEvent event, String messageId, Collection<?> peers, @Nullable Precedence precedence,
+                @Nullable String detail, @Nullable NodeId origin) {
+            return add(event, messageId, link, peers, precedence, detail, origin);
         }
 
         /**
@@ -91,11 +124,23 @@ public final class CustodyLog {
          */
         public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
                 @Nullable Precedence precedence, @Nullable String detail) {
+            return add(event, messageId, link, peers, precedence, detail, null);
+        }
+
+        /**
+         * One message's step, naming its origin node at a gateway ({@code null} at a node, whose log has no such
+         * column); queued for forwarding when {@link #forwarding} says so of the origin.
+         */
+        public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
+                @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin) {
             if (!enabled) {
                 return this;
             }
             Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
-                    detail(detail));
+                    detail(detail), origin == null ? null : origin.value());
+            if (origin != null && forwarded.test(origin)) {
+                forwardedOrigins.add(origin.value());
+            }
             rows.computeIfAbsent(row, r -> new ArrayList<>()).add(messageId);
             return this;
         }
@@ -112,6 +157,8 @@ public final class CustodyLog {
             String[] peers = new String[n];
             String[] precedences = new String[n];
             String[] details = new String[n];
+            String[] origins = new String[n];
+            boolean withOrigins = false;
             Integer[] first = new Integer[n];
             Integer[] last = new Integer[n];
             int i = 0;
@@ -122,12 +169,14 @@ public final class CustodyLog {
                 peers[i] = row.peers();
                 precedences[i] = row.precedence();
                 details[i] = row.detail();
+                origins[i] = row.origin();
+                withOrigins |= row.origin() != null;
                 first[i] = ids.size() + 1;
                 ids.addAll(entry.getValue());
                 last[i] = ids.size();
                 i++;
             }
-            try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
+            try (PreparedStatement ps = tx.prepareStatement(withOrigins ? INSERT_WITH_ORIGINS : INSERT)) {
                 ps.setString(1, hop);
                 ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
                 ps.setArray(3, tx.createArrayOf("text", events));
@@ -137,13 +186,17 @@ public final class CustodyLog {
                 ps.setArray(7, tx.createArrayOf("text", details));
                 ps.setArray(8, tx.createArrayOf("integer", first));
                 ps.setArray(9, tx.createArrayOf("integer", last));
+                if (withOrigins) {
+                    ps.setArray(10, tx.createArrayOf("text", origins));
+                    ps.setArray(11, tx.createArrayOf("text", forwardedOrigins.toArray()));
+                }
                 ps.executeUpdate();
             }
         }
     }
 
     private record Row(String event, String link, @Nullable String peers, @Nullable String precedence,
-            @Nullable String detail) {
+            @Nullable String detail, @Nullable String origin) {
     }
 
     private static @Nullable String peers(Collection<?> peers) {

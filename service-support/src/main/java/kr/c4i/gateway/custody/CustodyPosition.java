@@ -54,10 +54,24 @@ final class CustodyPosition {
     private static CustodyStep whereItIs(List<CustodyStep> steps) {
         boolean sent = steps.stream().anyMatch(step -> "node".equals(step.hopKind()) && sends(step));
         if (!sent || !unaccounted(steps).isEmpty()) {
-            return steps.getLast();
+            return furthest(steps);
         }
         return steps.reversed().stream().filter(step -> "node".equals(step.hopKind()) && !sends(step)).findFirst()
                 .orElse(steps.getLast());
+    }
+
+    /**
+     * The last step, unless it is a gateway's custody passing to the next hop's gateway whose own steps are known
+     * (asked, or forwarded to this site): the last of those, which the clock may put before the acknowledgement.
+     */
+    private static CustodyStep furthest(List<CustodyStep> steps) {
+        CustodyStep last = steps.getLast();
+        if (!"site".equals(last.hopKind()) || !last.event().equals(CustodyEvent.ACKNOWLEDGED.label())) {
+            return last;
+        }
+        return steps.reversed().stream()
+                .filter(step -> "site".equals(step.hopKind()) && last.peers().contains(step.hop())).findFirst()
+                .orElse(last);
     }
 
     /**

@@ -15,10 +15,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxRows the most rows the log keeps, the oldest deleted first; a row is one step of one batch (a claim, an
  *        inbox transaction, a store transaction) and names every message of it
  * @param pruneInterval how often the log is pruned of what is past its retention or over its bound
+ * @param forward at a WAN gateway, whether the steps it takes with messages from other sites are forwarded to the
+ *        gateways of their origins' sites (which keep them in their own logs) as a custodied stream at ROUTINE
  */
 @ConfigurationProperties("gateway.custody")
 public record CustodyProperties(@DefaultValue("true") boolean enabled, @DefaultValue("7d") Duration retention,
-        @DefaultValue("1000000") long maxRows, @DefaultValue("1m") Duration pruneInterval) {
+        @DefaultValue("1000000") long maxRows, @DefaultValue("1m") Duration pruneInterval,
+        @DefaultValue("true") boolean forward) {
 
     /** @throws IllegalArgumentException naming the property whose value is out of range */
     public CustodyProperties {

@@ -61,7 +61,8 @@ public record CustodyTrail(String messageId, List<String> asked, List<CustodySte
 
     private static CustodyTrail of(String messageId, List<String> asked, List<CustodyStep> steps,
             List<Carried> carried) {
-        List<CustodyStep> ordered = steps.stream().sorted(Comparator.comparing(CustodyStep::at)).toList();
+        // A step a far site's gateway forwarded to the origin's is in both logs: asked both, it is one step.
+        List<CustodyStep> ordered = steps.stream().distinct().sorted(Comparator.comparing(CustodyStep::at)).toList();
         String position = ordered.isEmpty() && !carried.isEmpty()
                 ? "in " + carried.getFirst().place() + "'s inbox" + delivered(carried.getFirst().trace())
                         + "; no custody steps logged of it (pruned, or the log was off)"

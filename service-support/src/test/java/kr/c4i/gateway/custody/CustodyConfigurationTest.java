@@ -49,7 +49,7 @@ class CustodyConfigurationTest {
         @Bean
         CustodyPruner ownPruner(DataSource dataSource, MeterRegistry registry) {
             return new CustodyPruner(dataSource, new CustodyProperties(true, Duration.ofDays(1), 10,
-                    Duration.ofSeconds(1)), registry);
+                    Duration.ofSeconds(1), true), registry);
         }
     }
 
@@ -63,7 +63,7 @@ class CustodyConfigurationTest {
             assertThat(context).hasSingleBean(CustodyPruner.class).hasSingleBean(CustodyIndexMerger.class)
                     .hasSingleBean(CustodyEndpoint.class);
             assertThat(context.getBean(CustodyProperties.class)).isEqualTo(new CustodyProperties(true,
-                    Duration.ofDays(7), 1_000_000, Duration.ofMinutes(1)));
+                    Duration.ofDays(7), 1_000_000, Duration.ofMinutes(1), true));
         });
     }
 

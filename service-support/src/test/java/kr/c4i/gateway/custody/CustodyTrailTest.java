@@ -55,6 +55,28 @@ class CustodyTrailTest {
                         + "not yet seen at c");
     }
 
+    /**
+     * s2's gateway forwarded its steps to s1's, so asked both, they answer the same steps; and s2 delivered onto its
+     * LAN before s1 logged its acknowledgement: the position is s2's delivery, not s1's custody passing.
+     */
+    @Test
+    void stepsForwardedToTheOriginsSiteAreOneStepAndTheNextHopsStepsSayMoreThanTheAcknowledgement() {
+        CustodyStep storedAtS1 = step(0, "stored", "site", "s1", List.of("s2"), "norm", "from this site's LAN");
+        CustodyStep storedAtS2 = step(1, "stored", "site", "s2", List.of("@lan"), "lan", "from site s1");
+        CustodyStep deliveredAtS2 = step(2, "delivered", "site", "s2", List.of("@lan"), "lan", null);
+        CustodyStep acknowledged = step(3, "acknowledged", "site", "s1", List.of("s2"), "norm", null);
+
+        CustodyTrail trail = CustodyTrail.of("m-1", List.of(
+                new CustodyLogReader.Answer("site s1", List.of(storedAtS1, storedAtS2, deliveredAtS2, acknowledged),
+                        null),
+                new CustodyLogReader.Answer("site s2", List.of(storedAtS2, deliveredAtS2), null)));
+
+        assertThat(trail.steps()).containsExactly(storedAtS1, storedAtS2, deliveredAtS2, acknowledged);
+        assertThat(trail.position()).isEqualTo("delivered onto site s2's LAN at 2026-11-22T12:03:06Z");
+        assertThat(CustodyTrail.ofSteps("m-1", List.of("site s1"), List.of(storedAtS1, acknowledged)).position())
+                .isEqualTo("custody passed from gateway s1 to s2's gateway at 2026-11-22T12:03:07Z");
+    }
+
     @Test
     void aCopyStoredForTheLanAndAPeerInOneStatementWaitsForBoth() {
         CustodyTrail trail = CustodyTrail.ofSteps("m-1", List.of("site s2"), List.of(
@@ -116,8 +138,9 @@ class CustodyTrailTest {
         assertThat(trail.position()).isEqualTo("delivered into c's inbox at 2026-11-22T12:03:07Z");
         CustodyTrail withoutC = CustodyTrail.ofSteps("m-1", List.of("node a", "site s1", "site s2"),
                 steps.stream().filter(step -> !"c".equals(step.hop())).toList());
-        assertThat(withoutC.position()).as("c not asked").isEqualTo("custody passed from gateway s1 to s2's gateway "
-                + "at 2026-11-22T12:03:09Z; not yet seen at c");
+        // s2's own steps say more than s1's acknowledgement, which its clock puts last.
+        assertThat(withoutC.position()).as("c not asked").isEqualTo("delivered onto site s2's LAN "
+                + "at 2026-11-22T12:03:08Z; not yet seen at c");
     }
 
     @Test

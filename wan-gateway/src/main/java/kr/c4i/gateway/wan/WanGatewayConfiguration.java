@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
@@ -77,6 +78,7 @@ import kr.c4i.gateway.wan.schedule.ScheduleProperties;
 import kr.c4i.gateway.wan.seal.SiteCredentials;
 import kr.c4i.gateway.wan.seal.WanSecurity;
 import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.DeliveryReports;
 import kr.c4i.gateway.wan.store.RelayStore;
 
 /**
@@ -185,8 +187,12 @@ class WanGatewayConfiguration {
     /** The custody log of this site's steps, over its WAN link (its LAN's steps say {@code lan}); the user's wins. */
     @Bean
     @ConditionalOnMissingBean
-    CustodyLog custodyLog(CustodyProperties custody, SiteId site, WanLink link) {
-        return custody.enabled() ? new CustodyLog(site.value(), link.kind()) : CustodyLog.off();
+    CustodyLog custodyLog(CustodyProperties custody, SiteId site, SiteMap sites, WanLink link) {
+        if (!custody.enabled()) {
+            return CustodyLog.off();
+        }
+        CustodyLog log = new CustodyLog(site.value(), link.kind());
+        return custody.forward() ? log.forwarding(sites::isRemote) : log;
     }
 
     @Bean
@@ -333,6 +339,13 @@ class WanGatewayConfiguration {
     @Bean
     RelayMetrics relayMetrics(MeterRegistry registry) {
         return new RelayMetrics(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(DeliveryReportsEndpoint.class)
+    DeliveryReportsEndpoint deliveryReportsEndpoint(DataSource dataSource) {
+        return new DeliveryReportsEndpoint(new DeliveryReports(dataSource));
     }
 
     @Bean(destroyMethod = "close")

@@ -169,6 +169,15 @@ public final class MetricNames {
      * tags {@code reason} ({@code unknown-type}), {@code precedence}.
      */
     public static final String WAN_QUARANTINED = "gateway.wan.quarantined";
+    /** Delivery ({@code delivered=true}) and non-delivery reports a node wrote into its {@code delivery_report}. */
+    public static final String REPORTS_WRITTEN = "gateway.reports.written";
+    /** Rounds in which a node could not ask its site's gateway for delivery reports, or not write them. */
+    public static final String REPORTS_FAILURES = "gateway.reports.failures";
+    /**
+     * Custody steps with messages of other sites that this gateway stored to forward to their origins' sites
+     * ({@code way=forwarded}), and steps other sites' gateways forwarded here that it kept ({@code way=received}).
+     */
+    public static final String WAN_CUSTODY_STEPS = "gateway.wan.custody.steps";
 
     // Both services: the custody log's pruner (service-support, kr.c4i.gateway.custody).
     /** Custody log rows the pruner deleted; tag {@code reason}: {@code age} (past retention) or {@code bound}. */

@@ -63,9 +63,19 @@ public final class RelayMetrics {
     private final Map<SiteId, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<SiteId, Counter> resent = new ConcurrentHashMap<>();
     private final Map<Precedence, Timer> latency = new ConcurrentHashMap<>();
+    private final Counter forwardedSteps;
+    private final Counter receivedSteps;
 
     public RelayMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.forwardedSteps = custodySteps(registry, "forwarded");
+        this.receivedSteps = custodySteps(registry, "received");
+    }
+
+    private static Counter custodySteps(MeterRegistry registry, String way) {
+        return Counter.builder(MetricNames.WAN_CUSTODY_STEPS)
+                .description("Custody steps with other sites' messages forwarded there, or kept from them")
+                .tag("way", way).register(registry);
     }
 
     public MeterRegistry registry() {
@@ -149,6 +159,13 @@ public final class RelayMetrics {
         resent.computeIfAbsent(site, s -> Counter.builder(MetricNames.WAN_FRAMES_RESENT)
                 .description("DATA frames given up whose messages go again").tag(TAG_SITE, s.value())
                 .register(registry)).increment(count);
+    }
+
+    /** Custody steps stored to forward to other sites ({@code forwarded}) or kept from them ({@code received}). */
+    public void custodySteps(boolean forwarded, int count) {
+        if (count > 0) {
+            (forwarded ? forwardedSteps : receivedSteps).increment(count);
+        }
     }
 
     /** A message passed custody to this site's nodes this long after its origin created it. */

@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,8 @@ import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.Acceptance;
 import kr.c4i.gateway.wan.store.Copy;
+import kr.c4i.gateway.wan.store.Outcome;
+import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayQuarantine;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
@@ -84,6 +87,9 @@ import kr.c4i.gateway.wan.store.Route;
 public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RelayEngine.class);
+
+    /** The quarantine's reason for a forwarded custody step that does not read as one. */
+    static final String INVALID_CUSTODY_STEP = "invalid-custody-step";
 
     /** The most link time one DATA frame fills, when the link is fast enough to fill more than the frame target. */
     static final Duration FRAME_TIME = Duration.ofMillis(10);
@@ -137,6 +143,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     private final long epoch = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     private final Map<SiteId, PeerSender> senders = new LinkedHashMap<>();
     private final LanDeliverer deliverer;
+    private final CustodyForwarder forwarder;
     private final List<Thread> threads = new ArrayList<>();
     // Refusals and unroutable messages so far: each is counted in the metrics, logged at powers of two.
     private final AtomicLong refusedForClearance = new AtomicLong();
@@ -174,6 +181,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
                 new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
                 metrics, clock, settings.lanBatchBytes(), LanDeliverer.MAX_PENDING, LanDeliverer.IDLE);
+        this.forwarder = new CustodyForwarder(self, store.forwardedCustody(), this::forward);
     }
 
     /**
@@ -215,6 +223,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         lan.open(this);
         senders.values().forEach(s -> threads.add(Thread.ofPlatform().name("wan-send-" + s.peer()).start(s)));
         threads.add(Thread.ofPlatform().name("wan-lan-deliver").start(deliverer));
+        threads.add(Thread.ofPlatform().name("wan-custody-forward").start(forwarder));
         started = true;
         log.info("WAN gateway of site {} relaying over the {} link to {} (epoch {})", self, link.kind(),
                 routes.peers(), Long.toHexString(epoch));
@@ -382,16 +391,25 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Envelope> owners = new ArrayList<>();
         List<Integer> frameOf = new ArrayList<>();
         Instant now = clock.instant();
+        List<Received> stepsFrom = new ArrayList<>();
+        List<Envelope> steps = new ArrayList<>();
+        List<Integer> stepFrames = new ArrayList<>();
         for (int f = 0; f < frames.size(); f++) {
             for (RelayedEnvelope relayed : frames.get(f).frame().envelopes()) {
                 if (relayed.hasCrossed(self)) {
                     metrics.dropped("loop", relayed.envelope());
                     continue;
                 }
-                Envelope envelope = stamped(relayed.envelope(), self, now);
+                boolean step = ForwardedStep.TYPE.equals(relayed.envelope().kmtfType());
+                Envelope envelope = step ? relayed.envelope() : stamped(relayed.envelope(), self, now);
                 List<SiteId> crossed = new ArrayList<>(relayed.crossed());
                 crossed.add(self);
-                if (relayed.boundFor().contains(self) && clearedHere(envelope)) {
+                if (step && relayed.boundFor().contains(self)) {
+                    steps.add(envelope);
+                    stepsFrom.add(frames.get(f));
+                    stepFrames.add(f);
+                }
+                else if (relayed.boundFor().contains(self) && clearedHere(envelope)) {
                     copies.add(Copy.of(Route.lan(),
                             new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
                 }
@@ -406,6 +424,9 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         }
         boolean[] owed = new boolean[frames.size()];
         Arrays.fill(owed, true);
+        if (!recordSteps(steps, stepsFrom)) {
+            stepFrames.forEach(f -> owed[f] = false);
+        }
         if (!copies.isEmpty()) {
             List<Acceptance> outcomes;
             try {
@@ -440,6 +461,85 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 received.peer().owe(received.frame().epoch(), received.frame().seq());
             }
         }
+    }
+
+    /**
+     * Keeps the custody steps other sites' gateways forwarded here in this site's custody log, and those that do not
+     * read as steps (bad input from a peer) in the quarantine, on disk before their frames are receipted.
+     *
+     * @return whether all of them are kept; if not, their frames are not receipted, and come again
+     */
+    private boolean recordSteps(List<Envelope> envelopes, List<Received> from) {
+        if (envelopes.isEmpty()) {
+            return true;
+        }
+        List<ForwardedStep> steps = new ArrayList<>();
+        List<Envelope> unreadable = new ArrayList<>();
+        for (int i = 0; i < envelopes.size(); i++) {
+            Envelope envelope = envelopes.get(i);
+            try {
+                steps.add(CustodyEnvelopes.step(envelope));
+            }
+            catch (IllegalArgumentException ex) {
+                log.warn("Custody step {} from site {} is unreadable ({}): kept in relay_quarantine",
+                        envelope.messageId(), from.get(i).from(), ex.getMessage());
+                unreadable.add(envelope);
+            }
+        }
+        try {
+            int added = store.forwardedCustody().record(steps);
+            metrics.custodySteps(false, added);
+            if (!unreadable.isEmpty()) {
+                store.quarantine().keep(unreadable, INVALID_CUSTODY_STEP);
+                unreadable.forEach(e -> metrics.quarantined(INVALID_CUSTODY_STEP, e));
+            }
+            return true;
+        }
+        catch (SQLException ex) {
+            log.warn("Unable to keep {} custody steps other sites forwarded: {}; they come again", envelopes.size(),
+                    ex.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * Stores custody steps for the WAN, each towards the site of the node its messages came from.
+     *
+     * @return the ids of those stored, absorbed as stored before, or that no route reaches (counted and logged)
+     */
+    Set<String> forward(List<Envelope> steps) throws SQLException {
+        Set<String> handled = new HashSet<>();
+        List<Copy> copies = new ArrayList<>();
+        for (Envelope step : steps) {
+            Optional<SiteId> site = sites.siteOf(step.origin());
+            int before = copies.size();
+            if (site.isPresent() && !site.get().equals(self)) {
+                split(step, List.of(self), Set.of(site.get()), null, copies);
+            }
+            if (copies.size() == before) {
+                handled.add(step.messageId());
+            }
+        }
+        if (copies.isEmpty()) {
+            return handled;
+        }
+        List<Acceptance> outcomes = store.accept(copies);
+        Set<SiteId> woken = new HashSet<>();
+        int stored = 0;
+        for (int i = 0; i < copies.size(); i++) {
+            if (outcomes.get(i).outcome() == Outcome.STORED) {
+                stored++;
+            }
+            if (outcomes.get(i).outcome().receipted()) {
+                handled.add(copies.get(i).messageId());
+            }
+            if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
+                woken.add(peer);
+            }
+        }
+        woken.forEach(p -> senders.get(p).wake());
+        metrics.custodySteps(true, stored);
+        return handled;
     }
 
     /**
@@ -497,7 +597,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      * classification.
      */
     private void split(Envelope envelope, List<SiteId> crossed, Set<SiteId> destinations,
-            @org.jspecify.annotations.Nullable String supersedeKey, List<Copy> copies) {
+            @Nullable String supersedeKey, List<Copy> copies) {
         Clearances clearances = sites.siteClearances();
         Set<SiteId> cleared = new TreeSet<>();
         for (SiteId site : destinations) {
@@ -574,6 +674,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     public synchronized void close() {
         senders.values().forEach(PeerSender::stop);
         deliverer.stop();
+        forwarder.stop();
         for (Thread thread : threads) {
             try {
                 thread.join(Duration.ofSeconds(10));

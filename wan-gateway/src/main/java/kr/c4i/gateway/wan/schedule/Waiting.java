@@ -2,6 +2,9 @@ package kr.c4i.gateway.wan.schedule;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -14,7 +17,15 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * @param bytes its size on the link before compression (envelope and relay header)
  * @param createdAt when its origin's application wrote it (for expiry)
  * @param storedAt when this gateway stored it
+ * @param origin the node its message came from, which the custody steps taken with it name; {@code null} for a
+ *        custody step on its way to another site
  */
 public record Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
-        Instant storedAt) {
+        Instant storedAt, @Nullable NodeId origin) {
+
+    /** A copy whose origin its steps do not name. */
+    public Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
+            Instant storedAt) {
+        this(id, messageId, precedence, kmtfType, bytes, createdAt, storedAt, null);
+    }
 }

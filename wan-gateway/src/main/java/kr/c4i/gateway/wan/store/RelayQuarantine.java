@@ -81,7 +81,8 @@ public final class RelayQuarantine {
                         Envelope envelope = byId.get(rs.getString(1));
                         kept.add(envelope.messageId());
                         steps.add(CustodyEvent.QUARANTINED, envelope.messageId(), RelayStore.LAN_LINK,
-                                List.of(envelope.origin()), envelope.precedence(), reason);
+                                List.of(envelope.origin()), envelope.precedence(), reason,
+                                ForwardedStep.TYPE.equals(envelope.kmtfType()) ? null : envelope.origin());
                     }
                 }
             }

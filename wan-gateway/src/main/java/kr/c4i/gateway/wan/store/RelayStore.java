@@ -95,8 +95,9 @@ public final class RelayStore implements AutoCloseable {
     private static final String BACKLOG = """
             SELECT id, route, message_id, precedence, kmtf_type, bytes,
                    (extract(epoch FROM created_at) * 1000000)::bigint, (extract(epoch FROM stored_at) * 1000000)::bigint,
-                   supersede_key
-              FROM relay_copy ORDER BY id""";
+                   supersede_key,
+                   CASE WHEN kmtf_type <> '%s' THEN origin_node END
+              FROM relay_copy ORDER BY id""".formatted(ForwardedStep.TYPE);
 
     private static final Precedence[] PRECEDENCES = Precedence.values();
 
@@ -166,6 +167,8 @@ public final class RelayStore implements AutoCloseable {
     private final ConcurrentMap<Route, RouteBacklog> backlogs = new ConcurrentHashMap<>();
     // One string per type name for the whole backlog, not one per stored copy.
     private final ConcurrentMap<String, String> typeNames = new ConcurrentHashMap<>();
+    // The same for the origins of copies read back from the table.
+    private final ConcurrentMap<String, NodeId> nodes = new ConcurrentHashMap<>();
     // Guards storedBytes, reservedBytes and held; taken before a backlog's monitor, never after.
     private final Object capacity = new Object();
     private final HeldCopies held = new HeldCopies();
@@ -187,6 +190,7 @@ public final class RelayStore implements AutoCloseable {
     private final LongAdder duplicates = new LongAdder();
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
+    private final ForwardedCustody forwardedCustody;
     private final CopyCache cache;
     private final CustodyLog custody;
     // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
@@ -233,6 +237,7 @@ public final class RelayStore implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.custody = Objects.requireNonNull(custody, "custody");
         this.quarantine = new RelayQuarantine(dataSource, clock, custody);
+        this.forwardedCustody = new ForwardedCustody(dataSource);
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
@@ -274,6 +279,11 @@ public final class RelayStore implements AutoCloseable {
     }
 
     /** Where messages the gateway cannot relay as they are go instead, in the same database. */
+    /** The custody steps this gateway forwards to other sites, and those they forwarded here. */
+    public ForwardedCustody forwardedCustody() {
+        return forwardedCustody;
+    }
+
     public RelayQuarantine quarantine() {
         return quarantine;
     }
@@ -407,25 +417,38 @@ public final class RelayStore implements AutoCloseable {
             Copy copy = copies.get(i);
             List<SiteId> crossed = copy.relayed().crossed();
             String from = crossed.size() < 2 ? "from this site's LAN" : "from site " + crossed.get(crossed.size() - 2);
-            step(steps, CustodyEvent.STORED, copy.route().key(), copy.messageId(), precedence(copy), from);
+            step(steps, CustodyEvent.STORED, copy.route().key(), copy.messageId(), precedence(copy), from,
+                    origin(copy));
             Waiting replaced = replacing[i];
             if (replaced != null && deleted.containsKey(replaced.id())) {
                 step(steps, CustodyEvent.DROPPED, copy.route().key(), replaced.messageId(), replaced.precedence(),
-                        "superseded by a newer report");
+                        "superseded by a newer report", replaced.origin());
             }
         }
         return steps;
     }
 
-    /** One copy's step, over the LAN for the LAN's route, else over the WAN link. */
+    /**
+     * One copy's step, over the LAN for the LAN's route, else over the WAN link, naming its message's origin.
+     */
     private static void step(CustodyLog.Entries steps, CustodyEvent event, String route, String messageId,
-            Precedence precedence, @Nullable String detail) {
+            Precedence precedence, @Nullable String detail, @Nullable NodeId origin) {
         if (Route.Lan.KEY.equals(route)) {
-            steps.add(event, messageId, LAN_LINK, List.of(route), precedence, detail);
+            steps.add(event, messageId, LAN_LINK, List.of(route), precedence, detail, origin);
         }
         else {
-            steps.add(event, messageId, List.of(route), precedence, detail);
+            steps.add(event, messageId, List.of(route), precedence, detail, origin);
         }
+    }
+
+    /**
+     * The origin of a copy's message, which its steps name: the custody log forwards those with another site's
+     * messages there, and the origin's delivery reports are read by it. None for a forwarded step itself, whose steps
+     * are neither forwarded (that would forward steps of steps without end) nor reported.
+     */
+    private static @Nullable NodeId origin(Copy copy) {
+        Envelope envelope = copy.relayed().envelope();
+        return ForwardedStep.TYPE.equals(envelope.kmtfType()) ? null : envelope.origin();
     }
 
     /** Takes back what the claim still holds of these copies, for a call that stored none or not all of them. */
@@ -546,7 +569,7 @@ public final class RelayStore implements AutoCloseable {
                     if (copy != null) {
                         removed.add(copy);
                         toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
-                                copy.precedence(), why));
+                                copy.precedence(), why, copy.origin()));
                         break;
                     }
                 }
@@ -607,14 +630,14 @@ public final class RelayStore implements AutoCloseable {
         round.forEach((id, copy) -> {
             if (deleted.containsKey(id)) {
                 step(steps, copy.why().event(), copy.copy().route(), copy.copy().messageId(), copy.precedence(),
-                        copy.why().detail());
+                        copy.why().detail(), copy.origin());
             }
         });
         return steps;
     }
 
     /** A copy removed and not yet deleted from the table, and why it was removed. */
-    private record Removed(RouteMessage copy, Precedence precedence, Removal why) {
+    private record Removed(RouteMessage copy, Precedence precedence, Removal why, @Nullable NodeId origin) {
     }
 
     /** Deletes what was removed, then stops deleting and lets another store open the database; once. */
@@ -951,7 +974,8 @@ public final class RelayStore implements AutoCloseable {
                 Copy copy = copies.get(i);
                 long id = ids[i];
                 Waiting stored = new Waiting(id, copy.messageId(), precedence(copy),
-                        typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt);
+                        typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt,
+                        origin(copy));
                 // Kept before the backlog shows it, so no sender reads its row.
                 cache.put(id, copy.relayed(), copy.bytes());
                 held.stored(keys[i], id);
@@ -1031,8 +1055,10 @@ public final class RelayStore implements AutoCloseable {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Route route = Route.parse(rs.getString(2));
+                        String origin = rs.getString(10);
                         Waiting copy = new Waiting(rs.getLong(1), rs.getString(3), PRECEDENCES[rs.getShort(4)],
-                                typeName(rs.getString(5)), rs.getInt(6), micros(rs.getLong(7)), micros(rs.getLong(8)));
+                                typeName(rs.getString(5)), rs.getInt(6), micros(rs.getLong(7)), micros(rs.getLong(8)),
+                                origin == null ? null : nodes.computeIfAbsent(origin, NodeId::of));
                         held.loaded(new RouteMessage(route.key(), copy.messageId()), copy.id());
                         // Read in id order: the last is the highest, and the ids given from now on follow it.
                         lastId = copy.id();

@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,20 +24,13 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.link.FrameHandler;
-import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
-import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
-import kr.c4i.gateway.wan.lan.LanDelivery;
-import kr.c4i.gateway.wan.lan.LanIngest;
-import kr.c4i.gateway.wan.lan.LanSide;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.ExpiryRule;
@@ -64,8 +55,8 @@ class RelayEngineTraceTest {
 
     private final MovableClock clock = new MovableClock(CREATED.plusMillis(40));
     private final FrameCodec codec = FrameCodec.standard();
-    private final Link link = new Link();
-    private final Nodes nodes = new Nodes();
+    private final RecordingLink link = new RecordingLink(S2);
+    private final RecordingLan nodes = new RecordingLan();
     private EmbeddedPostgres postgres;
     private HikariDataSource pool;
     private RelayStore store;
@@ -160,80 +151,5 @@ class RelayEngineTraceTest {
 
     private static RelayedEnvelope fromPeer(Envelope envelope) {
         return new RelayedEnvelope(envelope, List.of(S2), new TreeSet<>(Set.of(S1)));
-    }
-
-    /** A link to s2 that is up and keeps every frame handed to it. */
-    private static final class Link implements WanLink {
-
-        final List<byte[]> frames = new CopyOnWriteArrayList<>();
-
-        @Override
-        public String kind() {
-            return "test";
-        }
-
-        @Override
-        public Set<SiteId> peers() {
-            return Set.of(S2);
-        }
-
-        @Override
-        public int maxFrameBytes() {
-            return 64 * 1024;
-        }
-
-        @Override
-        public void open(FrameHandler handler) {
-        }
-
-        @Override
-        public void send(SiteId peer, byte[] frame) {
-            frames.add(frame);
-        }
-
-        @Override
-        public long unacknowledgedBytes(SiteId peer) {
-            return 0;
-        }
-
-        @Override
-        public LinkState state(SiteId peer) {
-            return LinkState.UP;
-        }
-
-        @Override
-        public Map<String, Object> details() {
-            return Map.of();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** This site's nodes: they take every message at once, and the test sees each envelope handed over. */
-    private static final class Nodes implements LanSide {
-
-        final List<Envelope> handed = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void open(LanIngest ingest) {
-        }
-
-        @Override
-        public LanDelivery deliver(List<RelayedEnvelope> batch) {
-            batch.forEach(r -> handed.add(r.envelope()));
-            return new LanDelivery(batch.stream().map(RelayedEnvelope::messageId).collect(Collectors.toSet()),
-                    Set.of(), Map.of());
-        }
-
-        @Override
-        public TransportHealth health() {
-            return TransportHealth.up(Map.of());
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

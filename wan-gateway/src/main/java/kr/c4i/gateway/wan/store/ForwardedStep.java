@@ -1,0 +1,63 @@
+package kr.c4i.gateway.wan.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+
+/**
+ * A custody step one site's gateway took with messages from another site, on its way to the origin's site: one row
+ * of that gateway's custody log, or part of one (a row names many messages; a step forwarded names at most
+ * {@link #MAX_MESSAGES}).
+ *
+ * @param hop the site whose gateway took the step
+ * @param logId the row's id in that gateway's custody log
+ * @param part which part of the row's messages this is, from 0
+ * @param at when it took the step, by its database's clock
+ * @param event what it did, as {@code CustodyEvent#label()} spells it
+ * @param peers the other side of the step: a next hop's site, or {@code @lan}
+ * @param link what the step went over
+ * @param precedence the messages' precedence
+ * @param detail why, for drops and quarantines
+ * @param origin the node the messages came from: the site of this node is where the step goes
+ * @param messageIds the messages
+ */
+public record ForwardedStep(SiteId hop, long logId, int part, Instant at, String event, List<String> peers,
+        @Nullable String link, @Nullable String precedence, @Nullable String detail, NodeId origin,
+        List<String> messageIds) {
+
+    /**
+     * The type a forwarded step crosses the WAN as: no catalogue's (a KMTF type id has no {@code @}), so a node that
+     * sends one is refused as sending an unknown type, and a gateway's own steps with it are never forwarded.
+     */
+    public static final String TYPE = "@custody";
+
+    /** The most messages one forwarded step names: a row of a large batch goes as several, each a small record. */
+    public static final int MAX_MESSAGES = 64;
+
+    public ForwardedStep {
+        Objects.requireNonNull(hop, "hop");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(origin, "origin");
+        peers = List.copyOf(peers);
+        messageIds = List.copyOf(messageIds);
+        if (messageIds.isEmpty() || messageIds.size() > MAX_MESSAGES) {
+            throw new IllegalArgumentException("A forwarded custody step names 1 to " + MAX_MESSAGES
+                    + " messages, not " + messageIds.size());
+        }
+    }
+
+    /**
+     * The id it crosses the WAN as, the same each time it is forwarded: where, which row and part, and when (a store
+     * rebuilt from nothing numbers its rows again).
+     */
+    public String forwardedAs() {
+        long micros = Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1_000);
+        return "@custody/" + hop + "/" + logId + "/" + part + "/" + micros;
+    }
+}

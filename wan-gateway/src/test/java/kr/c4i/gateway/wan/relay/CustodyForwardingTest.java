@@ -1,0 +1,278 @@
+package kr.c4i.gateway.wan.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.RoutingTable;
+import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.custody.CustodyLogReader;
+import kr.c4i.gateway.custody.CustodyStep;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.wan.MovableClock;
+import kr.c4i.gateway.wan.frame.DataFrame;
+import kr.c4i.gateway.wan.frame.Frame;
+import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.ReceiptFrame;
+import kr.c4i.gateway.wan.metrics.RelayMetrics;
+import kr.c4i.gateway.wan.policy.RelayPolicy;
+import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.DeliveryReportsEndpoint;
+import kr.c4i.gateway.wan.store.DeliveryReports;
+import kr.c4i.gateway.wan.store.ForwardedStep;
+import kr.c4i.gateway.wan.store.RelayStore;
+import kr.c4i.gateway.wan.store.StoreLimits;
+
+/**
+ * Site s1's gateway forwards the steps it takes with node c's messages (from site s2) back to s2, and keeps in its own
+ * custody log the steps s2 forwards of node a's: on a real store and custody log, with a link that records frames.
+ */
+class CustodyForwardingTest {
+
+    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
+    private static final SiteId S1 = SiteId.of("s1");
+    private static final SiteId S2 = SiteId.of("s2");
+    private static final NodeId A = NodeId.of("a");
+    private static final NodeId C = NodeId.of("c");
+    private static final Instant CREATED = Instant.parse("2026-11-26T12:00:00Z");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final MovableClock clock = new MovableClock(CREATED.plusMillis(40));
+    private final FrameCodec codec = FrameCodec.standard();
+    private final RecordingLink link = new RecordingLink(S2);
+    private final RecordingLan nodes = new RecordingLan();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private EmbeddedPostgres postgres;
+    private HikariDataSource pool;
+    private RelayStore store;
+    private RelayEngine engine;
+
+    @BeforeEach
+    void startEngine() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations(RelayStore.MIGRATIONS).load()
+                .migrate();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO database_owner (kind, owner) VALUES ('site', 's1')");
+        }
+        pool = new HikariDataSource();
+        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
+        pool.setMaximumPoolSize(4);
+        SiteMap sites = SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C)));
+        store = RelayStore.opened(pool, StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
+                new CustodyLog(S1.value(), "test").forwarding(sites::isRemote));
+        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
+        engine = new RelayEngine(sites,
+                new SiteRoutes(S1, Set.of(S2), Map.of()),
+                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
+                () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
+                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
+                        0.05, 1500, 256 * 1024),
+                clock);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        engine.close();
+        store.close();
+        pool.close();
+        postgres.close();
+    }
+
+    @Test
+    void theStepsWithAMessageOfAnotherSiteGoBackToThatSiteAndThoseWithOurOwnDoNot() throws Exception {
+        engine.start();
+        engine.ingest(List.of(message("a-1", A)));
+        engine.received(S2, codec.data(7, 0, List.of(fromS2(message("c-1", C)))));
+
+        await().atMost(WAIT).until(() -> forwardedSteps().stream().map(ForwardedStep::event).toList()
+                .containsAll(List.of("stored", "delivered")));
+        // A frame the link does not receipt goes again after a while: the same steps, once each here.
+        List<ForwardedStep> steps = forwardedSteps().stream().distinct().toList();
+        assertThat(steps).allSatisfy(step -> {
+            assertThat(step.hop()).isEqualTo(S1);
+            assertThat(step.origin()).isEqualTo(C);
+            assertThat(step.messageIds()).containsExactly("c-1");
+            assertThat(step.peers()).containsExactly("@lan");
+            assertThat(step.precedence()).isEqualTo("ROUTINE");
+        });
+        assertThat(steps).extracting(ForwardedStep::event).doesNotHaveDuplicates();
+        assertThat(dataFrames()).flatExtracting(DataFrame::envelopes)
+                .filteredOn(r -> r.envelope().kmtfType().equals(ForwardedStep.TYPE))
+                .allSatisfy(r -> {
+                    assertThat(r.envelope().precedence()).isEqualTo(Precedence.ROUTINE);
+                    assertThat(r.boundFor()).containsExactly(S2);
+                });
+        await().atMost(WAIT).until(() -> store.forwardedCustody().queued() == 0);
+        assertThat(registry.get("gateway.wan.custody.steps").tag("way", "forwarded").counter().count())
+                .isEqualTo(steps.size());
+    }
+
+    @Test
+    void stepsAPeerForwardsAreKeptOnceInThisSitesLogAndReceipted() throws Exception {
+        Instant at = CREATED.plusMillis(900);
+        ForwardedStep delivered = new ForwardedStep(S2, 41, 0, at, "delivered", List.of("@lan"), "lan", "FLASH",
+                null, A, List.of("a-1", "a-2"));
+        byte[] frame = codec.data(9, 3, List.of(fromS2(CustodyEnvelopes.envelope(delivered))));
+        engine.start();
+
+        engine.received(S2, frame);
+        engine.received(S2, frame);
+
+        await().atMost(WAIT).until(() -> receipts() >= 2);
+        List<CustodyStep> logged = logged("a-2");
+        assertThat(logged).singleElement().satisfies(step -> {
+            assertThat(step.hop()).isEqualTo("s2");
+            assertThat(step.event()).isEqualTo("delivered");
+            assertThat(step.at()).isEqualTo(at);
+            assertThat(step.peers()).containsExactly("@lan");
+            assertThat(step.precedence()).isEqualTo("FLASH");
+        });
+        assertThat(store.forwardedCustody().queued()).isZero();
+        assertThat(registry.get("gateway.wan.custody.steps").tag("way", "received").counter().count()).isEqualTo(1);
+    }
+
+    /**
+     * Node a's delivery reports, as its bridge reads them from this gateway: s2's delivery forwarded here and this
+     * site's own quarantine of a's message, in log order, after the cursor; not c's fates, nor steps that end nothing.
+     */
+    @Test
+    void aNodesReportsAreTheFatesOfItsMessagesHereAndForwardedAfterItsCursor() throws Exception {
+        ForwardedStep delivered = new ForwardedStep(S2, 41, 0, CREATED.plusMillis(900), "delivered",
+                List.of("@lan"), "lan", "FLASH", null, A, List.of("a-1"));
+        ForwardedStep stored = new ForwardedStep(S2, 40, 0, CREATED.plusMillis(800), "stored", List.of("@lan"),
+                "lan", "FLASH", "from site s1", A, List.of("a-1"));
+        engine.start();
+        engine.received(S2, codec.data(9, 3, List.of(fromS2(CustodyEnvelopes.envelope(stored)),
+                fromS2(CustodyEnvelopes.envelope(delivered)))));
+        engine.received(S2, codec.data(9, 4, List.of(fromS2(message("c-1", C)))));
+        engine.ingest(List.of(new Envelope("a-2", A, "NOSUCHTYPE", Precedence.FLASH, "UNCLASSIFIED", CREATED,
+                "MSGID/NOSUCHTYPE/a-2//".getBytes(StandardCharsets.UTF_8))));
+        await().atMost(WAIT).until(() -> receipts() >= 2 && !nodes.handed.isEmpty());
+
+        DeliveryReports reports = new DeliveryReports(pool);
+        List<DeliveryReports.Report> ofA = reports.after(A, 0, 10);
+
+        assertThat(ofA).extracting(r -> r.site() + " " + r.event() + " " + r.messageIds() + " " + r.delivered())
+                .containsExactly("s2 delivered [a-1] true", "s1 quarantined [a-2] false");
+        assertThat(ofA.getFirst().at()).isEqualTo(CREATED.plusMillis(900));
+        assertThat(ofA.get(1).detail()).isEqualTo("unknown-type");
+        assertThat(reports.after(A, ofA.getFirst().id(), 10)).containsExactly(ofA.get(1));
+        assertThat(reports.after(A, ofA.getLast().id(), 10)).isEmpty();
+        await().atMost(WAIT).until(() -> !reports.after(C, 0, 10).isEmpty());
+        assertThat(reports.after(C, 0, 10)).extracting(DeliveryReports.Report::event).containsOnly("delivered");
+
+        DeliveryReportsEndpoint endpoint = new DeliveryReportsEndpoint(reports);
+        assertThat(endpoint.reports("a", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.reports("a b", null, null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.reports("a", -1L, null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.reports("a", 0L, 0).getStatus()).isEqualTo(400);
+    }
+
+    @Test
+    void aStepThatDoesNotReadAsOneIsQuarantinedAndReceipted() throws Exception {
+        ForwardedStep step = new ForwardedStep(S2, 5, 0, CREATED, "stored", List.of(), null, null, null, A,
+                List.of("a-9"));
+        Envelope good = CustodyEnvelopes.envelope(step);
+        Envelope garbled = new Envelope(good.messageId(), A, ForwardedStep.TYPE, Precedence.ROUTINE, "UNCLASSIFIED",
+                CREATED, new byte[] { 1, 0, 2 });
+        engine.start();
+
+        engine.received(S2, codec.data(9, 4, List.of(fromS2(garbled))));
+
+        await().atMost(WAIT).until(() -> receipts() >= 1);
+        assertThat(logged("a-9")).isEmpty();
+        try (Connection c = pool.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT message_id, reason FROM relay_quarantine")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo(good.messageId());
+            assertThat(rs.getString(2)).isEqualTo(RelayEngine.INVALID_CUSTODY_STEP);
+        }
+    }
+
+    @Test
+    void aStepReadsBackAsItWasSentAndAMismatchedIdIsRefused() {
+        ForwardedStep step = new ForwardedStep(S2, 123, 2, CREATED.plusNanos(456_000), "dropped",
+                List.of("s3"), "norm", "PRIORITY", "oversize", C, List.of("c-1", "c/2"));
+
+        assertThat(CustodyEnvelopes.step(CustodyEnvelopes.envelope(step))).isEqualTo(step);
+        Envelope envelope = CustodyEnvelopes.envelope(step);
+        Envelope renamed = new Envelope("@custody/s2/124/2/0", C, envelope.kmtfType(), envelope.precedence(),
+                envelope.classification(), envelope.createdAt(), envelope.body());
+        assertThatThrownBy(() -> CustodyEnvelopes.step(renamed)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not match its body");
+    }
+
+    private List<CustodyStep> logged(String messageId) throws Exception {
+        try (Connection c = pool.getConnection()) {
+            return CustodyLogReader.read(c, messageId).steps().stream().filter(s -> !s.hop().equals("s1")).toList();
+        }
+    }
+
+    private List<DataFrame> dataFrames() throws Exception {
+        List<DataFrame> frames = new ArrayList<>();
+        for (byte[] bytes : link.frames) {
+            if (codec.decode(bytes) instanceof DataFrame data) {
+                frames.add(data);
+            }
+        }
+        return frames;
+    }
+
+    private List<ForwardedStep> forwardedSteps() throws Exception {
+        List<ForwardedStep> steps = new ArrayList<>();
+        for (DataFrame frame : dataFrames()) {
+            for (RelayedEnvelope relayed : frame.envelopes()) {
+                if (relayed.envelope().kmtfType().equals(ForwardedStep.TYPE)) {
+                    steps.add(CustodyEnvelopes.step(relayed.envelope()));
+                }
+            }
+        }
+        return steps;
+    }
+
+    private long receipts() throws Exception {
+        long count = 0;
+        for (byte[] bytes : link.frames) {
+            Frame frame = codec.decode(bytes);
+            if (frame instanceof ReceiptFrame) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static Envelope message(String id, NodeId origin) {
+        return new Envelope(id, origin, "SITREP", Precedence.ROUTINE, "UNCLASSIFIED", CREATED,
+                ("MSGID/SITREP/" + id + "//").getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static RelayedEnvelope fromS2(Envelope envelope) {
+        return new RelayedEnvelope(envelope, List.of(S2), new TreeSet<>(Set.of(S1)));
+    }
+}
