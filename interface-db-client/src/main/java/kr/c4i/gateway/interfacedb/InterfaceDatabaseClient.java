@@ -32,6 +32,10 @@ public final class InterfaceDatabaseClient {
     private static final String INSERT_RAW = """
             INSERT INTO outbox (message_id, kmtf_type, precedence, body, created_at)
             VALUES (?, ?, ?, ?, coalesce(?::timestamptz, clock_timestamp())) RETURNING id""";
+    private static final String DELIVERY_REPORTS = """
+            SELECT message_id, reported_by, event, delivered, at, detail, received_at
+              FROM delivery_report ORDER BY received_at, message_id""";
+
     private static final String INBOX = """
             SELECT message_id, origin_node, kmtf_type, precedence, classification, body, created_at, received_at,
                    transport
@@ -143,6 +147,12 @@ public final class InterfaceDatabaseClient {
         return list(INBOUND_QUARANTINE, rs -> new InboundQuarantineRow(rs.getString(1), rs.getString(2),
                 rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getBytes(7),
                 rs.getObject(8, Integer.class), rs.getInt(9), instant(rs, 10)));
+    }
+
+    /** Every delivery and non-delivery report, in the order they were written. */
+    public List<DeliveryReportRow> deliveryReports() throws SQLException {
+        return list(DELIVERY_REPORTS, rs -> new DeliveryReportRow(rs.getString(1), rs.getString(2), rs.getString(3),
+                rs.getBoolean(4), instant(rs, 5), rs.getString(6), instant(rs, 7)));
     }
 
     public long outboxCount() throws SQLException {

@@ -32,6 +32,7 @@ import kr.c4i.gateway.ports.LoopbackPorts;
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.tools.node.GatewayLaunch;
+import kr.c4i.gateway.tools.node.Launch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 import kr.c4i.gateway.tools.trace.TraceCommand;
 
@@ -206,6 +207,8 @@ final class WanCluster implements AutoCloseable {
             launch.ddsSecurity(ddsSecurity(node.site()), own.identityCertificate(), own.privateKey());
         }
         return launch.jmsCredentials(LAN_USER, lanPassword).managementPassword(managementPassword)
+                .deliveryReports("http://127.0.0.1:" + gateway.httpPort(), Launch.DEFAULT_MANAGEMENT_USER,
+                        managementPassword)
                 .embeddedBroker("127.0.0.1", node.brokerPort()).brokerDataDirectory(dir.resolve("artemis"))
                 .jmsPlainTcp()
                 .bridgeMaxRetryInterval("1s").ddsDomain(gateway.siteDomain()).ddsMulticast(false)

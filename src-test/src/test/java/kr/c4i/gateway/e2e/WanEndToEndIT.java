@@ -176,7 +176,9 @@ class WanEndToEndIT {
      * Under load, the WAN is cut for 60 s; meanwhile both gateways are killed with SIGKILL and started again. After
      * the WAN is back every message arrives exactly once, and what piled up during the outage drains FLASH and
      * IMMEDIATE before ROUTINE. {@code gateway trace} of a FLASH written once both gateways are back finds it held at
-     * s1's gateway, the cut hop, for as long as the WAN is cut, then delivered into c's inbox.
+     * s1's gateway, the cut hop, for as long as the WAN is cut, then delivered into c's inbox; and s1's gateway,
+     * asked alone, learns from s2's forwarded steps that s2 delivered it onto its LAN, and node a has a delivery
+     * report of each FLASH it wrote.
      */
     @Test
     void aWanOutageWithBothGatewaysKilledLosesNothingAndDrainsByPrecedence() throws Exception {
@@ -245,6 +247,27 @@ class WanEndToEndIT {
                         assertThat(trail.hops()).as(trail.printed()).containsExactly("node a sent",
                                 "site s1 relayed", "site s2 relayed", "node c delivered");
                     });
+            // The origin's site learns the fate from s2's gateway, which forwards its steps there: s1's log alone says
+            // where the message went after it left.
+            await().alias("s2's steps with " + held + " forwarded to s1").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+                        String atS1 = wan.gateway("s1").get("/actuator/custody/" + held).body();
+                        List<String> fromS2 = JsonPath.read(atS1, "$.steps[?(@.hop == 's2')].event");
+                        assertThat(fromS2).as(atS1).containsExactlyInAnyOrder("stored", "delivered");
+                        assertThat((String) JsonPath.read(atS1, "$.position")).as(atS1)
+                                .matches("delivered onto site s2's LAN at " + AT);
+                    });
+            // And a, the originator, has a delivery report of each FLASH it wrote during the outage, from site s2, once
+            // the link returned; none of the ROUTINE load, which asks for none.
+            List<String> flashes = urgent.stream().filter(id -> id.contains("flash")).toList();
+            await().alias("a's delivery reports of its FLASH messages").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(wan.client("a")
+                            .deliveryReports().stream().filter(r -> r.messageId().contains("outage"))
+                            .map(r -> r.messageId() + " " + r.reportedBy() + " " + r.event() + " " + r.delivered()))
+                            .containsExactlyInAnyOrderElementsOf(flashes.stream()
+                                    .map(id -> id + " site s2 delivered true").toList()));
+            assertThat(wan.client("a").deliveryReports()).as("a's reports: of its FLASH messages alone")
+                    .allMatch(r -> flashes.contains(r.messageId()));
 
             // Of what was written during the outage, every FLASH and IMMEDIATE arrived before any ROUTINE.
             List<InboxRow> arrived = wan.client("c").inbox().stream()

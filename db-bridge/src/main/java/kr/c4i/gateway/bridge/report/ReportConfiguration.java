@@ -1,0 +1,40 @@
+package kr.c4i.gateway.bridge.report;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+
+/**
+ * Delivery reports, when {@code gateway.reports.gateway} names this site's WAN gateway: a node whose messages stay
+ * in its site asks no one.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty("gateway.reports.gateway")
+class ReportConfiguration {
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
+    DeliveryReportPuller deliveryReportPuller(ReportProperties properties, NodeId node, DataSource dataSource,
+            KmtfCatalogue catalogue, MeterRegistry registry) {
+        List<String> unknown = properties.types().stream().filter(t -> catalogue.find(t).isEmpty()).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("gateway.reports.types names types the catalogue does not define: "
+                    + unknown);
+        }
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        return new DeliveryReportPuller(properties, node, new DeliveryReportStore(dataSource), client, registry);
+    }
+}

@@ -1,0 +1,57 @@
+package kr.c4i.gateway.bridge.report;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * Delivery reports: which of this node's messages get them, and where the bridge asks for them.
+ *
+ * @param gateway the management addresses of this site's WAN gateway, e.g. {@code http://gw-s1:8091}, and of its
+ *        standby if it has one (they share the store, so either answers; asked in turn while one cannot be reached);
+ *        none (the default) for a node whose messages never leave its site: no reports are asked for
+ * @param gatewayUser the user of the gateway's management credential
+ * @param gatewayPassword its password (environment: {@code GATEWAY_REPORTS_GATEWAY_PASSWORD}); required with
+ *        {@code gateway}
+ * @param precedences the precedences whose messages get reports
+ * @param types KMTF types whose messages get reports whatever their precedence
+ * @param interval how often the gateway is asked; a failure waits longer, up to ten times this
+ */
+@ConfigurationProperties("gateway.reports")
+public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue("user") String gatewayUser,
+        @Nullable String gatewayPassword, @DefaultValue("FLASH") Set<Precedence> precedences,
+        @DefaultValue Set<String> types, @DefaultValue("5s") Duration interval) {
+
+    /** @throws IllegalArgumentException naming the property whose value is wrong */
+    public ReportProperties {
+        gateway = List.copyOf(gateway);
+        precedences = Set.copyOf(precedences);
+        types = Set.copyOf(types);
+        for (URI address : gateway) {
+            if (address.getScheme() == null || !address.getScheme().matches("https?") || address.getHost() == null) {
+                throw new IllegalArgumentException("gateway.reports.gateway must be http:// or https:// addresses "
+                        + "with a host, was '" + address + "'");
+            }
+        }
+        if (!gateway.isEmpty() && (gatewayPassword == null || gatewayPassword.isBlank())) {
+            throw new IllegalArgumentException("gateway.reports.gateway-password is required with "
+                    + "gateway.reports.gateway (environment GATEWAY_REPORTS_GATEWAY_PASSWORD): the gateway's "
+                    + "management password");
+        }
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("gateway.reports.interval must be positive, was " + interval);
+        }
+    }
+
+    /** Whether a message of this precedence and type gets reports. */
+    public boolean wanted(@Nullable Precedence precedence, @Nullable String type) {
+        return precedence != null && precedences.contains(precedence) || type != null && types.contains(type);
+    }
+}

@@ -1,0 +1,184 @@
+package kr.c4i.gateway.bridge.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import kr.c4i.gateway.bridge.support.InterfaceDatabase;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.ports.LoopbackPorts;
+
+/**
+ * The bridge's side of delivery reports, on a real interface database: it asks a gateway that answers as the WAN
+ * gateway's {@code /actuator/reports/<node>} does (an HTTP server of the test's, serving reports after the cursor
+ * asked), writes the wanted ones once, and keeps its cursor with them. The real endpoint is in the WAN end-to-end test.
+ */
+class DeliveryReportPullerTest {
+
+    private static final String PASSWORD = "s3cret";
+    private static final Pattern AFTER = Pattern.compile("after=(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private InterfaceDatabase db;
+    private HttpServer gateway;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<String> reports = new CopyOnWriteArrayList<>();
+    private final List<String> asked = new CopyOnWriteArrayList<>();
+    private volatile int status = 200;
+    private volatile String garbage;
+
+    @BeforeEach
+    void start() throws Exception {
+        db = new InterfaceDatabase(dir.resolve("pg"));
+        gateway = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        gateway.createContext("/actuator/reports/", exchange -> {
+            asked.add(exchange.getRequestURI() + " " + exchange.getRequestHeaders().getFirst("Authorization"));
+            Matcher after = AFTER.matcher(exchange.getRequestURI().getQuery());
+            long from = after.find() ? Long.parseLong(after.group(1)) : 0;
+            String body = garbage != null ? garbage : answer(from);
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        gateway.start();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        gateway.stop(0);
+        db.close();
+    }
+
+    /** The reports after {@code from}, as the gateway pages them: ids are their place in its log. */
+    private String answer(long from) {
+        List<String> after = reports.stream().filter(r -> id(r) > from).toList();
+        long next = after.isEmpty() ? from : id(after.getLast());
+        return "{\"node\":\"a\",\"after\":" + from + ",\"next\":" + next + ",\"reports\":[" + String.join(",", after)
+                + "]}";
+    }
+
+    private static long id(String report) {
+        Matcher m = Pattern.compile("\"id\":(\\d+)").matcher(report);
+        m.find();
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String report(long id, String site, String event, String precedence, String detail,
+            String... ids) {
+        return "{\"id\":" + id + ",\"at\":\"2026-11-26T12:00:" + "%02d".formatted(id) + ".123456Z\",\"event\":\""
+                + event
+                + "\",\"site\":\"" + site + "\",\"peers\":[\"@lan\"],\"precedence\":"
+                + (precedence == null ? "null" : "\"" + precedence + "\"") + ",\"detail\":"
+                + (detail == null ? "null" : "\"" + detail + "\"") + ",\"messageIds\":[\""
+                + String.join("\",\"", ids) + "\"]}";
+    }
+
+    private DeliveryReportPuller puller(Set<Precedence> precedences, Set<String> types) {
+        // The first of the pair is down: the second answers.
+        URI down = URI.create("http://127.0.0.1:" + LoopbackPorts.freeTcp());
+        URI uri = URI.create("http://127.0.0.1:" + gateway.getAddress().getPort() + "/");
+        ReportProperties properties = new ReportProperties(List.of(down, uri), "user", PASSWORD, precedences, types,
+                Duration.ofSeconds(5));
+        return new DeliveryReportPuller(properties, NodeId.of("a"), new DeliveryReportStore(db.dataSource()),
+                HttpClient.newHttpClient(), registry);
+    }
+
+    private List<String> written() throws Exception {
+        return db.strings("SELECT message_id || ' ' || reported_by || ' ' || event || ' ' || delivered || ' ' "
+                + "|| coalesce(detail, '-') || ' ' || to_char(at AT TIME ZONE 'UTC', 'SS.US') FROM delivery_report "
+                + "ORDER BY message_id, event");
+    }
+
+    @Test
+    void theWantedReportsAreWrittenOnceAndTheCursorMovesWithThem() throws Exception {
+        db.insertOutbox("CALLFIREACK", "MSGID/CALLFIREACK/a//");
+        db.execute("INSERT INTO outbox (message_id, kmtf_type, precedence, body) VALUES ('r-1', 'SITREP', "
+                + "'ROUTINE', '\\x00'::bytea), ('r-2', 'GENADMIN', 'ROUTINE', '\\x00'::bytea)");
+        reports.add(report(3, "s2", "delivered", "FLASH", null, "f-1", "f-2"));
+        reports.add(report(5, "s2", "delivered", "ROUTINE", null, "r-1", "r-2"));
+        reports.add(report(8, "s1", "expired", "FLASH", null, "f-3"));
+        reports.add(report(9, "s3", "dropped", "FLASH", "oversize", "f-4"));
+        DeliveryReportPuller puller = puller(Set.of(Precedence.FLASH), Set.of("SITREP"));
+
+        assertThat(puller.round()).isEqualTo(4);
+
+        assertThat(written()).containsExactly(
+                "f-1 site s2 delivered true - 03.123456", "f-2 site s2 delivered true - 03.123456",
+                "f-3 site s1 expired false - 08.123456", "f-4 site s3 dropped false oversize 09.123456",
+                "r-1 site s2 delivered true - 05.123456");
+        assertThat(db.strings("SELECT source || ' ' || after FROM delivery_report_cursor"))
+                .containsExactly("site-gateway 9");
+        assertThat(asked.getFirst()).startsWith("/actuator/reports/a?after=0&limit=500 Basic ");
+        assertThat(registry.get(MetricNames.REPORTS_WRITTEN).tag("delivered", "true").counter().count()).isEqualTo(3);
+        assertThat(registry.get(MetricNames.REPORTS_WRITTEN).tag("delivered", "false").counter().count())
+                .isEqualTo(2);
+
+        // Nothing new: the gateway is asked after the cursor and nothing is written twice.
+        assertThat(puller.round()).isZero();
+        assertThat(asked.getLast()).startsWith("/actuator/reports/a?after=9&");
+        reports.add(report(12, "s2", "delivered", "FLASH", null, "f-3"));
+        assertThat(puller.round()).isEqualTo(1);
+        assertThat(written()).contains("f-3 site s2 delivered true - 12.123456").hasSize(6);
+
+        // Asked again from the start (a cursor lost), the reports written before are absorbed.
+        db.execute("DELETE FROM delivery_report_cursor");
+        puller.round();
+        assertThat(written()).hasSize(6);
+    }
+
+    @Test
+    void aGatewayThatRefusesTheCredentialOrAnswersNoReportsSaysSoInOneLineAndWritesNothing() throws Exception {
+        reports.add(report(1, "s2", "delivered", "FLASH", null, "f-1"));
+        DeliveryReportPuller puller = puller(Set.of(Precedence.FLASH), Set.of());
+
+        status = 401;
+        assertThatThrownBy(puller::round).hasMessageContaining(":" + gateway.getAddress().getPort()
+                + " answered 401 (check gateway.reports.gateway-user and -password)").message().contains("Connect");
+        status = 200;
+        garbage = "<html>not here</html>";
+        assertThatThrownBy(puller::round).hasMessageContaining("answered no list of reports")
+                .hasMessageEndingWith("<html>not here</html>").message().doesNotContain("\n");
+        garbage = "{\"next\":1,\"reports\":[{\"id\":1,\"at\":\"yesterday\",\"event\":\"delivered\",\"site\":\"s2\","
+                + "\"messageIds\":[\"f-1\"]}]}";
+        assertThatThrownBy(puller::round).hasMessageContaining("answered no list of reports");
+        assertThat(written()).isEmpty();
+        assertThat(db.count("SELECT count(*) FROM delivery_report_cursor")).isZero();
+    }
+
+    @Test
+    void aGatewayWithoutAPasswordOrAnAddressThatIsNoneIsRefusedNamingTheSetting() {
+        List<URI> uri = List.of(URI.create("http://gw-s1:8091"));
+        assertThatThrownBy(() -> new ReportProperties(uri, "user", null, Set.of(Precedence.FLASH), Set.of(),
+                Duration.ofSeconds(5))).hasMessageContaining("gateway.reports.gateway-password is required");
+        assertThatThrownBy(() -> new ReportProperties(List.of(URI.create("gw-s1:8091")), "user", "x",
+                Set.of(Precedence.FLASH), Set.of(), Duration.ofSeconds(5)))
+                .hasMessageContaining("gateway.reports.gateway must be http:// or https:// addresses");
+        assertThat(new ReportProperties(List.of(), "user", null, Set.of(Precedence.FLASH), Set.of(),
+                Duration.ofSeconds(5)).wanted(Precedence.FLASH, null)).isTrue();
+    }
+}
