@@ -74,8 +74,8 @@ final class DeliveryReportPuller implements AutoCloseable {
         this.node = node;
         this.store = store;
         this.client = client;
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString((properties.gatewayUser() + ":"
-                + properties.gatewayPassword()).getBytes(StandardCharsets.UTF_8));
+        this.authorization = "Basic " + Base64.getEncoder().encodeToString((properties.user() + ":"
+                + properties.password()).getBytes(StandardCharsets.UTF_8));
         this.backoff = new Backoff(properties.interval(), properties.interval().multipliedBy(10));
         this.delivered = written(registry, "true");
         this.notDelivered = written(registry, "false");
@@ -154,7 +154,7 @@ final class DeliveryReportPuller implements AutoCloseable {
                 HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new ReportsUnreadableException(gateway + " answered " + response.statusCode()
-                            + (response.statusCode() == 401 ? " (check gateway.reports.gateway-user and -password)"
+                            + (response.statusCode() == 401 ? " (check gateway.reports.user and password)"
                                     : ": " + abbreviate(response.body())));
                 }
                 return Answer.parse(gateway, response.body());

@@ -17,16 +17,16 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * @param gateway the management addresses of this site's WAN gateway, e.g. {@code http://gw-s1:8091}, and of its
  *        standby if it has one (they share the store, so either answers; asked in turn while one cannot be reached);
  *        none (the default) for a node whose messages never leave its site: no reports are asked for
- * @param gatewayUser the user of the gateway's management credential
- * @param gatewayPassword its password (environment: {@code GATEWAY_REPORTS_GATEWAY_PASSWORD}); required with
+ * @param user the user of the gateway's management credential
+ * @param password its password (environment: {@code GATEWAY_REPORTS_PASSWORD}); required with
  *        {@code gateway}
  * @param precedences the precedences whose messages get reports
  * @param types KMTF types whose messages get reports whatever their precedence
  * @param interval how often the gateway is asked; a failure waits longer, up to ten times this
  */
 @ConfigurationProperties("gateway.reports")
-public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue("user") String gatewayUser,
-        @Nullable String gatewayPassword, @DefaultValue("FLASH") Set<Precedence> precedences,
+public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue("user") String user,
+        @Nullable String password, @DefaultValue("FLASH") Set<Precedence> precedences,
         @DefaultValue Set<String> types, @DefaultValue("5s") Duration interval) {
 
     /** @throws IllegalArgumentException naming the property whose value is wrong */
@@ -40,9 +40,9 @@ public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue("u
                         + "with a host, was '" + address + "'");
             }
         }
-        if (!gateway.isEmpty() && (gatewayPassword == null || gatewayPassword.isBlank())) {
-            throw new IllegalArgumentException("gateway.reports.gateway-password is required with "
-                    + "gateway.reports.gateway (environment GATEWAY_REPORTS_GATEWAY_PASSWORD): the gateway's "
+        if (!gateway.isEmpty() && (password == null || password.isBlank())) {
+            throw new IllegalArgumentException("gateway.reports.password is required with "
+                    + "gateway.reports.gateway (environment GATEWAY_REPORTS_PASSWORD): the gateway's "
                     + "management password");
         }
         if (interval.isNegative() || interval.isZero()) {

@@ -158,7 +158,7 @@ class DeliveryReportPullerTest {
 
         status = 401;
         assertThatThrownBy(puller::round).hasMessageContaining(":" + gateway.getAddress().getPort()
-                + " answered 401 (check gateway.reports.gateway-user and -password)").message().contains("Connect");
+                + " answered 401 (check gateway.reports.user and password)").message().contains("Connect");
         status = 200;
         garbage = "<html>not here</html>";
         assertThatThrownBy(puller::round).hasMessageContaining("answered no list of reports")
@@ -174,7 +174,7 @@ class DeliveryReportPullerTest {
     void aGatewayWithoutAPasswordOrAnAddressThatIsNoneIsRefusedNamingTheSetting() {
         List<URI> uri = List.of(URI.create("http://gw-s1:8091"));
         assertThatThrownBy(() -> new ReportProperties(uri, "user", null, Set.of(Precedence.FLASH), Set.of(),
-                Duration.ofSeconds(5))).hasMessageContaining("gateway.reports.gateway-password is required");
+                Duration.ofSeconds(5))).hasMessageContaining("gateway.reports.password is required");
         assertThatThrownBy(() -> new ReportProperties(List.of(URI.create("gw-s1:8091")), "user", "x",
                 Set.of(Precedence.FLASH), Set.of(), Duration.ofSeconds(5)))
                 .hasMessageContaining("gateway.reports.gateway must be http:// or https:// addresses");

@@ -55,6 +55,7 @@ class ComposeStackIT {
                     .contains("peers.s2: /pki/s2/gw-s2/identity.crt");
 
             everyReliableMessageArrivesOnceAtEverySubscriber(stack);
+            aFlashAcrossTheWanComesBackAsADeliveryReport(stack);
             theQuickScenariosDeliverEveryMessageOnce(stack, transport);
             everyDashboardQueryAnswers(transport);
             thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(stack, transport);
@@ -88,6 +89,28 @@ class ComposeStackIT {
                 stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
                 .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 1\\.0"));
         fromAToBAndCExactlyOnce(stack, "pair");
+    }
+
+    /**
+     * 10 FLASH AIRSITREP from a reach c across the WAN, and a's bridge writes a delivery report of each from site s2,
+     * which it asked of s1's gateway (which s2's forwarded its steps to): each once, and none of the ROUTINE ones.
+     */
+    private static void aFlashAcrossTheWanComesBackAsADeliveryReport(ComposeStack stack) {
+        String run = "dr" + Long.toString(System.nanoTime() % 1_000_000, 36);
+        stack.sql("postgres-a", "ifdb", "INSERT INTO outbox (message_id, kmtf_type, precedence, body) SELECT '" + run
+                + "-' || g, 'AIRSITREP', CASE WHEN g <= 10 THEN 'FLASH' ELSE 'ROUTINE' END, convert_to(format("
+                + "E'UNCLASSIFIED\\nMSGID/AIRSITREP/COMPOSE/%s//\\nDTG/251200ZNOV2026//\\nNARR/BANDIT INBOUND//\\n', g), "
+                + "'UTF8') FROM generate_series(1, 20) g");
+        String reports = "FROM delivery_report WHERE message_id LIKE '" + run + "-%'";
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            assertThat(stack.count("postgres-c", "SELECT count(*) FROM inbox WHERE message_id LIKE '" + run + "-%'"))
+                    .as("c's inbox").isEqualTo(20);
+            assertThat(stack.count("postgres-a", "SELECT count(*) " + reports
+                    + " AND reported_by = 'site s2' AND event = 'delivered' AND delivered")).as("a's reports")
+                    .isEqualTo(10);
+        });
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(
+                stack.count("postgres-a", "SELECT count(*) " + reports)).as("a's reports, each once").isEqualTo(10));
     }
 
     /** 100 AIRSITREP into a's outbox, which b and, across the WAN, c subscribe to: each at both exactly once. */

@@ -22,7 +22,7 @@ public final class NodeLaunch extends Launch {
     /** The secret properties; each is read from the environment variable Spring Boot's relaxed binding names. */
     static final Set<String> SECRETS = Set.of("spring.datasource.password", "gateway.jms.password",
             "gateway.jms.embedded.pair.cluster-password", "spring.security.user.password",
-            "gateway.reports.gateway-password");
+            "gateway.reports.password");
 
     private NodeLaunch(Map<String, String> properties) {
         super(properties, SECRETS::contains);
@@ -162,8 +162,8 @@ public final class NodeLaunch extends Launch {
         /** Delivery reports from this site's WAN gateway, at its management address, with its credential. */
         public Builder deliveryReports(String gatewayUrl, String user, String password) {
             set("gateway.reports.gateway", gatewayUrl);
-            set("gateway.reports.gateway-user", user);
-            return set("gateway.reports.gateway-password", password);
+            set("gateway.reports.user", user);
+            return set("gateway.reports.password", password);
         }
 
         /** Nothing on the console (a node in this JVM must not write over the tool's own output). */
