@@ -52,15 +52,17 @@ public final class CustodyLog {
                        r.detail, (?::text[])[r.first:r.last], r.origin
                   FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[])
                        AS r(event, link, peers, precedence, detail, first, last, origin)
-                RETURNING id, origin)
-            INSERT INTO custody_forward (log_id) SELECT id FROM logged WHERE origin = ANY(?::text[])""";
+                RETURNING id, origin, event)
+            INSERT INTO custody_forward (log_id)
+            SELECT id FROM logged WHERE origin = ANY(?::text[]) AND event = ANY(?::text[])""";
 
-    private static final CustodyLog OFF = new CustodyLog("", "", false, origin -> false);
+    private static final CustodyLog OFF = new CustodyLog("", "", false, origin -> false, new String[0]);
 
     private final String hop;
     private final String link;
     private final boolean enabled;
     private final Predicate<NodeId> forwarded;
+    private final String[] forwardedEvents;
 
     /**
      * @param hop this node's or site's id, as each row names where it was written
@@ -68,19 +70,25 @@ public final class CustodyLog {
      *        the gateway's WAN link ({@code norm}, {@code dds}, {@code jms})
      */
     public CustodyLog(String hop, String link) {
-        this(hop, link, true, origin -> false);
+        this(hop, link, true, origin -> false, new String[0]);
     }
 
-    private CustodyLog(String hop, String link, boolean enabled, Predicate<NodeId> forwarded) {
+    private CustodyLog(String hop, String link, boolean enabled, Predicate<NodeId> forwarded,
+            String[] forwardedEvents) {
         this.hop = Objects.requireNonNull(hop, "hop");
         this.link = Objects.requireNonNull(link, "link");
         this.enabled = enabled;
         this.forwarded = Objects.requireNonNull(forwarded, "forwarded");
+        this.forwardedEvents = forwardedEvents.clone();
     }
 
-    /** This log, queuing for forwarding the steps whose origin is one of {@code elsewhere} (another site's node). */
-    public CustodyLog forwarding(Predicate<NodeId> elsewhere) {
-        return new CustodyLog(hop, link, enabled, elsewhere);
+    /**
+     * This log, queuing for forwarding the steps of these events whose origin is one of {@code elsewhere} (another
+     * site's node).
+     */
+    public CustodyLog forwarding(Predicate<NodeId> elsewhere, Set<CustodyEvent> events) {
+        return new CustodyLog(hop, link, enabled, elsewhere,
+                events.stream().map(CustodyEvent::label).sorted().toArray(String[]::new));
     }
 
     /** A log that records nothing ({@code gateway.custody.enabled=false}). */
@@ -189,6 +197,7 @@ public final class CustodyLog {
                 if (withOrigins) {
                     ps.setArray(10, tx.createArrayOf("text", origins));
                     ps.setArray(11, tx.createArrayOf("text", forwardedOrigins.toArray()));
+                    ps.setArray(12, tx.createArrayOf("text", forwardedEvents));
                 }
                 ps.executeUpdate();
             }

@@ -79,6 +79,7 @@ import kr.c4i.gateway.wan.seal.SiteCredentials;
 import kr.c4i.gateway.wan.seal.WanSecurity;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.DeliveryReports;
+import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayStore;
 
 /**
@@ -192,7 +193,7 @@ class WanGatewayConfiguration {
             return CustodyLog.off();
         }
         CustodyLog log = new CustodyLog(site.value(), link.kind());
-        return custody.forward() ? log.forwarding(sites::isRemote) : log;
+        return custody.forward() ? log.forwarding(sites::isRemote, ForwardedStep.EVENTS) : log;
     }
 
     @Bean

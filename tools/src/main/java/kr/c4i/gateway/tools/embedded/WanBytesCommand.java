@@ -36,7 +36,9 @@ import kr.c4i.gateway.wan.frame.FrameCompression;
 import kr.c4i.gateway.wan.frame.FramePacker;
 import kr.c4i.gateway.wan.frame.KmtfDictionary;
 import kr.c4i.gateway.wan.frame.PackedFrame;
+import kr.c4i.gateway.wan.relay.CustodyEnvelopes;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
+import kr.c4i.gateway.wan.store.ForwardedStep;
 
 /**
  * Measures what a message costs on the WAN: the demo's message mix packed into frames of the target size, without
@@ -131,7 +133,63 @@ final class WanBytesCommand implements Callable<Integer> {
                     result.parallelPackPerSecond(), result.unpackPerSecond());
             out.flush();
         }
+        printCustodySteps(out, mix);
         return ExitCode.OK.code();
+    }
+
+    /**
+     * What the destination site's gateway sends back to the origin's for the same messages when it forwards its
+     * custody steps ({@code gateway.custody.forward}): a {@code delivered} step for each row of its log (its
+     * {@code stored} step is not forwarded: the origin's gateway logged the acknowledgement that says it), which names
+     * the messages of one delivery transaction, a handful at a trickle, tens to hundreds under load; with
+     * {@code stored} too, as a first version forwarded. Packed as the gateway sends them, with its Deflate and
+     * dictionary; against the bytes the messages themselves took on the way out.
+     */
+    private void printCustodySteps(PrintWriter out, List<RelayedEnvelope> mix) throws Exception {
+        FrameCodec codec = new FrameCodec(KmtfDictionary.DEFLATE);
+        long outBytes = pack(new FramePacker(codec, frameBytes, maxFrameBytes), mix).stream()
+                .mapToLong(f -> f.length).sum();
+        out.printf(Locale.ROOT, "%nCustody steps back to the origin's site (%s):%n%n", KmtfDictionary.DEFLATE.name());
+        out.println("| messages per logged row | steps forwarded | WAN bytes back per message | of the bytes out |");
+        out.println("|---:|---|---:|---:|");
+        for (int perRow : List.of(1, 8, 64, 500)) {
+            for (List<String> events : List.of(List.of("delivered"), List.of("stored", "delivered"))) {
+                printCustodySteps(out, mix, perRow, events, outBytes);
+            }
+        }
+    }
+
+    /** One row of that table: rows of {@code perRow} messages, these steps of each. */
+    private void printCustodySteps(PrintWriter out, List<RelayedEnvelope> mix, int perRow, List<String> events,
+            long outBytes) throws Exception {
+        FrameCodec codec = new FrameCodec(KmtfDictionary.DEFLATE);
+        SiteId origin = SiteId.of("site-a");
+        SiteId destination = SiteId.of("site-b");
+        List<RelayedEnvelope> steps = new ArrayList<>();
+        long row = 0;
+        for (int from = 0; from < mix.size(); from += perRow) {
+            List<Envelope> messages = mix.subList(from, Math.min(mix.size(), from + perRow)).stream()
+                    .map(RelayedEnvelope::envelope).toList();
+            Instant at = messages.getLast().createdAt().plusMillis(200);
+            for (String event : events) {
+                row++;
+                for (int part = 0; part * ForwardedStep.MAX_MESSAGES < messages.size(); part++) {
+                    List<String> ids = messages.subList(part * ForwardedStep.MAX_MESSAGES,
+                            Math.min(messages.size(), (part + 1) * ForwardedStep.MAX_MESSAGES)).stream()
+                            .map(Envelope::messageId).toList();
+                    ForwardedStep step = new ForwardedStep(destination, row, part, at, event, List.of("@lan"), "lan",
+                            messages.getFirst().precedence().name(),
+                            "stored".equals(event) ? "from site " + origin : null, messages.getFirst().origin(), ids);
+                    steps.add(new RelayedEnvelope(CustodyEnvelopes.envelope(step), List.of(destination),
+                            new java.util.TreeSet<>(List.of(origin))));
+                }
+            }
+        }
+        long backBytes = pack(new FramePacker(codec, frameBytes, maxFrameBytes), steps).stream()
+                .mapToLong(f -> f.length).sum();
+        out.printf(Locale.ROOT, "| %d | %s | %.1f | %.1f%% |%n", perRow, String.join(", ", events),
+                (double) backBytes / mix.size(), 100.0 * backBytes / outBytes);
+        out.flush();
     }
 
     /** Traces are not part of an envelope's equality: compared as the text the LAN transports carry. */

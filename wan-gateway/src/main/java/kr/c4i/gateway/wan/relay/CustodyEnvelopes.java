@@ -24,7 +24,7 @@ import kr.c4i.gateway.wan.store.ForwardedStep;
  * of the step, version {@value #VERSION}: the hop, the row and part, the event, link, precedence, detail, peers and
  * message ids. It names messages and hops, not their content, so it goes unclassified.
  */
-final class CustodyEnvelopes {
+public final class CustodyEnvelopes {
 
     static final int VERSION = 1;
 
@@ -35,7 +35,7 @@ final class CustodyEnvelopes {
     private CustodyEnvelopes() {
     }
 
-    static Envelope envelope(ForwardedStep step) {
+    public static Envelope envelope(ForwardedStep step) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + 40 * step.messageIds().size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
@@ -63,7 +63,7 @@ final class CustodyEnvelopes {
     }
 
     /** @throws IllegalArgumentException saying what is wrong with an envelope that is no forwarded step */
-    static ForwardedStep step(Envelope envelope) {
+    public static ForwardedStep step(Envelope envelope) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(envelope.body()))) {
             int version = in.readUnsignedByte();
             if (version != VERSION) {

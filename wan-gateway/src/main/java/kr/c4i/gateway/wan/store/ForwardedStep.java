@@ -1,13 +1,16 @@
 package kr.c4i.gateway.wan.store;
 
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.custody.CustodyEvent;
 
 /**
  * A custody step one site's gateway took with messages from another site, on its way to the origin's site: one row
@@ -35,6 +38,15 @@ public record ForwardedStep(SiteId hop, long logId, int part, Instant at, String
      * sends one is refused as sending an unknown type, and a gateway's own steps with it are never forwarded.
      */
     public static final String TYPE = "@custody";
+
+    /**
+     * The steps a gateway forwards: all it takes with a message but {@code stored}, which the previous hop's
+     * {@code acknowledged} says already (that step is logged where the message came from), and which would double
+     * what goes back (docs/benchmarks.md, "Custody steps back to the origin's site").
+     */
+    public static final Set<CustodyEvent> EVENTS = Set.copyOf(EnumSet.of(CustodyEvent.ACKNOWLEDGED,
+            CustodyEvent.DELIVERED, CustodyEvent.EXPIRED, CustodyEvent.DROPPED, CustodyEvent.QUARANTINED,
+            CustodyEvent.REFUSED));
 
     /** The most messages one forwarded step names: a row of a large batch goes as several, each a small record. */
     public static final int MAX_MESSAGES = 64;
