@@ -2,6 +2,7 @@ package kr.c4i.gateway.bridge.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.ref.Reference;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -32,7 +33,8 @@ class DdsTransportMetricsTest {
         // Never opened: the meters read a stats snapshot of zeros, no participant needed.
         try (DdsTransport transport = new DdsTransport(NodeId.of("a"), CATALOGUE, Set.of(),
                 DdsTransportSettings.builder(Duration.ofSeconds(10), 4096).build())) {
-            new DdsTransportMetrics(transport, CATALOGUE, registry);
+            // Kept reachable to the end: the gauges hold it weakly (as Micrometer does), and a collected one reads NaN.
+            DdsTransportMetrics metrics = new DdsTransportMetrics(transport, CATALOGUE, registry);
 
             assertThat(registry.getMeters()).hasSize(16 + CATALOGUE.size());
             Set<String> names = registry.getMeters().stream().map(m -> m.getId().getName())
@@ -44,6 +46,7 @@ class DdsTransportMetricsTest {
             for (Meter meter : registry.getMeters()) {
                 meter.measure().forEach(m -> assertThat(m.getValue()).as(meter.getId().toString()).isZero());
             }
+            Reference.reachabilityFence(metrics);
         }
     }
 
