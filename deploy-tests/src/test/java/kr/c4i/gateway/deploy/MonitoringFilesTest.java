@@ -5,6 +5,8 @@ import static kr.c4i.gateway.deploy.Repository.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +14,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -19,15 +24,34 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import kr.c4i.gateway.core.metrics.MetricNames;
+import kr.c4i.gateway.deploy.DashboardQueries.Query;
+
 /**
  * The dashboards and alert rules as Grafana and Prometheus get them from docker-compose.yml, checked without either:
- * each file is mounted where the configuration looks for it, parses, and names the provisioned datasource.
+ * each file is mounted where the configuration looks for it, parses, and names the provisioned datasource; every
+ * metric of MetricNames is on a panel or in an alert, or listed as not yet.
  * (That every metric they query exists is tools' DashboardMetricsTest, against running nodes; that every query is valid
  * and finds series is PrometheusQueries', against a Prometheus scraping them.)
  */
 class MonitoringFilesTest {
 
     private static final Map<String, Object> SERVICES = map(Repository.yaml("docker-compose.yml").get("services"));
+
+    /**
+     * MetricNames' metrics that no panel and no alert shows yet (Micrometer names). A metric added to MetricNames goes
+     * on a dashboard, into an alert, or here; one that gets a panel leaves this list.
+     */
+    private static final Set<String> NOT_ON_A_DASHBOARD = Set.of(MetricNames.INBOUND_REJECTED,
+            MetricNames.CLEARANCE_REFUSED, MetricNames.WAN_FRAMES_REFUSED, MetricNames.WAN_PAIR_LEADER,
+            MetricNames.WAN_PAIR_TAKEOVERS, MetricNames.WAN_STORE_DUPLICATES, MetricNames.WAN_POLICY_RELOADS,
+            MetricNames.WAN_QUARANTINED, MetricNames.CUSTODY_PRUNED, MetricNames.CUSTODY_PRUNE_FAILURES,
+            MetricNames.CUSTODY_INDEX_MERGE_FAILURES);
+
+    /** What Prometheus appends to a Micrometer name: counters' total, timers' and gauges' base units, histograms. */
+    private static final Pattern SUFFIX = Pattern.compile("(_total|_seconds(_bucket|_count|_sum|_max)?|_bytes)?");
+
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
 
     @Test
     void prometheusLoadsTheAlertRulesFromTheRepository() {
@@ -124,6 +148,39 @@ class MonitoringFilesTest {
             }
         }
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void everyMetricOfMetricNamesIsOnAPanelOrInAnAlertOrListedAsNotYet() throws IllegalAccessException {
+        Set<String> words = new HashSet<>();
+        for (Query query : DashboardQueries.all()) {
+            if (!query.where().contains(": variable ")) {
+                Matcher word = WORD.matcher(query.expr());
+                while (word.find()) {
+                    words.add(word.group());
+                }
+            }
+        }
+        Set<String> missing = new TreeSet<>();
+        Set<String> listedButShown = new TreeSet<>();
+        for (Field field : MetricNames.class.getFields()) {
+            if (!Modifier.isStatic(field.getModifiers()) || field.getType() != String.class
+                    || field.getName().startsWith("TAG_")) {
+                continue;
+            }
+            String name = (String) field.get(null);
+            String prometheus = name.replace('.', '_');
+            boolean shown = words.stream().anyMatch(word -> word.startsWith(prometheus)
+                    && SUFFIX.matcher(word.substring(prometheus.length())).matches());
+            if (!shown && !NOT_ON_A_DASHBOARD.contains(name)) {
+                missing.add(name);
+            }
+            if (shown && NOT_ON_A_DASHBOARD.contains(name)) {
+                listedButShown.add(name);
+            }
+        }
+        assertThat(missing).as("metrics on no panel and in no alert").isEmpty();
+        assertThat(listedButShown).as("metrics listed as not on a dashboard that are").isEmpty();
     }
 
     private static @Nullable String mountedFrom(Map<String, Object> service, String target) {
