@@ -1,7 +1,6 @@
 package kr.c4i.gateway.dds.cyclone;
 
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -11,6 +10,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.dds.SecurityRefusals;
+import kr.c4i.gateway.dds.internal.BoundedMaps;
 
 /**
  * Follows each remote participant of one secured domain from its discovery to authenticated or refused, through
@@ -91,12 +91,8 @@ final class HandshakeWatch {
         final Set<String> failedWith = new HashSet<>(2);
     }
 
-    private final Map<String, Remote> participants = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Remote> eldest) {
-            return size() > MAX_PARTICIPANTS;
-        }
-    };
+    // In order of discovery: a participant seen again or authenticated is not renewed, so the oldest goes first.
+    private final Map<String, Remote> participants = BoundedMaps.oldestFirst(MAX_PARTICIPANTS);
     private long unauthenticated;
     private long authenticationFailed;
     private long notPermitted;

@@ -2,12 +2,12 @@ package kr.c4i.gateway.dds.transport;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import kr.c4i.gateway.dds.internal.BoundedMaps;
 import kr.c4i.gateway.dds.transport.DdsTransportSettings.HandshakeRecovery;
 
 /**
@@ -20,18 +20,14 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings.HandshakeRecovery;
  */
 final class ParticipantRecreation {
 
-    /** Remote participants whose earlier recreations are remembered; the oldest are forgotten first. */
+    /** Remote participants whose earlier recreations are remembered; the least recently used are forgotten first. */
     static final int MAX_REMEMBERED = 1024;
 
     private final HandshakeRecovery settings;
     // Since when each remote participant's handshake with the current participant has been seen failed.
     private final Map<String, Long> failedSince = new HashMap<>();
-    private final Map<String, Integer> causedBefore = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-            return size() > MAX_REMEMBERED;
-        }
-    };
+    // Recreations each remote participant caused; the one not looked at for longest is forgotten first.
+    private final Map<String, Integer> causedBefore = BoundedMaps.leastRecentlyUsed(MAX_REMEMBERED);
     private long lastRecreation;
     private boolean recreatedOnce;
 

@@ -196,6 +196,25 @@ class HandshakeWatchTest {
     }
 
     @Test
+    void atMostMaxParticipantsAreFollowedAndTheFirstDiscoveredIsForgottenFirst() {
+        for (int i = 0; i < HandshakeWatch.MAX_PARTICIPANTS; i++) {
+            this.watch.accept("SPDP ST0 " + remote(i) + ":1c1 bes ffffc3f (secure) NEW");
+        }
+        // Failing after the others were discovered does not renew the first two.
+        for (int i = 0; i < 2; i++) {
+            this.watch.accept("handshake (lguid=" + BRAVO + ":1c1 rguid=" + remote(i) + ":1c1) failed: (1) Timed out");
+        }
+        this.watch.accept("SPDP ST0 " + remote(HandshakeWatch.MAX_PARTICIPANTS) + ":1c1 bes ffffc3f (secure) NEW");
+
+        assertThat(this.watch.failedWith(BRAVO)).containsExactly(remote(1));
+        assertThat(this.watch.refusals()).isEqualTo(new SecurityRefusals(0, 2, 0));
+    }
+
+    private static String remote(int i) {
+        return "a11ce:" + Integer.toHexString(i) + ":1";
+    }
+
+    @Test
     void theDomainIsReadFromTheLineHeader() {
         assertThat(CycloneLog.domainId("1795424082.685159 [77]        fsm: ")).isEqualTo(77);
         // The process-wide log, for which Cyclone prints no domain.

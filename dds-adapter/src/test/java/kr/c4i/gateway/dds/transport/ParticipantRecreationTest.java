@@ -67,6 +67,20 @@ class ParticipantRecreationTest {
     }
 
     @Test
+    void theRemoteParticipantLookedAtLeastRecentlyIsForgottenFirst() {
+        this.recreation.recreating(0, Set.of("a", "b"));
+        for (int i = 2; i < ParticipantRecreation.MAX_REMEMBERED; i++) {
+            this.recreation.recreating(0, Set.of("r" + i));
+        }
+        // Reading "a"'s wait renews it, so "b" goes when one more is remembered.
+        assertThat(this.recreation.wait("a")).isEqualTo(Duration.ofSeconds(20));
+        this.recreation.recreating(0, Set.of("c"));
+        assertThat(this.recreation.wait("a")).isEqualTo(Duration.ofSeconds(20));
+        assertThat(this.recreation.wait("b")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(this.recreation.wait("c")).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
     void nothingIsRecreatedWhenRecoveryIsOff() {
         ParticipantRecreation off = new ParticipantRecreation(new HandshakeRecovery(false, Duration.ofSeconds(10),
                 Duration.ofSeconds(10), Duration.ZERO));
