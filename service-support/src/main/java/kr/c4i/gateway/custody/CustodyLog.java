@@ -153,6 +153,10 @@ public final class CustodyLog {
             return this;
         }
 
+        public boolean isEmpty() {
+            return rows.isEmpty();
+        }
+
         /** Writes the entries in {@code tx}, the transaction of the steps they record; nothing if there are none. */
         public void write(Connection tx) throws SQLException {
             if (rows.isEmpty()) {

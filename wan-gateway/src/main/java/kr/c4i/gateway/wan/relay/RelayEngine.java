@@ -35,6 +35,8 @@ import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.text.Classification;
@@ -261,6 +263,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Envelope> unknown = new ArrayList<>();
         RelayPolicy current = policy.get();
         Instant now = clock.instant();
+        CustodyLog.Entries unstored = store.steps();
         for (Envelope envelope : batch) {
             Optional<MessageType> type = catalogue.find(envelope.kmtfType());
             if (type.isEmpty()) {
@@ -270,6 +273,8 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             PolicyDecision decision = current.decide(envelope, type.get());
             if (decision instanceof PolicyDecision.Drop drop) {
                 metrics.dropped(drop.reason().label(), envelope);
+                unstored.add(CustodyEvent.DROPPED, envelope.messageId(), RelayStore.LAN_LINK, List.of(), envelope.precedence(),
+                        "policy: " + drop.reason().label(), envelope.origin());
                 handled.add(envelope.messageId());
                 continue;
             }
@@ -278,7 +283,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             Set<NodeId> remote = sites.remoteOf(routing.destinations(type.get().id(), envelope.origin()));
             List<SiteId> crossed = List.of(self);
             int before = copies.size();
-            split(taken, crossed, sites.sitesOf(remote), supersedeKey, copies);
+            split(taken, crossed, sites.sitesOf(remote), supersedeKey, copies, unstored);
             if (copies.size() == before) {
                 handled.add(envelope.messageId());
             }
@@ -286,6 +291,8 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 owners.add(taken);
             }
         }
+        // Before any of them is acknowledged: a failure here leaves the batch to come again, and be refused again.
+        store.log(unstored);
         if (!unknown.isEmpty()) {
             // Kept, not dropped: acknowledged only once the quarantine has them, so a failure loses nothing.
             try {
@@ -391,6 +398,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Envelope> owners = new ArrayList<>();
         List<Integer> frameOf = new ArrayList<>();
         Instant now = clock.instant();
+        CustodyLog.Entries unstored = store.steps();
         List<Received> stepsFrom = new ArrayList<>();
         List<Envelope> steps = new ArrayList<>();
         List<Integer> stepFrames = new ArrayList<>();
@@ -409,18 +417,26 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                     stepsFrom.add(frames.get(f));
                     stepFrames.add(f);
                 }
-                else if (relayed.boundFor().contains(self) && clearedHere(envelope)) {
+                else if (relayed.boundFor().contains(self) && clearedHere(envelope, unstored)) {
                     copies.add(Copy.of(Route.lan(),
                             new RelayedEnvelope(envelope, crossed, new TreeSet<>(Set.of(self)))));
                 }
                 Set<SiteId> further = new TreeSet<>(relayed.boundFor());
                 further.remove(self);
-                split(envelope, crossed, further, null, copies);
+                split(envelope, crossed, further, null, copies, step ? null : unstored);
                 while (owners.size() < copies.size()) {
                     owners.add(envelope);
                     frameOf.add(f);
                 }
             }
+        }
+        try {
+            store.log(unstored);
+        }
+        catch (SQLException ex) {
+            log.warn("Unable to log the refusals and drops of {} frames from {}: {}; they come again", frames.size(),
+                    frames.stream().map(Received::from).distinct().toList(), ex.getMessage());
+            return;
         }
         boolean[] owed = new boolean[frames.size()];
         Arrays.fill(owed, true);
@@ -514,7 +530,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             Optional<SiteId> site = sites.siteOf(step.origin());
             int before = copies.size();
             if (site.isPresent() && !site.get().equals(self)) {
-                split(step, List.of(self), Set.of(site.get()), null, copies);
+                split(step, List.of(self), Set.of(site.get()), null, copies, null);
             }
             if (copies.size() == before) {
                 handled.add(step.messageId());
@@ -561,7 +577,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      * Whether the message is stored for this site's LAN: unless every destination node here is refused for want of
      * clearance (the LAN side delivers to cleared nodes only); each refused node is counted.
      */
-    private boolean clearedHere(Envelope envelope) {
+    private boolean clearedHere(Envelope envelope, CustodyLog.Entries unstored) {
         Clearances clearances = sites.nodeClearances();
         boolean cleared = false;
         boolean refused = false;
@@ -570,14 +586,16 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 cleared = true;
             }
             else {
-                refused(envelope, "node " + node, node.value(), clearances.of(node.value()));
+                refused(envelope, "node " + node, node.value(), clearances.of(node.value()), unstored);
                 refused = true;
             }
         }
         return cleared || !refused;
     }
 
-    private void refused(Envelope envelope, String what, String destination, Classification clearance) {
+    /** A refusal for want of clearance: counted, logged sparsely, and a custody step of its own. */
+    private void refused(Envelope envelope, String what, String destination, Classification clearance,
+            CustodyLog.@Nullable Entries unstored) {
         // Logged sparsely: a stream of traffic above a site's clearance would otherwise log a line per message; the
         // counters have each one.
         long count = refusedForClearance.incrementAndGet();
@@ -589,15 +607,20 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         }
         metrics.dropped(DropReason.CLEARANCE.label(), envelope);
         metrics.clearanceRefused(destination);
+        if (unstored != null) {
+            unstored.add(CustodyEvent.REFUSED, envelope.messageId(), List.of(destination), envelope.precedence(),
+                    what + " is cleared " + clearance + ", the message is "
+                            + Clearances.levelOfLabel(envelope.classification()), envelope.origin());
+        }
     }
 
     /**
      * Adds a copy per next hop towards {@code destinations}; sites no route reaches are counted and logged, and so
      * are sites the message may not reach: their clearance, or that of the next hop towards them, is below its
-     * classification.
+     * classification. Each is a custody step in {@code unstored} (none for a forwarded custody step).
      */
     private void split(Envelope envelope, List<SiteId> crossed, Set<SiteId> destinations,
-            @Nullable String supersedeKey, List<Copy> copies) {
+            @Nullable String supersedeKey, List<Copy> copies, CustodyLog.@Nullable Entries unstored) {
         Clearances clearances = sites.siteClearances();
         Set<SiteId> cleared = new TreeSet<>();
         for (SiteId site : destinations) {
@@ -606,11 +629,11 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             }
             Optional<SiteId> hop = routes.nextHop(site);
             if (!clearances.clearsLabel(site.value(), envelope.classification())) {
-                refused(envelope, "site " + site, site.value(), clearances.of(site.value()));
+                refused(envelope, "site " + site, site.value(), clearances.of(site.value()), unstored);
             }
             else if (hop.isPresent() && !clearances.clearsLabel(hop.get().value(), envelope.classification())) {
                 refused(envelope, "site " + hop.get() + ", the next hop towards " + site, site.value(),
-                        clearances.of(hop.get().value()));
+                        clearances.of(hop.get().value()), unstored);
             }
             else {
                 cleared.add(site);
@@ -626,6 +649,10 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                         self, count);
             }
             metrics.dropped("unroutable", envelope);
+            if (unstored != null) {
+                unstored.add(CustodyEvent.DROPPED, envelope.messageId(), unroutable, envelope.precedence(),
+                        "unroutable: no route from site " + self, envelope.origin());
+            }
         }
         byHop.forEach((hop, bound) -> {
             RelayedEnvelope relayed = new RelayedEnvelope(envelope, crossed, bound);

@@ -157,7 +157,7 @@ public final class RelayStore implements AutoCloseable {
     static final Duration REMOVAL_DELAY = Duration.ofMillis(10);
 
     /** What the custody log says a step on this site's LAN went over. */
-    static final String LAN_LINK = "lan";
+    public static final String LAN_LINK = "lan";
 
     private static final Logger log = LoggerFactory.getLogger(RelayStore.class);
 
@@ -279,6 +279,25 @@ public final class RelayStore implements AutoCloseable {
     }
 
     /** Where messages the gateway cannot relay as they are go instead, in the same database. */
+    /**
+     * Custody steps that no store transaction holds: messages passed on nowhere (dropped by the policy, refused for
+     * want of clearance, unroutable). Written with {@link #log} before their custody ends.
+     */
+    public CustodyLog.Entries steps() {
+        return custody.entries();
+    }
+
+    /** Writes such steps in a transaction of their own, on disk when it returns; nothing if there are none. */
+    public void log(CustodyLog.Entries steps) throws SQLException {
+        if (steps.isEmpty()) {
+            return;
+        }
+        Transactions.durable(dataSource, tx -> {
+            steps.write(tx);
+            return null;
+        });
+    }
+
     /** The custody steps this gateway forwards to other sites, and those they forwarded here. */
     public ForwardedCustody forwardedCustody() {
         return forwardedCustody;

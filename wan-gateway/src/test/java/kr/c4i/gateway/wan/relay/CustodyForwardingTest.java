@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,12 +28,14 @@ import org.junit.jupiter.api.Test;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyLogReader;
 import kr.c4i.gateway.custody.CustodyStep;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.Frame;
@@ -41,6 +44,7 @@ import kr.c4i.gateway.wan.frame.ReceiptFrame;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.ExpiryRule;
+import kr.c4i.gateway.wan.schedule.NanoClock;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.DeliveryReportsEndpoint;
 import kr.c4i.gateway.wan.store.DeliveryReports;
@@ -195,6 +199,45 @@ class CustodyForwardingTest {
         assertThat(endpoint.reports("a", 0L, 0).getStatus()).isEqualTo(400);
     }
 
+    /**
+     * What the gateway passes on nowhere has no store transaction, and is logged all the same before its custody
+     * ends: a message the policy denies, one refused for want of clearance; so the origin's reports have them too.
+     */
+    @Test
+    void aMessageDeniedByThePolicyOrRefusedForClearanceIsAStepAndANonDeliveryReport() throws Exception {
+        engine.close();
+        SiteMap sites = SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C))).withClearances(
+                Clearances.unrestricted(), Clearances.of(Map.of("s2", "CONFIDENTIAL"), Classification.TOP_SECRET,
+                        "gateway.routing.site-clearances"));
+        RelayPolicy denyTests = RelayPolicy.read("default: allow\nrules:\n  - deny: TESTMSG\n", "test.yaml", CATALOGUE,
+                NanoClock.SYSTEM, InstantSource.system());
+        engine = new RelayEngine(sites, new SiteRoutes(S1, Set.of(S2), Map.of()),
+                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
+                () -> denyTests, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
+                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
+                        0.05, 1500, 256 * 1024),
+                clock);
+        Envelope secret = new Envelope("a-secret", A, "SITREP", Precedence.FLASH, "SECRET", CREATED,
+                "SECRET\nMSGID/SITREP/a-secret//".getBytes(StandardCharsets.UTF_8));
+        Envelope test = new Envelope("a-test", A, "TESTMSG", Precedence.ROUTINE, "UNCLASSIFIED", CREATED,
+                "MSGID/TESTMSG/a-test//".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(engine.ingest(List.of(secret, test))).containsExactlyInAnyOrder("a-secret", "a-test");
+
+        assertThat(logged("a-secret", true)).singleElement().satisfies(step -> {
+            assertThat(step.event()).isEqualTo("refused");
+            assertThat(step.peers()).containsExactly("s2");
+            assertThat(step.detail()).isEqualTo("site s2 is cleared CONFIDENTIAL, the message is SECRET");
+        });
+        assertThat(logged("a-test", true)).singleElement().satisfies(step -> {
+            assertThat(step.event()).isEqualTo("dropped");
+            assertThat(step.detail()).isEqualTo("policy: denied");
+        });
+        assertThat(new DeliveryReports(pool).after(A, 0, 10))
+                .extracting(r -> r.event() + " " + r.messageIds() + " " + r.delivered())
+                .containsExactlyInAnyOrder("refused [a-secret] false", "dropped [a-test] false");
+    }
+
     @Test
     void aStepThatDoesNotReadAsOneIsQuarantinedAndReceipted() throws Exception {
         ForwardedStep step = new ForwardedStep(S2, 5, 0, CREATED, "stored", List.of(), null, null, null, A,
@@ -229,9 +272,15 @@ class CustodyForwardingTest {
                 .hasMessageContaining("does not match its body");
     }
 
+    /** The steps other sites forwarded here. */
     private List<CustodyStep> logged(String messageId) throws Exception {
+        return logged(messageId, false);
+    }
+
+    private List<CustodyStep> logged(String messageId, boolean here) throws Exception {
         try (Connection c = pool.getConnection()) {
-            return CustodyLogReader.read(c, messageId).steps().stream().filter(s -> !s.hop().equals("s1")).toList();
+            return CustodyLogReader.read(c, messageId).steps().stream().filter(s -> s.hop().equals("s1") == here)
+                    .toList();
         }
     }
 
