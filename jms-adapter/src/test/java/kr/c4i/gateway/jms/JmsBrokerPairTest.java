@@ -3,6 +3,8 @@ package kr.c4i.gateway.jms;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +25,7 @@ import org.apache.activemq.artemis.api.core.ActiveMQException;
 import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.client.impl.Topology;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
+import org.apache.activemq.artemis.core.replication.ReplicationManager;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.spi.core.protocol.RemotingConnection;
@@ -53,6 +56,8 @@ class JmsBrokerPairTest {
     private static final int PER_SEND = 20;
     private static final int RECEIVE_BATCH = 50;
     private static final Duration SENDING = Duration.ofSeconds(3);
+    // A crash's connections are cut one by one; a loaded machine puts tens of milliseconds between the first and last.
+    private static final Duration BETWEEN_CUTS = Duration.ofMillis(50);
 
     @TempDir
     Path tempDir;
@@ -239,19 +244,47 @@ class JmsBrokerPairTest {
 
     /**
      * Ends a broker as a killed process would, as near as one JVM allows: it takes no new connection, every
-     * connection it has (clients, bridges, the replication to its backup) is closed under it without a word of
-     * Artemis's protocol (no disconnect, no "primary is stopping" to the backup), and only then is what is left
-     * stopped, still without asking the backup to take over.
+     * connection of its clients (this node's processes, the peers' bridges) is closed under it without a word of
+     * Artemis's protocol (no disconnect), then its replication to its backup (no "primary is stopping"), and only then
+     * is what is left stopped, still without asking the backup to take over.
+     *
+     * <p>The replication goes last. A primary that loses its backup goes on alone: Artemis completes the writes still
+     * waiting for the backup's answer and replicates none after them, so a client still connected would have sends
+     * confirmed that only the dying primary holds, which a killed process never does. A bridge acknowledges such a
+     * bundle at home, and it is lost with the primary. The cuts are spread apart, as a loaded machine spreads them,
+     * so that their order counts in every run rather than only on a busy one.
      */
     private static void crash(JmsTransport transport) throws Exception {
         ActiveMQServer server = transport.embeddedBroker().server();
         server.getRemotingService().pauseAcceptors();
-        Set<RemotingConnection> connections = server.getRemotingService().getConnections();
-        for (RemotingConnection connection : connections) {
-            connection.fail(new ActiveMQException("simulated crash of the primary's process"));
+        ReplicationManager replication = server.getReplicationManager();
+        RemotingConnection backup = (replication != null) ? replication.getBackupTransportConnection() : null;
+        Set<RemotingConnection> cut = Collections.newSetFromMap(new IdentityHashMap<>());
+        // Again until none is new: a connection accepted just before the acceptors paused may register late.
+        for (List<RemotingConnection> clients = clientsLeft(server, backup, cut); !clients.isEmpty();
+                clients = clientsLeft(server, backup, cut)) {
+            for (RemotingConnection client : clients) {
+                cutUnder(client);
+                cut.add(client);
+            }
+        }
+        if (backup != null) {
+            cutUnder(backup);
+            cut.add(backup);
         }
         server.fail(false);
-        log.info("Crashed the primary: closed {} connections under it", connections.size());
+        log.info("Crashed the primary: closed {} connections under it, its backup's last", cut.size());
+    }
+
+    private static List<RemotingConnection> clientsLeft(ActiveMQServer server, @Nullable RemotingConnection backup,
+            Set<RemotingConnection> cut) {
+        return server.getRemotingService().getConnections().stream()
+                .filter((connection) -> connection != backup && !cut.contains(connection)).toList();
+    }
+
+    private static void cutUnder(RemotingConnection connection) throws InterruptedException {
+        connection.fail(new ActiveMQException("simulated crash of the primary's process"));
+        Thread.sleep(BETWEEN_CUTS.toMillis());
     }
 
     /**
