@@ -13,7 +13,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -28,6 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.retry.Backoff;
+import kr.c4i.gateway.core.retry.Pause;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -60,7 +60,7 @@ final class DeliveryReportPuller implements AutoCloseable {
     private final Counter notDelivered;
     private final Counter failures;
     private final AtomicLong failed = new AtomicLong();
-    private final Object signal = new Object();
+    private final Pause pause = new Pause();
     private volatile boolean running;
     private @Nullable Thread thread;
 
@@ -102,26 +102,28 @@ final class DeliveryReportPuller implements AutoCloseable {
 
     private void run() {
         while (running) {
-            Duration pause = properties.interval();
+            Duration wait = properties.interval();
             try {
                 if (round() == LIMIT) {
-                    pause = Duration.ZERO;
+                    wait = Duration.ZERO;
                 }
                 backoff.reset();
             }
             catch (SQLException | ReportsUnreadableException ex) {
                 failures.increment();
-                pause = backoff.next();
+                wait = backoff.next();
                 if (Long.bitCount(failed.incrementAndGet()) == 1) {
                     log.warn("Unable to read the delivery reports of node {}: {}; trying again in {} ms "
-                            + "(failure #{})", node, ex.getMessage(), pause.toMillis(), failed.get());
+                            + "(failure #{})", node, ex.getMessage(), wait.toMillis(), failed.get());
                 }
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            await(pause);
+            if (running && !pause.await(wait)) {
+                return;
+            }
         }
     }
 
@@ -201,20 +203,6 @@ final class DeliveryReportPuller implements AutoCloseable {
         }
     }
 
-    private void await(Duration pause) {
-        if (pause.isZero() || !running) {
-            return;
-        }
-        synchronized (signal) {
-            try {
-                TimeUnit.MILLISECONDS.timedWait(signal, pause.toMillis());
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
-        }
-    }
 
     @Override
     public void close() {
@@ -223,9 +211,7 @@ final class DeliveryReportPuller implements AutoCloseable {
             this.running = false;
             running = thread;
         }
-        synchronized (signal) {
-            signal.notifyAll();
-        }
+        pause.wake();
         if (running != null) {
             running.interrupt();
             try {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
@@ -13,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.retry.Backoff;
+import kr.c4i.gateway.core.retry.Pause;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.store.ForwardedCustody;
 import kr.c4i.gateway.wan.store.ForwardedStep;
@@ -46,7 +46,7 @@ final class CustodyForwarder implements Runnable {
     private final Backoff backoff = new Backoff(IDLE, MAX_PAUSE);
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final Object signal = new Object();
+    private final Pause pause = new Pause();
     private volatile boolean running = true;
 
     CustodyForwarder(SiteId self, ForwardedCustody queue, Relay relay) {
@@ -62,29 +62,29 @@ final class CustodyForwarder implements Runnable {
 
     void stop() {
         running = false;
-        synchronized (signal) {
-            signal.notifyAll();
-        }
+        pause.wake();
     }
 
     @Override
     public void run() {
         while (running) {
-            Duration pause = IDLE;
+            Duration wait = IDLE;
             try {
                 if (round() == BATCH_ROWS) {
-                    pause = Duration.ZERO;
+                    wait = Duration.ZERO;
                 }
                 backoff.reset();
             }
             catch (SQLException | RuntimeException ex) {
-                pause = backoff.next();
+                wait = backoff.next();
                 if (Long.bitCount(failures.incrementAndGet()) == 1) {
                     log.warn("Unable to forward custody steps to their origins' sites ({}); trying again in {} ms "
-                            + "(failure #{}; the steps stay queued)", ex.toString(), pause.toMillis(), failures.get());
+                            + "(failure #{}; the steps stay queued)", ex.toString(), wait.toMillis(), failures.get());
                 }
             }
-            await(pause);
+            if (running && !pause.await(wait)) {
+                running = false;
+            }
         }
     }
 
@@ -125,18 +125,4 @@ final class CustodyForwarder implements Runnable {
         return rows.size();
     }
 
-    private void await(Duration pause) {
-        if (pause.isZero() || !running) {
-            return;
-        }
-        synchronized (signal) {
-            try {
-                TimeUnit.MILLISECONDS.timedWait(signal, pause.toMillis());
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
-        }
-    }
 }
