@@ -98,13 +98,15 @@ class WanGatewayApplicationTest {
                         "gateway_wan_store_copies{", "gateway=\"s1\""));
         assertThat(get(gw2, "/actuator/prometheus")).contains("direction=\"lan-out\"",
                 "gateway_wan_delivery_latency_seconds");
-        // Each gateway's custody log: s1 stored it for s2 and s2 acknowledged it; s2 stored it and its LAN took it.
+        // Each gateway's custody log: s1 stored it for s2 and s2 acknowledged it; s2 stored it and its LAN took it,
+        // which s2 forwarded to s1, the origin's site, so s1 alone knows where it went.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             String atS1 = get(gw1, "/actuator/custody/a-1");
-            assertThat((List<String>) JsonPath.read(atS1, "$.steps[*].event")).containsExactly("stored",
-                    "acknowledged");
-            assertThat((String) JsonPath.read(atS1, "$.position")).startsWith("custody passed from gateway s1 to "
-                    + "s2's gateway at ");
+            assertThat((List<String>) JsonPath.read(atS1, "$.steps[?(@.hop == 's1')].event")).containsExactly(
+                    "stored", "acknowledged");
+            assertThat((List<String>) JsonPath.read(atS1, "$.steps[?(@.hop == 's2')].event"))
+                    .containsExactly("delivered");
+            assertThat((String) JsonPath.read(atS1, "$.position")).startsWith("delivered onto site s2's LAN at ");
             String atS2 = get(gw2, "/actuator/custody/a-1");
             assertThat((List<String>) JsonPath.read(atS2, "$.steps[*].event")).containsExactly("stored", "delivered");
             assertThat((String) JsonPath.read(atS2, "$.steps[0].detail")).isEqualTo("from site s1");

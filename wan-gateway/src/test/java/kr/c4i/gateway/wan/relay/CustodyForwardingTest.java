@@ -1,5 +1,11 @@
 package kr.c4i.gateway.wan.relay;
 
+import static kr.c4i.gateway.wan.relay.S1Gateway.A;
+import static kr.c4i.gateway.wan.relay.S1Gateway.C;
+import static kr.c4i.gateway.wan.relay.S1Gateway.CATALOGUE;
+import static kr.c4i.gateway.wan.relay.S1Gateway.CREATED;
+import static kr.c4i.gateway.wan.relay.S1Gateway.S1;
+import static kr.c4i.gateway.wan.relay.S1Gateway.S2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -19,38 +25,29 @@ import java.util.TreeSet;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.routing.Clearances;
-import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyLogReader;
 import kr.c4i.gateway.custody.CustodyStep;
-import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.kmtf.text.Classification;
-import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.Frame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.frame.ReceiptFrame;
-import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
-import kr.c4i.gateway.wan.schedule.ExpiryRule;
 import kr.c4i.gateway.wan.schedule.NanoClock;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.DeliveryReportsEndpoint;
 import kr.c4i.gateway.wan.store.DeliveryReports;
 import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayStore;
-import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * Site s1's gateway forwards the steps it takes with node c's messages (from site s2) back to s2, and keeps in its own
@@ -58,54 +55,33 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  */
 class CustodyForwardingTest {
 
-    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
-    private static final SiteId S1 = SiteId.of("s1");
-    private static final SiteId S2 = SiteId.of("s2");
-    private static final NodeId A = NodeId.of("a");
-    private static final NodeId C = NodeId.of("c");
-    private static final Instant CREATED = Instant.parse("2026-11-26T12:00:00Z");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final MovableClock clock = new MovableClock(CREATED.plusMillis(40));
-    private final FrameCodec codec = FrameCodec.standard();
-    private final RecordingLink link = new RecordingLink(S2);
-    private final RecordingLan nodes = new RecordingLan();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private EmbeddedPostgres postgres;
+    private S1Gateway s1;
+    private FrameCodec codec;
+    private RecordingLink link;
+    private RecordingLan nodes;
     private HikariDataSource pool;
     private RelayStore store;
     private RelayEngine engine;
 
     @BeforeEach
     void startEngine() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations(RelayStore.MIGRATIONS).load()
-                .migrate();
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
-            st.execute("INSERT INTO database_owner (kind, owner) VALUES ('site', 's1')");
-        }
-        pool = new HikariDataSource();
-        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-        pool.setMaximumPoolSize(4);
-        SiteMap sites = SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C)));
-        store = RelayStore.opened(pool, StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
-                new CustodyLog(S1.value(), "test").forwarding(sites::isRemote, ForwardedStep.EVENTS));
-        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
-        engine = new RelayEngine(sites,
-                new SiteRoutes(S1, Set.of(S2), Map.of()),
-                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
-                () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
-                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
-                        0.05, 1500, 256 * 1024),
-                clock);
+        SiteMap sites = S1Gateway.sites();
+        s1 = new S1Gateway(new CustodyLog(S1.value(), "test").forwarding(sites::isRemote, ForwardedStep.EVENTS));
+        codec = s1.codec;
+        link = s1.link;
+        nodes = s1.nodes;
+        pool = s1.pool;
+        store = s1.store;
+        engine = s1.engine(sites, RelayPolicy.allowAll(CATALOGUE), registry);
     }
 
     @AfterEach
     void stop() throws Exception {
         engine.close();
-        store.close();
-        pool.close();
-        postgres.close();
+        s1.close();
     }
 
     @Test
@@ -206,17 +182,12 @@ class CustodyForwardingTest {
     @Test
     void aMessageDeniedByThePolicyOrRefusedForClearanceIsAStepAndANonDeliveryReport() throws Exception {
         engine.close();
-        SiteMap sites = SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C))).withClearances(
+        SiteMap sites = S1Gateway.sites().withClearances(
                 Clearances.unrestricted(), Clearances.of(Map.of("s2", "CONFIDENTIAL"), Classification.TOP_SECRET,
                         "gateway.routing.site-clearances"));
         RelayPolicy denyTests = RelayPolicy.read("default: allow\nrules:\n  - deny: TESTMSG\n", "test.yaml", CATALOGUE,
                 NanoClock.SYSTEM, InstantSource.system());
-        engine = new RelayEngine(sites, new SiteRoutes(S1, Set.of(S2), Map.of()),
-                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
-                () -> denyTests, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
-                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
-                        0.05, 1500, 256 * 1024),
-                clock);
+        engine = s1.engine(sites, denyTests, registry);
         Envelope secret = new Envelope("a-secret", A, "SITREP", Precedence.FLASH, "SECRET", CREATED,
                 "SECRET\nMSGID/SITREP/a-secret//".getBytes(StandardCharsets.UTF_8));
         Envelope test = new Envelope("a-test", A, "TESTMSG", Precedence.ROUTINE, "UNCLASSIFIED", CREATED,

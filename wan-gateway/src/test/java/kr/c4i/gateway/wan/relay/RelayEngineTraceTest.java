@@ -1,20 +1,20 @@
 package kr.c4i.gateway.wan.relay;
 
+import static kr.c4i.gateway.wan.relay.S1Gateway.A;
+import static kr.c4i.gateway.wan.relay.S1Gateway.C;
+import static kr.c4i.gateway.wan.relay.S1Gateway.CREATED;
+import static kr.c4i.gateway.wan.relay.S1Gateway.S1;
+import static kr.c4i.gateway.wan.relay.S1Gateway.S2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,20 +24,14 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.link.SiteId;
-import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
-import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
-import kr.c4i.gateway.wan.schedule.ExpiryRule;
-import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
-import kr.c4i.gateway.wan.store.StoreLimits;
 
 /**
  * Site s1's gateway stamps its hop where it takes custody, once: on a real store, with a link and a LAN side that
@@ -45,48 +39,31 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  */
 class RelayEngineTraceTest {
 
-    private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
-    private static final SiteId S1 = SiteId.of("s1");
-    private static final SiteId S2 = SiteId.of("s2");
-    private static final NodeId A = NodeId.of("a");
-    private static final NodeId C = NodeId.of("c");
-    private static final Instant CREATED = Instant.parse("2026-11-26T12:00:00Z");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final MovableClock clock = new MovableClock(CREATED.plusMillis(40));
-    private final FrameCodec codec = FrameCodec.standard();
-    private final RecordingLink link = new RecordingLink(S2);
-    private final RecordingLan nodes = new RecordingLan();
-    private EmbeddedPostgres postgres;
-    private HikariDataSource pool;
+    private S1Gateway s1;
+    private MovableClock clock;
+    private FrameCodec codec;
+    private RecordingLink link;
+    private RecordingLan nodes;
     private RelayStore store;
     private RelayEngine engine;
 
     @BeforeEach
     void startEngine() throws Exception {
-        postgres = EmbeddedPostgres.builder().start();
-        Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations(RelayStore.MIGRATIONS).load()
-                .migrate();
-        pool = new HikariDataSource();
-        pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-        pool.setMaximumPoolSize(4);
-        store = RelayStore.opened(pool, StoreLimits.of(1_000_000), clock);
-        RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
-        engine = new RelayEngine(SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C))),
-                new SiteRoutes(S1, Set.of(S2), Map.of()),
-                RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
-                () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(new SimpleMeterRegistry()),
-                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
-                        0.05, 1500, 256 * 1024),
-                clock);
+        s1 = new S1Gateway(CustodyLog.off());
+        clock = s1.clock;
+        codec = s1.codec;
+        link = s1.link;
+        nodes = s1.nodes;
+        store = s1.store;
+        engine = s1.engine(S1Gateway.sites(), RelayPolicy.allowAll(S1Gateway.CATALOGUE), new SimpleMeterRegistry());
     }
 
     @AfterEach
     void stop() throws Exception {
         engine.close();
-        store.close();
-        pool.close();
-        postgres.close();
+        s1.close();
     }
 
     @Test

@@ -94,7 +94,7 @@ class RelayStoreTest {
         assertThat(outcomes).extracting(Acceptance::outcome).containsExactly(Outcome.STORED, Outcome.STORED);
         Waiting stored = outcomes.getFirst().stored();
         assertThat(stored).isEqualTo(new Waiting(stored.id(), "msg-ü-1", Precedence.IMMEDIATE, "POSREP",
-                Copy.estimateBytes(relayed), CREATED, clock.instant()));
+                Copy.estimateBytes(relayed), CREATED, clock.instant(), envelope.origin()));
         long lanId = outcomes.get(1).stored().id();
         Map<Long, RelayedEnvelope> loaded = store.load(List.of(lanId, 999L, stored.id()));
         assertThat(loaded.keySet()).as("in the order asked, missing ids absent").containsExactly(lanId, stored.id());
