@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.core.retry.Pause;
-import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.store.ForwardedCustody;
 import kr.c4i.gateway.wan.store.ForwardedStep;
 
@@ -40,24 +39,16 @@ final class CustodyForwarder implements Runnable {
     /** The most queued rows taken at once. */
     static final int BATCH_ROWS = 200;
 
-    private final SiteId self;
     private final ForwardedCustody queue;
     private final Relay relay;
     private final Backoff backoff = new Backoff(IDLE, MAX_PAUSE);
-    private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final Pause pause = new Pause();
     private volatile boolean running = true;
 
-    CustodyForwarder(SiteId self, ForwardedCustody queue, Relay relay) {
-        this.self = self;
+    CustodyForwarder(ForwardedCustody queue, Relay relay) {
         this.queue = queue;
         this.relay = relay;
-    }
-
-    /** Steps forwarded so far: stored for the WAN, or absorbed as stored before. */
-    long forwarded() {
-        return forwarded.get();
     }
 
     void stop() {
@@ -95,7 +86,7 @@ final class CustodyForwarder implements Runnable {
      * @throws SQLException when the store refused some (they stay queued) or the database failed
      */
     int round() throws SQLException {
-        List<ForwardedCustody.Pending> rows = queue.pending(self, BATCH_ROWS);
+        List<ForwardedCustody.Pending> rows = queue.pending(BATCH_ROWS);
         if (rows.isEmpty()) {
             return 0;
         }
@@ -117,7 +108,6 @@ final class CustodyForwarder implements Runnable {
             }
         }
         queue.done(done);
-        forwarded.addAndGet(taken.size());
         if (refused > 0) {
             throw new SQLException("the relay store did not take the steps of " + refused + " rows (full at "
                     + "ROUTINE's tier?)");

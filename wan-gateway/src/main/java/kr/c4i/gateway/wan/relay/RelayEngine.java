@@ -183,7 +183,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
                 new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
                 metrics, clock, settings.lanBatchBytes(), LanDeliverer.MAX_PENDING, LanDeliverer.IDLE);
-        this.forwarder = new CustodyForwarder(self, store.forwardedCustody(), this::forward);
+        this.forwarder = new CustodyForwarder(store.forwardedCustody(), this::forward);
     }
 
     /**
@@ -399,7 +399,6 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         List<Integer> frameOf = new ArrayList<>();
         Instant now = clock.instant();
         CustodyLog.Entries unstored = store.steps();
-        List<Received> stepsFrom = new ArrayList<>();
         List<Envelope> steps = new ArrayList<>();
         List<Integer> stepFrames = new ArrayList<>();
         for (int f = 0; f < frames.size(); f++) {
@@ -414,7 +413,6 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 crossed.add(self);
                 if (step && relayed.boundFor().contains(self)) {
                     steps.add(envelope);
-                    stepsFrom.add(frames.get(f));
                     stepFrames.add(f);
                 }
                 else if (relayed.boundFor().contains(self) && clearedHere(envelope, unstored)) {
@@ -440,7 +438,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         }
         boolean[] owed = new boolean[frames.size()];
         Arrays.fill(owed, true);
-        if (!recordSteps(steps, stepsFrom)) {
+        if (!recordSteps(steps, stepFrames.stream().map(f -> frames.get(f).from()).toList())) {
             stepFrames.forEach(f -> owed[f] = false);
         }
         if (!copies.isEmpty()) {
@@ -485,7 +483,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      *
      * @return whether all of them are kept; if not, their frames are not receipted, and come again
      */
-    private boolean recordSteps(List<Envelope> envelopes, List<Received> from) {
+    private boolean recordSteps(List<Envelope> envelopes, List<SiteId> from) {
         if (envelopes.isEmpty()) {
             return true;
         }
@@ -498,7 +496,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             }
             catch (IllegalArgumentException ex) {
                 log.warn("Custody step {} from site {} is unreadable ({}): kept in relay_quarantine",
-                        envelope.messageId(), from.get(i).from(), ex.getMessage());
+                        envelope.messageId(), from.get(i), ex.getMessage());
                 unreadable.add(envelope);
             }
         }

@@ -53,7 +53,7 @@ public final class ForwardedCustody {
     }
 
     /** The oldest queued rows, at most {@code limit}. */
-    public List<Pending> pending(SiteId self, int limit) throws SQLException {
+    public List<Pending> pending(int limit) throws SQLException {
         List<Pending> rows = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(PENDING)) {
             ps.setInt(1, limit);
