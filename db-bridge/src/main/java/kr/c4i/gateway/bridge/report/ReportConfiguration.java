@@ -3,6 +3,7 @@ package kr.c4i.gateway.bridge.report;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -12,8 +13,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
+import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
@@ -28,11 +32,12 @@ class ReportConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     DeliveryReportPuller deliveryReportPuller(ReportProperties properties, NodeId node, DataSource dataSource,
-            KmtfCatalogue catalogue, MeterRegistry registry) {
+            KmtfCatalogue catalogue, MeterRegistry registry, Environment environment) {
         List<String> unknown = properties.types().stream().filter(t -> catalogue.find(t).isEmpty()).sorted().toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("gateway.reports.types names types the catalogue does not define: "
-                    + unknown);
+            // As every refused gateway.* property: one line naming it, its value and where it was set.
+            throw InvalidPropertiesException.of(InvalidSettingsException.of("types",
+                    "names types the catalogue does not define: " + unknown), "gateway.reports", Map.of(), environment);
         }
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         return new DeliveryReportPuller(properties, node, new DeliveryReportStore(dataSource), client, registry);
