@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -19,9 +21,11 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * @param body the message text as the application wrote it (UTF-8)
  * @param trace the hops it has passed so far; not part of its identity: two copies that took different paths are
  *        the same message
+ * @param traceParent the W3C trace context of its creation, or {@code null} when it has none; carried so that each
+ *        hop's spans link to it, and like the trace not part of its identity
  */
 public record Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence,
-        String classification, Instant createdAt, byte[] body, HopTrace trace) {
+        String classification, Instant createdAt, byte[] body, HopTrace trace, @Nullable TraceParent traceParent) {
 
     /**
      * The earliest creation time every transport carries: DDS sends nanoseconds since the epoch in 64 bits, which
@@ -61,7 +65,13 @@ public record Envelope(String messageId, NodeId origin, String kmtfType, Precede
     /** A message no hop has stamped yet. */
     public Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence, String classification,
             Instant createdAt, byte[] body) {
-        this(messageId, origin, kmtfType, precedence, classification, createdAt, body, HopTrace.EMPTY);
+        this(messageId, origin, kmtfType, precedence, classification, createdAt, body, HopTrace.EMPTY, null);
+    }
+
+    /** A message with this trace and no trace context. */
+    public Envelope(String messageId, NodeId origin, String kmtfType, Precedence precedence, String classification,
+            Instant createdAt, byte[] body, HopTrace trace) {
+        this(messageId, origin, kmtfType, precedence, classification, createdAt, body, trace, null);
     }
 
     /** This message with one more hop on its trace. */
@@ -70,7 +80,13 @@ public record Envelope(String messageId, NodeId origin, String kmtfType, Precede
     }
 
     public Envelope withTrace(HopTrace next) {
-        return new Envelope(messageId, origin, kmtfType, precedence, classification, createdAt, body, next);
+        return new Envelope(messageId, origin, kmtfType, precedence, classification, createdAt, body, next,
+                traceParent);
+    }
+
+    /** This message with this trace context ({@code null}: none). */
+    public Envelope withTraceParent(@Nullable TraceParent next) {
+        return new Envelope(messageId, origin, kmtfType, precedence, classification, createdAt, body, trace, next);
     }
 
     /** The trace's text, times after this message's creation ({@link HopTrace#format}). */

@@ -35,6 +35,17 @@ class EnvelopeTest {
     }
 
     @Test
+    void theTraceContextTravelsWithHopsAndIsNotPartOfTheIdentity() {
+        TraceParent context = new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        Envelope sent = envelope("MSGID/SITREP//").withTraceParent(context);
+        Envelope relayed = sent.withHop(HopTrace.Hop.site(kr.c4i.gateway.core.link.SiteId.of("s1"),
+                HopTrace.Action.RELAYED, sent.createdAt().plusMillis(17)));
+        assertThat(relayed.traceParent()).isEqualTo(context);
+        assertThat(relayed).isEqualTo(envelope("MSGID/SITREP//"));
+        assertThat(envelope("MSGID/SITREP//").traceParent()).isNull();
+    }
+
+    @Test
     void blankMessageIdIsRefused() {
         assertThatIllegalArgumentException().isThrownBy(() -> new Envelope(" ", NodeId.of("a"), "SITREP",
                 Precedence.ROUTINE, "UNCLASSIFIED", Instant.now(), new byte[1]));
