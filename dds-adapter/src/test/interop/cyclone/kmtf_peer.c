@@ -9,7 +9,7 @@
  *   READY                     entities exist
  *   MATCHED <n>               the writer/reader has matched n remote endpoints
  *   sub: SAMPLE <message_id> <origin> <message_type> <precedence> <classification> <created_at_ns> <seq>
- *               <sent_at_ns> <body length> <CRC-32 of body, 8 hex digits> <trace>
+ *               <sent_at_ns> <body length> <CRC-32 of body, 8 hex digits> <trace> <traceparent>
  *   pub: waits for a line "GO" on stdin after MATCHED, writes COUNT samples (content: ../README.md),
  *        prints WRITTEN <n>, and for reliable ACKED or ACK_TIMEOUT after dds_wait_for_acks (best effort: waits
  *        500 ms instead).
@@ -81,7 +81,7 @@ static uint32_t crc32(const uint8_t *data, uint32_t length)
 
 /* Sample i (1-based) of the deterministic sequence every peer and the Java test agree on. */
 static void fill(kmtf_KmtfMessage *m, const char *origin, uint32_t i, char *id, size_t id_size, uint8_t *body,
-                 char *trace, size_t trace_size)
+                 char *trace, size_t trace_size, char *traceparent, size_t traceparent_size)
 {
   snprintf(id, id_size, "%s-%06" PRIu32, origin, i);
   m->message_id = id;
@@ -108,6 +108,13 @@ static void fill(kmtf_KmtfMessage *m, const char *origin, uint32_t i, char *id, 
     snprintf(trace, trace_size, "node %s sent +%" PRIu32 "ms; site s%" PRIu32 " relayed +%" PRIu32 "ms", origin,
              i % 10, i % 4, i * 3);
   m->trace = trace;
+  /* The trace context: none for every fourth, else sample i's trace and parent ids, sampled when i is odd. */
+  if (i % 4 == 0)
+    traceparent[0] = '\0';
+  else
+    snprintf(traceparent, traceparent_size, "00-4bf92f3577b34da6a3ce929d%08" PRIx32 "-%016" PRIx32 "-%02" PRIx32, i,
+             i, i % 2);
+  m->traceparent = traceparent;
 }
 
 static uint32_t matched(dds_entity_t entity, int writer)
@@ -167,10 +174,11 @@ static int publish(dds_entity_t writer, const char *origin, uint32_t count, int 
   static uint8_t body[MAX_BODY];
   char id[128];
   char trace[256];
+  char traceparent[56];
   uint32_t written = 0;
   for (uint32_t i = 1; i <= count; i++) {
     kmtf_KmtfMessage m;
-    fill(&m, origin, i, id, sizeof id, body, trace, sizeof trace);
+    fill(&m, origin, i, id, sizeof id, body, trace, sizeof trace, traceparent, sizeof traceparent);
     dds_return_t rc = dds_write(writer, &m);
     if (rc < 0)
       fail("dds_write", rc);
@@ -225,9 +233,10 @@ static int subscribe(dds_entity_t participant, dds_entity_t reader, uint32_t cou
       if (!infos[j].valid_data)
         continue;
       const kmtf_KmtfMessage *m = samples[j];
-      line("SAMPLE\t%s\t%s\t%s\t%d\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu32 "\t%08" PRIx32 "\t%s",
+      line("SAMPLE\t%s\t%s\t%s\t%d\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu32 "\t%08" PRIx32 "\t%s\t%s",
            m->message_id, m->origin, m->message_type, (int) m->precedence, m->classification, m->created_at_ns,
-           m->seq, m->sent_at_ns, m->body._length, crc32(m->body._buffer, m->body._length), m->trace);
+           m->seq, m->sent_at_ns, m->body._length, crc32(m->body._buffer, m->body._length), m->trace,
+           m->traceparent);
       received++;
     }
     if (n > 0)

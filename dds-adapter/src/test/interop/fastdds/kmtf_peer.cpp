@@ -124,6 +124,14 @@ kmtf::KmtfMessage make(const std::string& origin, uint32_t i)
                 origin.c_str(), i % 10, i % 4, i * 3);
     }
     m.trace(trace);
+    // The trace context: none for every fourth, else sample i's trace and parent ids, sampled when i is odd.
+    char traceparent[56] = "";
+    if (i % 4 != 0)
+    {
+        std::snprintf(traceparent, sizeof traceparent, "00-4bf92f3577b34da6a3ce929d%08" PRIx32 "-%016" PRIx32
+                "-%02" PRIx32, i, i, i % 2);
+    }
+    m.traceparent(traceparent);
     return m;
 }
 
@@ -240,10 +248,11 @@ int subscribe(DataReader* reader, uint32_t count)
         {
             continue;
         }
-        line("SAMPLE\t%s\t%s\t%s\t%u\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%zu\t%08" PRIx32 "\t%s",
+        line("SAMPLE\t%s\t%s\t%s\t%u\t%s\t%" PRId64 "\t%" PRIu64 "\t%" PRId64 "\t%zu\t%08" PRIx32 "\t%s\t%s",
                 m.message_id().c_str(), m.origin().c_str(), m.message_type().c_str(),
                 static_cast<unsigned>(m.precedence()), m.classification().c_str(), m.created_at_ns(), m.seq(),
-                m.sent_at_ns(), m.body().size(), crc32(m.body()), m.trace().c_str());
+                m.sent_at_ns(), m.body().size(), crc32(m.body()), m.trace().c_str(),
+                m.traceparent().c_str());
         received++;
     }
     line("%s\t%" PRIu32, received >= count ? "DONE" : "TIMEOUT", received);

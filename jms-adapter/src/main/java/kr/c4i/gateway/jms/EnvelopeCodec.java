@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import jakarta.jms.BytesMessage;
@@ -19,19 +20,29 @@ import jakarta.jms.TextMessage;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Maps envelopes to JMS messages and back. A lone envelope is one message: the text is the bytes body, every other
  * field a message property, so brokers, bridges and selectors can see them without parsing the body; the hop trace
- * is its text ({@link HopTrace#format}) in {@value #TRACE}, left out when the trace is empty. Several envelopes of
- * one precedence for one destination travel as one <em>bundle</em>: a bytes message whose {@value #BUNDLE_COUNT}
- * property says how many envelopes its body holds, each written field by field, and whose {@value #BUNDLE_FORMAT}
- * says how (see {@link #toBundle}). A bundle costs the brokers one journal record, one delivery and one
- * acknowledgement instead of one per envelope, which is most of what a message costs them.
+ * is its text ({@link HopTrace#format}) in {@value #TRACE}, left out when the trace is empty, and the trace context
+ * of its creation is in {@value #TRACE_PARENT}, left out when it has none. Several envelopes of one precedence for
+ * one destination travel as one <em>bundle</em>: a bytes message whose {@value #BUNDLE_COUNT} property says how
+ * many envelopes its body holds, each written field by field, and whose {@value #BUNDLE_FORMAT} says how (see
+ * {@link #toBundle}). A bundle costs the brokers one journal record, one delivery and one acknowledgement instead
+ * of one per envelope, which is most of what a message costs them.
  */
 final class EnvelopeCodec {
+
+    /** Malformed trace contexts read so far: logged sparsely, a foreign sender could send nothing else. */
+    private static final AtomicLong malformedTraceParents = new AtomicLong();
+
+    private static final Logger log = LoggerFactory.getLogger(EnvelopeCodec.class);
 
     static final String MESSAGE_ID = "kmtf_message_id";
     static final String ORIGIN = "kmtf_origin";
@@ -42,6 +53,11 @@ final class EnvelopeCodec {
     static final String CREATED_AT_MICROS = "kmtf_created_at_micros";
     /** The hop trace's text, times after the creation ({@link HopTrace#format}); absent or empty: no hops. */
     static final String TRACE = "kmtf_trace";
+    /**
+     * The W3C trace context of the message's creation ({@link TraceParent}), under the name OpenTelemetry's JMS
+     * instrumentation uses; absent or blank: none.
+     */
+    static final String TRACE_PARENT = "traceparent";
     /** On a message moved to the invalid queue: why it could not be read. */
     static final String INVALID_REASON = "kmtf_invalid_reason";
     /** On a message moved to the invalid queue: the queue it was read from. */
@@ -51,8 +67,9 @@ final class EnvelopeCodec {
     static final String BUNDLE_COUNT = "kmtf_bundle_count";
 
     /**
-     * On a bundle: how its envelopes are written, {@value #BUNDLE_FORMAT_TRACED} since envelopes carry their trace. A
-     * bundle without it is of format {@value #BUNDLE_FORMAT_PLAIN}, as senders wrote before the trace.
+     * On a bundle: how its envelopes are written, {@value #BUNDLE_FORMAT_TRACE_CONTEXT} since envelopes carry their
+     * trace context. A bundle without it is of format {@value #BUNDLE_FORMAT_PLAIN}, as senders wrote before the
+     * trace.
      */
     static final String BUNDLE_FORMAT = "kmtf_bundle_format";
 
@@ -61,6 +78,9 @@ final class EnvelopeCodec {
 
     /** Bundle format: each envelope's fields with its trace's text after the created-at. */
     static final int BUNDLE_FORMAT_TRACED = 2;
+
+    /** Bundle format: each envelope's fields as in {@value #BUNDLE_FORMAT_TRACED}, its traceparent after the trace. */
+    static final int BUNDLE_FORMAT_TRACE_CONTEXT = 3;
 
     /** Most envelopes in one bundle. */
     static final int BUNDLE_MAX_ENVELOPES = 256;
@@ -94,16 +114,20 @@ final class EnvelopeCodec {
         if (!envelope.trace().isEmpty()) {
             message.setStringProperty(TRACE, envelope.traceText());
         }
+        TraceParent traceParent = envelope.traceParent();
+        if (traceParent != null) {
+            message.setStringProperty(TRACE_PARENT, traceParent.value());
+        }
         message.setStringProperty(DUPLICATE_ID, envelope.messageId() + "/" + destination.value());
         return message;
     }
 
     /**
-     * A bundle of envelopes of one precedence for one destination, in format {@value #BUNDLE_FORMAT_TRACED}: per
-     * envelope its message id, origin, type, precedence and classification ({@code writeUTF}), created-at in
-     * microseconds ({@code writeLong}), trace text ({@code writeUTF}, empty for none), body length
-     * ({@code writeInt}) and body. Its duplicate id is a digest of the envelopes' ids: the broker drops a resent
-     * bundle that holds the same envelopes, and accepts one that holds others (the receiver's inbox drops the
+     * A bundle of envelopes of one precedence for one destination, in format {@value #BUNDLE_FORMAT_TRACE_CONTEXT}:
+     * per envelope its message id, origin, type, precedence and classification ({@code writeUTF}), created-at in
+     * microseconds ({@code writeLong}), trace text and traceparent text ({@code writeUTF}, empty for none), body
+     * length ({@code writeInt}) and body. Its duplicate id is a digest of the envelopes' ids: the broker drops a
+     * resent bundle that holds the same envelopes, and accepts one that holds others (the receiver's inbox drops the
      * envelopes it already has).
      */
     static BytesMessage toBundle(Session session, List<Envelope> envelopes, NodeId destination) throws JMSException {
@@ -117,13 +141,14 @@ final class EnvelopeCodec {
             message.writeUTF(envelope.classification());
             message.writeLong(toMicros(envelope.createdAt()));
             message.writeUTF(envelope.traceText());
+            message.writeUTF(TraceParent.text(envelope.traceParent()));
             message.writeInt(envelope.body().length);
             message.writeBytes(envelope.body());
             digest.update(envelope.messageId().getBytes(StandardCharsets.UTF_8));
             digest.update((byte) 0);
         }
         message.setIntProperty(BUNDLE_COUNT, envelopes.size());
-        message.setIntProperty(BUNDLE_FORMAT, BUNDLE_FORMAT_TRACED);
+        message.setIntProperty(BUNDLE_FORMAT, BUNDLE_FORMAT_TRACE_CONTEXT);
         message.setStringProperty(PRECEDENCE, envelopes.getFirst().precedence().name());
         message.setStringProperty(DUPLICATE_ID, "bundle/" + destination.value() + "/"
                 + HexFormat.of().formatHex(digest.digest(), 0, 16));
@@ -137,7 +162,8 @@ final class EnvelopeCodec {
     static int bundledSize(Envelope envelope) {
         int size = Long.BYTES + Integer.BYTES + envelope.body().length;
         for (String field : new String[] { envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
-                envelope.precedence().name(), envelope.classification(), envelope.traceText() }) {
+                envelope.precedence().name(), envelope.classification(), envelope.traceText(),
+                TraceParent.text(envelope.traceParent()) }) {
             // Modified UTF-8 takes at most 3 bytes a char, and writeUTF at most 65,535 bytes.
             if (field.length() > 65_535 / 3) {
                 return -1;
@@ -153,7 +179,8 @@ final class EnvelopeCodec {
     }
 
     /**
-     * The envelopes of a bundle, all or none.
+     * The envelopes of a bundle, all or none; an envelope whose traceparent is malformed comes without it
+     * ({@link #traceParent}).
      *
      * @throws InvalidMessageException saying what is wrong with the bundle
      */
@@ -172,7 +199,7 @@ final class EnvelopeCodec {
             throw new InvalidMessageException("property " + BUNDLE_COUNT + " is " + count + ", not 1 to "
                     + BUNDLE_MAX_ENVELOPES);
         }
-        boolean traced = bundleFormat(message) == BUNDLE_FORMAT_TRACED;
+        int format = bundleFormat(message);
         long length = bytes.getBodyLength();
         List<Envelope> envelopes = new ArrayList<>(count);
         try {
@@ -188,7 +215,10 @@ final class EnvelopeCodec {
                 Precedence precedence = Precedence.parse(bytes.readUTF());
                 String classification = nonBlank(where + "classification", bytes.readUTF());
                 Instant createdAt = fromMicros(bytes.readLong());
-                HopTrace trace = traced ? trace(where + "trace", bytes.readUTF(), createdAt) : HopTrace.EMPTY;
+                HopTrace trace = (format >= BUNDLE_FORMAT_TRACED)
+                        ? trace(where + "trace", bytes.readUTF(), createdAt) : HopTrace.EMPTY;
+                TraceParent traceParent = (format >= BUNDLE_FORMAT_TRACE_CONTEXT)
+                        ? traceParent(messageId, "bundled traceparent", bytes.readUTF()) : null;
                 int size = bytes.readInt();
                 if (size < 0 || size > length) {
                     throw new InvalidMessageException(where + "body of " + size + " bytes in a bundle of " + length);
@@ -198,7 +228,7 @@ final class EnvelopeCodec {
                     throw new InvalidMessageException(where + "body cut short");
                 }
                 envelopes.add(new Envelope(messageId, origin, type, precedence, classification, createdAt, body,
-                        trace));
+                        trace, traceParent));
             }
         }
         catch (MessageEOFException ex) {
@@ -231,10 +261,10 @@ final class EnvelopeCodec {
         catch (JMSException | NumberFormatException ex) {
             throw new InvalidMessageException("property " + BUNDLE_FORMAT + " is not an int: " + ex.getMessage());
         }
-        if (format != BUNDLE_FORMAT_PLAIN && format != BUNDLE_FORMAT_TRACED) {
+        if (format < BUNDLE_FORMAT_PLAIN || format > BUNDLE_FORMAT_TRACE_CONTEXT) {
             throw new InvalidMessageException("property " + BUNDLE_FORMAT + " is " + format
-                    + ", a bundle format this receiver does not know (it reads " + BUNDLE_FORMAT_PLAIN + " and "
-                    + BUNDLE_FORMAT_TRACED + "): is the sender a later version?");
+                    + ", a bundle format this receiver does not know (it reads " + BUNDLE_FORMAT_PLAIN + " to "
+                    + BUNDLE_FORMAT_TRACE_CONTEXT + "): is the sender a later version?");
         }
         return format;
     }
@@ -249,6 +279,9 @@ final class EnvelopeCodec {
     }
 
     /**
+     * The envelope of a lone message; one whose {@value #TRACE_PARENT} is malformed comes without it
+     * ({@link #traceParent}).
+     *
      * @throws InvalidMessageException saying which property is missing or unreadable
      */
     static Envelope fromMessage(Message message) throws JMSException, InvalidMessageException {
@@ -274,9 +307,12 @@ final class EnvelopeCodec {
         String traceText = message.getStringProperty(TRACE);
         HopTrace trace = (traceText == null) ? HopTrace.EMPTY
                 : trace("property " + TRACE, traceText, createdAt);
+        TraceParent traceParent = traceParent(messageId, "property " + TRACE_PARENT,
+                message.getStringProperty(TRACE_PARENT));
         byte[] body = new byte[(int) bytes.getBodyLength()];
         bytes.readBytes(body);
-        return new Envelope(messageId, origin, type, precedence, classification, createdAt, body, trace);
+        return new Envelope(messageId, origin, type, precedence, classification, createdAt, body, trace,
+                traceParent);
     }
 
     /**
@@ -361,6 +397,23 @@ final class EnvelopeCodec {
         }
     }
 
+    /**
+     * The trace context a message carries, or {@code null} for none. A malformed one is left out with one WARN line
+     * rather than refused as an unreadable trace is: only diagnostics need it, and the message must not wait in the
+     * invalid queue for them.
+     *
+     * @param what names the text in the warning, e.g. {@code property traceparent}
+     */
+    private static @Nullable TraceParent traceParent(String messageId, String what, @Nullable String text) {
+        try {
+            return TraceParent.parseOrNone(text);
+        }
+        catch (IllegalArgumentException ex) {
+            logMalformed(messageId, what, ex);
+            return null;
+        }
+    }
+
     private static <T> T parse(String name, String value, Function<String, T> parser)
             throws InvalidMessageException {
         try {
@@ -376,6 +429,20 @@ final class EnvelopeCodec {
 
         InvalidMessageException(String message) {
             super(message);
+        }
+    }
+
+    /** Starts the sparse count again, so that a test sees the next malformed context's line. */
+    static void resetMalformedCount() {
+        malformedTraceParents.set(0);
+    }
+
+    /** One WARN line for the 1st, 2nd, 4th, 8th... malformed context; the exception quotes at most 80 characters. */
+    private static void logMalformed(String messageId, String what, IllegalArgumentException ex) {
+        long count = malformedTraceParents.incrementAndGet();
+        if (Long.bitCount(count) == 1) {
+            log.warn("Message {} read without its trace context (malformed context #{}, logged at powers of two): "
+                    + "{}: {}", messageId, count, what, ex.getMessage());
         }
     }
 }

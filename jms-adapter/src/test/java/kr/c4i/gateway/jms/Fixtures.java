@@ -12,6 +12,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.kmtf.catalogue.Category;
@@ -49,6 +50,11 @@ final class Fixtures {
                     : Hop.site(SiteId.of("s" + i), Action.RELAYED, at));
         }
         return envelope.withTrace(trace);
+    }
+
+    /** The envelope with a sampled trace context whose parent span is {@code span}. */
+    static Envelope inTrace(Envelope envelope, long span) {
+        return envelope.withTraceParent(TraceParent.of("4bf92f3577b34da6a3ce929d0e0e4736", "%016x".formatted(span), 1));
     }
 
     static Outbound outbound(Envelope envelope, String... destinations) {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static kr.c4i.gateway.jms.Fixtures.batch;
 import static kr.c4i.gateway.jms.Fixtures.envelope;
+import static kr.c4i.gateway.jms.Fixtures.inTrace;
 import static kr.c4i.gateway.jms.Fixtures.outbound;
 import static kr.c4i.gateway.jms.Fixtures.traced;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -90,6 +91,51 @@ class JmsTransportTest {
             assertThat(received.trace()).as("trace of %s", sent.messageId()).isEqualTo(sent.trace());
             assertThat(received.traceText()).isEqualTo(sent.traceText());
         }
+    }
+
+    @Test
+    void traceContextsArriveOnALoneMessageAndInABundle() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        Envelope lone = inTrace(envelope("context-lone", "a"), 1);
+        List<Envelope> bundled = List.of(inTrace(traced(envelope("context-bundled-1", "a"), 2), 2),
+                envelope("context-bundled-2", "a"), inTrace(envelope("context-bundled-3", "a"), 3));
+
+        this.nodes.transport("a").send(List.of(outbound(lone, "b")));
+        // Three of one precedence for one destination: one bundle.
+        this.nodes.transport("a").send(bundled.stream().map((e) -> outbound(e, "b")).toList());
+
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(4, TIMEOUT);
+        for (Envelope sent : List.of(lone, bundled.get(0), bundled.get(1), bundled.get(2))) {
+            Envelope received = b.received().get(sent.messageId());
+            assertThat(received.traceParent()).as("trace context of %s", sent.messageId())
+                    .isEqualTo(sent.traceParent());
+            assertThat(received.trace()).isEqualTo(sent.trace());
+        }
+    }
+
+    @Test
+    void aMessageWhoseTraceparentIsMalformedIsDeliveredWithoutItNotMovedAside() throws Exception {
+        this.nodes = TestNodes.start(this.tempDir, "a", "b");
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        Envelope stray = traced(envelope("stray-context-1", "x"), 1);
+        try (Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage message = EnvelopeCodec.toMessage(session, stray, NodeId.of("b"));
+            message.setStringProperty(EnvelopeCodec.TRACE_PARENT, "01-not-a-version-00-traceparent");
+            session.createProducer(session.createQueue("kmtf.node.b")).send(message);
+        }
+        finally {
+            factory.close();
+        }
+
+        RecordingHandler b = this.nodes.handler("b");
+        b.awaitUnique(1, TIMEOUT);
+        Envelope received = b.received().get("stray-context-1");
+        assertThat(received).isEqualTo(stray);
+        assertThat(received.trace()).isEqualTo(stray.trace());
+        assertThat(received.traceParent()).isNull();
     }
 
     @Test

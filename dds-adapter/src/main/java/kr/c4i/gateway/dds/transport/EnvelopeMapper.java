@@ -1,10 +1,16 @@
 package kr.c4i.gateway.dds.transport;
 
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.dds.IdlStrings;
@@ -16,9 +22,15 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * anything of a batch is written, so a bad message is rejected alone with a reason; inbound, a sample that cannot be
  * an envelope (wrong topic, over the type's size, blank id, invalid origin, a trace that is not hops) is refused
  * with {@link InvalidSample} and handed on as an {@link InboundRefusal}. The hop trace travels as its text
- * ({@link HopTrace#format}), its times in milliseconds after the creation.
+ * ({@link HopTrace#format}), its times in milliseconds after the creation; the trace context as its
+ * {@link TraceParent} text, and a sample whose trace context is malformed still becomes an envelope, without it.
  */
 final class EnvelopeMapper {
+
+    /** Malformed trace contexts read so far: logged sparsely, a foreign sender could send nothing else. */
+    private static final AtomicLong malformedTraceParents = new AtomicLong();
+
+    private static final Logger log = LoggerFactory.getLogger(EnvelopeMapper.class);
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -55,7 +67,7 @@ final class EnvelopeMapper {
         }
         return new KmtfMessageSample(envelope.messageId(), envelope.origin().value(), envelope.kmtfType(),
                 envelope.precedence(), envelope.classification(), createdAt, seq, sentAtNanos, envelope.body(),
-                envelope.traceText());
+                envelope.traceText(), TraceParent.text(envelope.traceParent()));
     }
 
     /**
@@ -94,7 +106,21 @@ final class EnvelopeMapper {
                     + "' is invalid: " + ex.getMessage());
         }
         return new Envelope(sample.messageId(), origin, sample.messageType(), sample.precedence(),
-                sample.classification(), createdAt, sample.body(), trace);
+                sample.classification(), createdAt, sample.body(), trace, traceParent(sample));
+    }
+
+    /**
+     * The sample's trace context, or {@code null} for none. A malformed one is left out with one WARN line rather
+     * than refused as an unreadable trace is: only diagnostics need it, and the message must not be lost for them.
+     */
+    private static @Nullable TraceParent traceParent(KmtfMessageSample sample) {
+        try {
+            return TraceParent.parseOrNone(sample.traceParent());
+        }
+        catch (IllegalArgumentException ex) {
+            logMalformed(sample.messageId(), "member traceparent", ex);
+            return null;
+        }
     }
 
     /** The refusal of a sample that is no envelope, with everything it claimed, for the inbound handler to keep. */
@@ -132,5 +158,14 @@ final class EnvelopeMapper {
 
     private static MessageRejectedException rejected(String id, String reason) {
         return new MessageRejectedException(id, reason, null);
+    }
+
+    /** One WARN line for the 1st, 2nd, 4th, 8th... malformed context; the exception quotes at most 80 characters. */
+    private static void logMalformed(String messageId, String what, IllegalArgumentException ex) {
+        long count = malformedTraceParents.incrementAndGet();
+        if (Long.bitCount(count) == 1) {
+            log.warn("Message {} read without its trace context (malformed context #{}, logged at powers of two): "
+                    + "{}: {}", messageId, count, what, ex.getMessage());
+        }
     }
 }

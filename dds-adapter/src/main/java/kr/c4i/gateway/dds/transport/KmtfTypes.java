@@ -30,6 +30,7 @@ public final class KmtfTypes {
             .int64("sent_at_ns")
             .octets("body")
             .string("trace")
+            .string("traceparent")
             .build(new MessageCodec());
 
     /** {@code kmtf::KmtfReceipt}. */
@@ -44,27 +45,39 @@ public final class KmtfTypes {
 
     /**
      * One {@code kmtf::KmtfMessage}. Times are nanoseconds since the epoch; {@code seq} is unsigned on the wire;
-     * {@code trace} is the hop trace's text ({@link kr.c4i.gateway.core.HopTrace#format}), empty for none.
+     * {@code trace} is the hop trace's text ({@link kr.c4i.gateway.core.HopTrace#format}), empty for none;
+     * {@code traceParent} (member {@code traceparent}) is the text of the creation's W3C trace context
+     * ({@link kr.c4i.gateway.core.TraceParent}), empty for none, as the writer sent it (unchecked).
      */
     public record KmtfMessageSample(String messageId, String origin, String messageType, Precedence precedence,
-            String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body, String trace) {
+            String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body, String trace,
+            String traceParent) {
 
         public KmtfMessageSample {
             Objects.requireNonNull(precedence, "precedence");
             Objects.requireNonNull(body, "body");
             Objects.requireNonNull(trace, "trace");
+            Objects.requireNonNull(traceParent, "traceParent");
         }
 
-        /** A sample without a trace. */
+        /** A sample without a trace context. */
+        public KmtfMessageSample(String messageId, String origin, String messageType, Precedence precedence,
+                String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body, String trace) {
+            this(messageId, origin, messageType, precedence, classification, createdAtNanos, seq, sentAtNanos, body,
+                    trace, "");
+        }
+
+        /** A sample without a trace or a trace context. */
         public KmtfMessageSample(String messageId, String origin, String messageType, Precedence precedence,
                 String classification, long createdAtNanos, long seq, long sentAtNanos, byte[] body) {
             this(messageId, origin, messageType, precedence, classification, createdAtNanos, seq, sentAtNanos, body,
-                    "");
+                    "", "");
         }
 
         public KmtfMessageSample withSeq(long value) {
             return new KmtfMessageSample(this.messageId, this.origin, this.messageType, this.precedence,
-                    this.classification, this.createdAtNanos, value, this.sentAtNanos, this.body, this.trace);
+                    this.classification, this.createdAtNanos, value, this.sentAtNanos, this.body, this.trace,
+                    this.traceParent);
         }
     }
 
@@ -94,6 +107,7 @@ public final class KmtfTypes {
             out.int64(sample.sentAtNanos());
             out.octets(sample.body());
             out.string(sample.trace());
+            out.string(sample.traceParent());
         }
 
         @Override
@@ -108,8 +122,9 @@ public final class KmtfTypes {
             long sentAt = in.int64();
             byte[] body = in.octets();
             String trace = in.string();
+            String traceParent = in.string();
             return new KmtfMessageSample(messageId, origin, messageType, precedence, classification, createdAt, seq,
-                    sentAt, body, trace);
+                    sentAt, body, trace, traceParent);
         }
     }
 

@@ -30,7 +30,7 @@ final class InteropSamples {
         }
         return new KmtfMessageSample("%s-%06d".formatted(origin, i), origin, "SITREP",
                 Precedence.valueOf(KmtfTypes.PRECEDENCE_ENUMERATORS.get(i % 4)), CLASSIFICATIONS.get(i % 3), created,
-                i, created + 250_000 + i, body, trace(origin, i));
+                i, created + 250_000 + i, body, trace(origin, i), traceParent(i));
     }
 
     /** The trace text of sample {@code i}: none, the origin's hop, or that and a site's. */
@@ -43,25 +43,35 @@ final class InteropSamples {
     }
 
     /**
-     * What a peer prints for one received sample: {@code SAMPLE} and eleven tab-separated fields, the body reduced
-     * to its length and CRC-32, the trace last.
+     * The traceparent text of sample {@code i}: none for every fourth, else {@code i} in its trace and parent ids,
+     * sampled when {@code i} is odd.
+     */
+    static String traceParent(int i) {
+        return (i % 4 == 0) ? "" : "00-4bf92f3577b34da6a3ce929d%08x-%016x-%02x".formatted(i, i, i % 2);
+    }
+
+    /**
+     * What a peer prints for one received sample: {@code SAMPLE} and twelve tab-separated fields, the body reduced
+     * to its length and CRC-32, the trace and the traceparent last.
      */
     record PeerLine(String messageId, String origin, String messageType, int precedence, String classification,
-            long createdAtNanos, long seq, long sentAtNanos, int bodyLength, String bodyCrc32, String trace) {
+            long createdAtNanos, long seq, long sentAtNanos, int bodyLength, String bodyCrc32, String trace,
+            String traceParent) {
 
         static PeerLine parse(String line) {
             String[] f = line.split("\t", -1);
-            if (f.length != 12 || !f[0].equals("SAMPLE")) {
+            if (f.length != 13 || !f[0].equals("SAMPLE")) {
                 throw new AssertionError("Malformed peer sample line: " + line);
             }
             return new PeerLine(f[1], f[2], f[3], Integer.parseInt(f[4]), f[5], Long.parseLong(f[6]),
-                    Long.parseUnsignedLong(f[7]), Long.parseLong(f[8]), Integer.parseInt(f[9]), f[10], f[11]);
+                    Long.parseUnsignedLong(f[7]), Long.parseLong(f[8]), Integer.parseInt(f[9]), f[10], f[11], f[12]);
         }
 
         static PeerLine of(KmtfMessageSample s) {
             return new PeerLine(s.messageId(), s.origin(), s.messageType(),
                     KmtfTypes.PRECEDENCE_ENUMERATORS.indexOf(s.precedence().name()), s.classification(),
-                    s.createdAtNanos(), s.seq(), s.sentAtNanos(), s.body().length, crc32(s.body()), s.trace());
+                    s.createdAtNanos(), s.seq(), s.sentAtNanos(), s.body().length, crc32(s.body()), s.trace(),
+                    s.traceParent());
         }
     }
 

@@ -32,6 +32,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.InboundRefusal;
@@ -82,12 +83,13 @@ class DdsTransportTest {
         Instant createdAt = Instant.parse("2026-03-01T12:34:56.123456789Z");
         Envelope sent = new Envelope("alpha-000001", ALPHA, type.id(), Precedence.FLASH, "SECRET//REL TO KOR",
                 createdAt, "EXER/까치 26//\nMSGID/SITREP/1사단//\n긴급 ✓ 𝄞".getBytes(StandardCharsets.UTF_8),
-                trace(createdAt, 3));
+                trace(createdAt, 3), new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
         alpha.send(List.of(new Outbound(sent, type, List.of(BRAVO))));
         await(() -> bravo.count() >= 1, "the envelope to arrive");
         assertThat(bravo.envelopes()).containsExactly(sent);
         assertThat(bravo.envelopes().getFirst().text()).isEqualTo(sent.text());
         assertThat(bravo.envelopes().getFirst().trace()).isEqualTo(sent.trace());
+        assertThat(bravo.envelopes().getFirst().traceParent()).isEqualTo(sent.traceParent());
         assertThat(alpha.stats().samplesWritten()).isEqualTo(1);
         assertThat(bravoTransport.stats().samplesReceived()).isEqualTo(1);
     }
@@ -416,6 +418,34 @@ class DdsTransportTest {
         assertThat(inbox.refusals().getLast().reason()).contains("x-5")
                 .contains("'node delta sent +1ms; relayed by a friend'")
                 .contains("'relayed by a friend' is not a hop");
+    }
+
+    @Test
+    void aForeignSampleWithAMalformedTraceparentIsDeliveredWithoutItNotRefused() throws Exception {
+        MessageType type = reliableType(10);
+        Inbox inbox = new Inbox();
+        DdsTransport bravo = open(BRAVO, Set.of(type.id()));
+        bravo.subscribe(inbox);
+        String traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try (DomainParticipant foreign = DomainParticipant.create(TestNetwork.loopback().toBuilder().writeBatch(true).build())) {
+            Topic<KmtfMessageSample> topic = foreign.createTopic(type.topicName(), KmtfTypes.MESSAGE);
+            DataWriter<KmtfMessageSample> writer = foreign.createWriter(topic, TopicQos.writer(type,
+                    Duration.ofSeconds(5)));
+            assertThat(writer.awaitMatched(1, Duration.ofSeconds(10))).isTrue();
+            // Upper-case hex: another vendor's spelling, which a version-00 receiver must not read.
+            writer.write(new KmtfMessageSample("y-1", "delta", type.id(), Precedence.ROUTINE, "U", 0, 1, 0,
+                    new byte[1], "node delta sent +1ms", traceParent.toUpperCase()));
+            writer.write(new KmtfMessageSample("y-2", "delta", type.id(), Precedence.ROUTINE, "U", 0, 2, 0,
+                    new byte[1], "", traceParent));
+            writer.flush();
+            await(() -> inbox.count() == 2, "both samples delivered");
+        }
+        assertThat(inbox.ids()).containsExactly("y-1", "y-2");
+        assertThat(inbox.envelopes()).extracting(Envelope::traceParent)
+                .containsExactly(null, new TraceParent(traceParent));
+        assertThat(inbox.envelopes().getFirst().traceText()).isEqualTo("node delta sent +1ms");
+        assertThat(inbox.refusals()).isEmpty();
+        assertThat(bravo.stats().samplesInvalid()).isZero();
     }
 
     @Test
