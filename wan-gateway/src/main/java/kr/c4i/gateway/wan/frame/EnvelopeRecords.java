@@ -9,11 +9,14 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -26,9 +29,15 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
  * trace (varint hop count; then, if there are hops, each hop as one byte of kind and action ({@link #hopCode}), the
  * node's or site's id as a string unless that byte says it is the one the record implies ({@link #IMPLIED_NAME}), and
  * its time as a zig-zag varint of milliseconds after the creation time; then the count of hops the trace left out, as
- * a varint). A string is a varint length and UTF-8.
+ * a varint), and from format version {@value #TRACE_PARENT_SINCE} on the trace context ({@link #writeTraceParent}). A
+ * string is a varint length and UTF-8.
  */
 final class EnvelopeRecords {
+
+    private static final Logger log = LoggerFactory.getLogger(EnvelopeRecords.class);
+
+    /** The first frame format version whose records end with the trace context; version 2's end with the trace. */
+    static final int TRACE_PARENT_SINCE = 3;
 
     private static final int TEXT_ID = 0;
     private static final int UUID_ID = 1;
@@ -102,6 +111,7 @@ final class EnvelopeRecords {
             out.writeString(site.value());
         }
         writeTrace(relayed, out);
+        writeTraceParent(envelope.traceParent(), out);
     }
 
     /**
@@ -131,6 +141,21 @@ final class EnvelopeRecords {
         out.writeVarLong(trace.omitted());
     }
 
+    /**
+     * The trace context as a varint length and its binary form ({@link TraceParent#toBytes}): none is the one byte 0,
+     * a context 26 bytes. The length is the marker: as it says where the record goes on, a reader can pass over a
+     * context it cannot read and still deliver the message.
+     */
+    private static void writeTraceParent(@Nullable TraceParent traceParent, ByteSink out) {
+        if (traceParent == null) {
+            out.write(0);
+            return;
+        }
+        byte[] bytes = traceParent.toBytes();
+        out.writeVarLong(bytes.length);
+        out.write(bytes);
+    }
+
     /** A hop's kind and action in one byte: the kind's ordinal in bits 4-6, the action's in the low four. */
     static int hopCode(Hop hop) {
         return hop.kind().ordinal() << 4 | hop.action().ordinal();
@@ -149,7 +174,8 @@ final class EnvelopeRecords {
         return sitesBefore < crossed.size() ? crossed.get(sitesBefore).value() : null;
     }
 
-    static RelayedEnvelope read(ByteSource in) throws FrameFormatException {
+    /** A record of a frame of this format version: 2 (without the trace context) or {@value #TRACE_PARENT_SINCE}. */
+    static RelayedEnvelope read(ByteSource in, int version) throws FrameFormatException {
         int idTag = in.readByte("message id tag");
         String messageId = switch (idTag) {
             case UUID_ID -> new UUID(in.readLong("message id"), in.readLong("message id")).toString();
@@ -193,9 +219,32 @@ final class EnvelopeRecords {
                     + " must name at least one crossed site and at least one bound-for site, without repeats");
         }
         HopTrace trace = readTrace(in, createdAt, messageId, origin, crossed);
+        TraceParent traceParent = version >= TRACE_PARENT_SINCE ? readTraceParent(in, messageId) : null;
         Envelope envelope = new Envelope(messageId, origin, kmtfType, PRECEDENCES[precedence], classification,
-                createdAt, body, trace);
+                createdAt, body, trace, traceParent);
         return new RelayedEnvelope(envelope, crossed, boundFor);
+    }
+
+    /**
+     * The trace context {@link #writeTraceParent} wrote. One whose bytes do not read (another length, an id of all
+     * zeros) is logged and left out: it is diagnostics only, and the message is delivered without it. A length past
+     * the block's end is a truncated frame, as anywhere else in the record.
+     */
+    private static @Nullable TraceParent readTraceParent(ByteSource in, String messageId)
+            throws FrameFormatException {
+        int length = in.readCount("trace context length", Integer.MAX_VALUE);
+        if (length == 0) {
+            return null;
+        }
+        byte[] bytes = in.readBytes(length, "trace context");
+        try {
+            return TraceParent.fromBytes(bytes);
+        }
+        catch (IllegalArgumentException ex) {
+            log.warn("Message {} came with a trace context that does not read ({}); delivered without it", messageId,
+                    ex.getMessage());
+            return null;
+        }
     }
 
     /** The trace {@link #writeTrace} wrote; one that fails {@link HopTrace}'s checks is refused naming the message. */

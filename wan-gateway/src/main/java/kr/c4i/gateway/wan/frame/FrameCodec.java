@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 
 /**
- * Writes and reads WAN frames (format version {@value #VERSION}, described in docs/wan-gateway.md, "Frames"):
+ * Writes and reads WAN frames (format version {@value #VERSION}, described in docs/wan-gateway.md, "Frames"; it also
+ * reads version {@value #OLDEST_READ}, whose records have no trace context, and writes receipts as that version):
  *
  * <pre>
  * DATA:    version kind=1 dictionary-id epoch(8) seq(varint) compressed-block crc32c(4)
@@ -26,8 +27,20 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
  */
 public final class FrameCodec {
 
-    /** The format version this codec writes and the only one it reads. */
-    public static final int VERSION = 2;
+    /** The format version of the DATA frames this codec writes. */
+    public static final int VERSION = EnvelopeRecords.TRACE_PARENT_SINCE;
+
+    /**
+     * The oldest format version it reads: the one before, so that a peer not yet upgraded is still heard. Frames
+     * differ between the two only in their records' last field.
+     */
+    public static final int OLDEST_READ = 2;
+
+    /**
+     * The version of the receipts it writes: a receipt is the same in both versions it reads, so it says the older,
+     * and a peer not yet upgraded takes the receipts for its frames (and so releases their custody).
+     */
+    static final int RECEIPT_VERSION = OLDEST_READ;
 
     static final int KIND_DATA = 1;
     static final int KIND_RECEIPT = 2;
@@ -142,7 +155,7 @@ public final class FrameCodec {
             }
         }
         ByteSink frame = new ByteSink(16 + ranges.size() * 4);
-        frame.write(VERSION);
+        frame.write(RECEIPT_VERSION);
         frame.write(KIND_RECEIPT);
         frame.writeLong(epoch);
         frame.writeVarLong(ranges.size());
@@ -174,9 +187,9 @@ public final class FrameCodec {
             throw new FrameFormatException("Frame truncated: " + frame.length + " bytes is shorter than any frame");
         }
         int version = frame[0] & 0xFF;
-        if (version != VERSION) {
-            throw new FrameFormatException("Unsupported frame version " + version + ": this gateway reads version "
-                    + VERSION);
+        if (version < OLDEST_READ || version > VERSION) {
+            throw new FrameFormatException("Unsupported frame version " + version + ": this gateway reads versions "
+                    + OLDEST_READ + " to " + VERSION);
         }
         int end = frame.length - CRC_BYTES;
         long carried = ((frame[end] & 0xFFL) << 24) | ((frame[end + 1] & 0xFFL) << 16)
@@ -184,7 +197,7 @@ public final class FrameCodec {
         ByteSource in = new ByteSource(frame, 2, end);
         int kind = frame[1] & 0xFF;
         return switch (kind) {
-            case KIND_DATA -> decodeData(frame, in, end, carried);
+            case KIND_DATA -> decodeData(frame, version, in, end, carried);
             case KIND_RECEIPT -> {
                 checkCrc(carried, frame, end, null);
                 yield decodeReceipt(in);
@@ -206,7 +219,8 @@ public final class FrameCodec {
         }
     }
 
-    private DataFrame decodeData(byte[] frame, ByteSource in, int end, long carried) throws FrameFormatException {
+    private DataFrame decodeData(byte[] frame, int version, ByteSource in, int end, long carried)
+            throws FrameFormatException {
         int dictionaryId = in.readByte("dictionary id");
         FrameCompression compression = known.get(dictionaryId);
         if (compression == null) {
@@ -225,7 +239,7 @@ public final class FrameCodec {
         ByteSource records = new ByteSource(block, 0, block.length);
         List<RelayedEnvelope> envelopes = new ArrayList<>();
         while (records.hasRemaining()) {
-            envelopes.add(EnvelopeRecords.read(records));
+            envelopes.add(EnvelopeRecords.read(records, version));
         }
         if (envelopes.isEmpty()) {
             throw new FrameFormatException("Invalid frame: DATA frame " + seq + " carries no envelope");

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
 
@@ -18,8 +19,8 @@ import kr.c4i.gateway.wan.relay.RelayedEnvelope;
  * @param supersedeKey for downsampled reports (BEST_EFFORT position-like types): what the report is about, e.g.
  *        type and track number; a newer copy with the same key replaces a waiting one of the same route. {@code null}
  *        for every other message.
- * @param bytes the copy's size on the link before compression (envelope, trace and relay header), what it counts
- *        against the store's bound; {@link #estimateBytes} gives it
+ * @param bytes the copy's size on the link before compression (envelope, trace, trace context and relay header),
+ *        what it counts against the store's bound; {@link #estimateBytes} gives it
  */
 public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supersedeKey, int bytes) {
 
@@ -52,8 +53,8 @@ public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supers
     }
 
     /**
-     * The message's size on the link before compression: its body, its header fields, its trace and the relay
-     * header.
+     * The message's size on the link before compression: its body, its header fields, its trace, its trace context
+     * and the relay header.
      */
     public static int estimateBytes(RelayedEnvelope relayed) {
         Envelope e = relayed.envelope();
@@ -72,6 +73,10 @@ public record Copy(Route route, RelayedEnvelope relayed, @Nullable String supers
         }
         if (!hops.isEmpty()) {
             bytes++;
+        }
+        if (e.traceParent() != null) {
+            // Its length and binary form; none is the one byte the fixed header counts.
+            bytes += 1 + TraceParent.BINARY_LENGTH;
         }
         return Math.toIntExact(bytes);
     }

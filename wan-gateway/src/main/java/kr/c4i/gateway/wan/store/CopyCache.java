@@ -74,7 +74,7 @@ final class CopyCache {
         }
         Instant createdAt = e.createdAt().truncatedTo(ChronoUnit.MICROS);
         return new RelayedEnvelope(new Envelope(e.messageId(), e.origin(), e.kmtfType(), e.precedence(),
-                e.classification(), createdAt, e.body(), HopTrace.parse(e.traceText(), createdAt)),
+                e.classification(), createdAt, e.body(), HopTrace.parse(e.traceText(), createdAt), e.traceParent()),
                 relayed.crossed(), relayed.boundFor());
     }
 }

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.Envelope;
 
 /**
@@ -23,6 +25,7 @@ final class EnvelopeColumns {
     private final Long[] created;
     private final byte[][] bodies;
     private final String[] traces;
+    private final @Nullable String[] traceParents;
 
     EnvelopeColumns(List<Envelope> envelopes) {
         int n = envelopes.size();
@@ -34,6 +37,7 @@ final class EnvelopeColumns {
         created = new Long[n];
         bodies = new byte[n][];
         traces = new String[n];
+        traceParents = new String[n];
         for (int i = 0; i < n; i++) {
             Envelope e = envelopes.get(i);
             messageIds[i] = e.messageId();
@@ -44,13 +48,14 @@ final class EnvelopeColumns {
             created[i] = ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt());
             bodies[i] = e.body();
             traces[i] = e.traceText();
+            traceParents[i] = e.traceParent() == null ? null : e.traceParent().value();
         }
     }
 
     /**
-     * Binds the arrays to the eight parameters from {@code first} on: message id (text), origin node (text), KMTF type
+     * Binds the arrays to the nine parameters from {@code first} on: message id (text), origin node (text), KMTF type
      * (text), precedence ordinal (smallint), classification (text), created (bigint, microseconds since the epoch),
-     * body (bytea), trace (text, {@link Envelope#traceText}).
+     * body (bytea), trace (text, {@link Envelope#traceText}), trace context (text, the traceparent's, null for none).
      */
     void bind(Connection c, PreparedStatement ps, int first) throws SQLException {
         ps.setArray(first, c.createArrayOf("text", messageIds));
@@ -61,5 +66,6 @@ final class EnvelopeColumns {
         ps.setArray(first + 5, c.createArrayOf("bigint", created));
         ps.setArray(first + 6, c.createArrayOf("bytea", bodies));
         ps.setArray(first + 7, c.createArrayOf("text", traces));
+        ps.setArray(first + 8, c.createArrayOf("text", traceParents));
     }
 }

@@ -21,11 +21,11 @@ import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
 
 /**
- * Messages taken off the LAN that the gateway cannot relay as they are, kept with their bytes and their trace as they
- * came (no hop of this gateway's: it relays them nowhere) in table {@code relay_quarantine} (Flyway migrations V2 and
- * V10) instead of being dropped: custody passes here, as to the relay store, and an operator reads them there. One
- * row per message id: a message offered again is absorbed. The custody log records each message kept in the same
- * transaction.
+ * Messages taken off the LAN that the gateway cannot relay as they are, kept with their bytes, their trace as they
+ * came (no hop of this gateway's: it relays them nowhere) and their trace context in table {@code relay_quarantine}
+ * (Flyway migrations V2, V10 and V12) instead of being dropped: custody passes here, as to the relay store, and an
+ * operator reads them there. One row per message id: a message offered again is absorbed. The custody log records
+ * each message kept in the same transaction.
  */
 public final class RelayQuarantine {
 
@@ -34,13 +34,13 @@ public final class RelayQuarantine {
 
     private static final String INSERT = """
             INSERT INTO relay_quarantine (message_id, origin_node, kmtf_type, precedence, classification, created_at,
-                                          body, trace, reason, quarantined_at)
+                                          body, trace, trace_parent, reason, quarantined_at)
             SELECT q.message_id, q.origin, q.type, q.precedence, q.classification,
-                   timestamptz 'epoch' + q.created_us * interval '1 microsecond', q.body, q.trace, ?,
+                   timestamptz 'epoch' + q.created_us * interval '1 microsecond', q.body, q.trace, q.trace_parent, ?,
                    timestamptz 'epoch' + ? * interval '1 microsecond'
               FROM unnest(?::text[], ?::text[], ?::text[], ?::smallint[], ?::text[], ?::bigint[], ?::bytea[],
-                          ?::text[])
-                   AS q(message_id, origin, type, precedence, classification, created_us, body, trace)
+                          ?::text[], ?::text[])
+                   AS q(message_id, origin, type, precedence, classification, created_us, body, trace, trace_parent)
             ON CONFLICT (message_id) DO NOTHING
             RETURNING message_id""";
 

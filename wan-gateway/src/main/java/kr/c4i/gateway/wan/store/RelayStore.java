@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -64,7 +65,8 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * the transaction that writes it to the table or deletes it from there.</li>
  * </ul>
  * Times are kept to the microsecond, as PostgreSQL keeps them; a copy's trace as its text ({@link HopTrace#format}),
- * each hop's time to the millisecond after the message's creation.
+ * each hop's time to the millisecond after the message's creation; its trace context as the traceparent's text, or
+ * NULL (V12).
  */
 public final class RelayStore implements AutoCloseable {
 
@@ -78,10 +80,10 @@ public final class RelayStore implements AutoCloseable {
     // COPY, which returns nothing, instead of an INSERT that returns each row's id.
     private static final String COPY = """
             COPY relay_copy (id, route, message_id, origin_node, kmtf_type, precedence, classification, created_at, body,
-                             crossed, bound_for, bytes, supersede_key, stored_at, trace)
+                             crossed, bound_for, bytes, supersede_key, stored_at, trace, trace_parent)
             FROM STDIN (FORMAT binary)""";
 
-    private static final int COPY_FIELDS = 15;
+    private static final int COPY_FIELDS = 16;
     // What a row takes in the COPY stream besides its copy's bytes: field lengths, numbers and array headers.
     private static final int COPY_ROW_OVERHEAD = 128;
 
@@ -89,7 +91,7 @@ public final class RelayStore implements AutoCloseable {
 
     private static final String LOAD = """
             SELECT id, message_id, origin_node, kmtf_type, precedence, classification,
-                   (extract(epoch FROM created_at) * 1000000)::bigint, body, crossed, bound_for, trace
+                   (extract(epoch FROM created_at) * 1000000)::bigint, body, crossed, bound_for, trace, trace_parent
               FROM relay_copy WHERE id = ANY(?)""";
 
     private static final String BACKLOG = """
@@ -552,9 +554,11 @@ public final class RelayStore implements AutoCloseable {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Instant createdAt = micros(rs.getLong(7));
-                        Envelope envelope = new Envelope(rs.getString(2), NodeId.of(rs.getString(3)),
-                                rs.getString(4), PRECEDENCES[rs.getShort(5)], rs.getString(6), createdAt,
-                                rs.getBytes(8), trace(rs.getString(11), createdAt, rs.getString(2)));
+                        String messageId = rs.getString(2);
+                        Envelope envelope = new Envelope(messageId, NodeId.of(rs.getString(3)), rs.getString(4),
+                                PRECEDENCES[rs.getShort(5)], rs.getString(6), createdAt, rs.getBytes(8),
+                                trace(rs.getString(11), createdAt, messageId),
+                                traceParent(rs.getString(12), messageId));
                         found.put(rs.getLong(1), RelayedEnvelope.of(envelope, sites(rs.getArray(9)),
                                 Set.copyOf(sites(rs.getArray(10)))));
                     }
@@ -1044,7 +1048,8 @@ public final class RelayStore implements AutoCloseable {
                     .text(e.classification()).timestamptz(e.createdAt()).bytea(e.body())
                     .textArray(copy.relayed().crossed(), SiteId::value)
                     .textArray(copy.relayed().boundFor(), SiteId::value).integer(copy.bytes())
-                    .text(copy.supersedeKey()).timestamptz(storedAt).text(e.traceText());
+                    .text(copy.supersedeKey()).timestamptz(storedAt).text(e.traceText())
+                    .text(e.traceParent() == null ? null : e.traceParent().value());
         }
         rows.copyIn(tx, COPY);
     }
@@ -1132,6 +1137,21 @@ public final class RelayStore implements AutoCloseable {
             log.warn("The trace stored with message {} in relay_copy does not read ({}); sent on without one",
                     messageId, ex.getMessage());
             return HopTrace.EMPTY;
+        }
+    }
+
+    /**
+     * A stored copy's trace context, {@code null} for none; one whose text does not read (written by hand, say) is
+     * logged and read as none, as a trace that does not read is.
+     */
+    private static @Nullable TraceParent traceParent(@Nullable String text, String messageId) {
+        try {
+            return TraceParent.parseOrNone(text);
+        }
+        catch (IllegalArgumentException ex) {
+            log.warn("The trace context stored with message {} in relay_copy does not read ({}); sent on without one",
+                    messageId, ex.getMessage());
+            return null;
         }
     }
 

@@ -3,6 +3,7 @@ package kr.c4i.gateway.wan.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
 
 import org.junit.jupiter.api.Test;
 
@@ -240,24 +242,41 @@ class FrameCodecTest {
         }
     }
 
-    /** A version-1 gateway (before traces) and this one refuse each other's frames, each saying which it reads. */
+    /**
+     * A version-1 gateway's frames (before traces) and a later version's are refused, saying which it reads; a
+     * version-2 gateway's (before trace contexts) are read, and it is sent receipts of its version, which are this
+     * one's. The version is under the CRC, so each is written again.
+     */
     @Test
-    void otherVersionAndKindAreNamed() {
+    void otherVersionAndKindAreNamed() throws FrameFormatException {
         byte[] frame = codec.receipt(1, List.of(1L));
-        byte[] version1 = frame.clone();
-        version1[0] = 1;
-        byte[] version3 = frame.clone();
-        version3[0] = 3;
+        byte[] version1 = asVersion(frame, 1);
+        byte[] version3 = asVersion(frame, 3);
+        byte[] version4 = asVersion(frame, 4);
         byte[] kind9 = frame.clone();
         kind9[1] = 9;
 
-        assertThat(frame[0]).isEqualTo((byte) FrameCodec.VERSION).isEqualTo((byte) 2);
+        assertThat(frame[0]).isEqualTo((byte) FrameCodec.OLDEST_READ).isEqualTo((byte) 2);
+        assertThat(codec.data(1, 1, new TestEnvelopes(1).list(1, 100, 100))[0]).isEqualTo((byte) FrameCodec.VERSION)
+                .isEqualTo((byte) 3);
         assertThatThrownBy(() -> codec.decode(version1)).isInstanceOf(FrameFormatException.class)
-                .hasMessage("Unsupported frame version 1: this gateway reads version 2");
-        assertThatThrownBy(() -> codec.decode(version3)).isInstanceOf(FrameFormatException.class)
-                .hasMessageContaining("Unsupported frame version 3");
+                .hasMessage("Unsupported frame version 1: this gateway reads versions 2 to 3");
+        assertThat(codec.decode(version3)).isEqualTo(codec.decode(frame)).isEqualTo(new ReceiptFrame(1,
+                new TreeSet<>(Set.of(1L))));
+        assertThatThrownBy(() -> codec.decode(version4)).isInstanceOf(FrameFormatException.class)
+                .hasMessageContaining("Unsupported frame version 4");
         assertThatThrownBy(() -> codec.decode(kind9)).isInstanceOf(FrameFormatException.class)
                 .hasMessageContaining("Unknown frame kind 9");
+    }
+
+    /** A receipt as this version, with its CRC-32C over the bytes before it. */
+    private static byte[] asVersion(byte[] receipt, int version) {
+        byte[] frame = receipt.clone();
+        frame[0] = (byte) version;
+        CRC32C crc = new CRC32C();
+        crc.update(frame, 0, frame.length - FrameCodec.CRC_BYTES);
+        ByteBuffer.wrap(frame).putInt(frame.length - FrameCodec.CRC_BYTES, (int) crc.getValue());
+        return frame;
     }
 
     /** Blocks a sender never makes, written uncompressed so the CRC holds and only the content is wrong. */
@@ -280,6 +299,7 @@ class FrameCodecTest {
         valid.write(0x91);
         valid.writeZigZag(17);
         valid.writeVarLong(0);
+        valid.write(0);
         assertThat(decodes(plain, valid).traceText()).isEqualTo("node node-b sent +3ms; site seoul relayed +17ms");
 
         assertRefused(plain, block("m-1", "node-a", "seoul", 0, HopTrace.MAX_HOPS + 1),
@@ -336,7 +356,10 @@ class FrameCodecTest {
         return block(messageId, origin, site, precedence, 0);
     }
 
-    /** A record up to its trace's hop count, which is {@code hops}; the hops, if any, are the caller's to write. */
+    /**
+     * A record up to its trace's hop count, which is {@code hops}; the hops, if any, and the trace context are the
+     * caller's to write.
+     */
     private static ByteSink block(String messageId, String origin, String site, int precedence, long hops) {
         ByteSink block = new ByteSink(64);
         block.write(0);

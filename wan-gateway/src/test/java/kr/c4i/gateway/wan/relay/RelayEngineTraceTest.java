@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,11 +25,13 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FrameFormatException;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
@@ -114,11 +117,48 @@ class RelayEngineTraceTest {
                 .isEqualTo("node a sent +3ms; site s1 relayed +5040ms; site s2 relayed +5040ms");
     }
 
+    /**
+     * The trace context of a message's creation goes with it as it came, whichever way: into the store, over the WAN,
+     * onto the LAN; the hops add to its trace, not to its context.
+     */
+    @Test
+    void theTraceContextGoesWithTheMessage() throws Exception {
+        TraceParent ofA = new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        TraceParent ofC = TraceParent.of("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331", 0);
+        engine.ingest(List.of(message("a-1", A).withTraceParent(ofA)));
+        engine.received(S2, codec.data(7, 0, List.of(fromPeer(message("c-1", C).withTraceParent(ofC)))));
+
+        assertThat(stored(Route.peer(S2)).traceParent()).isEqualTo(ofA);
+        assertThat(stored(Route.lan()).traceParent()).isEqualTo(ofC);
+        engine.start();
+
+        await().atMost(WAIT).until(() -> !nodes.handed.isEmpty() && !dataFrames().isEmpty());
+        Envelope carried = dataFrames().getFirst().envelopes().getFirst().envelope();
+        assertThat(carried.traceText()).isEqualTo("site s1 relayed +40ms");
+        assertThat(carried.traceParent()).isEqualTo(ofA);
+        assertThat(nodes.handed.getFirst().traceParent()).isEqualTo(ofC);
+    }
+
+    private List<DataFrame> dataFrames() throws FrameFormatException {
+        List<DataFrame> data = new ArrayList<>();
+        for (byte[] frame : List.copyOf(link.frames)) {
+            if (codec.decode(frame) instanceof DataFrame d) {
+                data.add(d);
+            }
+        }
+        return data;
+    }
+
     /** The trace of the one copy stored for the route. */
     private String storedTrace(Route route) throws Exception {
+        return stored(route).traceText();
+    }
+
+    /** The one copy stored for the route. */
+    private Envelope stored(Route route) throws Exception {
         var waiting = store.backlog(route).peek(Precedence.ROUTINE, "SITREP");
         assertThat(store.stats().routes().get(route).get(Precedence.ROUTINE).copies()).isEqualTo(1);
-        return store.load(List.of(waiting.id())).get(waiting.id()).envelope().traceText();
+        return store.load(List.of(waiting.id())).get(waiting.id()).envelope();
     }
 
     private static Envelope message(String id, NodeId origin) {

@@ -14,6 +14,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -56,6 +57,19 @@ class CopyCacheTest {
         assertThat(cached.traceText()).isEqualTo(e.withTrace(trace).traceText()).isEqualTo(
                 "node a sent +3ms; site s1 relayed +16ms");
         assertThat(cached.trace()).isEqualTo(HopTrace.parse(e.withTrace(trace).traceText(), cached.createdAt()));
+    }
+
+    /** Its creation time cut to the microsecond makes the cache rebuild the envelope: the trace context stays. */
+    @Test
+    void theTraceContextIsKept() {
+        TraceParent context = new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        CopyCache cache = new CopyCache(100);
+
+        cache.put(1, new RelayedEnvelope(COPY.envelope().withTraceParent(context), COPY.crossed(), COPY.boundFor()),
+                60);
+
+        assertThat(cache.get(1).envelope().createdAt()).isNotEqualTo(COPY.envelope().createdAt());
+        assertThat(cache.get(1).envelope().traceParent()).isEqualTo(context);
     }
 
     @Test

@@ -14,6 +14,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -51,6 +52,19 @@ class CopyTest {
         // Per hop its name and 4 bytes (kind and action, the name's length, the time), then the count left out.
         assertThat(Copy.estimateBytes(with) - Copy.estimateBytes(without))
                 .isEqualTo("node-a".length() + 4 + "alpha".length() + 4 + 1);
+    }
+
+    /** A context is its length and 25 bytes; none is the byte the fixed part counts. */
+    @Test
+    void estimateCountsTheTraceContext() {
+        Envelope envelope = new Envelope("m-1", NodeId.of("node-a"), "POSREP", Precedence.FLASH, "SECRET",
+                Instant.parse("2026-11-23T08:00:00Z"), new byte[10]);
+        RelayedEnvelope without = RelayedEnvelope.of(envelope, List.of(SiteId.of("alpha")), Set.of(SiteId.of("bravo")));
+        RelayedEnvelope with = RelayedEnvelope.of(envelope.withTraceParent(
+                new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")), without.crossed(),
+                without.boundFor());
+
+        assertThat(Copy.estimateBytes(with) - Copy.estimateBytes(without)).isEqualTo(26);
     }
 
     private static int utf8(String text) {

@@ -20,6 +20,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -71,6 +72,17 @@ class RelayQuarantineTest {
 
         assertThat(db.strings("SELECT message_id || '=' || trace FROM relay_quarantine ORDER BY message_id"))
                 .containsExactly("m-1=node node-a sent +3ms", "m-2=");
+    }
+
+    @Test
+    void keepsTheTraceContextAsItCame() throws Exception {
+        TraceParent context = new TraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+
+        quarantine.keep(List.of(envelope("m-1", "traced").withTraceParent(context), envelope("m-2", "untraced")),
+                RelayQuarantine.UNKNOWN_TYPE);
+
+        assertThat(db.strings("SELECT message_id || '=' || coalesce(trace_parent, 'NULL') FROM relay_quarantine "
+                + "ORDER BY message_id")).containsExactly("m-1=" + context.value(), "m-2=NULL");
     }
 
     @Test

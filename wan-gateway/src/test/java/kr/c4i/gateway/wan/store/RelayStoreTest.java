@@ -36,6 +36,7 @@ import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.HopTrace.Action;
 import kr.c4i.gateway.core.HopTrace.Hop;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
@@ -52,6 +53,8 @@ class RelayStoreTest {
     private static final Route TO_BRAVO = Route.peer(BRAVO);
     private static final Route TO_CHARLIE = Route.peer(CHARLIE);
     private static final Instant CREATED = Instant.parse("2026-11-22T08:00:00.123456Z");
+    private static final TraceParent CONTEXT = new TraceParent(
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 
     private static StoreDatabase db;
 
@@ -168,6 +171,70 @@ class RelayStoreTest {
             assertThat(loaded.messageId()).isEqualTo("old-1");
             assertThat(loaded.envelope().createdAt()).isEqualTo(CREATED);
             assertThat(loaded.envelope().trace()).isEqualTo(HopTrace.EMPTY);
+        }
+    }
+
+    /**
+     * A copy's trace context goes into the table with the binary COPY, beside copies without one (NULL), and a
+     * restarted store, with nothing in memory, sends the message on with it: one stored during an outage leaves with
+     * its context.
+     */
+    @Test
+    void theTraceContextIsStoredAndReadBackFromTheTable() throws Exception {
+        RelayedEnvelope traced = withContext(relayed("c-1", Precedence.FLASH, "SITREP"), CONTEXT);
+        RelayedEnvelope untraced = relayed("c-2", Precedence.FLASH, "SITREP");
+        RelayedEnvelope toLan = withContext(relayed("c-3", Precedence.ROUTINE, "SITREP"), CONTEXT);
+        List<Long> ids = store.accept(List.of(Copy.of(TO_BRAVO, traced), Copy.of(TO_BRAVO, untraced),
+                Copy.of(Route.lan(), toLan))).stream().map(a -> a.stored().id()).toList();
+
+        assertThat(store.load(ids).values()).extracting(r -> r.envelope().traceParent()).as("from memory")
+                .containsExactly(CONTEXT, null, CONTEXT);
+        assertThat(db.strings("SELECT coalesce(trace_parent, 'NULL') FROM relay_copy ORDER BY id"))
+                .containsExactly(CONTEXT.value(), "NULL", CONTEXT.value());
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+
+        Map<Long, RelayedEnvelope> loaded = store.load(ids);
+        assertThat(loaded.values()).extracting(r -> r.envelope().traceParent()).as("from the table")
+                .containsExactly(CONTEXT, null, CONTEXT);
+        assertThat(loaded.values()).containsExactly(traced, untraced, toLan);
+    }
+
+    /** Written by hand, say: the message goes on without a context rather than not at all. */
+    @Test
+    void aStoredTraceContextThatDoesNotReadIsReadAsNone() throws Exception {
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), 0, clock);
+        long id = store.accept(List.of(Copy.of(TO_BRAVO, withContext(relayed("c-1", Precedence.FLASH, "SITREP"),
+                CONTEXT)))).getFirst().stored().id();
+        db.execute("UPDATE relay_copy SET trace_parent = '00-' || repeat('0', 32) || '-00f067aa0ba902b7-01'");
+
+        RelayedEnvelope loaded = store.load(List.of(id)).get(id);
+
+        assertThat(loaded.messageId()).isEqualTo("c-1");
+        assertThat(loaded.envelope().traceParent()).isNull();
+    }
+
+    /** A row a gateway stored before copies had trace contexts (migration V12) reads with none, and its trace. */
+    @Test
+    void aRowStoredBeforeTraceContextsReadsWithNone() throws Exception {
+        DataSource older = db.databaseAt("before_trace_parents", "11");
+        try (Connection c = older.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO relay_copy (id, route, message_id, origin_node, kmtf_type, precedence, "
+                    + "classification, created_at, body, crossed, bound_for, bytes, supersede_key, stored_at, trace) "
+                    + "VALUES (7, 'bravo', 'old-1', 'node-a', 'SITREP', 3, 'UNCLASSIFIED', "
+                    + "'2026-11-22T08:00:00.123456Z', convert_to('MSGID/SITREP//', 'UTF8'), ARRAY['alpha'], "
+                    + "ARRAY['bravo'], 100, NULL, '2026-11-22T08:00:01Z', 'node node-a sent +3ms')");
+        }
+        StoreDatabase.migrate(older);
+
+        try (RelayStore upgraded = RelayStore.opened(older, StoreLimits.of(1_000_000), 0, clock)) {
+            Waiting waiting = upgraded.backlog(TO_BRAVO).peek(Precedence.ROUTINE, "SITREP");
+            RelayedEnvelope loaded = upgraded.load(List.of(waiting.id())).get(waiting.id());
+
+            assertThat(loaded.messageId()).isEqualTo("old-1");
+            assertThat(loaded.envelope().traceText()).isEqualTo("node node-a sent +3ms");
+            assertThat(loaded.envelope().traceParent()).isNull();
         }
     }
 
@@ -901,6 +968,10 @@ class RelayStoreTest {
         Envelope envelope = new Envelope(id, NodeId.of("node-a"), type, precedence, "UNCLASSIFIED", created,
                 ("MSGID/" + type + "/" + id + "//").getBytes(StandardCharsets.UTF_8));
         return RelayedEnvelope.of(envelope, List.of(ALPHA), Set.of(BRAVO));
+    }
+
+    private static RelayedEnvelope withContext(RelayedEnvelope relayed, TraceParent context) {
+        return new RelayedEnvelope(relayed.envelope().withTraceParent(context), relayed.crossed(), relayed.boundFor());
     }
 
     private static RelayedEnvelope traced(RelayedEnvelope relayed, HopTrace trace) {
