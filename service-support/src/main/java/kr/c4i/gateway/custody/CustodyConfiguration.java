@@ -13,9 +13,10 @@ import org.springframework.context.annotation.Bean;
 import kr.c4i.gateway.jdbc.DatabaseOwner;
 
 /**
- * The custody log's settings, its pruner, its index's merger and its endpoint, for a service that owns a database (a node's interface
- * database, a site's relay store: its {@link DatabaseOwner}). Each service makes its own {@link CustodyLog}, which
- * knows its hop and its link, from {@link CustodyProperties}.
+ * The custody log's settings, its pruner, its index's merger and its endpoints (a message's trail, a node's delivery
+ * reports), for a service that owns a database (a node's interface database, a site's relay store: its
+ * {@link DatabaseOwner}). Each service makes its own {@link CustodyLog}, which knows its hop and its link, from
+ * {@link CustodyProperties}.
  */
 @AutoConfiguration
 @ConditionalOnBean(DatabaseOwner.class)
@@ -39,5 +40,12 @@ public final class CustodyConfiguration {
     @ConditionalOnAvailableEndpoint(CustodyEndpoint.class)
     CustodyEndpoint custodyEndpoint(DataSource dataSource) {
         return new CustodyEndpoint(dataSource);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(DeliveryReportsEndpoint.class)
+    DeliveryReportsEndpoint deliveryReportsEndpoint(DataSource dataSource, DatabaseOwner owner) {
+        return new DeliveryReportsEndpoint(new DeliveryReports(dataSource, owner));
     }
 }

@@ -26,9 +26,10 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * one statement however many messages they name: they go in as one row per event, link, peers, precedence and
  * detail, each row naming its messages (found again through the GIN index on {@code message_ids}).
  *
- * <p>At a WAN gateway each step names the origin node of its messages (column {@code origin}, wan-store V11), and
- * a step with messages of another site's node is also queued in {@code custody_forward}, in the same statement, for
- * the gateway to forward to that site ({@link #forwarding}).
+ * <p>A step with another node's messages names their origin node (column {@code origin}: wan-store V11, db-bridge
+ * V11), for that node's delivery reports. At a WAN gateway a step with messages of another site's node is also
+ * queued in {@code custody_forward}, in the same statement, for the gateway to forward to that site
+ * ({@link #forwarding}); a node has no such table and forwards nothing.
  */
 public final class CustodyLog {
 
@@ -38,14 +39,14 @@ public final class CustodyLog {
     // The rows' message ids as one array, each row taking its slice: what is bound grows with the messages, not with
     // rows times messages. The rows of one statement share its time, so a reader tells them apart from later steps.
     private static final String INSERT = """
-            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids)
+            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin)
             SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence, r.detail,
-                   (?::text[])[r.first:r.last]
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[])
-                   AS r(event, link, peers, precedence, detail, first, last)""";
+                   (?::text[])[r.first:r.last], r.origin
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[])
+                   AS r(event, link, peers, precedence, detail, first, last, origin)""";
 
-    // The same with the rows' origins (a gateway's): those of the origins to forward are queued too.
-    private static final String INSERT_WITH_ORIGINS = """
+    // The same at a gateway with rows to forward: those of the origins to forward are queued too.
+    private static final String INSERT_AND_FORWARD = """
             WITH logged AS (
                 INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin)
                 SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence,
@@ -136,8 +137,8 @@ public final class CustodyLog {
         }
 
         /**
-         * One message's step, naming its origin node at a gateway ({@code null} at a node, whose log has no such
-         * column); queued for forwarding when {@link #forwarding} says so of the origin.
+         * One message's step, naming its origin node when it is another node's message ({@code null} for this
+         * node's own); queued for forwarding when {@link #forwarding} says so of the origin.
          */
         public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
                 @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin) {
@@ -170,7 +171,6 @@ public final class CustodyLog {
             String[] precedences = new String[n];
             String[] details = new String[n];
             String[] origins = new String[n];
-            boolean withOrigins = false;
             Integer[] first = new Integer[n];
             Integer[] last = new Integer[n];
             int i = 0;
@@ -182,13 +182,13 @@ public final class CustodyLog {
                 precedences[i] = row.precedence();
                 details[i] = row.detail();
                 origins[i] = row.origin();
-                withOrigins |= row.origin() != null;
                 first[i] = ids.size() + 1;
                 ids.addAll(entry.getValue());
                 last[i] = ids.size();
                 i++;
             }
-            try (PreparedStatement ps = tx.prepareStatement(withOrigins ? INSERT_WITH_ORIGINS : INSERT)) {
+            boolean forward = !forwardedOrigins.isEmpty();
+            try (PreparedStatement ps = tx.prepareStatement(forward ? INSERT_AND_FORWARD : INSERT)) {
                 ps.setString(1, hop);
                 ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
                 ps.setArray(3, tx.createArrayOf("text", events));
@@ -198,8 +198,8 @@ public final class CustodyLog {
                 ps.setArray(7, tx.createArrayOf("text", details));
                 ps.setArray(8, tx.createArrayOf("integer", first));
                 ps.setArray(9, tx.createArrayOf("integer", last));
-                if (withOrigins) {
-                    ps.setArray(10, tx.createArrayOf("text", origins));
+                ps.setArray(10, tx.createArrayOf("text", origins));
+                if (forward) {
                     ps.setArray(11, tx.createArrayOf("text", forwardedOrigins.toArray()));
                     ps.setArray(12, tx.createArrayOf("text", forwardedEvents));
                 }

@@ -55,13 +55,13 @@ class CustodyConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(Service.class).withConfiguration(AutoConfigurations.of(CustodyConfiguration.class))
-            .withPropertyValues("management.endpoints.web.exposure.include=custody");
+            .withPropertyValues("management.endpoints.web.exposure.include=custody,reports");
 
     @Test
-    void aServiceThatOwnsADatabaseGetsThePrunerTheMergerTheEndpointAndTheDocumentedDefaults() {
+    void aServiceThatOwnsADatabaseGetsThePrunerTheMergerTheEndpointsAndTheDocumentedDefaults() {
         runner.withUserConfiguration(Owner.class).run(context -> {
             assertThat(context).hasSingleBean(CustodyPruner.class).hasSingleBean(CustodyIndexMerger.class)
-                    .hasSingleBean(CustodyEndpoint.class);
+                    .hasSingleBean(CustodyEndpoint.class).hasSingleBean(DeliveryReportsEndpoint.class);
             assertThat(context.getBean(CustodyProperties.class)).isEqualTo(new CustodyProperties(true,
                     Duration.ofDays(7), 1_000_000, Duration.ofMinutes(1), true));
         });
@@ -70,7 +70,8 @@ class CustodyConfigurationTest {
     @Test
     void withoutADatabaseOfItsOwnThereIsNoCustodyLog() {
         runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(CustodyPruner.class)
-                .doesNotHaveBean(CustodyIndexMerger.class).doesNotHaveBean(CustodyEndpoint.class));
+                .doesNotHaveBean(CustodyIndexMerger.class).doesNotHaveBean(CustodyEndpoint.class)
+                .doesNotHaveBean(DeliveryReportsEndpoint.class));
     }
 
     @Test
@@ -81,11 +82,11 @@ class CustodyConfigurationTest {
     }
 
     @Test
-    void theEndpointIsThereOnlyWhenExposed() {
+    void theEndpointsAreThereOnlyWhenExposed() {
         new ApplicationContextRunner().withUserConfiguration(Service.class, Owner.class)
                 .withConfiguration(AutoConfigurations.of(CustodyConfiguration.class))
                 .run(context -> assertThat(context).hasSingleBean(CustodyPruner.class)
-                        .doesNotHaveBean(CustodyEndpoint.class));
+                        .doesNotHaveBean(CustodyEndpoint.class).doesNotHaveBean(DeliveryReportsEndpoint.class));
     }
 
     @Test

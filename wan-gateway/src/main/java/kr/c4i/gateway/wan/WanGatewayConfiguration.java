@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
@@ -78,7 +77,6 @@ import kr.c4i.gateway.wan.schedule.ScheduleProperties;
 import kr.c4i.gateway.wan.seal.SiteCredentials;
 import kr.c4i.gateway.wan.seal.WanSecurity;
 import kr.c4i.gateway.wan.site.SiteMap;
-import kr.c4i.gateway.wan.store.DeliveryReports;
 import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayStore;
 
@@ -340,13 +338,6 @@ class WanGatewayConfiguration {
     @Bean
     RelayMetrics relayMetrics(MeterRegistry registry) {
         return new RelayMetrics(registry);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnAvailableEndpoint(DeliveryReportsEndpoint.class)
-    DeliveryReportsEndpoint deliveryReportsEndpoint(DataSource dataSource) {
-        return new DeliveryReportsEndpoint(new DeliveryReports(dataSource));
     }
 
     @Bean(destroyMethod = "close")

@@ -9,13 +9,13 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -37,9 +37,6 @@ public final class InboundQuarantine {
     static final int MAX_REASON_CHARS = 4000;
     /** Longest body kept, in bytes; {@code body_size} keeps the size that arrived. */
     static final int MAX_KEPT_BODY = 1024 * 1024;
-
-    /** A claimed origin the custody log names as the step's peer: a node id, as {@code NodeId} has it. */
-    private static final Pattern NODE_ID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
 
     private static final Instant EARLIEST_STORABLE = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant LATEST_STORABLE = Instant.parse("9999-12-31T23:59:59Z");
@@ -128,11 +125,13 @@ public final class InboundQuarantine {
             if (id == null) {
                 continue;
             }
-            String origin = kept.origin();
+            String claimed = kept.origin();
+            // The step's peer and origin, for that node's delivery reports, when what is claimed is a node id.
+            NodeId origin = claimed != null && NodeId.isValid(claimed) ? NodeId.of(claimed) : null;
             CustodyEvent event = InboundValidator.CLEARANCE_EXCEEDED.equals(kept.kind()) ? CustodyEvent.REFUSED
                     : CustodyEvent.QUARANTINED;
-            steps.add(event, id, origin != null && NODE_ID.matcher(origin).matches() ? List.of(origin) : List.of(),
-                    precedence(kept.precedence()), kept.kind() + ": " + kept.reason());
+            steps.add(event, id, origin != null ? List.of(origin) : List.of(), precedence(kept.precedence()),
+                    kept.kind() + ": " + kept.reason(), origin);
         }
         return steps;
     }

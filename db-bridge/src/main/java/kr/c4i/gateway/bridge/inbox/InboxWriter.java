@@ -15,6 +15,7 @@ import javax.sql.DataSource;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -79,8 +80,10 @@ public final class InboxWriter implements InboundHandler {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(rs.getTimestamp(1).toInstant());
-                        steps.add(CustodyEvent.DELIVERED, rs.getString(2), List.of(rs.getString(3)),
-                                Precedence.valueOf(rs.getString(4)), null);
+                        // Split by origin, for each origin's delivery reports.
+                        NodeId origin = NodeId.of(rs.getString(3));
+                        steps.add(CustodyEvent.DELIVERED, rs.getString(2), List.of(origin),
+                                Precedence.valueOf(rs.getString(4)), null, origin);
                     }
                 }
                 steps.write(tx);

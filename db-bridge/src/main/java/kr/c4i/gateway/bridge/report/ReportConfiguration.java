@@ -8,10 +8,12 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
@@ -21,12 +23,27 @@ import kr.c4i.gateway.core.transport.InvalidSettingsException;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
- * Delivery reports, when {@code gateway.reports.gateway} names this site's WAN gateway: a node whose messages stay
- * in its site asks no one.
+ * Delivery reports, when {@code gateway.reports.gateway} names this site's WAN gateway or {@code gateway.reports.nodes}
+ * nodes of this site: a node that names neither asks no one.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty("gateway.reports.gateway")
+@Conditional(ReportConfiguration.AnySource.class)
 class ReportConfiguration {
+
+    static final class AnySource extends AnyNestedCondition {
+
+        AnySource() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty("gateway.reports.gateway")
+        static final class Gateway {
+        }
+
+        @ConditionalOnProperty("gateway.reports.nodes")
+        static final class Nodes {
+        }
+    }
 
     @Bean(initMethod = "start", destroyMethod = "close")
     @ConditionalOnMissingBean

@@ -16,37 +16,47 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  *
  * @param gateway the management addresses of this site's WAN gateway, e.g. {@code http://gw-s1:8091}, and of its
  *        standby if it has one (they share the store, so either answers; asked in turn while one cannot be reached);
- *        none (the default) for a node whose messages never leave its site: no reports are asked for
- * @param user the user of the gateway's management credential
+ *        none (the default) for a node whose messages never leave its site
+ * @param nodes the management addresses of the nodes of this site this node sends to, e.g. {@code http://node-b:8081},
+ *        each asked as well for what it did with this node's messages (delivered into its inbox, quarantined,
+ *        refused), each with a cursor of its own; none by default. With neither, no reports are asked for
+ * @param user the user of the management credential of the gateway and the nodes
  * @param password its password (environment: {@code GATEWAY_REPORTS_PASSWORD}); required with
- *        {@code gateway}
+ *        {@code gateway} or {@code nodes}
  * @param precedences the precedences whose messages get reports
  * @param types KMTF types whose messages get reports whatever their precedence
- * @param interval how often the gateway is asked; a failure waits longer, up to ten times this
+ * @param interval how often each source is asked; a failure waits longer, up to ten times this
  */
 @ConfigurationProperties("gateway.reports")
-public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue("user") String user,
-        @Nullable String password, @DefaultValue("FLASH") Set<Precedence> precedences,
-        @DefaultValue Set<String> types, @DefaultValue("5s") Duration interval) {
+public record ReportProperties(@DefaultValue List<URI> gateway, @DefaultValue List<URI> nodes,
+        @DefaultValue("user") String user, @Nullable String password,
+        @DefaultValue("FLASH") Set<Precedence> precedences, @DefaultValue Set<String> types,
+        @DefaultValue("5s") Duration interval) {
 
     /** @throws IllegalArgumentException naming the property whose value is wrong */
     public ReportProperties {
         gateway = List.copyOf(gateway);
+        nodes = List.copyOf(nodes);
         precedences = Set.copyOf(precedences);
         types = Set.copyOf(types);
-        for (URI address : gateway) {
-            if (address.getScheme() == null || !address.getScheme().matches("https?") || address.getHost() == null) {
-                throw new IllegalArgumentException("gateway.reports.gateway must be http:// or https:// addresses "
-                        + "with a host, was '" + address + "'");
-            }
-        }
-        if (!gateway.isEmpty() && (password == null || password.isBlank())) {
+        addresses("gateway", gateway);
+        addresses("nodes", nodes);
+        if ((!gateway.isEmpty() || !nodes.isEmpty()) && (password == null || password.isBlank())) {
             throw new IllegalArgumentException("gateway.reports.password is required with "
-                    + "gateway.reports.gateway (environment GATEWAY_REPORTS_PASSWORD): the gateway's "
-                    + "management password");
+                    + "gateway.reports.gateway or gateway.reports.nodes (environment GATEWAY_REPORTS_PASSWORD): "
+                    + "their management password");
         }
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("gateway.reports.interval must be positive, was " + interval);
+        }
+    }
+
+    private static void addresses(String property, List<URI> addresses) {
+        for (URI address : addresses) {
+            if (address.getScheme() == null || !address.getScheme().matches("https?") || address.getHost() == null) {
+                throw new IllegalArgumentException("gateway.reports." + property + " must be http:// or https:// "
+                        + "addresses with a host, was '" + address + "'");
+            }
         }
     }
 

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 
@@ -37,8 +38,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
 import kr.c4i.gateway.bridge.DbBridgeApplication;
+import kr.c4i.gateway.bridge.inbox.InboxWriter;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
+import kr.c4i.gateway.core.Envelope;
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * The whole bridge as deployed (application.yaml, every auto-configuration) on a real PostgreSQL,
@@ -65,6 +70,9 @@ class ManagementSecurityTest {
 
     @Autowired
     RecordingTransport transport;
+
+    @Autowired
+    InboxWriter inbox;
 
     /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
     @TestConfiguration(proxyBeanMethods = false)
@@ -105,7 +113,7 @@ class ManagementSecurityTest {
     @ParameterizedTest
     @ValueSource(strings = { "/actuator/prometheus", "/actuator/metrics", "/actuator/info", "/actuator",
             "/actuator/health/db", "/actuator/health/transport", "/actuator/dashboard", "/actuator/dashboard/figures",
-            "/actuator/custody/m-1" })
+            "/actuator/custody/m-1", "/actuator/reports/b" })
     void anonymousCallersGet401(String path) throws Exception {
         HttpResponse<String> response = get(path, null);
         assertThat(response.statusCode()).isEqualTo(401);
@@ -176,9 +184,27 @@ class ManagementSecurityTest {
         assertThat((String) JsonPath.read(unseen.body(), "$.position")).isEqualTo("not seen here (asked node a)");
     }
 
+    @Test
+    void theReportsEndpointServesTheFatesOfANodesMessagesThatThisNodeTookAsNodeA() throws Exception {
+        inbox.deliver(List.of(new Envelope("m-from-b", NodeId.of("b"), "SITREP", Precedence.FLASH, "UNCLASSIFIED",
+                Instant.now(), Kmtf.message("SITREP", 2).getBytes(StandardCharsets.UTF_8))));
+
+        HttpResponse<String> ofB = get("/actuator/reports/b?after=0", PASSWORD);
+
+        assertThat(ofB.statusCode()).isEqualTo(200);
+        assertThat((List<String>) JsonPath.read(ofB.body(), "$.reports[*].reporter")).containsExactly("node a");
+        assertThat((List<String>) JsonPath.read(ofB.body(), "$.reports[*].event")).containsExactly("delivered");
+        assertThat((List<String>) JsonPath.read(ofB.body(), "$.reports[0].messageIds")).containsExactly("m-from-b");
+        Number next = JsonPath.read(ofB.body(), "$.next");
+        HttpResponse<String> after = get("/actuator/reports/b?after=" + next, PASSWORD);
+        assertThat((List<?>) JsonPath.read(after.body(), "$.reports")).isEmpty();
+        assertThat((List<?>) JsonPath.read(get("/actuator/reports/c", PASSWORD).body(), "$.reports")).isEmpty();
+        assertThat(get("/actuator/reports/B", PASSWORD).statusCode()).isEqualTo(400);
+    }
+
     private HttpResponse<String> get(String path, String password) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5));
+                .timeout(Duration.ofSeconds(30));
         if (password != null) {
             request.header("Authorization", "Basic " + Base64.getEncoder()
                     .encodeToString(("user:" + password).getBytes(StandardCharsets.UTF_8)));

@@ -35,6 +35,9 @@ import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyLogReader;
 import kr.c4i.gateway.custody.CustodyStep;
+import kr.c4i.gateway.custody.DeliveryReports;
+import kr.c4i.gateway.custody.DeliveryReportsEndpoint;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.wan.frame.DataFrame;
@@ -44,8 +47,6 @@ import kr.c4i.gateway.wan.frame.ReceiptFrame;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.NanoClock;
 import kr.c4i.gateway.wan.site.SiteMap;
-import kr.c4i.gateway.wan.DeliveryReportsEndpoint;
-import kr.c4i.gateway.wan.store.DeliveryReports;
 import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayStore;
 
@@ -156,11 +157,11 @@ class CustodyForwardingTest {
                 "MSGID/NOSUCHTYPE/a-2//".getBytes(StandardCharsets.UTF_8))));
         await().atMost(WAIT).until(() -> receipts() >= 2 && !nodes.handed.isEmpty());
 
-        DeliveryReports reports = new DeliveryReports(pool);
+        DeliveryReports reports = reports();
         List<DeliveryReports.Report> ofA = reports.after(A, 0, 10);
 
-        assertThat(ofA).extracting(r -> r.site() + " " + r.event() + " " + r.messageIds() + " " + r.delivered())
-                .containsExactly("s2 delivered [a-1] true", "s1 quarantined [a-2] false");
+        assertThat(ofA).extracting(r -> r.reporter() + " " + r.event() + " " + r.messageIds() + " " + r.delivered())
+                .containsExactly("site s2 delivered [a-1] true", "site s1 quarantined [a-2] false");
         assertThat(ofA.getFirst().at()).isEqualTo(CREATED.plusMillis(900));
         assertThat(ofA.get(1).detail()).isEqualTo("unknown-type");
         assertThat(reports.after(A, ofA.getFirst().id(), 10)).containsExactly(ofA.get(1));
@@ -204,7 +205,7 @@ class CustodyForwardingTest {
             assertThat(step.event()).isEqualTo("dropped");
             assertThat(step.detail()).isEqualTo("policy: denied");
         });
-        assertThat(new DeliveryReports(pool).after(A, 0, 10))
+        assertThat(reports().after(A, 0, 10))
                 .extracting(r -> r.event() + " " + r.messageIds() + " " + r.delivered())
                 .containsExactlyInAnyOrder("refused [a-secret] false", "dropped [a-test] false");
     }
@@ -295,5 +296,10 @@ class CustodyForwardingTest {
 
     private static RelayedEnvelope fromS2(Envelope envelope) {
         return new RelayedEnvelope(envelope, List.of(S2), new TreeSet<>(Set.of(S1)));
+    }
+
+    /** The reports as s1's gateway serves them: every hop its log names is a site's. */
+    private DeliveryReports reports() {
+        return new DeliveryReports(pool, new DatabaseOwner("site", S1.value(), "gateway.wan.site"));
     }
 }

@@ -1,4 +1,4 @@
-package kr.c4i.gateway.wan.store;
+package kr.c4i.gateway.custody;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -17,16 +17,18 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.custody.CustodyEvent;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 
 /**
- * The fates of one node's messages as this site's gateway knows them, for the node's delivery reports: each step of
- * the custody log, this site's own or forwarded here by the sites further on, that ends a copy's way (delivered onto
- * a site's LAN, expired, dropped, refused, quarantined), in the log's order, after a cursor the node keeps.
+ * The fates of one node's messages as this node's or gateway's custody log knows them, for the origin's delivery
+ * reports: each step that ends a copy's way here. At a WAN gateway: delivered onto its site's LAN, expired, dropped,
+ * refused, quarantined, its own steps and those the sites further on forwarded to it. At a node: delivered into its
+ * inbox, quarantined or refused on arrival, for the nodes of its site that send to it. In the log's order, after a
+ * cursor the origin keeps.
  */
 public final class DeliveryReports {
 
-    // The event list is custody_log_fates' predicate (wan-store V11), so the index answers.
+    // The event list is custody_log_fates' predicate (wan-store V11, db-bridge V11), so the index answers.
     private static final String READ = """
             SELECT id, at, event, hop, peer, precedence, detail, message_ids
               FROM custody_log
@@ -39,24 +41,28 @@ public final class DeliveryReports {
     public static final int MAX_LIMIT = 1000;
 
     private final DataSource dataSource;
+    private final String hopKind;
 
-    public DeliveryReports(DataSource dataSource) {
+    /** @param owner whose log it is: its kind ({@code node}, {@code site}) is that of every hop the log names */
+    public DeliveryReports(DataSource dataSource, DatabaseOwner owner) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.hopKind = owner.kind();
     }
 
     /**
      * One fate of some of the node's messages.
      *
      * @param id its place in the log: the cursor to ask after next
-     * @param at when, by the clock of the site that took the step
+     * @param at when, by the clock of the node or site that took the step
      * @param event what happened, {@code delivered} for a delivery, else why not
-     * @param site the site whose gateway took the step
-     * @param peers the step's other side: {@code @lan} for the site's own nodes, a next hop's site
+     * @param reporter who took the step, as the origin's {@code delivery_report.reported_by} names it: a gateway's
+     *        site ({@code site s2}: this one's or one further on), a node ({@code node b})
+     * @param peers the step's other side: {@code @lan} for a site's own nodes, a next hop's site, at a node the origin
      * @param precedence the messages' precedence
      * @param detail why, for drops, refusals and quarantines
      * @param messageIds the node's messages it names
      */
-    public record Report(long id, Instant at, String event, String site, List<String> peers,
+    public record Report(long id, Instant at, String event, String reporter, List<String> peers,
             @Nullable String precedence, @Nullable String detail, List<String> messageIds) {
 
         public boolean delivered() {
@@ -77,8 +83,8 @@ public final class DeliveryReports {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     reports.add(new Report(rs.getLong(1), rs.getObject(2, OffsetDateTime.class).toInstant(),
-                            rs.getString(3), rs.getString(4), strings(rs.getArray(5)), rs.getString(6),
-                            rs.getString(7), strings(rs.getArray(8))));
+                            rs.getString(3), hopKind + " " + rs.getString(4), strings(rs.getArray(5)),
+                            rs.getString(6), rs.getString(7), strings(rs.getArray(8))));
                 }
             }
         }

@@ -1,4 +1,4 @@
-package kr.c4i.gateway.wan;
+package kr.c4i.gateway.custody;
 
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -12,13 +12,13 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 
 import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.wan.store.DeliveryReports;
 
 /**
- * {@code /actuator/reports/<node>?after=<id>&limit=<n>}: the fates of a node's messages that this site's gateway
- * knows, its own steps and those the sites further on forwarded here ({@link DeliveryReports}), for the node's bridge
- * to write as delivery reports into its interface database. The answer's {@code next} is the cursor to ask after
- * next. On the management listener, behind its credential.
+ * {@code /actuator/reports/<node>?after=<id>&limit=<n>}: the fates of a node's messages that this node or gateway
+ * knows ({@link DeliveryReports}): a site's gateway its own steps and those the sites further on forwarded to it, a
+ * node what it did with the messages the node sent it; for the node's bridge to write as delivery reports into its
+ * interface database. The answer's {@code next} is the cursor to ask after next. On the management listener, behind
+ * its credential.
  */
 @WebEndpoint(id = "reports")
 public final class DeliveryReportsEndpoint {
