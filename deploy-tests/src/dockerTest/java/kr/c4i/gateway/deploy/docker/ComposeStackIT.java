@@ -96,8 +96,9 @@ class ComposeStackIT {
     }
 
     /**
-     * 10 FLASH AIRSITREP from a reach c across the WAN, and a's bridge writes a delivery report of each from site s2,
-     * which it asked of s1's gateway (which s2's forwarded its steps to): each once, and none of the ROUTINE ones.
+     * 10 FLASH AIRSITREP from a reach c across the WAN and b on a's site, and a's bridge writes a delivery report of
+     * each from site s2, which it asked of s1's gateway (which s2's forwarded its steps to), and from node b, which it
+     * asked itself: each once, and none of the ROUTINE ones.
      */
     private static void aFlashAcrossTheWanComesBackAsADeliveryReport(ComposeStack stack) {
         String run = "dr" + Long.toString(System.nanoTime() % 1_000_000, 36);
@@ -112,9 +113,12 @@ class ComposeStackIT {
             assertThat(stack.count("postgres-a", "SELECT count(*) " + reports
                     + " AND reported_by = 'site s2' AND event = 'delivered' AND delivered")).as("a's reports")
                     .isEqualTo(10);
+            assertThat(stack.count("postgres-a", "SELECT count(*) " + reports
+                    + " AND reported_by = 'node b' AND event = 'delivered' AND delivered")).as("a's reports from b")
+                    .isEqualTo(10);
         });
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(
-                stack.count("postgres-a", "SELECT count(*) " + reports)).as("a's reports, each once").isEqualTo(10));
+                stack.count("postgres-a", "SELECT count(*) " + reports)).as("a's reports, each once").isEqualTo(20));
     }
 
     /** 100 AIRSITREP into a's outbox, which b and, across the WAN, c subscribe to: each at both exactly once. */
