@@ -41,6 +41,7 @@ import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.text.Classification;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
  * The transport-independent half of the bridge: catalogue, routing, inbox, metrics, lifecycle; the outbox loop's
@@ -115,8 +116,9 @@ class BridgeConfiguration {
     }
 
     @Bean
-    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
-        return new InboxWriter(dataSource, metrics, custody);
+    InboxWriter inboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody,
+            MessageTracing tracing) {
+        return new InboxWriter(dataSource, metrics, custody, tracing);
     }
 
     @Bean

@@ -46,7 +46,7 @@ class MonitoringFilesTest {
             MetricNames.CLEARANCE_REFUSED, MetricNames.WAN_FRAMES_REFUSED, MetricNames.WAN_PAIR_LEADER,
             MetricNames.WAN_PAIR_TAKEOVERS, MetricNames.WAN_STORE_DUPLICATES, MetricNames.WAN_POLICY_RELOADS,
             MetricNames.WAN_QUARANTINED, MetricNames.CUSTODY_PRUNED, MetricNames.CUSTODY_PRUNE_FAILURES,
-            MetricNames.CUSTODY_INDEX_MERGE_FAILURES);
+            MetricNames.CUSTODY_INDEX_MERGE_FAILURES, MetricNames.OUTBOX_TRACEPARENT_INVALID);
 
     /** What Prometheus appends to a Micrometer name: counters' total, timers' and gauges' base units, histograms. */
     private static final Pattern SUFFIX = Pattern.compile("(_total|_seconds(_bucket|_count|_sum|_max)?|_bytes)?");

@@ -50,6 +50,7 @@ import kr.c4i.gateway.jms.link.JmsWanLink;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 import kr.c4i.gateway.norm.link.NormWanLink;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.config.BrokerPairProperties;
 import kr.c4i.gateway.wan.config.BrokerTlsProperties;
 import kr.c4i.gateway.kmtf.text.Classification;
@@ -343,13 +344,13 @@ class WanGatewayConfiguration {
     @Bean(destroyMethod = "close")
     RelayEngine relayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
             RelayStore store, PolicyFile policy, WanLink link, LanSide lan, FrameCodec codec, RelayMetrics metrics,
-            WanProperties wan, ScheduleProperties schedule, Clock clock) {
+            WanProperties wan, ScheduleProperties schedule, Clock clock, MessageTracing tracing) {
         checkSites(sites, routes);
         RelayEngine.Settings settings = new RelayEngine.Settings(Math.toIntExact(wan.frameTarget().toBytes()),
                 wan.receiptTimeout(), schedule.budgetBitsPerSecond(), schedule.burstBytes(), schedule.window(),
                 schedule.floor(), schedule.quantumBytes(), Math.toIntExact(wan.lanBatch().toBytes()));
         return new RelayEngine(sites, routes, routing, catalogue, store, policy, policy, link, lan, codec, metrics,
-                settings, clock);
+                settings, clock, tracing);
     }
 
     /** Every site of the map is this one, a peer of the link, or reached through a route. */

@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -21,6 +23,7 @@ import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
  * Writes what the transport delivers into the inbox, one statement and one commit per batch.
@@ -29,7 +32,9 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
  * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it. The
  * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction. Each
- * row keeps the hops its message carried ({@code trace}); its {@code received_at} is this node's own.
+ * row keeps the hops its message carried ({@code trace}) and its creation context ({@code traceparent}, for the
+ * application to continue its trace); its {@code received_at} is this node's own. Each message newly in the inbox
+ * has its span ({@link MessageTracing}).
  */
 public final class InboxWriter implements InboundHandler {
 
@@ -37,11 +42,12 @@ public final class InboxWriter implements InboundHandler {
     // unique-index locks could deadlock (PostgreSQL then aborts one after a second); in one order one waits instead.
     private static final String INSERT = """
             INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, trace,
-                               transport)
+                               traceparent, transport)
             SELECT m.id, m.origin, m.type, m.precedence, m.classification, m.body,
-                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', m.trace, ?
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[], ?::text[])
-                   AS m(id, origin, type, precedence, classification, body, created_us, trace)
+                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', m.trace, m.traceparent, ?
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[], ?::text[],
+                          ?::text[])
+                   AS m(id, origin, type, precedence, classification, body, created_us, trace, traceparent)
              ORDER BY m.id
             ON CONFLICT (message_id) DO NOTHING
             RETURNING created_at, message_id, origin_node, precedence""";
@@ -49,11 +55,17 @@ public final class InboxWriter implements InboundHandler {
     private final DataSource dataSource;
     private final BridgeMetrics metrics;
     private final CustodyLog custody;
+    private final MessageTracing tracing;
 
     public InboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody) {
+        this(dataSource, metrics, custody, MessageTracing.off());
+    }
+
+    public InboxWriter(DataSource dataSource, BridgeMetrics metrics, CustodyLog custody, MessageTracing tracing) {
         this.dataSource = dataSource;
         this.metrics = metrics;
         this.custody = custody;
+        this.tracing = tracing;
     }
 
     @Override
@@ -62,8 +74,9 @@ public final class InboxWriter implements InboundHandler {
             return;
         }
         metrics.delivered(batch.size());
+        MessageTracing.Receiving receiving = tracing.receiving(metrics.transport().label());
         // The transport acknowledges once deliver returns: the commit is durable when it does.
-        List<Instant> created = Transactions.durable(dataSource, tx -> {
+        List<Inserted> created = Transactions.durable(dataSource, tx -> {
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, metrics.transport().label());
                 ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
@@ -75,11 +88,13 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(8, array(tx, "bigint",
                         batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
                 ps.setArray(9, array(tx, "text", batch.stream().map(Envelope::traceText).toArray()));
-                List<Instant> inserted = new ArrayList<>(batch.size());
+                ps.setArray(10, array(tx, "text",
+                        batch.stream().map(e -> e.traceParent() == null ? null : e.traceParent().value()).toArray()));
+                List<Inserted> inserted = new ArrayList<>(batch.size());
                 CustodyLog.Entries steps = custody.entries();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        inserted.add(rs.getTimestamp(1).toInstant());
+                        inserted.add(new Inserted(rs.getString(2), rs.getTimestamp(1).toInstant()));
                         // Split by origin, for each origin's delivery reports.
                         NodeId origin = NodeId.of(rs.getString(3));
                         steps.add(CustodyEvent.DELIVERED, rs.getString(2), List.of(origin),
@@ -90,10 +105,23 @@ public final class InboxWriter implements InboundHandler {
                 return inserted;
             }
         });
+        Set<String> stored = new HashSet<>(created.size() * 2);
         Instant now = Instant.now();
-        created.forEach(c -> metrics.latency(Duration.between(c, now)));
+        for (Inserted row : created) {
+            metrics.latency(Duration.between(row.createdAt(), now));
+            stored.add(row.messageId());
+        }
+        for (Envelope envelope : batch) {
+            if (stored.contains(envelope.messageId())) {
+                receiving.stored(envelope);
+            }
+        }
         int inserted = created.size();
         metrics.inserted(inserted, batch.size() - inserted);
+    }
+
+    /** A row newly in the inbox. */
+    private record Inserted(String messageId, Instant createdAt) {
     }
 
     private static Array array(Connection tx, String type, Object[] values) throws SQLException {

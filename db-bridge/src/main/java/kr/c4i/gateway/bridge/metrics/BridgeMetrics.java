@@ -24,6 +24,7 @@ public final class BridgeMetrics {
     private final Counter duplicates;
     private final Timer latency;
     private final Counter resent;
+    private final Counter invalidTraceParents;
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong unreceipted = new AtomicLong();
 
@@ -55,6 +56,9 @@ public final class BridgeMetrics {
                 .register(registry);
         resent = Counter.builder(MetricNames.OUTBOX_RESENT).description("Messages sent again for want of a receipt")
                 .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry);
+        invalidTraceParents = Counter.builder(MetricNames.OUTBOX_TRACEPARENT_INVALID)
+                .description("Outbox rows whose traceparent is malformed, sent without a creation context")
+                .register(registry);
         Gauge.builder(MetricNames.OUTBOX_UNRECEIPTED, unreceipted, AtomicLong::get)
                 .description("RELIABLE messages some destination has not receipted yet").register(registry);
     }
@@ -83,6 +87,11 @@ public final class BridgeMetrics {
         Counter.builder(MetricNames.CLEARANCE_REFUSED).description("Messages not sent to a destination not cleared "
                 + "for their classification").tag(MetricNames.TAG_DESTINATION, destination)
                 .tag(MetricNames.TAG_TRANSPORT, transport.label()).register(registry).increment();
+    }
+
+    /** An outbox row's traceparent that is not one: its message goes without a creation context. */
+    public void invalidTraceParent() {
+        invalidTraceParents.increment();
     }
 
     public void sendFailed() {

@@ -62,7 +62,7 @@ public final class DeliveryLedger implements ReceiptHandler {
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
-                   o.id, o.kmtf_type, o.precedence, o.body, o.created_at
+                   o.id, o.kmtf_type, o.precedence, o.body, o.created_at, o.traceparent
               FROM outbox_delivery d JOIN outbox o ON o.message_id = d.message_id
              WHERE (o.id < (SELECT p.upto FROM unnest(?::text[], ?::text[], ?::bigint[]) AS p(node, type, upto)
                              WHERE p.node = d.destination AND p.type = o.kmtf_type)
@@ -223,7 +223,7 @@ public final class DeliveryLedger implements ReceiptHandler {
                 while (rs.next()) {
                     due.add(new Due(rs.getString(1), NodeId.of(rs.getString(2)), rs.getInt(3),
                             new OutboxRow(rs.getLong(4), rs.getString(1), rs.getString(5), rs.getString(6),
-                                    rs.getBytes(7), OutboxRow.createdAt(rs, 8))));
+                                    rs.getBytes(7), OutboxRow.createdAt(rs, 8), rs.getString(9))));
                 }
                 return due;
             }

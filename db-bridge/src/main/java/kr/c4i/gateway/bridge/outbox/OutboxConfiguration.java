@@ -19,6 +19,7 @@ import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
  * The outbox loop's parts: the poller waits and dispatches to the publisher, the resender (receipting
@@ -51,23 +52,24 @@ class OutboxConfiguration {
     }
 
     @Bean
-    RowEnvelopes rowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances) {
-        return new RowEnvelopes(validator, routing, node, clearances);
+    RowEnvelopes rowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances,
+            BridgeMetrics metrics) {
+        return new RowEnvelopes(validator, routing, node, clearances, metrics);
     }
 
     @Bean
     OutboxPublisher outboxPublisher(DataSource dataSource, OutboxRepository outbox, RowEnvelopes envelopes,
             NodeId node, Transport transport, BridgeMetrics metrics, OutboxProperties properties,
-            DeliveryLedger ledger, RowFailures failures, CustodyLog custody) {
+            DeliveryLedger ledger, RowFailures failures, CustodyLog custody, MessageTracing tracing) {
         return new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes, node, transport, metrics,
-                properties.badRowPolicy(), receiptsNeeded(transport, ledger), failures, custody);
+                properties.badRowPolicy(), receiptsNeeded(transport, ledger), failures, custody, tracing);
     }
 
     @Bean
     OutboxResender outboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes,
-            Transport transport, BridgeMetrics metrics, NodeId node, CustodyLog custody) {
+            Transport transport, BridgeMetrics metrics, NodeId node, CustodyLog custody, MessageTracing tracing) {
         return new OutboxResender(dataSource, ledger, envelopes, transport, metrics, new QuarantineRepository(), node,
-                custody);
+                custody, tracing);
     }
 
     @Bean

@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfRejection;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
  * One outbox transaction: claim a batch, refuse what is not valid KMTF, hand the rest to the
@@ -32,7 +33,8 @@ import kr.c4i.gateway.kmtf.KmtfRejection;
  * the receivers' inbox absorbs the duplicates. Anything else is a matter of one row: a row that can
  * never be an envelope is refused at once, one that fails unexpectedly is retried alone until
  * {@link RowFailures} says it has used up its attempts; the others of the batch go on. The custody log records what
- * was sent, quarantined and refused in the same transaction, in one statement.
+ * was sent, quarantined and refused in the same transaction, in one statement. Each send has its messages' spans
+ * ({@link MessageTracing}).
  */
 public final class OutboxPublisher {
 
@@ -54,6 +56,7 @@ public final class OutboxPublisher {
     private final @Nullable DeliveryLedger ledger;
     private final RowFailures failures;
     private final CustodyLog custody;
+    private final MessageTracing tracing;
 
     /**
      * @param ledger where RELIABLE deliveries await receipts, for transports that receipt instead of storing
@@ -62,6 +65,13 @@ public final class OutboxPublisher {
     OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
             RowEnvelopes envelopes, NodeId node, Transport transport, BridgeMetrics metrics, BadRowPolicy badRowPolicy,
             @Nullable DeliveryLedger ledger, RowFailures failures, CustodyLog custody) {
+        this(dataSource, outbox, quarantine, envelopes, node, transport, metrics, badRowPolicy, ledger, failures,
+                custody, MessageTracing.off());
+    }
+
+    OutboxPublisher(DataSource dataSource, OutboxRepository outbox, QuarantineRepository quarantine,
+            RowEnvelopes envelopes, NodeId node, Transport transport, BridgeMetrics metrics, BadRowPolicy badRowPolicy,
+            @Nullable DeliveryLedger ledger, RowFailures failures, CustodyLog custody, MessageTracing tracing) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.quarantine = quarantine;
@@ -73,6 +83,7 @@ public final class OutboxPublisher {
         this.ledger = ledger;
         this.failures = failures;
         this.custody = custody;
+        this.tracing = tracing;
     }
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
@@ -153,7 +164,7 @@ public final class OutboxPublisher {
             Map<String, OutboxRow> rowsById) throws SQLException, TransportException, BadRowException {
         while (!toSend.isEmpty()) {
             try {
-                transport.send(List.copyOf(toSend.values()));
+                send(List.copyOf(toSend.values()));
                 return;
             }
             catch (MessageRejectedException rejected) {
@@ -183,7 +194,7 @@ public final class OutboxPublisher {
         for (String messageId : List.copyOf(toSend.keySet())) {
             OutboxRow row = rowsById.get(messageId);
             try {
-                transport.send(List.of(toSend.get(messageId)));
+                send(List.of(toSend.get(messageId)));
             }
             catch (MessageRejectedException rejected) {
                 toSend.remove(messageId);
@@ -196,6 +207,10 @@ public final class OutboxPublisher {
                 failed(tx, steps, row, "in the transport", ex);
             }
         }
+    }
+
+    private void send(List<Outbound> batch) throws TransportException {
+        tracing.send(metrics.transport().label(), batch, transport::send);
     }
 
     /** Counts a failure against one row, which stays in the outbox, until it has used up its attempts. */

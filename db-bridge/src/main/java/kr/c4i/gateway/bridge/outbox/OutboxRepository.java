@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 final class OutboxRepository {
 
     private static final String CLAIM = """
-            SELECT id, message_id, kmtf_type, precedence, body, created_at
+            SELECT id, message_id, kmtf_type, precedence, body, created_at, traceparent
               FROM outbox
              WHERE sent_at IS NULL
              ORDER BY id
@@ -44,7 +44,7 @@ final class OutboxRepository {
                 List<OutboxRow> rows = new ArrayList<>(limit);
                 while (rs.next()) {
                     rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getBytes(5), OutboxRow.createdAt(rs, 6)));
+                            rs.getBytes(5), OutboxRow.createdAt(rs, 6), rs.getString(7)));
                 }
                 return rows;
             }

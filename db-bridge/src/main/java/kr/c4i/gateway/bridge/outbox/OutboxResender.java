@@ -22,12 +22,13 @@ import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfRejection;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
  * Sends again, for transports that receipt instead of storing durably (DDS), the RELIABLE messages
  * the {@link DeliveryLedger} says a destination has not got; applies the receipts the transport
  * queued. The poller decides when, between its own transactions. The custody log records what was sent again and
- * refused in the resend's transaction.
+ * refused in the resend's transaction. A resend is a send: its messages have their spans ({@link MessageTracing}).
  */
 public final class OutboxResender {
 
@@ -41,9 +42,16 @@ public final class OutboxResender {
     private final QuarantineRepository quarantine;
     private final NodeId node;
     private final CustodyLog custody;
+    private final MessageTracing tracing;
 
     OutboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes, Transport transport,
             BridgeMetrics metrics, QuarantineRepository quarantine, NodeId node, CustodyLog custody) {
+        this(dataSource, ledger, envelopes, transport, metrics, quarantine, node, custody, MessageTracing.off());
+    }
+
+    OutboxResender(DataSource dataSource, DeliveryLedger ledger, RowEnvelopes envelopes, Transport transport,
+            BridgeMetrics metrics, QuarantineRepository quarantine, NodeId node, CustodyLog custody,
+            MessageTracing tracing) {
         this.dataSource = dataSource;
         this.ledger = ledger;
         this.envelopes = envelopes;
@@ -52,6 +60,7 @@ public final class OutboxResender {
         this.quarantine = quarantine;
         this.node = node;
         this.custody = custody;
+        this.tracing = tracing;
     }
 
     /** Whether receipts wait to be applied: an idle poller wakes for them. */
@@ -124,7 +133,7 @@ public final class OutboxResender {
         }
         List<Outbound> resent = again;
         try {
-            transport.send(again);
+            send(again);
         }
         catch (RuntimeException ex) {
             // Resend what the transport takes; the rest is rescheduled like the others, with a longer wait each time.
@@ -132,7 +141,7 @@ public final class OutboxResender {
             resent = new ArrayList<>();
             for (Outbound outbound : again) {
                 try {
-                    transport.send(List.of(outbound));
+                    send(List.of(outbound));
                     resent.add(outbound);
                 }
                 catch (RuntimeException one) {
@@ -148,5 +157,9 @@ public final class OutboxResender {
         ledger.reschedule(tx, due);
         metrics.resent(again.size());
         return due.size();
+    }
+
+    private void send(List<Outbound> batch) throws TransportException {
+        tracing.send(metrics.transport().label(), batch, transport::send);
     }
 }

@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param createdAt exact, whatever the year; PostgreSQL's {@code infinity} and {@code -infinity} are
  *        {@link Instant#MAX} and {@link Instant#MIN}, which no envelope accepts
+ * @param traceParent the W3C traceparent the application wrote, as it wrote it; {@code null} for none
  */
 record OutboxRow(long id, String messageId, String kmtfType, @Nullable String precedence, byte[] body,
-        Instant createdAt) {
+        Instant createdAt, @Nullable String traceParent) {
 
     /**
      * Reads a {@code timestamptz} column. {@code getTimestamp} would go through {@code java.util}'s hybrid

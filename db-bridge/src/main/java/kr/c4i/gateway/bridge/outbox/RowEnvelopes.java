@@ -1,11 +1,21 @@
 package kr.c4i.gateway.bridge.outbox;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -19,20 +29,37 @@ import kr.c4i.gateway.kmtf.text.Classification;
  * Turns an outbox row into what the transport takes: a valid KMTF message in an envelope from this
  * node, addressed to the type's subscribers. Shared by the publisher and the resender, so a message
  * sent again is built exactly as it was the first time (but for the time of the send on its trace); both leave out the destinations whose clearance the
- * message's classification exceeds ({@link #uncleared}).
+ * message's classification exceeds ({@link #uncleared}). The row's traceparent, the application's creation context,
+ * goes with the message; one that is not a traceparent is left behind, and the message goes without.
  */
 public final class RowEnvelopes {
+
+    private static final Logger log = LoggerFactory.getLogger(RowEnvelopes.class);
+
+    // Rows whose traceparent was reported: a row built again (its batch retried after an outage, a resend) is not
+    // logged or counted again. Bounded: a row reported long ago may be reported once more.
+    private static final int REPORTED_ROWS = 4096;
 
     private final KmtfValidator validator;
     private final RoutingTable routing;
     private final NodeId node;
     private final Clearances clearances;
+    private final BridgeMetrics metrics;
+    private final Set<Long> reported = Collections.synchronizedSet(Collections.newSetFromMap(
+            new LinkedHashMap<Long, Boolean>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+                    return size() > REPORTED_ROWS;
+                }
+            }));
 
-    RowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances) {
+    RowEnvelopes(KmtfValidator validator, RoutingTable routing, NodeId node, Clearances clearances,
+            BridgeMetrics metrics) {
         this.validator = validator;
         this.routing = routing;
         this.node = node;
         this.clearances = clearances;
+        this.metrics = metrics;
     }
 
     /** The level of a message this node built: its label comes from its own validated text. */
@@ -91,12 +118,29 @@ public final class RowEnvelopes {
         try {
             envelope = new Envelope(id, node, row.kmtfType(), precedence,
                     valid.message().classification().orElse("UNCLASSIFIED"), createdAt, row.body())
-                    .withHop(HopTrace.Hop.node(node, HopTrace.Action.SENT, Instant.now()));
+                    .withHop(HopTrace.Hop.node(node, HopTrace.Action.SENT, Instant.now()))
+                    .withTraceParent(traceParent(row));
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidRowException("invalid-envelope", ex.getMessage());
         }
         return new Outbound(envelope, valid.type(), routing.destinations(row.kmtfType(), node));
+    }
+
+    /** The row's creation context; none, and a WARN and a count, for a value that is not one. */
+    private @Nullable TraceParent traceParent(OutboxRow row) {
+        try {
+            return TraceParent.parseOrNone(row.traceParent());
+        }
+        catch (IllegalArgumentException ex) {
+            // Tracing is no reason to hold up or refuse a message.
+            if (reported.add(row.id())) {
+                metrics.invalidTraceParent();
+                log.warn("Outbox row {} (message '{}') has a traceparent that is not one; the message goes without "
+                        + "it: {}", row.id(), row.messageId(), ex.getMessage());
+            }
+            return null;
+        }
     }
 
     private static String describe(Instant createdAt) {

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -24,6 +25,8 @@ import javax.sql.DataSource;
 
 import com.jayway.jsonpath.JsonPath;
 import com.zaxxer.hikari.HikariDataSource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +36,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
@@ -44,6 +48,8 @@ import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tracing.MessageTracing;
+import kr.c4i.gateway.tracing.SpanQueue;
 
 /**
  * The whole bridge as deployed (application.yaml, every auto-configuration) on a real PostgreSQL,
@@ -74,6 +80,12 @@ class ManagementSecurityTest {
     @Autowired
     InboxWriter inbox;
 
+    @Autowired
+    MessageTracing tracing;
+
+    @Autowired
+    ApplicationContext context;
+
     /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
     @TestConfiguration(proxyBeanMethods = false)
     static class Node {
@@ -95,6 +107,16 @@ class ManagementSecurityTest {
         RecordingTransport transport() {
             return new RecordingTransport();
         }
+    }
+
+    /** The OpenTelemetry starter is on the class path; tracing is off unless switched on. */
+    @Test
+    void tracingIsOffByDefault() {
+        assertThat(tracing).isSameAs(MessageTracing.off());
+        assertThat(context.getBeansOfType(SdkTracerProvider.class)).isEmpty();
+        assertThat(context.getBeansOfType(SpanExporter.class)).isEmpty();
+        assertThat(context.getBeansOfType(SpanQueue.class)).isEmpty();
+        assertThat(Path.of("data/traces")).doesNotExist();
     }
 
     @Test

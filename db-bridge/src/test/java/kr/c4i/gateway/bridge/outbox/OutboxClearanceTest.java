@@ -69,7 +69,7 @@ class OutboxClearanceTest {
     }
 
     private RowEnvelopes envelopes(Clearances clearances) {
-        return new RowEnvelopes(new KmtfValidator(CATALOGUE), ROUTING, A, clearances);
+        return new RowEnvelopes(new KmtfValidator(CATALOGUE), ROUTING, A, clearances, metrics);
     }
 
     private OutboxPublisher publisher(Clearances clearances, BadRowPolicy policy) {

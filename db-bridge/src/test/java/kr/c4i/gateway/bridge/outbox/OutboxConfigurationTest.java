@@ -30,6 +30,7 @@ import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /** How the outbox loop's parts are wired, and which of them the user may replace. No bean connects on creation. */
 class OutboxConfigurationTest {
@@ -78,6 +79,11 @@ class OutboxConfigurationTest {
         @Bean
         CustodyLog custodyLog() {
             return CustodyLog.off();
+        }
+
+        @Bean
+        MessageTracing messageTracing() {
+            return MessageTracing.off();
         }
     }
 

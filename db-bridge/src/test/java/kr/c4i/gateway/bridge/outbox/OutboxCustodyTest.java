@@ -59,7 +59,7 @@ class OutboxCustodyTest {
         OutboxPublisher publisher = new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()),
                 new QuarantineRepository(), new RowEnvelopes(new KmtfValidator(CATALOGUE),
                         RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), CATALOGUE), A,
-                        Clearances.unrestricted()),
+                        Clearances.unrestricted(), new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS)),
                 A, transport, new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS),
                 BadRowPolicy.QUARANTINE, null, new RowFailures(5), new CustodyLog("a", "jms"));
         db.execute("INSERT INTO outbox (message_id, kmtf_type, body) VALUES ('m-1', 'SITREP', convert_to(?, 'UTF8'))",

@@ -63,7 +63,7 @@ class OutboxGaugesTest {
         OutboxRepository outbox = new OutboxRepository(db.dataSource());
         OutboxPublisher publisher = new OutboxPublisher(db.dataSource(), outbox, new QuarantineRepository(),
                 new RowEnvelopes(new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE),
-                        A, Clearances.unrestricted()),
+                        A, Clearances.unrestricted(), metrics),
                 A, new RecordingTransport(), metrics, BadRowPolicy.QUARANTINE, ledger, failures,
                 CustodyLog.off());
         for (int i = 0; i < 3; i++) {

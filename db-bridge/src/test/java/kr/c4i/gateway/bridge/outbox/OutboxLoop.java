@@ -16,6 +16,7 @@ import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 /** The outbox loop's parts wired as {@link OutboxConfiguration} wires them, for tests without a context. */
 public final class OutboxLoop {
@@ -38,14 +39,22 @@ public final class OutboxLoop {
     public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
             RoutingTable routing, Clearances clearances, NodeId node, Transport transport, BridgeMetrics metrics,
             @Nullable DeliveryLedger ledger, Clock clock, CustodyLog custody) {
+        return poller(dataSource, properties, catalogue, routing, clearances, node, transport, metrics, ledger, clock,
+                custody, MessageTracing.off());
+    }
+
+    /** @param tracing the spans of what the publisher and the resender send */
+    public static OutboxPoller poller(DataSource dataSource, OutboxProperties properties, KmtfCatalogue catalogue,
+            RoutingTable routing, Clearances clearances, NodeId node, Transport transport, BridgeMetrics metrics,
+            @Nullable DeliveryLedger ledger, Clock clock, CustodyLog custody, MessageTracing tracing) {
         OutboxRepository outbox = new OutboxRepository(dataSource);
         RowFailures failures = new RowFailures(properties.maxRowAttempts());
-        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node, clearances);
+        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue), routing, node, clearances, metrics);
         OutboxPublisher publisher = new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes,
-                node, transport, metrics, properties.badRowPolicy(), ledger, failures, custody);
+                node, transport, metrics, properties.badRowPolicy(), ledger, failures, custody, tracing);
         OutboxResender resender = ledger == null ? null
                 : new OutboxResender(dataSource, ledger, envelopes, transport, metrics,
-                        new QuarantineRepository(), node, custody);
+                        new QuarantineRepository(), node, custody, tracing);
         return new OutboxPoller(dataSource, properties, publisher, resender,
                 new OutboxGauges(outbox, failures, ledger, metrics), failures, metrics, clock, node);
     }

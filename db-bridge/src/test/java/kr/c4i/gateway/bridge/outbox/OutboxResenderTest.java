@@ -56,7 +56,7 @@ class OutboxResenderTest {
         BridgeMetrics metrics = new BridgeMetrics(registry, TransportKind.JMS);
         RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(CATALOGUE),
                 RoutingTable.of(Map.of(B, List.of("*"), C, List.of("*")), CATALOGUE), A,
-                Clearances.unrestricted());
+                Clearances.unrestricted(), metrics);
         publisher = new OutboxPublisher(db.dataSource(), new OutboxRepository(db.dataSource()),
                 new QuarantineRepository(), envelopes, A, transport, metrics, BadRowPolicy.QUARANTINE, ledger,
                 new RowFailures(5), CustodyLog.off());

@@ -12,6 +12,8 @@ public final class MetricNames {
     public static final String OUTBOX_PUBLISHED = "gateway.outbox.published";
     /** Outbox rows moved to quarantine; tag {@code reason}. */
     public static final String OUTBOX_QUARANTINED = "gateway.outbox.quarantined";
+    /** Outbox rows whose {@code traceparent} is not a W3C traceparent: sent without a creation context. */
+    public static final String OUTBOX_TRACEPARENT_INVALID = "gateway.outbox.traceparent.invalid";
     /** Rows waiting in the outbox. */
     public static final String OUTBOX_BACKLOG = "gateway.outbox.backlog";
     /** RELIABLE messages not yet receipted by every destination (receipting transports only). */

@@ -40,6 +40,7 @@ import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.text.Classification;
+import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.Frame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
@@ -85,6 +86,9 @@ import kr.c4i.gateway.wan.store.Route;
  * {@code site <this site> relayed} at the time it took the message, before storing it ({@link #stamped}): the copies
  * keep the trace as stamped then, go out over the WAN and onto the LAN with it, and a copy offered again (a
  * redelivery, a resend) is absorbed by the store with the trace stored first.
+ *
+ * <p>A message from a peer site newly in the store has its span ({@link MessageTracing}), linked to its creation
+ * context.
  */
 public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
 
@@ -142,6 +146,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     private final Settings settings;
     private final SiteId self;
     private final Clock clock;
+    private final MessageTracing tracing;
     private final long epoch = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     private final Map<SiteId, PeerSender> senders = new LinkedHashMap<>();
     private final LanDeliverer deliverer;
@@ -155,6 +160,13 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
     public RelayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
             RelayStore store, Supplier<RelayPolicy> policy, ExpiryRule expiry, WanLink link, LanSide lan,
             FrameCodec codec, RelayMetrics metrics, Settings settings, Clock clock) {
+        this(sites, routes, routing, catalogue, store, policy, expiry, link, lan, codec, metrics, settings, clock,
+                MessageTracing.off());
+    }
+
+    public RelayEngine(SiteMap sites, SiteRoutes routes, RoutingTable routing, KmtfCatalogue catalogue,
+            RelayStore store, Supplier<RelayPolicy> policy, ExpiryRule expiry, WanLink link, LanSide lan,
+            FrameCodec codec, RelayMetrics metrics, Settings settings, Clock clock, MessageTracing tracing) {
         this.sites = sites;
         this.routes = routes;
         this.routing = routing;
@@ -168,6 +180,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.settings = settings;
         this.self = sites.thisSite();
         this.clock = clock;
+        this.tracing = tracing;
         NanoClock nanos = System::nanoTime;
         int frameBytes = frameBytes(settings, link.maxFrameBytes());
         int burstBytes = Math.max(settings.burstBytes(), frameBytes);
@@ -394,6 +407,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
 
     /** Stores the messages of DATA frames in one transaction and owes a receipt for each frame wholly taken. */
     private void store(List<Received> frames) {
+        MessageTracing.Receiving receiving = tracing.receiving(link.kind());
         List<Copy> copies = new ArrayList<>();
         List<Envelope> owners = new ArrayList<>();
         List<Integer> frameOf = new ArrayList<>();
@@ -457,6 +471,11 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 int f = frameOf.get(i);
                 owed[f] &= outcomes.get(i).outcome().receipted();
                 count(outcomes.get(i), copies.get(i), owners.get(i), frames.get(f).from(), Direction.WAN_IN);
+                // The gateway's own custody steps, forwarded on, are not messages.
+                if (outcomes.get(i).outcome() == Outcome.STORED
+                        && !ForwardedStep.TYPE.equals(owners.get(i).kmtfType())) {
+                    receiving.stored(owners.get(i));
+                }
                 if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
                     woken.add(peer);
                 }

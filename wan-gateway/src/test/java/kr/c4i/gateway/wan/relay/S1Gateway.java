@@ -18,6 +18,7 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
@@ -70,12 +71,17 @@ final class S1Gateway implements AutoCloseable {
 
     /** An engine over this store, its link and LAN, not started. */
     RelayEngine engine(SiteMap sites, RelayPolicy policy, MeterRegistry registry) {
+        return engine(sites, policy, registry, MessageTracing.off());
+    }
+
+    /** An engine over this store, its link and LAN, with these spans, not started. */
+    RelayEngine engine(SiteMap sites, RelayPolicy policy, MeterRegistry registry, MessageTracing tracing) {
         return new RelayEngine(sites, new SiteRoutes(S1, Set.of(S2), Map.of()),
                 RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
                 () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
                 new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
                         0.05, 1500, 256 * 1024),
-                clock);
+                clock, tracing);
     }
 
     @Override
