@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,6 +128,7 @@ class WanEndToEndIT {
                     }
                 }
             }
+            theCreationContextReachesTheFarInbox(wan);
             // Nothing is left in custody anywhere.
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 for (String site : List.of("s1", "s2")) {
@@ -133,6 +137,25 @@ class WanEndToEndIT {
                 }
             });
         }
+    }
+
+    /**
+     * The trace context the application wrote with its message crosses both LANs, both stores and the WAN link into
+     * the far node's inbox unchanged (tracing off, as shipped: it is carried whether or not spans are made).
+     */
+    private static void theCreationContextReachesTheFarInbox(WanCluster wan) throws Exception {
+        String traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try (Connection c = wan.client("a").dataSource().getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (message_id, kmtf_type, body, "
+                        + "traceparent) VALUES ('a-traced', ?, ?, ?)")) {
+            ps.setString(1, TYPE);
+            ps.setBytes(2, EndToEndContract.message(TYPE, 1).getBytes(StandardCharsets.UTF_8));
+            ps.setString(3, traceParent);
+            ps.executeUpdate();
+        }
+        await().alias("the traced message in c's inbox").atMost(DELIVERY).pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(wan.client("c").strings(
+                        "SELECT traceparent FROM inbox WHERE message_id = 'a-traced'")).containsExactly(traceParent));
     }
 
     /**
