@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -21,12 +20,11 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -146,9 +144,9 @@ class OutboxTraceParentTest {
     @Test
     void withTracingOnEachMessageHasProducerAndConsumerSpansLinkedToItsCreationContext(CapturedOutput output)
             throws Exception {
-        ConcurrentLinkedQueue<SpanData> spans = new ConcurrentLinkedQueue<>();
-        SdkTracerProvider provider = SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(collecting(spans))).build();
+        InMemorySpanExporter exporter = InMemorySpanExporter.create();
+        SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                .build();
         opened.add(provider);
         MessageTracing tracing = MessageTracing.of(OpenTelemetrySdk.builder().setTracerProvider(provider).build());
         BridgeMetrics atA = new BridgeMetrics(registry, TransportKind.JMS);
@@ -162,17 +160,17 @@ class OutboxTraceParentTest {
 
         Map<String, Envelope> sent = transport.sent.stream().map(Outbound::envelope)
                 .collect(Collectors.toMap(Envelope::messageId, Function.identity()));
-        List<SpanData> failed = spans.stream().filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR).toList();
+        List<SpanData> failed = exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR).toList();
         assertThat(failed).hasSize(6).allSatisfy(span -> {
             assertThat(span.getKind()).isEqualTo(SpanKind.PRODUCER);
             assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type")))
                     .isEqualTo(TransportUnavailableException.class.getName());
         });
-        spans.removeAll(failed);
         assertThat(registry.get(MetricNames.OUTBOX_TRACEPARENT_INVALID).counter().count()).isEqualTo(1);
         assertThat(output.getOut().lines().filter(l -> l.contains("WARN") && l.contains("'m-malformed'")))
                 .hasSize(1);
-        Map<String, SpanData> producers = byMessage(spans, SpanKind.PRODUCER);
+        Map<String, SpanData> producers = byMessage(succeeded(exporter), SpanKind.PRODUCER);
         assertThat(producers.keySet()).containsExactlyInAnyOrder("m-context", "m-malformed", "m-none");
         SpanData producer = producers.get("m-context");
         assertThat(producer.getName()).isEqualTo("send SITREP");
@@ -200,6 +198,7 @@ class OutboxTraceParentTest {
         for (Envelope envelope : sent.values()) {
             assertThat(inboxTraceParent(envelope.messageId())).isEqualTo(envelope.traceParent().value());
         }
+        List<SpanData> spans = succeeded(exporter);
         Map<String, SpanData> consumers = byMessage(spans, SpanKind.CONSUMER);
         assertThat(spans.stream().filter(s -> s.getKind() == SpanKind.CONSUMER)).as("none for the redelivery")
                 .hasSize(3);
@@ -236,24 +235,10 @@ class OutboxTraceParentTest {
         return transport;
     }
 
-    private static SpanExporter collecting(Collection<SpanData> into) {
-        return new SpanExporter() {
-            @Override
-            public CompletableResultCode export(Collection<SpanData> spans) {
-                into.addAll(spans);
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode flush() {
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return CompletableResultCode.ofSuccess();
-            }
-        };
+    /** The spans finished so far but those of the failed sends. */
+    private static List<SpanData> succeeded(InMemorySpanExporter exporter) {
+        return exporter.getFinishedSpanItems().stream().filter(s -> s.getStatus().getStatusCode() != StatusCode.ERROR)
+                .toList();
     }
 
     private static Map<String, SpanData> byMessage(Collection<SpanData> spans, SpanKind kind) {

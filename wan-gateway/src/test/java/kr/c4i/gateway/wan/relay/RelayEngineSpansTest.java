@@ -8,21 +8,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,14 +40,14 @@ class RelayEngineSpansTest {
     private static final TraceParent CREATION = new TraceParent(
             "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 
-    private final ConcurrentLinkedQueue<SpanData> spans = new ConcurrentLinkedQueue<>();
+    private final InMemorySpanExporter spans = InMemorySpanExporter.create();
     private SdkTracerProvider provider;
     private S1Gateway s1;
     private RelayEngine engine;
 
     @BeforeEach
     void startEngine() throws Exception {
-        provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(collecting(spans)))
+        provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans))
                 .build();
         s1 = new S1Gateway(CustodyLog.off());
         engine = s1.engine(S1Gateway.sites(), RelayPolicy.allowAll(S1Gateway.CATALOGUE), new SimpleMeterRegistry(),
@@ -72,7 +68,7 @@ class RelayEngineSpansTest {
         s1.clock.advance(Duration.ofSeconds(5));
         engine.received(S2, s1.codec.data(7, 1, List.of(fromPeer(message))));
 
-        assertThat(spans).singleElement().satisfies(span -> {
+        assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span -> {
             assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
             assertThat(span.getName()).isEqualTo("process SITREP");
             assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.system"))).isEqualTo("test");
@@ -87,7 +83,7 @@ class RelayEngineSpansTest {
     void theSpanIsLinkedToTheCreationContextTheMessageCarried() {
         engine.received(S2, s1.codec.data(7, 0, List.of(fromPeer(message("c-1")))));
 
-        assertThat(spans).singleElement().satisfies(span -> assertThat(span.getLinks())
+        assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span -> assertThat(span.getLinks())
                 .singleElement().satisfies(link -> {
                     assertThat(link.getSpanContext().getTraceId()).isEqualTo(CREATION.traceId());
                     assertThat(link.getSpanContext().getSpanId()).isEqualTo(CREATION.parentId());
@@ -101,25 +97,5 @@ class RelayEngineSpansTest {
 
     private static RelayedEnvelope fromPeer(Envelope envelope) {
         return new RelayedEnvelope(envelope, List.of(S2), new TreeSet<>(Set.of(S1)));
-    }
-
-    private static SpanExporter collecting(Collection<SpanData> into) {
-        return new SpanExporter() {
-            @Override
-            public CompletableResultCode export(Collection<SpanData> exported) {
-                into.addAll(exported);
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode flush() {
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return CompletableResultCode.ofSuccess();
-            }
-        };
     }
 }
