@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -55,6 +57,8 @@ import kr.c4i.gateway.wan.store.ForwardedStep;
                 + "time). Nothing is sent; no node is started.")
 final class WanBytesCommand implements Callable<Integer> {
 
+    private static final HexFormat HEX = HexFormat.of();
+
     @Spec
     CommandSpec spec;
 
@@ -80,6 +84,10 @@ final class WanBytesCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the mix (the demo uses 42).")
     long seed;
+
+    @Option(names = "--trace-context", description = "Give every message a W3C trace context of its creation, as "
+            + "an application that traces writes into the outbox (or a bridge with gateway.tracing.enabled makes).")
+    boolean traceContext;
 
     /** What one compression gave. */
     private record Result(String name, long frames, long frameBytes, int messages, long compressions,
@@ -207,6 +215,7 @@ final class WanBytesCommand implements Callable<Integer> {
         SplittableRandom random = new SplittableRandom(seed);
         // Times of their own: the mix's messages stay those of the seed.
         SplittableRandom hopTimes = new SplittableRandom(seed + 1);
+        SplittableRandom contexts = new SplittableRandom(seed + 2);
         Instant start = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<RelayedEnvelope> mix = new ArrayList<>(messages);
         for (int i = 0; i < messages; i++) {
@@ -220,10 +229,22 @@ final class WanBytesCommand implements Callable<Integer> {
             envelope = envelope.withHop(HopTrace.Hop.node(NodeId.of("node-a"), HopTrace.Action.SENT, sent))
                     .withHop(HopTrace.Hop.site(SiteId.of("site-a"), HopTrace.Action.RELAYED,
                             sent.plusMillis(5 + hopTimes.nextInt(100))));
+            if (traceContext) {
+                envelope = envelope.withTraceParent(TraceParent.of(HEX.formatHex(bytes(contexts, 16)),
+                        HEX.formatHex(bytes(contexts, 8)), 1));
+            }
             mix.add(new RelayedEnvelope(envelope, List.of(SiteId.of("site-a")),
                     new java.util.TreeSet<>(List.of(SiteId.of("site-b")))));
         }
         return mix;
+    }
+
+    /** Random bytes, never all zeros (a trace context's ids must not be). */
+    private static byte[] bytes(SplittableRandom random, int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        bytes[0] |= 1;
+        return bytes;
     }
 
     /** The envelope as the LAN's DDS sample kmtf::KmtfMessage in XCDR2 (4-byte alignment, 4-byte header). */
@@ -235,7 +256,11 @@ final class WanBytesCommand implements Callable<Integer> {
         size = align4(size) + 4;
         size = align4(size) + 4 + envelope.classification().getBytes(StandardCharsets.UTF_8).length + 1;
         size = align4(size) + 3 * 8;
-        return size + 4 + envelope.body().length;
+        size = size + 4 + envelope.body().length;
+        for (String text : List.of(envelope.traceText(), TraceParent.text(envelope.traceParent()))) {
+            size = align4(size) + 4 + text.getBytes(StandardCharsets.UTF_8).length + 1;
+        }
+        return size;
     }
 
     private static long align4(long size) {
