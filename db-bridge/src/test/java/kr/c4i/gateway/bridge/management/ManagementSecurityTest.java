@@ -24,26 +24,23 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import com.jayway.jsonpath.JsonPath;
-import com.zaxxer.hikari.HikariDataSource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
 import kr.c4i.gateway.bridge.DbBridgeApplication;
 import kr.c4i.gateway.bridge.inbox.InboxWriter;
 import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.bridge.support.RecordingNode;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
@@ -60,7 +57,7 @@ import kr.c4i.gateway.tracing.SpanQueue;
                 "spring.security.user.password=" + ManagementSecurityTest.PASSWORD, "management.server.port=0",
                 "gateway.routing.subscriptions.b=*",
                 "gateway.jms.tls.plain-tcp=true" })
-@Import(ManagementSecurityTest.Node.class)
+@Import(RecordingNode.class)
 @DirtiesContext
 class ManagementSecurityTest {
 
@@ -85,29 +82,6 @@ class ManagementSecurityTest {
 
     @Autowired
     ApplicationContext context;
-
-    /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Node {
-
-        @Bean(destroyMethod = "close")
-        EmbeddedPostgres postgres() throws IOException {
-            return EmbeddedPostgres.builder().start();
-        }
-
-        @Bean
-        DataSource dataSource(EmbeddedPostgres postgres) {
-            HikariDataSource pool = new HikariDataSource();
-            pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-            pool.setMaximumPoolSize(4);
-            return pool;
-        }
-
-        @Bean
-        RecordingTransport transport() {
-            return new RecordingTransport();
-        }
-    }
 
     /** The OpenTelemetry starter is on the class path; tracing is off unless switched on. */
     @Test

@@ -16,18 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -35,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import kr.c4i.gateway.bridge.DbBridgeApplication;
 import kr.c4i.gateway.bridge.support.Kmtf;
+import kr.c4i.gateway.bridge.support.RecordingNode;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
 import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.tracing.SpanQueue;
@@ -49,7 +46,7 @@ import kr.c4i.gateway.tracing.SpanQueue;
                 "spring.security.user.password=management-secret", "management.server.port=0",
                 "gateway.routing.subscriptions.b=*", "gateway.jms.tls.plain-tcp=true", "gateway.tracing.enabled=true",
                 "management.opentelemetry.tracing.export.schedule-delay=100ms" })
-@Import(BridgeTracingTest.Node.class)
+@Import(RecordingNode.class)
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
 class BridgeTracingTest {
@@ -98,29 +95,6 @@ class BridgeTracingTest {
 
     @Autowired
     SpanQueue queue;
-
-    /** Its own database, closed with the context; a recording transport, so no broker is needed here. */
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Node {
-
-        @Bean(destroyMethod = "close")
-        EmbeddedPostgres postgres() throws IOException {
-            return EmbeddedPostgres.builder().start();
-        }
-
-        @Bean
-        DataSource dataSource(EmbeddedPostgres postgres) {
-            HikariDataSource pool = new HikariDataSource();
-            pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-            pool.setMaximumPoolSize(4);
-            return pool;
-        }
-
-        @Bean
-        RecordingTransport transport() {
-            return new RecordingTransport();
-        }
-    }
 
     @Test
     void aMessagesSpanWaitsOnDiskWhileTheCollectorCannotBeReachedSaidOnce(CapturedOutput output) throws Exception {
