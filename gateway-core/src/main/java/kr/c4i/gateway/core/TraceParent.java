@@ -1,6 +1,7 @@
 package kr.c4i.gateway.core;
 
 import java.util.HexFormat;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -89,6 +90,32 @@ public record TraceParent(String value) {
      */
     public static @Nullable TraceParent parseOrNone(@Nullable String text) {
         return text == null || text.isBlank() ? null : new TraceParent(text.strip());
+    }
+
+    /**
+     * The context a message carries as text, {@code null} for none; a malformed one is read as none after telling
+     * {@code malformed} why. Every reader takes it so: the context is diagnostics only, never a reason to refuse or
+     * hold up a message.
+     */
+    public static @Nullable TraceParent carried(@Nullable String text, Consumer<String> malformed) {
+        try {
+            return parseOrNone(text);
+        }
+        catch (IllegalArgumentException ex) {
+            malformed.accept(ex.getMessage());
+            return null;
+        }
+    }
+
+    /** The context a message carries in its binary form ({@link #toBytes}), read as its text is. */
+    public static @Nullable TraceParent carried(byte[] bytes, Consumer<String> malformed) {
+        try {
+            return fromBytes(bytes);
+        }
+        catch (IllegalArgumentException ex) {
+            malformed.accept(ex.getMessage());
+            return null;
+        }
     }
 
     /** The text of a traceparent, empty for none: what text fields carry. */

@@ -3,6 +3,9 @@ package kr.c4i.gateway.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,5 +55,19 @@ class TraceParentTest {
         assertThat(TraceParent.parseOrNone(" " + W3C_EXAMPLE + "\n")).isEqualTo(new TraceParent(W3C_EXAMPLE));
         assertThat(TraceParent.text(null)).isEmpty();
         assertThat(TraceParent.text(new TraceParent(W3C_EXAMPLE))).isEqualTo(W3C_EXAMPLE);
+    }
+
+    @Test
+    void aCarriedContextThatDoesNotReadIsNoneAndSaysWhy() {
+        List<String> why = new ArrayList<>();
+        assertThat(TraceParent.carried(W3C_EXAMPLE, why::add)).isEqualTo(new TraceParent(W3C_EXAMPLE));
+        assertThat(TraceParent.carried((String) null, why::add)).isNull();
+        assertThat(why).isEmpty();
+        assertThat(TraceParent.carried("00-nope", why::add)).isNull();
+        assertThat(TraceParent.carried(new byte[25], why::add)).isNull();
+        assertThat(TraceParent.carried(new TraceParent(W3C_EXAMPLE).toBytes(), why::add))
+                .isEqualTo(new TraceParent(W3C_EXAMPLE));
+        assertThat(why).hasSize(2).satisfiesExactly(first -> assertThat(first).contains("'00-nope'"),
+                second -> assertThat(second).contains("all zeros"));
     }
 }

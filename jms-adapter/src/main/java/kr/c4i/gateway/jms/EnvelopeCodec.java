@@ -405,13 +405,7 @@ final class EnvelopeCodec {
      * @param what names the text in the warning, e.g. {@code property traceparent}
      */
     private static @Nullable TraceParent traceParent(String messageId, String what, @Nullable String text) {
-        try {
-            return TraceParent.parseOrNone(text);
-        }
-        catch (IllegalArgumentException ex) {
-            logMalformed(messageId, what, ex);
-            return null;
-        }
+        return TraceParent.carried(text, reason -> logMalformed(messageId, what, reason));
     }
 
     private static <T> T parse(String name, String value, Function<String, T> parser)
@@ -438,11 +432,11 @@ final class EnvelopeCodec {
     }
 
     /** One WARN line for the 1st, 2nd, 4th, 8th... malformed context; the exception quotes at most 80 characters. */
-    private static void logMalformed(String messageId, String what, IllegalArgumentException ex) {
+    private static void logMalformed(String messageId, String what, String reason) {
         long count = malformedTraceParents.incrementAndGet();
         if (Long.bitCount(count) == 1) {
             log.warn("Message {} read without its trace context (malformed context #{}, logged at powers of two): "
-                    + "{}: {}", messageId, count, what, ex.getMessage());
+                    + "{}: {}", messageId, count, what, reason);
         }
     }
 }

@@ -129,18 +129,13 @@ public final class RowEnvelopes {
 
     /** The row's creation context; none, and a WARN and a count, for a value that is not one. */
     private @Nullable TraceParent traceParent(OutboxRow row) {
-        try {
-            return TraceParent.parseOrNone(row.traceParent());
-        }
-        catch (IllegalArgumentException ex) {
-            // Tracing is no reason to hold up or refuse a message.
+        return TraceParent.carried(row.traceParent(), reason -> {
             if (reported.add(row.id())) {
                 metrics.invalidTraceParent();
                 log.warn("Outbox row {} (message '{}') has a traceparent that is not one; the message goes without "
-                        + "it: {}", row.id(), row.messageId(), ex.getMessage());
+                        + "it: {}", row.id(), row.messageId(), reason);
             }
-            return null;
-        }
+        });
     }
 
     private static String describe(Instant createdAt) {

@@ -114,13 +114,8 @@ final class EnvelopeMapper {
      * than refused as an unreadable trace is: only diagnostics need it, and the message must not be lost for them.
      */
     private static @Nullable TraceParent traceParent(KmtfMessageSample sample) {
-        try {
-            return TraceParent.parseOrNone(sample.traceParent());
-        }
-        catch (IllegalArgumentException ex) {
-            logMalformed(sample.messageId(), "member traceparent", ex);
-            return null;
-        }
+        return TraceParent.carried(sample.traceParent(),
+                reason -> logMalformed(sample.messageId(), "member traceparent", reason));
     }
 
     /** The refusal of a sample that is no envelope, with everything it claimed, for the inbound handler to keep. */
@@ -161,11 +156,11 @@ final class EnvelopeMapper {
     }
 
     /** One WARN line for the 1st, 2nd, 4th, 8th... malformed context; the exception quotes at most 80 characters. */
-    private static void logMalformed(String messageId, String what, IllegalArgumentException ex) {
+    private static void logMalformed(String messageId, String what, String reason) {
         long count = malformedTraceParents.incrementAndGet();
         if (Long.bitCount(count) == 1) {
             log.warn("Message {} read without its trace context (malformed context #{}, logged at powers of two): "
-                    + "{}: {}", messageId, count, what, ex.getMessage());
+                    + "{}: {}", messageId, count, what, reason);
         }
     }
 }

@@ -236,15 +236,9 @@ final class EnvelopeRecords {
         if (length == 0) {
             return null;
         }
-        byte[] bytes = in.readBytes(length, "trace context");
-        try {
-            return TraceParent.fromBytes(bytes);
-        }
-        catch (IllegalArgumentException ex) {
-            log.warn("Message {} came with a trace context that does not read ({}); delivered without it", messageId,
-                    ex.getMessage());
-            return null;
-        }
+        return TraceParent.carried(in.readBytes(length, "trace context"), reason -> log.warn(
+                "Message {} came with a trace context that does not read ({}); delivered without it", messageId,
+                reason));
     }
 
     /** The trace {@link #writeTrace} wrote; one that fails {@link HopTrace}'s checks is refused naming the message. */

@@ -1145,14 +1145,9 @@ public final class RelayStore implements AutoCloseable {
      * logged and read as none, as a trace that does not read is.
      */
     private static @Nullable TraceParent traceParent(@Nullable String text, String messageId) {
-        try {
-            return TraceParent.parseOrNone(text);
-        }
-        catch (IllegalArgumentException ex) {
-            log.warn("The trace context stored with message {} in relay_copy does not read ({}); sent on without one",
-                    messageId, ex.getMessage());
-            return null;
-        }
+        return TraceParent.carried(text, reason -> log.warn(
+                "The trace context stored with message {} in relay_copy does not read ({}); sent on without one",
+                messageId, reason));
     }
 
     private static List<SiteId> sites(java.sql.Array array) throws SQLException {
