@@ -159,6 +159,11 @@ public final class DdsLanSide implements LanSide {
      * @throws TransportException if the domain cannot be joined
      */
     @Override
+    public String kind() {
+        return "dds";
+    }
+
+    @Override
     public synchronized void open(LanIngest ingest) throws TransportException {
         Objects.requireNonNull(ingest, "ingest");
         if (this.ingest != null) {

@@ -97,6 +97,11 @@ public final class JmsLanSide implements LanSide {
      * @throws TransportException if the broker cannot be started or reached
      */
     @Override
+    public String kind() {
+        return "jms";
+    }
+
+    @Override
     public void open(LanIngest ingest) throws TransportException {
         Objects.requireNonNull(ingest, "ingest");
         this.transport.open();

@@ -25,6 +25,9 @@ public interface LanSide extends AutoCloseable {
      */
     void open(LanIngest ingest) throws TransportException;
 
+    /** The LAN's transport, {@code jms} or {@code dds}, as spans name what a message came over. */
+    String kind();
+
     /**
      * Starts, ahead of {@link #open}, what the LAN side runs while its gateway is the standby of an active/standby
      * pair: a broker of a primary/backup pair, which holds its partner's journal. Nothing by default.

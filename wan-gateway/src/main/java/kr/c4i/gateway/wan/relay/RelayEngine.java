@@ -87,8 +87,8 @@ import kr.c4i.gateway.wan.store.Route;
  * keep the trace as stamped then, go out over the WAN and onto the LAN with it, and a copy offered again (a
  * redelivery, a resend) is absorbed by the store with the trace stored first.
  *
- * <p>A message from a peer site newly in the store has its span ({@link MessageTracing}), linked to its creation
- * context.
+ * <p>A message newly in the store, from this site's LAN or from a peer site, has its span ({@link MessageTracing}),
+ * linked to its creation context.
  */
 public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable {
 
@@ -270,6 +270,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
 
     @Override
     public Set<String> ingest(List<Envelope> batch) throws SQLException {
+        MessageTracing.Receiving receiving = tracing.receiving(lan.kind());
         Set<String> handled = new HashSet<>();
         List<Copy> copies = new ArrayList<>();
         List<Envelope> owners = new ArrayList<>();
@@ -335,6 +336,9 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
             boolean receipted = outcomes.get(i).outcome().receipted();
             taken.merge(envelope.messageId(), receipted, Boolean::logicalAnd);
             count(outcomes.get(i), copies.get(i), envelope, self, Direction.LAN_IN);
+            if (outcomes.get(i).outcome() == Outcome.STORED) {
+                receiving.stored(envelope);
+            }
             if (copies.get(i).route() instanceof Route.Peer(SiteId peer)) {
                 woken.add(peer);
             }

@@ -250,6 +250,11 @@ final class JmsSites implements AutoCloseable {
         }
 
         @Override
+        public String kind() {
+            return lan.kind();
+        }
+
+        @Override
         public void standBy() throws TransportException {
             lan.standBy();
         }

@@ -114,6 +114,11 @@ class LanDelivererTest {
         }
 
         @Override
+        public String kind() {
+            return "test";
+        }
+
+        @Override
         public LanDelivery deliver(List<RelayedEnvelope> batch) {
             Set<String> ids = batch.stream().map(RelayedEnvelope::messageId).collect(Collectors.toSet());
             handed.addAll(batch.stream().map(RelayedEnvelope::messageId).toList());

@@ -22,6 +22,11 @@ final class RecordingLan implements LanSide {
     }
 
     @Override
+    public String kind() {
+        return "test-lan";
+    }
+
+    @Override
     public LanDelivery deliver(List<RelayedEnvelope> batch) {
         batch.forEach(r -> handed.add(r.envelope()));
         return new LanDelivery(batch.stream().map(RelayedEnvelope::messageId).collect(Collectors.toSet()), Set.of(),

@@ -31,9 +31,9 @@ import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 
 /**
- * Site s1's gateway, with tracing on, makes a CONSUMER span for each message from a peer it takes into its store, once
- * however often the peer resends it, linked to the message's creation context: on a real store, with a link that
- * records what the engine hands it.
+ * Site s1's gateway, with tracing on, makes a CONSUMER span for each message it takes into its store, from a peer or
+ * from its own LAN, once however often it comes again, linked to the message's creation context: on a real store, with
+ * a link and a LAN that record what the engine hands them.
  */
 class RelayEngineSpansTest {
 
@@ -75,6 +75,25 @@ class RelayEngineSpansTest {
             assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.operation.type")))
                     .isEqualTo("process");
             assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo("c-1");
+        });
+    }
+
+    /** Node a's message, bound for s2: stored for the link once, however often the LAN hands it over. */
+    @Test
+    void aMessageFromThisSitesLanNewlyInTheStoreHasOneConsumerSpan() throws Exception {
+        Envelope message = new Envelope("a-1", S1Gateway.A, "SITREP", Precedence.ROUTINE, "UNCLASSIFIED", CREATED,
+                "MSGID/SITREP/a-1//".getBytes(StandardCharsets.UTF_8)).withTraceParent(CREATION);
+
+        assertThat(engine.ingest(List.of(message))).containsExactly("a-1");
+        assertThat(engine.ingest(List.of(message))).containsExactly("a-1");
+
+        assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span -> {
+            assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
+            assertThat(span.getName()).isEqualTo("process SITREP");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.system"))).isEqualTo("test-lan");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo("a-1");
+            assertThat(span.getLinks()).singleElement().satisfies(link -> assertThat(link.getSpanContext().getTraceId())
+                    .isEqualTo(CREATION.traceId()));
         });
     }
 
