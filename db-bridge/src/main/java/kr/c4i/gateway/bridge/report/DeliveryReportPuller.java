@@ -35,8 +35,8 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
 /**
  * The threads that ask for the fates of this node's messages
  * ({@code GET <source>/actuator/reports/<node>?after=<cursor>}) and write the reports wanted into
- * {@code delivery_report}: one per source, this site's WAN gateway (a pair's addresses asked in turn) and each node of
- * the site this node sends to, so that a source that cannot be reached never holds up another. Each asks every
+ * {@code delivery_report}: one per source, this site's WAN gateway and each node of the site this node sends to (a
+ * pair's two addresses asked in turn), so that a source that cannot be reached never holds up another. Each asks every
  * {@code gateway.reports.interval}, at once again while its source has more, after a pause that grows up to ten
  * intervals while it cannot be asked. Each source's cursor is in the interface database, written with its reports,
  * so a restart or a failure between the answer and the write asks again and writes each report once.
@@ -70,9 +70,10 @@ final class DeliveryReportPuller implements AutoCloseable {
         if (!properties.gateway().isEmpty()) {
             sources.put(GATEWAY_SOURCE, new Source(GATEWAY_SOURCE, properties.gateway()));
         }
-        for (URI address : properties.nodes()) {
-            String name = withoutTrailingSlash(address).toString();
-            sources.putIfAbsent(name, new Source(name, List.of(address)));
+        // A node's cursor is named by its (first) address: a standby added later keeps it.
+        for (List<URI> addresses : properties.nodeAddresses()) {
+            String name = withoutTrailingSlash(addresses.getFirst()).toString();
+            sources.putIfAbsent(name, new Source(name, addresses));
         }
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("gateway.reports names neither a gateway nor nodes");
@@ -110,7 +111,7 @@ final class DeliveryReportPuller implements AutoCloseable {
     /**
      * Asks {@code source} once and writes what the answer holds.
      *
-     * @param source {@link #GATEWAY_SOURCE} or a node's address as {@code gateway.reports.nodes} gives it
+     * @param source {@link #GATEWAY_SOURCE} or a node's (first) address as {@code gateway.reports.nodes} gives it
      * @return how many reports (steps, each naming messages) the source answered with
      */
     int round(String source) throws InterruptedException, SQLException {

@@ -115,11 +115,11 @@ class DeliveryReportPullerTest {
     }
 
     /** FLASH reports from the gateway and these nodes, each asked every 100 ms once started. */
-    private DeliveryReportPuller puller(List<URI> nodes) {
+    private DeliveryReportPuller puller(List<String> nodes) {
         return puller(Set.of(Precedence.FLASH), Set.of(), nodes, Duration.ofMillis(100));
     }
 
-    private DeliveryReportPuller puller(Set<Precedence> precedences, Set<String> types, List<URI> nodes,
+    private DeliveryReportPuller puller(Set<Precedence> precedences, Set<String> types, List<String> nodes,
             Duration interval) {
         // The first of the pair is down: the second answers.
         URI down = URI.create("http://127.0.0.1:" + LoopbackPorts.freeTcp());
@@ -184,7 +184,7 @@ class DeliveryReportPullerTest {
             ofB.add(report(3, "node b", "delivered", "FLASH", null, "f-1", "f-2"));
             ofB.add(report(4, "node b", "quarantined", "FLASH", "unknown-type: no such type", "f-3"));
             String b = "http://127.0.0.1:" + nodeB.getAddress().getPort();
-            DeliveryReportPuller puller = puller(List.of(URI.create(b + "/")));
+            DeliveryReportPuller puller = puller(List.of(b + "/"));
 
             assertThat(puller.round(GATEWAY)).isEqualTo(1);
             assertThat(puller.round(b)).isEqualTo(2);
@@ -205,6 +205,33 @@ class DeliveryReportPullerTest {
         }
         finally {
             nodeB.stop(0);
+        }
+    }
+
+    /** Node b's two bridges share its database, and so its log: one cursor, whichever of them answers. */
+    @Test
+    void aNodesPairIsAskedInTurnWithOneCursorNamedByItsFirstAddress() throws Exception {
+        List<String> ofB = new CopyOnWriteArrayList<>();
+        List<String> askedB2 = new CopyOnWriteArrayList<>();
+        HttpServer nodeB2 = serve(ofB, askedB2);
+        try {
+            ofB.add(report(3, "node b", "delivered", "FLASH", null, "f-1"));
+            String b = "http://127.0.0.1:" + LoopbackPorts.freeTcp();
+            DeliveryReportPuller puller = puller(List.of(b + " | http://127.0.0.1:" + nodeB2.getAddress().getPort()));
+
+            // node-b is down: node-b2 answers, under b's cursor.
+            assertThat(puller.round(b)).isEqualTo(1);
+            assertThat(written()).containsExactly("f-1 node b delivered true - 03.123456");
+            assertThat(db.strings("SELECT source || ' ' || after FROM delivery_report_cursor WHERE source <> '"
+                    + GATEWAY + "'")).containsExactly(b + " 3");
+
+            ofB.add(report(4, "node b", "refused", "FLASH", "clearance", "f-2"));
+            assertThat(puller.round(b)).isEqualTo(1);
+            assertThat(askedB2.getLast()).startsWith("/actuator/reports/a?after=3&");
+            assertThat(written()).hasSize(2);
+        }
+        finally {
+            nodeB2.stop(0);
         }
     }
 
@@ -230,9 +257,8 @@ class DeliveryReportPullerTest {
         URI refused = URI.create("http://127.0.0.1:" + LoopbackPorts.freeTcp());
         reports.add(report(1, "site s2", "delivered", "FLASH", null, "f-1"));
         ofB.add(report(1, "node b", "delivered", "FLASH", null, "f-2"));
-        try (DeliveryReportPuller puller = puller(List.of(
-                URI.create("http://127.0.0.1:" + hung.getAddress().getPort()), refused,
-                URI.create("http://127.0.0.1:" + nodeB.getAddress().getPort())))) {
+        try (DeliveryReportPuller puller = puller(List.of("http://127.0.0.1:" + hung.getAddress().getPort(),
+                refused.toString(), "http://127.0.0.1:" + nodeB.getAddress().getPort()))) {
             puller.start();
 
             // Well inside the 10 s the hung node's request waits: no source waited for it.
@@ -275,14 +301,19 @@ class DeliveryReportPullerTest {
         List<URI> uri = List.of(URI.create("http://gw-s1:8091"));
         assertThatThrownBy(() -> new ReportProperties(uri, List.of(), "user", null, Set.of(Precedence.FLASH),
                 Set.of(), Duration.ofSeconds(5))).hasMessageContaining("gateway.reports.password is required");
-        assertThatThrownBy(() -> new ReportProperties(List.of(), uri, "user", " ", Set.of(Precedence.FLASH),
+        assertThatThrownBy(() -> new ReportProperties(List.of(), List.of("http://node-b:8081"), "user", " ",
+                Set.of(Precedence.FLASH),
                 Set.of(), Duration.ofSeconds(5))).hasMessageContaining("gateway.reports.password is required");
         assertThatThrownBy(() -> new ReportProperties(List.of(URI.create("gw-s1:8091")), List.of(), "user", "x",
                 Set.of(Precedence.FLASH), Set.of(), Duration.ofSeconds(5)))
                 .hasMessageContaining("gateway.reports.gateway must be http:// or https:// addresses");
-        assertThatThrownBy(() -> new ReportProperties(List.of(), List.of(URI.create("node-b:8081")), "user", "x",
+        assertThatThrownBy(() -> new ReportProperties(List.of(), List.of("node-b:8081"), "user", "x",
                 Set.of(Precedence.FLASH), Set.of(), Duration.ofSeconds(5)))
                 .hasMessageContaining("gateway.reports.nodes must be http:// or https:// addresses");
+        assertThatThrownBy(() -> new ReportProperties(List.of(), List.of("http://node-b:8081|node-b2 8081"), "user",
+                "x", Set.of(Precedence.FLASH), Set.of(), Duration.ofSeconds(5)))
+                .hasMessage("gateway.reports.nodes must be http:// or https:// addresses with a host, a pair's two "
+                        + "joined by '|', was 'http://node-b:8081|node-b2 8081'");
         assertThat(new ReportProperties(List.of(), List.of(), "user", null, Set.of(Precedence.FLASH), Set.of(),
                 Duration.ofSeconds(5)).wanted(Precedence.FLASH, null)).isTrue();
     }
