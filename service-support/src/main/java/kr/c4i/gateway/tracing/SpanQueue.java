@@ -1,6 +1,7 @@
 package kr.c4i.gateway.tracing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,7 +10,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.contrib.disk.buffering.exporters.SpanToDiskExporter;
 import io.opentelemetry.contrib.disk.buffering.storage.impl.FileSpanStorage;
 import io.opentelemetry.contrib.disk.buffering.storage.impl.FileStorageConfiguration;
@@ -20,11 +25,17 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import kr.c4i.gateway.core.metrics.MetricNames;
+
 /**
  * The spans on their way to the collector, on disk: the span processor writes its batches here ({@link #toDisk}),
  * and a thread of its own exports them to the collector oldest first, each batch deleted once the collector has it
  * and kept (and tried again) while the export fails, across restarts too. Bounded in bytes: when full, the oldest
  * file of spans is deleted to make room. An unreachable collector is one WARN line, its return one INFO line.
+ *
+ * <p>Metrics: the bytes queued and their bound ({@code gateway.tracing.queue.bytes}, {@code .bound}: queued bytes at
+ * the bound mean the oldest spans are being deleted), spans the collector took ({@code gateway.tracing.spans.exported})
+ * and exports that failed ({@code gateway.tracing.export.failures}).
  */
 public final class SpanQueue implements AutoCloseable {
 
@@ -48,6 +59,8 @@ public final class SpanQueue implements AutoCloseable {
     private final SpanToDiskExporter toDisk;
     private final SpanExporter collector;
     private final String endpoint;
+    private final Counter exported;
+    private final Counter failures;
     private final CountDownLatch stopping = new CountDownLatch(1);
     private @Nullable Thread thread;
     private boolean unreachable;
@@ -56,8 +69,10 @@ public final class SpanQueue implements AutoCloseable {
      * @param maxBytes the most the queue's files hold together
      * @param collector the collector's exporters (Boot's OTLP exporter)
      * @param endpoint the collector's address, for the log
+     * @param registry where the queue's metrics go
      */
-    public SpanQueue(Path directory, long maxBytes, List<SpanExporter> collector, String endpoint) throws IOException {
+    public SpanQueue(Path directory, long maxBytes, List<SpanExporter> collector, String endpoint,
+            MeterRegistry registry) throws IOException {
         this.directory = Files.createDirectories(directory);
         int maxFolder = Math.toIntExact(Math.min(Integer.MAX_VALUE, maxBytes));
         FileStorageConfiguration configuration = FileStorageConfiguration.builder()
@@ -71,6 +86,35 @@ public final class SpanQueue implements AutoCloseable {
         this.toDisk = SpanToDiskExporter.builder(storage).build();
         this.collector = SpanExporter.composite(collector);
         this.endpoint = endpoint;
+        Gauge.builder(MetricNames.TRACING_QUEUE_BYTES, this, SpanQueue::queuedBytes).baseUnit("bytes")
+                .description("Spans on disk waiting for the trace collector").register(registry);
+        Gauge.builder(MetricNames.TRACING_QUEUE_BOUND, () -> maxFolder).baseUnit("bytes")
+                .description("The most the queued spans take on disk (gateway.tracing.queue.max-size); at it, the "
+                        + "oldest are deleted")
+                .register(registry);
+        this.exported = Counter.builder(MetricNames.TRACING_SPANS_EXPORTED)
+                .description("Spans the trace collector took").register(registry);
+        this.failures = Counter.builder(MetricNames.TRACING_EXPORT_FAILURES)
+                .description("Exports of queued spans to the trace collector that failed (tried again)")
+                .register(registry);
+    }
+
+    /** The bytes of the queue's files; NaN while they cannot be listed. */
+    private double queuedBytes() {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> {
+                try {
+                    return Files.size(file);
+                }
+                catch (IOException ex) {
+                    // Deleted as it was listed: exported or made room for newer spans.
+                    return 0;
+                }
+            }).sum();
+        }
+        catch (IOException | UncheckedIOException ex) {
+            return Double.NaN;
+        }
     }
 
     /** What the span processor exports to. */
@@ -106,6 +150,7 @@ public final class SpanQueue implements AutoCloseable {
             CompletableResultCode result = collector.export(batch).join(EXPORT_TIMEOUT.toMillis(),
                     TimeUnit.MILLISECONDS);
             if (result.isSuccess()) {
+                exported.increment(batch.size());
                 batch = null;
                 // Deletes the batch exported (and reads the next): the storage deletes a batch when it moves on.
                 stored.hasNext();
@@ -116,6 +161,7 @@ public final class SpanQueue implements AutoCloseable {
                 }
             }
             else {
+                failures.increment();
                 if (!unreachable) {
                     unreachable = true;
                     Throwable failure = result.getFailureThrowable();

@@ -2,6 +2,8 @@ package kr.c4i.gateway.tracing;
 
 import java.io.IOException;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import org.slf4j.Logger;
@@ -64,9 +66,10 @@ public final class TracingConfiguration {
 
         @Bean(destroyMethod = "close")
         SpanQueue spanQueue(TracingProperties properties, ObjectProvider<SpanExporter> collector,
-                @Value("${" + ENDPOINT + "}") String endpoint) throws IOException {
+                @Value("${" + ENDPOINT + "}") String endpoint, ObjectProvider<MeterRegistry> registry)
+                throws IOException {
             SpanQueue queue = new SpanQueue(properties.queue().directory(), properties.queue().maxSize().toBytes(),
-                    collector.orderedStream().toList(), endpoint);
+                    collector.orderedStream().toList(), endpoint, registry.getIfAvailable(SimpleMeterRegistry::new));
             queue.start();
             return queue;
         }

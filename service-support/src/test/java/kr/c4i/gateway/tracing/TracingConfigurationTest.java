@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 
 import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.registry.otlp.OtlpMeterRegistry;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -36,6 +37,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.otlp.OtlpMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration;
@@ -48,6 +50,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.TraceParent;
+import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -79,7 +82,7 @@ class TracingConfigurationTest {
                     OpenTelemetrySdkAutoConfiguration.class, OpenTelemetryTracingAutoConfiguration.class,
                     OtlpTracingAutoConfiguration.class, ObservationAutoConfiguration.class,
                     MicrometerTracingAutoConfiguration.class, MetricsAutoConfiguration.class,
-                    OtlpMetricsExportAutoConfiguration.class));
+                    OtlpMetricsExportAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class));
 
     @AfterEach
     void stopCollectors() {
@@ -118,8 +121,9 @@ class TracingConfigurationTest {
 
     /**
      * Two messages sent, one with the application's creation context and one without, and both stored at the other
-     * end, while the collector is down: their spans wait on disk, one WARN says so; the collector comes up, one INFO
-     * says so, and it gets all four, producer and consumer spans linked to each message's creation context.
+     * end, while the collector is down: their spans wait on disk, one WARN says so, the metrics count the failed
+     * exports and the bytes queued; the collector comes up, one INFO says so, and it gets all four (counted), producer
+     * and consumer spans linked to each message's creation context.
      */
     @Test
     void spansMadeWhileTheCollectorIsDownReachItOnceItIsUpLinkedToTheirCreationContexts(CapturedOutput output)
@@ -147,8 +151,17 @@ class TracingConfigurationTest {
                     try (var files = Files.list(queue)) {
                         assertThat(files).as("the queue on disk").isNotEmpty();
                     }
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get(MetricNames.TRACING_EXPORT_FAILURES).counter().count()).isPositive();
+                    assertThat(registry.get(MetricNames.TRACING_SPANS_EXPORTED).counter().count()).isZero();
+                    assertThat(registry.get(MetricNames.TRACING_QUEUE_BYTES).gauge().value()).as("bytes queued")
+                            .isPositive();
+                    assertThat(registry.get(MetricNames.TRACING_QUEUE_BOUND).gauge().value())
+                            .isEqualTo(64.0 * 1024 * 1024);
                     ConcurrentLinkedQueue<Span> received = collector(port);
                     await().atMost(Duration.ofSeconds(60)).until(() -> received.size() >= 4);
+                    await().atMost(Duration.ofSeconds(10)).until(
+                            () -> registry.get(MetricNames.TRACING_SPANS_EXPORTED).counter().count() >= 4);
 
                     Map<String, List<Span>> byName = received.stream().collect(Collectors.groupingBy(Span::getName));
                     assertThat(byName.keySet()).containsExactlyInAnyOrder("send SITREP", "process SITREP");

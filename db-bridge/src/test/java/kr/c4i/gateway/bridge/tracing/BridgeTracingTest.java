@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,7 +40,8 @@ import kr.c4i.gateway.tracing.SpanQueue;
 /**
  * The whole bridge as deployed, tracing switched on by its one property, its collector hanging up on every
  * connection: the message's send span is queued on disk, the bridge says once that the collector cannot be reached,
- * and the exporter's own errors, attempt after attempt, stay out of the log. Its trace id goes with the message.
+ * and the exporter's own errors, attempt after attempt, stay out of the log; the queue's meters count the failed
+ * exports. Its trace id goes with the message.
  */
 @SpringBootTest(classes = DbBridgeApplication.class,
         properties = { "gateway.node.id=a", "gateway.jms.user=gateway", "gateway.jms.password=broker-secret",
@@ -96,6 +98,9 @@ class BridgeTracingTest {
     @Autowired
     SpanQueue queue;
 
+    @Autowired
+    PrometheusMeterRegistry prometheus;
+
     @Test
     void aMessagesSpanWaitsOnDiskWhileTheCollectorCannotBeReachedSaidOnce(CapturedOutput output) throws Exception {
         assertThat(tracing).isNotSameAs(MessageTracing.off());
@@ -117,5 +122,9 @@ class BridgeTracingTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> attempts.get() > logged);
         assertThat(output.getOut().split("cannot be reached", -1)).as("said once").hasSize(2);
         assertThat(output.getAll()).doesNotContain("Failed to export spans");
+
+        // As the alerts on the queue read them (deploy/prometheus/alerts.yml).
+        assertThat(prometheus.scrape()).contains("gateway_tracing_queue_bytes{", "gateway_tracing_queue_bound_bytes{",
+                "gateway_tracing_spans_exported_total{").containsPattern("gateway_tracing_export_failures_total\\{[^}]*} [1-9]");
     }
 }

@@ -45,6 +45,9 @@ class ComposeStackIT {
     /** The norm link's own gauges: the stack's links are jms and dds, so their expressions need only be valid. */
     private static final List<String> NORM_LINK_METERS = List.of("gateway_wan_link_loss", "gateway_wan_link_parity");
 
+    /** The span queue's meters: the stack traces to no collector, so their expressions need only be valid. */
+    private static final List<String> TRACING_METERS = List.of("gateway_tracing_");
+
     @ParameterizedTest(name = "{0} LAN, {1} link")
     @CsvSource({ "jms, jms", "dds, dds" })
     void theSecuredStackDeliversEveryMessageOnceRunsTheQuickScenariosAndAnswersEveryDashboardQuery(String transport,
@@ -210,13 +213,14 @@ class ComposeStackIT {
 
     /**
      * Every expression of every panel, template variable and alert rule, on the stack's Prometheus: valid, and with
-     * series, but for the other transport's panels, the counters that only a fault creates and the norm link's gauges.
+     * series, but for the other transport's panels, the counters that only a fault creates, the norm link's gauges and
+     * the span queue's meters.
      */
     private static void everyDashboardQueryAnswers(String transport) {
         String otherTransport = "jms".equals(transport) ? "gateway_dds_" : "artemis_";
         List<DashboardQueries.Query> queries = DashboardQueries.all().stream()
                 .filter(q -> !q.expr().contains(otherTransport))
-                .map(q -> Stream.concat(FAULT_ONLY_METERS.stream(), NORM_LINK_METERS.stream())
+                .map(q -> Stream.of(FAULT_ONLY_METERS, NORM_LINK_METERS, TRACING_METERS).flatMap(List::stream)
                         .anyMatch(q.expr()::contains)
                         ? new DashboardQueries.Query(q.file(), q.where(), q.expr(), false) : q)
                 .toList();

@@ -191,4 +191,15 @@ public final class MetricNames {
      * then merged by autovacuum and, when full, by a custody step's own transaction.
      */
     public static final String CUSTODY_INDEX_MERGE_FAILURES = "gateway.custody.index.merge.failures";
+
+    // Both services, with gateway.tracing.enabled and a collector: the spans' queue on disk (service-support,
+    // kr.c4i.gateway.tracing.SpanQueue).
+    /** Bytes of spans on disk waiting for the trace collector. */
+    public static final String TRACING_QUEUE_BYTES = "gateway.tracing.queue.bytes";
+    /** The most the queued spans take on disk; queued bytes at it mean the oldest spans are deleted. */
+    public static final String TRACING_QUEUE_BOUND = "gateway.tracing.queue.bound";
+    /** Spans the trace collector took. */
+    public static final String TRACING_SPANS_EXPORTED = "gateway.tracing.spans.exported";
+    /** Exports of queued spans that failed (the collector unreachable or refusing); each is tried again. */
+    public static final String TRACING_EXPORT_FAILURES = "gateway.tracing.export.failures";
 }
