@@ -2,11 +2,14 @@ package kr.c4i.gateway.custody;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,6 +29,10 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * one statement however many messages they name: they go in as one row per event, link, peers, precedence and
  * detail, each row naming its messages (found again through the GIN index on {@code message_ids}).
  *
+ * <p>A later step of messages whose earlier step this log holds (a receipt of messages sent, a removal of copies
+ * stored) names the rows of that earlier step ({@link Written#row}) in {@code earlier} (wan-store and db-bridge V13),
+ * and is found through them: its ids stay out of the index, whose entries cost more than the rows.
+ *
  * <p>A step with another node's messages names their origin node (column {@code origin}: wan-store V11, db-bridge
  * V11), for that node's delivery reports. At a WAN gateway a step with messages of another site's node is also
  * queued in {@code custody_forward}, in the same statement, for the gateway to forward to that site
@@ -36,26 +43,27 @@ public final class CustodyLog {
     /** Longest detail kept, in characters: a reason, not a document. */
     static final int MAX_DETAIL_CHARS = 300;
 
-    // The rows' message ids as one array, each row taking its slice: what is bound grows with the messages, not with
-    // rows times messages. The rows of one statement share its time, so a reader tells them apart from later steps.
+    // The rows' message ids as one array, each row taking its slice (and the same for the earlier rows they name):
+    // what is bound grows with the messages, not with rows times messages. The rows of one statement share its time,
+    // so a reader tells them apart from later steps. Each row comes back with what it was grouped by, for the caller
+    // to learn its id.
     private static final String INSERT = """
-            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin)
+            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin, earlier)
             SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence, r.detail,
-                   (?::text[])[r.first:r.last], r.origin
-              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[])
-                   AS r(event, link, peers, precedence, detail, first, last, origin)""";
+                   (?::text[])[r.first:r.last], r.origin,
+                   CASE WHEN r.efirst IS NOT NULL THEN (?::bigint[])[r.efirst:r.elast] END
+              FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[],
+                          ?::int[], ?::int[])
+                   AS r(event, link, peers, precedence, detail, first, last, origin, efirst, elast)
+            RETURNING id, event, link, array_to_string(peer, ','), precedence, detail, origin, earlier IS NOT NULL""";
 
     // The same at a gateway with rows to forward: those of the origins to forward are queued too.
-    private static final String INSERT_AND_FORWARD = """
-            WITH logged AS (
-                INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin)
-                SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence,
-                       r.detail, (?::text[])[r.first:r.last], r.origin
-                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[])
-                       AS r(event, link, peers, precedence, detail, first, last, origin)
-                RETURNING id, origin, event)
-            INSERT INTO custody_forward (log_id)
-            SELECT id FROM logged WHERE origin = ANY(?::text[]) AND event = ANY(?::text[])""";
+    private static final String INSERT_AND_FORWARD = "WITH logged AS (" + INSERT + """
+            ),
+            forwarded AS (
+                INSERT INTO custody_forward (log_id)
+                SELECT id FROM logged WHERE origin = ANY(?::text[]) AND event = ANY(?::text[]))
+            SELECT * FROM logged""";
 
     private static final CustodyLog OFF = new CustodyLog("", "", false, origin -> false, new String[0]);
 
@@ -92,6 +100,11 @@ public final class CustodyLog {
                 events.stream().map(CustodyEvent::label).sorted().toArray(String[]::new));
     }
 
+    /** What its steps travel over unless they say otherwise. */
+    public String link() {
+        return link;
+    }
+
     /** A log that records nothing ({@code gateway.custody.enabled=false}). */
     public static CustodyLog off() {
         return OFF;
@@ -105,7 +118,8 @@ public final class CustodyLog {
     /** The custody steps of one transaction, grouped into the rows they are written as. */
     public final class Entries {
 
-        private final Map<Row, List<String>> rows = new LinkedHashMap<>();
+        private final Map<Row, Group> rows = new LinkedHashMap<>();
+        private final List<Row> entries = new ArrayList<>();
         private final Set<String> forwardedOrigins = new HashSet<>();
 
         private Entries() {
@@ -142,29 +156,53 @@ public final class CustodyLog {
          */
         public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
                 @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin) {
+            return add(event, messageId, link, peers, precedence, detail, origin, 0);
+        }
+
+        /**
+         * One message's later step, found through {@code earlier}, the row of its earlier step in this log
+         * ({@link Written#row}), instead of by its id; 0 when that row is not known, and the step is found by its id.
+         */
+        public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
+                @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin, long earlier) {
             if (!enabled) {
                 return this;
             }
             Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
-                    detail(detail), origin == null ? null : origin.value());
+                    detail(detail), origin == null ? null : origin.value(), earlier > 0);
             if (origin != null && forwarded.test(origin)) {
                 forwardedOrigins.add(origin.value());
             }
-            rows.computeIfAbsent(row, r -> new ArrayList<>()).add(messageId);
+            Group group = rows.computeIfAbsent(row, r -> new Group());
+            group.ids.add(messageId);
+            if (earlier > 0) {
+                group.earlier.add(earlier);
+            }
+            entries.add(row);
             return this;
+        }
+
+        /** How many steps were added: the next one's place in {@link Written#row}. */
+        public int size() {
+            return entries.size();
         }
 
         public boolean isEmpty() {
             return rows.isEmpty();
         }
 
-        /** Writes the entries in {@code tx}, the transaction of the steps they record; nothing if there are none. */
-        public void write(Connection tx) throws SQLException {
+        /**
+         * Writes the entries in {@code tx}, the transaction of the steps they record; nothing if there are none.
+         *
+         * @return the row each step went into
+         */
+        public Written write(Connection tx) throws SQLException {
             if (rows.isEmpty()) {
-                return;
+                return Written.NONE;
             }
             int n = rows.size();
             List<String> ids = new ArrayList<>();
+            List<Long> earlier = new ArrayList<>();
             String[] events = new String[n];
             String[] links = new String[n];
             String[] peers = new String[n];
@@ -173,9 +211,12 @@ public final class CustodyLog {
             String[] origins = new String[n];
             Integer[] first = new Integer[n];
             Integer[] last = new Integer[n];
+            Integer[] earlierFirst = new Integer[n];
+            Integer[] earlierLast = new Integer[n];
             int i = 0;
-            for (Map.Entry<Row, List<String>> entry : rows.entrySet()) {
+            for (Map.Entry<Row, Group> entry : rows.entrySet()) {
                 Row row = entry.getKey();
+                Group group = entry.getValue();
                 events[i] = row.event();
                 links[i] = row.link();
                 peers[i] = row.peers();
@@ -183,33 +224,79 @@ public final class CustodyLog {
                 details[i] = row.detail();
                 origins[i] = row.origin();
                 first[i] = ids.size() + 1;
-                ids.addAll(entry.getValue());
+                ids.addAll(group.ids);
                 last[i] = ids.size();
+                if (row.later()) {
+                    earlierFirst[i] = earlier.size() + 1;
+                    earlier.addAll(group.earlier);
+                    earlierLast[i] = earlier.size();
+                }
                 i++;
             }
             boolean forward = !forwardedOrigins.isEmpty();
+            Map<Row, Long> written = new HashMap<>();
             try (PreparedStatement ps = tx.prepareStatement(forward ? INSERT_AND_FORWARD : INSERT)) {
                 ps.setString(1, hop);
                 ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
-                ps.setArray(3, tx.createArrayOf("text", events));
-                ps.setArray(4, tx.createArrayOf("text", links));
-                ps.setArray(5, tx.createArrayOf("text", peers));
-                ps.setArray(6, tx.createArrayOf("text", precedences));
-                ps.setArray(7, tx.createArrayOf("text", details));
-                ps.setArray(8, tx.createArrayOf("integer", first));
-                ps.setArray(9, tx.createArrayOf("integer", last));
-                ps.setArray(10, tx.createArrayOf("text", origins));
+                ps.setArray(3, tx.createArrayOf("bigint", earlier.toArray()));
+                ps.setArray(4, tx.createArrayOf("text", events));
+                ps.setArray(5, tx.createArrayOf("text", links));
+                ps.setArray(6, tx.createArrayOf("text", peers));
+                ps.setArray(7, tx.createArrayOf("text", precedences));
+                ps.setArray(8, tx.createArrayOf("text", details));
+                ps.setArray(9, tx.createArrayOf("integer", first));
+                ps.setArray(10, tx.createArrayOf("integer", last));
+                ps.setArray(11, tx.createArrayOf("text", origins));
+                ps.setArray(12, tx.createArrayOf("integer", earlierFirst));
+                ps.setArray(13, tx.createArrayOf("integer", earlierLast));
                 if (forward) {
-                    ps.setArray(11, tx.createArrayOf("text", forwardedOrigins.toArray()));
-                    ps.setArray(12, tx.createArrayOf("text", forwardedEvents));
+                    ps.setArray(14, tx.createArrayOf("text", forwardedOrigins.toArray()));
+                    ps.setArray(15, tx.createArrayOf("text", forwardedEvents));
                 }
-                ps.executeUpdate();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        written.put(new Row(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                                rs.getString(6), rs.getString(7), rs.getBoolean(8)), rs.getLong(1));
+                    }
+                }
             }
+            long[] byEntry = new long[entries.size()];
+            for (int e = 0; e < byEntry.length; e++) {
+                byEntry[e] = written.getOrDefault(entries.get(e), 0L);
+            }
+            return new Written(byEntry);
         }
     }
 
+    /** The rows a transaction's steps went into, by the order the steps were added. */
+    public static final class Written {
+
+        static final Written NONE = new Written(new long[0]);
+
+        private final long[] rows;
+
+        private Written(long[] rows) {
+            this.rows = rows;
+        }
+
+        /**
+         * The row of the {@code entry}-th step added ({@link Entries#size} before adding it), for a later step of the
+         * same message to name; 0 when none was written (the log is off).
+         */
+        public long row(int entry) {
+            return entry >= 0 && entry < rows.length ? rows[entry] : 0;
+        }
+    }
+
+    private static final class Group {
+
+        private final List<String> ids = new ArrayList<>();
+        private final Set<Long> earlier = new LinkedHashSet<>();
+    }
+
+    /** What a row's steps share; later steps (found through the earlier rows they name) share rows among themselves. */
     private record Row(String event, String link, @Nullable String peers, @Nullable String precedence,
-            @Nullable String detail, @Nullable String origin) {
+            @Nullable String detail, @Nullable String origin, boolean later) {
     }
 
     private static @Nullable String peers(Collection<?> peers) {

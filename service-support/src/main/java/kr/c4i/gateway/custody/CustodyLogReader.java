@@ -22,11 +22,21 @@ import kr.c4i.gateway.core.NodeId;
  */
 public final class CustodyLogReader {
 
-    // message_ids @> ARRAY[id] is what the GIN index on message_ids answers.
+    // The rows naming the message (message_ids @> ARRAY[id] is what the GIN index on message_ids answers, for the
+    // rows it holds: earlier IS NULL), then the later steps found through them (the index on earlier), which name the
+    // message too (a later row may hold the later steps of other messages of the same earlier rows).
     static final String STEPS = """
+            WITH named AS (
+                SELECT id, at, event, hop, peer, link, precedence, detail
+                  FROM custody_log
+                 WHERE message_ids @> ARRAY[?::text] AND earlier IS NULL),
+            later AS (
+                SELECT id, at, event, hop, peer, link, precedence, detail
+                  FROM custody_log
+                 WHERE earlier && (SELECT array_agg(id) FROM named) AND earlier IS NOT NULL
+                   AND message_ids @> ARRAY[?::text])
             SELECT at, event, hop, peer, link, precedence, detail
-              FROM custody_log
-             WHERE message_ids @> ARRAY[?::text]
+              FROM (SELECT * FROM named UNION ALL SELECT * FROM later) steps
              ORDER BY at, id""";
 
     static final String OWNER = "SELECT kind, owner FROM database_owner";
@@ -63,6 +73,7 @@ public final class CustodyLogReader {
         List<CustodyStep> steps = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(STEPS)) {
             ps.setString(1, messageId);
+            ps.setString(2, messageId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     steps.add(new CustodyStep(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2), kind,

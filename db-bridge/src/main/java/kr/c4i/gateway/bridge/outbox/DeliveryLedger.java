@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
 
@@ -42,13 +43,15 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * or when it has gone {@code resendMax} without a receipt. Resending merely because receipts are
  * slow would add load exactly when a receiver is behind, and turn a backlog into a storm.
  *
- * <p>A receipt is a custody step: the custody log records it in the transaction that deletes its ledger rows.
+ * <p>A receipt is a custody step: the custody log records it in the transaction that deletes its ledger rows, naming
+ * the rows of the sends it receipts (kept in the ledger row, {@code sent_in}).
  */
 public final class DeliveryLedger implements ReceiptHandler {
 
     private static final String RECORD = """
-            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at)
-            SELECT m, d, ?::timestamptz, ?::timestamptz FROM unnest(?::text[], ?::text[]) AS u(m, d)
+            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at, sent_in)
+            SELECT m, d, ?::timestamptz, ?::timestamptz, nullif(s, 0)
+              FROM unnest(?::text[], ?::text[], ?::bigint[]) AS u(m, d, s)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
     // A receipted delivery leaves the ledger at once: a delete writes less than marking the row and deleting it
@@ -58,7 +61,7 @@ public final class DeliveryLedger implements ReceiptHandler {
              USING outbox o
              WHERE d.destination = ? AND d.message_id = ANY (?)
                AND o.message_id = d.message_id
-            RETURNING o.kmtf_type, o.id, d.message_id""";
+            RETURNING o.kmtf_type, o.id, d.message_id, d.sent_in""";
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
@@ -119,6 +122,14 @@ public final class DeliveryLedger implements ReceiptHandler {
 
     /** Records the RELIABLE messages of a batch as awaiting a receipt from each destination. */
     void record(Connection tx, List<Outbound> sent) throws SQLException {
+        record(tx, sent, id -> 0);
+    }
+
+    /**
+     * The same, with the custody log row of each message's send ({@code sentIn}, 0 for none), which its receipt's step
+     * names.
+     */
+    void record(Connection tx, List<Outbound> sent, ToLongFunction<String> sentIn) throws SQLException {
         // In key order, like applyReceipts, so concurrent bridges on one database lock rows in one order.
         SortedSet<String[]> keys = new TreeSet<>(Comparator.<String[], String>comparing(k -> k[0])
                 .thenComparing(k -> k[1]));
@@ -136,6 +147,7 @@ public final class DeliveryLedger implements ReceiptHandler {
             ps.setObject(2, now);
             ps.setArray(3, tx.createArrayOf("text", keys.stream().map(k -> k[0]).toArray()));
             ps.setArray(4, tx.createArrayOf("text", keys.stream().map(k -> k[1]).toArray()));
+            ps.setArray(5, tx.createArrayOf("bigint", keys.stream().map(k -> sentIn.applyAsLong(k[0])).toArray()));
             ps.executeUpdate();
         }
     }
@@ -199,7 +211,8 @@ public final class DeliveryLedger implements ReceiptHandler {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     reached.merge(new Progress(receiver, rs.getString(1)), rs.getLong(2), Math::max);
-                    steps.add(CustodyEvent.RECEIPTED, rs.getString(3), List.of(receiver), null, null);
+                    steps.add(CustodyEvent.RECEIPTED, rs.getString(3), custody.link(), List.of(receiver), null, null,
+                            null, rs.getLong(4));
                 }
             }
         }

@@ -3,6 +3,7 @@ package kr.c4i.gateway.bridge.outbox;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -148,13 +149,15 @@ public final class OutboxPublisher {
         List<OutboxRow> sent = List.copyOf(rowsById.values());
         outbox.markSent(tx, sent, node.value());
         sent.forEach(row -> failures.clear(row.id()));
+        Map<String, Integer> sentEntries = new HashMap<>();
         for (Outbound outbound : toSend.values()) {
+            sentEntries.put(outbound.envelope().messageId(), steps.size());
             steps.add(CustodyEvent.SENT, outbound.envelope().messageId(), outbound.destinations(),
                     outbound.envelope().precedence(), null);
         }
-        steps.write(tx);
+        CustodyLog.Written logged = steps.write(tx);
         if (ledger != null) {
-            ledger.record(tx, List.copyOf(toSend.values()));
+            ledger.record(tx, List.copyOf(toSend.values()), id -> logged.row(sentEntries.getOrDefault(id, -1)));
         }
         metrics.published(sent.size());
     }

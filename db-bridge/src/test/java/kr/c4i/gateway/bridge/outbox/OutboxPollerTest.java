@@ -170,6 +170,11 @@ class OutboxPollerTest {
                             secret -> assertThat(secret).startsWith("clearance-exceeded: destination b is cleared "
                                     + "CONFIDENTIAL; the message is SECRET"));
 
+            // The receipt is found through the send it receipts, its id kept out of the message id index.
+            assertThat(db.strings("SELECT event || ' ' || coalesce(earlier = ARRAY[(SELECT id FROM custody_log "
+                    + "WHERE event = 'sent')], false) FROM custody_log WHERE event IN ('sent', 'receipted') "
+                    + "ORDER BY id")).containsExactly("sent false", "receipted true");
+
             CustodyTrail delivered = trail("m-good", db, b);
             assertThat(delivered.asked()).containsExactly("node a", "node b");
             assertThat(delivered.steps()).extracting(CustodyStep::event).containsExactly("sent", "delivered",

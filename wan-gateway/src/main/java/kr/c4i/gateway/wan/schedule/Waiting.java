@@ -19,9 +19,17 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * @param storedAt when this gateway stored it
  * @param origin the node its message came from, which the custody steps taken with it name; {@code null} for a
  *        custody step on its way to another site
+ * @param storedIn the custody log row that recorded its storing, which the step that removes it names; 0 when not
+ *        known (stored before this start, or with the log off)
  */
 public record Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
-        Instant storedAt, @Nullable NodeId origin) {
+        Instant storedAt, @Nullable NodeId origin, long storedIn) {
+
+    /** A copy whose storing's custody step is not known. */
+    public Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,
+            Instant storedAt, @Nullable NodeId origin) {
+        this(id, messageId, precedence, kmtfType, bytes, createdAt, storedAt, origin, 0);
+    }
 
     /** A copy whose origin its steps do not name. */
     public Waiting(long id, String messageId, Precedence precedence, String kmtfType, int bytes, Instant createdAt,

@@ -375,6 +375,7 @@ public final class RelayStore implements AutoCloseable {
         }
         Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Map<Long, Route> replacedRows = Map.of();
+        long[] storedIn = new long[n];
         boolean committed = false;
         try {
             if (!toStore.isEmpty()) {
@@ -388,7 +389,11 @@ public final class RelayStore implements AutoCloseable {
                         }
                     }
                     Map<Long, Route> deleted = delete(tx, replaced);
-                    stored(copies, toStore, replacing, deleted).write(tx);
+                    int[] entryOf = new int[n];
+                    CustodyLog.Written written = stored(copies, toStore, replacing, deleted, entryOf).write(tx);
+                    for (int i : toStore) {
+                        storedIn[i] = written.row(entryOf[i]);
+                    }
                     return deleted;
                 });
             }
@@ -405,7 +410,7 @@ public final class RelayStore implements AutoCloseable {
         }
         boolean settled = false;
         try {
-            settle(copies, keys, outcomes, ids, replaces, toStore, reserved, replacedRows, storedAt);
+            settle(copies, keys, outcomes, ids, storedIn, replaces, toStore, reserved, replacedRows, storedAt);
             settled = true;
         }
         finally {
@@ -430,36 +435,37 @@ public final class RelayStore implements AutoCloseable {
         return result;
     }
 
-    /** The custody steps of a store transaction: each copy stored, and each waiting one a newer report replaced. */
+    /**
+     * The custody steps of a store transaction: each copy stored (the {@code entryOf} each copy's step is, for its
+     * removal to name), and each waiting one a newer report replaced.
+     */
     private CustodyLog.Entries stored(List<Copy> copies, List<Integer> toStore, Waiting[] replacing,
-            Map<Long, Route> deleted) {
+            Map<Long, Route> deleted, int[] entryOf) {
         CustodyLog.Entries steps = custody.entries();
         for (int i : toStore) {
             Copy copy = copies.get(i);
             List<SiteId> crossed = copy.relayed().crossed();
             String from = crossed.size() < 2 ? "from this site's LAN" : "from site " + crossed.get(crossed.size() - 2);
+            entryOf[i] = steps.size();
             step(steps, CustodyEvent.STORED, copy.route().key(), copy.messageId(), precedence(copy), from,
-                    origin(copy));
+                    origin(copy), 0);
             Waiting replaced = replacing[i];
             if (replaced != null && deleted.containsKey(replaced.id())) {
                 step(steps, CustodyEvent.DROPPED, copy.route().key(), replaced.messageId(), replaced.precedence(),
-                        "superseded by a newer report", replaced.origin());
+                        "superseded by a newer report", replaced.origin(), replaced.storedIn());
             }
         }
         return steps;
     }
 
     /**
-     * One copy's step, over the LAN for the LAN's route, else over the WAN link, naming its message's origin.
+     * One copy's step, over the LAN for the LAN's route, else over the WAN link, naming its message's origin, and
+     * the row of its storing when it is a later step whose storing is known ({@code storedIn}, else 0).
      */
-    private static void step(CustodyLog.Entries steps, CustodyEvent event, String route, String messageId,
-            Precedence precedence, @Nullable String detail, @Nullable NodeId origin) {
-        if (Route.Lan.KEY.equals(route)) {
-            steps.add(event, messageId, LAN_LINK, List.of(route), precedence, detail, origin);
-        }
-        else {
-            steps.add(event, messageId, List.of(route), precedence, detail, origin);
-        }
+    private void step(CustodyLog.Entries steps, CustodyEvent event, String route, String messageId,
+            Precedence precedence, @Nullable String detail, @Nullable NodeId origin, long storedIn) {
+        steps.add(event, messageId, Route.Lan.KEY.equals(route) ? LAN_LINK : custody.link(), List.of(route),
+                precedence, detail, origin, storedIn);
     }
 
     /**
@@ -592,7 +598,7 @@ public final class RelayStore implements AutoCloseable {
                     if (copy != null) {
                         removed.add(copy);
                         toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
-                                copy.precedence(), why, copy.origin()));
+                                copy.precedence(), why, copy.origin(), copy.storedIn()));
                         break;
                     }
                 }
@@ -653,14 +659,15 @@ public final class RelayStore implements AutoCloseable {
         round.forEach((id, copy) -> {
             if (deleted.containsKey(id)) {
                 step(steps, copy.why().event(), copy.copy().route(), copy.copy().messageId(), copy.precedence(),
-                        copy.why().detail(), copy.origin());
+                        copy.why().detail(), copy.origin(), copy.storedIn());
             }
         });
         return steps;
     }
 
-    /** A copy removed and not yet deleted from the table, and why it was removed. */
-    private record Removed(RouteMessage copy, Precedence precedence, Removal why, @Nullable NodeId origin) {
+    /** A copy removed and not yet deleted from the table, why it was removed, and the row of its storing (or 0). */
+    private record Removed(RouteMessage copy, Precedence precedence, Removal why, @Nullable NodeId origin,
+            long storedIn) {
     }
 
     /** Deletes what was removed, then stops deleting and lets another store open the database; once. */
@@ -989,8 +996,8 @@ public final class RelayStore implements AutoCloseable {
         return sameAs;
     }
 
-    private void settle(List<Copy> copies, RouteMessage[] keys, Acceptance[] outcomes, long[] ids, long[] replaces,
-            List<Integer> toStore, long reserved, Map<Long, Route> replacedRows, Instant storedAt) {
+    private void settle(List<Copy> copies, RouteMessage[] keys, Acceptance[] outcomes, long[] ids, long[] storedIn,
+            long[] replaces, List<Integer> toStore, long reserved, Map<Long, Route> replacedRows, Instant storedAt) {
         synchronized (capacity) {
             reservedBytes -= reserved;
             for (int i : toStore) {
@@ -998,7 +1005,7 @@ public final class RelayStore implements AutoCloseable {
                 long id = ids[i];
                 Waiting stored = new Waiting(id, copy.messageId(), precedence(copy),
                         typeName(copy.relayed().envelope().kmtfType()), copy.bytes(), createdAt(copy), storedAt,
-                        origin(copy));
+                        origin(copy), storedIn[i]);
                 // Kept before the backlog shows it, so no sender reads its row.
                 cache.put(id, copy.relayed(), copy.bytes());
                 held.stored(keys[i], id);

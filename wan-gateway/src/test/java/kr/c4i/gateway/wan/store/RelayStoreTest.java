@@ -39,6 +39,8 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.custody.CustodyLogReader;
+import kr.c4i.gateway.custody.CustodyStep;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -285,6 +287,47 @@ class RelayStoreTest {
         }
         assertThat(db.count("SELECT count(*) FROM custody_log WHERE message_ids @> ARRAY['c-4']")).isZero();
         assertThat(db.count("SELECT count(*) FROM relay_copy WHERE message_id = 'c-4'")).isZero();
+    }
+
+    /**
+     * A removal's step names the row of the copy's storing and stays out of the message id index; the trace finds it
+     * through that row, and not for another message of the same row. A copy stored before a restart, whose storing's
+     * row the store no longer knows, has its removal indexed by its id, and found so.
+     */
+    @Test
+    void aRemovalIsFoundThroughTheStepThatStoredTheCopyAndByItsIdAfterARestart() throws Exception {
+        store.close();
+        db.execute("TRUNCATE custody_log");
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
+                new CustodyLog("alpha", "norm"));
+        List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, relayed("c-1", Precedence.FLASH, "SITREP")),
+                Copy.of(TO_BRAVO, relayed("c-2", Precedence.FLASH, "SITREP")),
+                Copy.of(TO_BRAVO, relayed("c-3", Precedence.FLASH, "SITREP"))));
+        store.remove(List.of(stored.get(0).stored().id(), stored.get(1).stored().id()), Removal.ACKNOWLEDGED);
+        store.deleteRemoved();
+
+        assertThat(db.strings("SELECT event || ' ' || array_to_string(message_ids, ',') || ' ' || coalesce(earlier = "
+                + "ARRAY[(SELECT id FROM custody_log WHERE event = 'stored')], false) FROM custody_log ORDER BY id"))
+                .containsExactly("stored c-1,c-2,c-3 false", "acknowledged c-1,c-2 true");
+        assertThat(events("c-1")).containsExactly("stored", "acknowledged");
+        assertThat(events("c-3")).containsExactly("stored");
+
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
+                new CustodyLog("alpha", "norm"));
+        store.remove(List.of(stored.get(2).stored().id()), Removal.ACKNOWLEDGED);
+        store.deleteRemoved();
+
+        assertThat(db.strings("SELECT coalesce(earlier::text, 'indexed') FROM custody_log WHERE event = "
+                + "'acknowledged' AND message_ids = ARRAY['c-3']")).containsExactly("indexed");
+        assertThat(events("c-3")).containsExactly("stored", "acknowledged");
+    }
+
+    /** The events of a message's steps in the store's log, as the trace reads them. */
+    private List<String> events(String messageId) throws SQLException {
+        try (Connection c = db.dataSource().getConnection()) {
+            return CustodyLogReader.read(c, messageId).steps().stream().map(CustodyStep::event).toList();
+        }
     }
 
     @Test
