@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
@@ -19,6 +20,7 @@ import kr.c4i.gateway.bridge.config.OutboxProperties;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.retry.Backoff;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportException;
 
 /**
@@ -53,6 +55,8 @@ public final class OutboxPoller implements AutoCloseable {
     private volatile boolean stoppedByBadRow;
     private volatile long badRow;
     private volatile boolean failingUnexpectedly;
+    /** Sends the transport found busy, logged sparsely: on a slow link it happens again and again. */
+    private final AtomicLong busy = new AtomicLong();
     /** Rows left to claim one at a time after a batch failed unexpectedly, so the culprit fails alone. */
     private int isolating;
     private @Nullable String lastLogged;
@@ -147,6 +151,15 @@ public final class OutboxPoller implements AutoCloseable {
                 log.warn("Outbox poll failed, rows kept, retrying in {}: {}", backoff.current(), ex.toString());
                 closeListener();
                 pause(backoff.next());
+            }
+            catch (TransportBusyException ex) {
+                // The send already waited for room: go on at once (a pause of the first backoff, never longer), or
+                // the link idles while the receivers have caught up.
+                problem = "transport busy: " + ex.getMessage();
+                if (Long.bitCount(busy.incrementAndGet()) == 1) {
+                    log.warn("Transport busy, rows kept, sending on (#{}): {}", busy.get(), ex.getMessage());
+                }
+                pause(properties.backoffInitial());
             }
             catch (TransportException ex) {
                 problem = "transport unavailable: " + ex.getMessage();

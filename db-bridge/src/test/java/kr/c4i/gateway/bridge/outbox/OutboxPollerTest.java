@@ -288,6 +288,28 @@ class OutboxPollerTest {
         assertThat(registry.get("gateway.transport.send.failures").counter().count()).isEqualTo(5);
     }
 
+    /**
+     * A busy transport (a DDS writer full on a slow link) is flow control: the poller sends on after the first
+     * backoff each time, never a growing one. Twelve busy sends in a row with a growing backoff (50 ms doubled up to a
+     * minute) would wait 200 s; not counted as failures.
+     */
+    @Test
+    void aBusyTransportIsTriedAgainAtOnceNotAfterAGrowingBackoff() throws Exception {
+        transport.busyNext(12);
+        for (int i = 0; i < 20; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofSeconds(1), Duration.ofMillis(50),
+                Duration.ofMinutes(1), BadRowPolicy.QUARANTINE, Duration.ofSeconds(5), Duration.ofSeconds(30), 5);
+        try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE,
+                RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE), A, transport,
+                new BridgeMetrics(registry, TransportKind.JMS), null, Clock.systemUTC())) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 20);
+        }
+        assertThat(registry.get("gateway.transport.send.failures").counter().count()).isZero();
+    }
+
     @Test
     void anInsertWakesThePollerLongBeforeTheIdlePoll() throws Exception {
         try (OutboxPoller poller = poller(Duration.ofMinutes(5), BadRowPolicy.QUARANTINE)) {

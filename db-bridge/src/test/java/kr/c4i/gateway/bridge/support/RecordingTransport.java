@@ -9,6 +9,7 @@ import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
@@ -21,6 +22,7 @@ public final class RecordingTransport implements Transport {
 
     public final ConcurrentLinkedQueue<Outbound> sent = new ConcurrentLinkedQueue<>();
     private final AtomicInteger failuresLeft = new AtomicInteger();
+    private final AtomicInteger busyLeft = new AtomicInteger();
     private volatile String rejectedMessageTypes = "";
     private volatile String explodingMessageTypes = "";
     /** How many send calls threw for {@link #explode}. */
@@ -29,6 +31,11 @@ public final class RecordingTransport implements Transport {
     /** The next {@code count} sends fail as if the broker were down. */
     public void failNext(int count) {
         failuresLeft.set(count);
+    }
+
+    /** The next {@code count} sends find the transport busy, as a DDS writer full for its write timeout. */
+    public void busyNext(int count) {
+        busyLeft.set(count);
     }
 
     /** Messages of this type are refused as if too large for the wire. */
@@ -55,9 +62,13 @@ public final class RecordingTransport implements Transport {
     }
 
     @Override
-    public void send(List<Outbound> batch) throws TransportUnavailableException, MessageRejectedException {
+    public void send(List<Outbound> batch)
+            throws TransportUnavailableException, TransportBusyException, MessageRejectedException {
         if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new TransportUnavailableException("broker down (test)", null);
+        }
+        if (busyLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new TransportBusyException("writer full (test)", null);
         }
         for (Outbound outbound : batch) {
             if (outbound.type().id().equals(rejectedMessageTypes)) {

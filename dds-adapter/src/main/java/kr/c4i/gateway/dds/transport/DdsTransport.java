@@ -34,6 +34,7 @@ import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.dds.DataReader;
 import kr.c4i.gateway.dds.DataWriter;
@@ -366,8 +367,9 @@ public final class DdsTransport implements ReceiptingTransport {
      *
      * @throws MessageRejectedException for the first message whose type this transport does not know, whose body
      *         is over the type's maximum size, or whose text is not valid UTF-8
-     * @throws TransportUnavailableException if a RELIABLE writer stayed full for the write timeout (readers not
-     *         keeping up), or the transport is not open
+     * @throws TransportBusyException if a RELIABLE writer stayed full for the write timeout (readers not keeping
+     *         up): what was written before it is sent
+     * @throws TransportUnavailableException if the transport is not open
      */
     @Override
     public void send(List<Outbound> batch) throws TransportException {
@@ -510,7 +512,7 @@ public final class DdsTransport implements ReceiptingTransport {
             this.written.increment();
         }
         catch (DdsException.Timeout ex) {
-            throw new TransportUnavailableException("DDS writer on " + channel.type().topicName() + " stayed full for "
+            throw new TransportBusyException("DDS writer on " + channel.type().topicName() + " stayed full for "
                     + this.settings.writeTimeout().toMillis() + " ms: its readers are not keeping up", ex);
         }
         catch (IllegalArgumentException ex) {

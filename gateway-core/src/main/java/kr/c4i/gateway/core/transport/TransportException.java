@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * message and back off on a retryable failure; they quarantine it on a permanent one.
  */
 public abstract sealed class TransportException extends Exception
-        permits TransportUnavailableException, MessageRejectedException {
+        permits TransportUnavailableException, TransportBusyException, MessageRejectedException {
 
     protected TransportException(String message, @Nullable Throwable cause) {
         super(message, cause);
