@@ -247,10 +247,8 @@ class RelayStoreTest {
      */
     @Test
     void everyCopyStoredOrRemovedIsLoggedInTheTransactionThatWritesOrDeletesIt() throws Exception {
-        store.close();
         db.execute("TRUNCATE custody_log");
-        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
-                new CustodyLog("alpha", "norm"));
+        reopenLogging();
         RelayedEnvelope fromBravo = RelayedEnvelope.of(relayed("c-3", Precedence.ROUTINE, "SITREP").envelope(),
                 List.of(BRAVO, ALPHA), Set.of(ALPHA));
         List<Acceptance> stored = store.accept(List.of(
@@ -296,10 +294,8 @@ class RelayStoreTest {
      */
     @Test
     void aRemovalIsFoundThroughTheStepThatStoredTheCopyAndByItsIdAfterARestart() throws Exception {
-        store.close();
         db.execute("TRUNCATE custody_log");
-        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
-                new CustodyLog("alpha", "norm"));
+        reopenLogging();
         List<Acceptance> stored = store.accept(List.of(Copy.of(TO_BRAVO, relayed("c-1", Precedence.FLASH, "SITREP")),
                 Copy.of(TO_BRAVO, relayed("c-2", Precedence.FLASH, "SITREP")),
                 Copy.of(TO_BRAVO, relayed("c-3", Precedence.FLASH, "SITREP"))));
@@ -312,15 +308,20 @@ class RelayStoreTest {
         assertThat(events("c-1")).containsExactly("stored", "acknowledged");
         assertThat(events("c-3")).containsExactly("stored");
 
-        store.close();
-        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
-                new CustodyLog("alpha", "norm"));
+        reopenLogging();
         store.remove(List.of(stored.get(2).stored().id()), Removal.ACKNOWLEDGED);
         store.deleteRemoved();
 
         assertThat(db.strings("SELECT coalesce(earlier::text, 'indexed') FROM custody_log WHERE event = "
                 + "'acknowledged' AND message_ids = ARRAY['c-3']")).containsExactly("indexed");
         assertThat(events("c-3")).containsExactly("stored", "acknowledged");
+    }
+
+    /** The store closed and opened again, logging its custody steps as site alpha's over the norm link. */
+    private void reopenLogging() {
+        store.close();
+        store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
+                new CustodyLog("alpha", "norm"));
     }
 
     /** The events of a message's steps in the store's log, as the trace reads them. */
