@@ -33,6 +33,11 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * stored) names the rows of that earlier step ({@link Written#row}) in {@code earlier} (wan-store and db-bridge V13),
  * and is found through them: its ids stay out of the index, whose entries cost more than the rows.
  *
+ * <p>A step that moved its messages' own rows in this database (a node's send marks its outbox rows, its delivery
+ * writes its inbox rows) is found through those rows, which name its row ({@code outbox.sent_in},
+ * {@code inbox.delivered_in}; db-bridge V14): its {@code found_through} names the table, and its ids stay out of the
+ * index as well. These are a node's steps at full speed, one of each per message.
+ *
  * <p>A step with another node's messages names their origin node (column {@code origin}: wan-store V11, db-bridge
  * V11), for that node's delivery reports. At a WAN gateway a step with messages of another site's node is also
  * queued in {@code custody_forward}, in the same statement, for the gateway to forward to that site
@@ -48,14 +53,16 @@ public final class CustodyLog {
     // so a reader tells them apart from later steps. Each row comes back with what it was grouped by, for the caller
     // to learn its id.
     private static final String INSERT = """
-            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin, earlier)
+            INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin, earlier,
+                                     found_through)
             SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence, r.detail,
                    (?::text[])[r.first:r.last], r.origin,
-                   CASE WHEN r.efirst IS NOT NULL THEN (?::bigint[])[r.efirst:r.elast] END
+                   CASE WHEN r.efirst IS NOT NULL THEN (?::bigint[])[r.efirst:r.elast] END, r.through
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[],
-                          ?::int[], ?::int[])
-                   AS r(event, link, peers, precedence, detail, first, last, origin, efirst, elast)
-            RETURNING id, event, link, array_to_string(peer, ','), precedence, detail, origin, earlier IS NOT NULL""";
+                          ?::int[], ?::int[], ?::text[])
+                   AS r(event, link, peers, precedence, detail, first, last, origin, efirst, elast, through)
+            RETURNING id, event, link, array_to_string(peer, ','), precedence, detail, origin, earlier IS NOT NULL,
+                      found_through""";
 
     // The same at a gateway with rows to forward: those of the origins to forward are queued too.
     private static final String INSERT_AND_FORWARD = "WITH logged AS (" + INSERT + """
@@ -165,11 +172,27 @@ public final class CustodyLog {
          */
         public Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
                 @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin, long earlier) {
+            return add(event, messageId, link, peers, precedence, detail, origin, earlier, null);
+        }
+
+        /**
+         * One message's step over this log's link, found through the message's row in {@code table} of this database
+         * ({@code outbox}, {@code inbox}), which the caller has name the step's row ({@link Written#row}) in the same
+         * transaction, instead of by its id.
+         */
+        public Entries addFoundThrough(String table, CustodyEvent event, String messageId, Collection<?> peers,
+                @Nullable Precedence precedence, @Nullable NodeId origin) {
+            return add(event, messageId, link, peers, precedence, null, origin, 0, Objects.requireNonNull(table));
+        }
+
+        private Entries add(CustodyEvent event, String messageId, String link, Collection<?> peers,
+                @Nullable Precedence precedence, @Nullable String detail, @Nullable NodeId origin, long earlier,
+                @Nullable String foundThrough) {
             if (!enabled) {
                 return this;
             }
             Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
-                    detail(detail), origin == null ? null : origin.value(), earlier > 0);
+                    detail(detail), origin == null ? null : origin.value(), earlier > 0, foundThrough);
             if (origin != null && forwarded.test(origin)) {
                 forwardedOrigins.add(origin.value());
             }
@@ -213,6 +236,7 @@ public final class CustodyLog {
             Integer[] last = new Integer[n];
             Integer[] earlierFirst = new Integer[n];
             Integer[] earlierLast = new Integer[n];
+            String[] foundThrough = new String[n];
             int i = 0;
             for (Map.Entry<Row, Group> entry : rows.entrySet()) {
                 Row row = entry.getKey();
@@ -223,6 +247,7 @@ public final class CustodyLog {
                 precedences[i] = row.precedence();
                 details[i] = row.detail();
                 origins[i] = row.origin();
+                foundThrough[i] = row.foundThrough();
                 first[i] = ids.size() + 1;
                 ids.addAll(group.ids);
                 last[i] = ids.size();
@@ -249,14 +274,15 @@ public final class CustodyLog {
                 ps.setArray(11, tx.createArrayOf("text", origins));
                 ps.setArray(12, tx.createArrayOf("integer", earlierFirst));
                 ps.setArray(13, tx.createArrayOf("integer", earlierLast));
+                ps.setArray(14, tx.createArrayOf("text", foundThrough));
                 if (forward) {
-                    ps.setArray(14, tx.createArrayOf("text", forwardedOrigins.toArray()));
-                    ps.setArray(15, tx.createArrayOf("text", forwardedEvents));
+                    ps.setArray(15, tx.createArrayOf("text", forwardedOrigins.toArray()));
+                    ps.setArray(16, tx.createArrayOf("text", forwardedEvents));
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         written.put(new Row(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                                rs.getString(6), rs.getString(7), rs.getBoolean(8)), rs.getLong(1));
+                                rs.getString(6), rs.getString(7), rs.getBoolean(8), rs.getString(9)), rs.getLong(1));
                     }
                 }
             }
@@ -294,9 +320,12 @@ public final class CustodyLog {
         private final Set<Long> earlier = new LinkedHashSet<>();
     }
 
-    /** What a row's steps share; later steps (found through the earlier rows they name) share rows among themselves. */
+    /**
+     * What a row's steps share; later steps (found through the earlier rows they name) and steps found through their
+     * messages' rows share rows only among their own kind.
+     */
     private record Row(String event, String link, @Nullable String peers, @Nullable String precedence,
-            @Nullable String detail, @Nullable String origin, boolean later) {
+            @Nullable String detail, @Nullable String origin, boolean later, @Nullable String foundThrough) {
     }
 
     private static @Nullable String peers(Collection<?> peers) {

@@ -23,13 +23,24 @@ import kr.c4i.gateway.core.NodeId;
 public final class CustodyLogReader {
 
     // The rows naming the message (message_ids @> ARRAY[id] is what the GIN index on message_ids answers, for the
-    // rows it holds: earlier IS NULL), then the later steps found through them (the index on earlier), which name the
-    // message too (a later row may hold the later steps of other messages of the same earlier rows).
-    static final String STEPS = """
-            WITH named AS (
+    // rows it holds: earlier and found_through NULL), then the later steps found through them (the index on earlier),
+    // which name the message too (a later row may hold the later steps of other messages of the same earlier rows).
+    // Every parameter is the message id.
+    private static final String NAMED = """
                 SELECT id, at, event, hop, peer, link, precedence, detail
                   FROM custody_log
-                 WHERE message_ids @> ARRAY[?::text] AND earlier IS NULL),
+                 WHERE message_ids @> ARRAY[?::text] AND earlier IS NULL AND found_through IS NULL""";
+
+    // At a node, also the rows its outbox and inbox rows of the message name: its send and its delivery (db-bridge V14).
+    private static final String FOUND_THROUGH_ROWS = """
+                UNION ALL
+                SELECT id, at, event, hop, peer, link, precedence, detail
+                  FROM custody_log
+                 WHERE id IN (SELECT sent_in FROM outbox WHERE message_id = ?
+                              UNION ALL SELECT delivered_in FROM inbox WHERE message_id = ?)
+                   AND found_through IS NOT NULL AND message_ids @> ARRAY[?::text]""";
+
+    private static final String LATER = """
             later AS (
                 SELECT id, at, event, hop, peer, link, precedence, detail
                   FROM custody_log
@@ -38,6 +49,10 @@ public final class CustodyLogReader {
             SELECT at, event, hop, peer, link, precedence, detail
               FROM (SELECT * FROM named UNION ALL SELECT * FROM later) steps
              ORDER BY at, id""";
+
+    static final String STEPS = "WITH named AS (" + NAMED + "),\n" + LATER;
+
+    static final String NODE_STEPS = "WITH named AS (" + NAMED + "\n" + FOUND_THROUGH_ROWS + "),\n" + LATER;
 
     static final String OWNER = "SELECT kind, owner FROM database_owner";
 
@@ -70,10 +85,13 @@ public final class CustodyLogReader {
                 owner = rs.getString(2);
             }
         }
+        boolean node = "node".equals(kind) && hasInbox(c);
+        String sql = node ? NODE_STEPS : STEPS;
         List<CustodyStep> steps = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(STEPS)) {
-            ps.setString(1, messageId);
-            ps.setString(2, messageId);
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int p = 1, n = (int) sql.chars().filter(ch -> ch == '?').count(); p <= n; p++) {
+                ps.setString(p, messageId);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     steps.add(new CustodyStep(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2), kind,
@@ -82,16 +100,17 @@ public final class CustodyLogReader {
                 }
             }
         }
-        return new Answer(kind + " " + owner, steps, "node".equals(kind) ? carried(c, messageId, owner) : null);
+        return new Answer(kind + " " + owner, steps, node ? carried(c, messageId, owner) : null);
+    }
+
+    private static boolean hasInbox(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(HAS_INBOX); ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        }
     }
 
     /** The hops the message carried into this node's inbox, its delivery there ({@code received_at}) last. */
     private static @Nullable HopTrace carried(Connection c, String messageId, String node) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(HAS_INBOX); ResultSet rs = ps.executeQuery()) {
-            if (!rs.next() || !rs.getBoolean(1)) {
-                return null;
-            }
-        }
         try (PreparedStatement ps = c.prepareStatement(CARRIED)) {
             ps.setString(1, messageId);
             try (ResultSet rs = ps.executeQuery()) {

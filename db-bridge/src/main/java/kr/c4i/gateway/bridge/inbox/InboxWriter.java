@@ -9,20 +9,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import javax.sql.DataSource;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.core.Envelope;
-import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
-import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
@@ -31,7 +32,8 @@ import kr.c4i.gateway.tracing.MessageTracing;
  * the transports' at-least-once into exactly-once as the application sees it. A failure throws, so
  * the transport keeps the batch and redelivers it. The commit is synchronous even on a server whose default
  * is {@code synchronous_commit = off}: what this returns from is durable, so the transport may acknowledge it. The
- * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction. Each
+ * custody log records the messages newly in the inbox (not the redeliveries absorbed) in the same transaction, written
+ * first so that each inbox row names its delivery's log row ({@code delivered_in}), through which it is found. Each
  * row keeps the hops its message carried ({@code trace}) and its creation context ({@code traceparent}, for the
  * application to continue its trace); its {@code received_at} is this node's own. Each message newly in the inbox
  * has its span ({@link MessageTracing}).
@@ -42,15 +44,29 @@ public final class InboxWriter implements InboundHandler {
     // unique-index locks could deadlock (PostgreSQL then aborts one after a second); in one order one waits instead.
     private static final String INSERT = """
             INSERT INTO inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, trace,
-                               traceparent, transport)
+                               traceparent, transport, delivered_in)
             SELECT m.id, m.origin, m.type, m.precedence, m.classification, m.body,
-                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', m.trace, m.traceparent, ?
+                   timestamptz 'epoch' + m.created_us * interval '1 microsecond', m.trace, m.traceparent, ?,
+                   nullif(m.delivered_in, 0)
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bigint[], ?::text[],
-                          ?::text[])
-                   AS m(id, origin, type, precedence, classification, body, created_us, trace, traceparent)
+                          ?::text[], ?::bigint[])
+                   AS m(id, origin, type, precedence, classification, body, created_us, trace, traceparent,
+                        delivered_in)
              ORDER BY m.id
             ON CONFLICT (message_id) DO NOTHING
-            RETURNING created_at, message_id, origin_node, precedence""";
+            RETURNING created_at, message_id""";
+
+    // Redeliveries the inbox absorbed are no delivery: out of the rows logged before the insert, and a row left with
+    // none goes. Two statements on disjoint rows (one statement may not both update and delete a row).
+    private static final String UNLOG_ABSORBED = """
+            UPDATE custody_log SET message_ids = ARRAY(SELECT m FROM unnest(message_ids) AS m WHERE m = ANY (?::text[]))
+             WHERE id = ANY (?::bigint[]) AND message_ids && ?::text[] AND NOT message_ids <@ ?::text[]""";
+
+    private static final String DROP_ABSORBED = """
+            DELETE FROM custody_log WHERE id = ANY (?::bigint[]) AND NOT message_ids && ?::text[]""";
+
+    /** The table whose rows name the custody log row of their delivery ({@code delivered_in}). */
+    private static final String TABLE = "inbox";
 
     private final DataSource dataSource;
     private final BridgeMetrics metrics;
@@ -77,6 +93,16 @@ public final class InboxWriter implements InboundHandler {
         MessageTracing.Receiving receiving = tracing.receiving(metrics.transport().label());
         // The transport acknowledges once deliver returns: the commit is durable when it does.
         List<Inserted> created = Transactions.durable(dataSource, tx -> {
+            // Split by origin, for each origin's delivery reports.
+            CustodyLog.Entries steps = custody.entries();
+            Map<String, Integer> entries = new HashMap<>(batch.size() * 2);
+            for (Envelope e : batch) {
+                if (entries.putIfAbsent(e.messageId(), steps.size()) == null) {
+                    steps.addFoundThrough(TABLE, CustodyEvent.DELIVERED, e.messageId(), List.of(e.origin()),
+                            e.precedence(), e.origin());
+                }
+            }
+            CustodyLog.Written logged = steps.write(tx);
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, metrics.transport().label());
                 ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
@@ -90,18 +116,17 @@ public final class InboxWriter implements InboundHandler {
                 ps.setArray(9, array(tx, "text", batch.stream().map(Envelope::traceText).toArray()));
                 ps.setArray(10, array(tx, "text",
                         batch.stream().map(e -> e.traceParent() == null ? null : e.traceParent().value()).toArray()));
+                ps.setArray(11, array(tx, "bigint",
+                        batch.stream().map(e -> logged.row(entries.get(e.messageId()))).toArray()));
                 List<Inserted> inserted = new ArrayList<>(batch.size());
-                CustodyLog.Entries steps = custody.entries();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(new Inserted(rs.getString(2), rs.getTimestamp(1).toInstant()));
-                        // Split by origin, for each origin's delivery reports.
-                        NodeId origin = NodeId.of(rs.getString(3));
-                        steps.add(CustodyEvent.DELIVERED, rs.getString(2), List.of(origin),
-                                Precedence.valueOf(rs.getString(4)), null, origin);
                     }
                 }
-                steps.write(tx);
+                if (inserted.size() < entries.size() && !steps.isEmpty()) {
+                    unlogAbsorbed(tx, inserted, logged, entries.values());
+                }
                 return inserted;
             }
         });
@@ -118,6 +143,23 @@ public final class InboxWriter implements InboundHandler {
         }
         int inserted = created.size();
         metrics.inserted(inserted, batch.size() - inserted);
+    }
+
+    private static void unlogAbsorbed(Connection tx, List<Inserted> inserted, CustodyLog.Written logged,
+            Collection<Integer> entries) throws SQLException {
+        Array rows = array(tx, "bigint", entries.stream().map(logged::row).filter(row -> row > 0).distinct().toArray());
+        Array kept = array(tx, "text", inserted.stream().map(Inserted::messageId).toArray());
+        try (PreparedStatement unlog = tx.prepareStatement(UNLOG_ABSORBED);
+                PreparedStatement drop = tx.prepareStatement(DROP_ABSORBED)) {
+            unlog.setArray(1, kept);
+            unlog.setArray(2, rows);
+            unlog.setArray(3, kept);
+            unlog.setArray(4, kept);
+            unlog.executeUpdate();
+            drop.setArray(1, rows);
+            drop.setArray(2, kept);
+            drop.executeUpdate();
+        }
     }
 
     /** A row newly in the inbox. */

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
 
@@ -146,18 +147,20 @@ public final class OutboxPublisher {
             }
         }
         send(tx, steps, toSend, rowsById);
-        List<OutboxRow> sent = List.copyOf(rowsById.values());
-        outbox.markSent(tx, sent, node.value());
-        sent.forEach(row -> failures.clear(row.id()));
+        // The send's step is found through the outbox rows it marks: logged first, so that they can name its row.
         Map<String, Integer> sentEntries = new HashMap<>();
         for (Outbound outbound : toSend.values()) {
             sentEntries.put(outbound.envelope().messageId(), steps.size());
-            steps.add(CustodyEvent.SENT, outbound.envelope().messageId(), outbound.destinations(),
-                    outbound.envelope().precedence(), null);
+            steps.addFoundThrough(OutboxRepository.TABLE, CustodyEvent.SENT, outbound.envelope().messageId(),
+                    outbound.destinations(), outbound.envelope().precedence(), null);
         }
         CustodyLog.Written logged = steps.write(tx);
+        ToLongFunction<String> sentIn = id -> logged.row(sentEntries.getOrDefault(id, -1));
+        List<OutboxRow> sent = List.copyOf(rowsById.values());
+        outbox.markSent(tx, sent, node.value(), sentIn);
+        sent.forEach(row -> failures.clear(row.id()));
         if (ledger != null) {
-            ledger.record(tx, List.copyOf(toSend.values()), id -> logged.row(sentEntries.getOrDefault(id, -1)));
+            ledger.record(tx, List.copyOf(toSend.values()), sentIn);
         }
         metrics.published(sent.size());
     }

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
 
@@ -25,7 +26,13 @@ final class OutboxRepository {
              LIMIT ?
                FOR UPDATE SKIP LOCKED""";
 
-    private static final String MARK_SENT = "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = ? WHERE id = ANY (?)";
+    /** The table whose rows name the custody log row of their send ({@code sent_in}). */
+    static final String TABLE = "outbox";
+
+    private static final String MARK_SENT = """
+            UPDATE outbox o SET sent_at = clock_timestamp(), sent_by = ?, sent_in = nullif(u.sent_in, 0)
+              FROM unnest(?::bigint[], ?::bigint[]) AS u(id, sent_in)
+             WHERE o.id = u.id""";
 
     private static final String WAITING = "SELECT id FROM outbox WHERE id = ANY (?) AND sent_at IS NULL";
 
@@ -51,14 +58,18 @@ final class OutboxRepository {
         }
     }
 
-    void markSent(Connection tx, List<OutboxRow> rows, String sentBy) throws SQLException {
+    /** @param sentIn the custody log row of each row's send, by message id; 0 for none (the log is off) */
+    void markSent(Connection tx, List<OutboxRow> rows, String sentBy, ToLongFunction<String> sentIn)
+            throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
         Long[] ids = rows.stream().map(OutboxRow::id).toArray(Long[]::new);
+        Long[] logRows = rows.stream().map(row -> sentIn.applyAsLong(row.messageId())).toArray(Long[]::new);
         try (PreparedStatement ps = tx.prepareStatement(MARK_SENT)) {
             ps.setString(1, sentBy);
             ps.setArray(2, tx.createArrayOf("bigint", ids));
+            ps.setArray(3, tx.createArrayOf("bigint", logRows));
             ps.executeUpdate();
         }
     }

@@ -103,6 +103,15 @@ class InboxWriterTest {
         assertThat(db.count("SELECT count(DISTINCT m.id) FROM custody_log, unnest(message_ids) AS m(id) "
                 + "WHERE event = 'delivered'")).as("a redelivery absorbed is no custody step").isEqualTo(101);
         assertThat(db.count("SELECT count(*) FROM custody_log, unnest(message_ids)")).isEqualTo(101);
+        assertThat(db.count("SELECT count(*) FROM inbox i JOIN custody_log c ON c.id = i.delivered_in "
+                + "WHERE c.found_through = 'inbox' AND i.message_id = ANY (c.message_ids)"))
+                .as("each row names the step that delivered it").isEqualTo(101);
+        assertThat(db.count("SELECT count(*) FROM custody_log WHERE earlier IS NULL AND found_through IS NULL"))
+                .as("none of them in the message id index").isZero();
+
+        long rows = db.count("SELECT count(*) FROM custody_log");
+        writer.deliver(first.subList(0, 10));
+        assertThat(db.count("SELECT count(*) FROM custody_log")).as("a batch wholly absorbed is no step").isEqualTo(rows);
     }
 
     @Test

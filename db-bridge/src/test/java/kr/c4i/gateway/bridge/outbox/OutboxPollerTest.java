@@ -175,6 +175,17 @@ class OutboxPollerTest {
                     + "WHERE event = 'sent')], false) FROM custody_log WHERE event IN ('sent', 'receipted') "
                     + "ORDER BY id")).containsExactly("sent false", "receipted true");
 
+            // The send and the delivery are found through the outbox and inbox rows they moved, which name them.
+            assertThat(db.strings("SELECT found_through || ' ' || (id = (SELECT sent_in FROM outbox "
+                    + "WHERE message_id = 'm-good')) FROM custody_log WHERE event = 'sent'")).containsExactly("outbox true");
+            assertThat(b.strings("SELECT found_through || ' ' || (id = (SELECT delivered_in FROM inbox "
+                    + "WHERE message_id = 'm-good')) FROM custody_log WHERE event = 'delivered'"))
+                    .containsExactly("inbox true");
+            for (InterfaceDatabase database : List.of(db, b)) {
+                assertThat(database.count("SELECT count(*) FROM custody_log WHERE message_ids @> ARRAY['m-good'] "
+                        + "AND earlier IS NULL AND found_through IS NULL")).as("in no message id index").isZero();
+            }
+
             CustodyTrail delivered = trail("m-good", db, b);
             assertThat(delivered.asked()).containsExactly("node a", "node b");
             assertThat(delivered.steps()).extracting(CustodyStep::event).containsExactly("sent", "delivered",
