@@ -1,5 +1,6 @@
 package kr.c4i.gateway.bridge;
 
+import java.sql.SQLException;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -77,6 +78,15 @@ final class BridgeLifecycle implements SmartLifecycle {
     public void stop() {
         running = false;
         poller.close();
+        if (ledger != null) {
+            try {
+                ledger.release();
+            }
+            catch (SQLException ex) {
+                log.warn("What awaited receipts in memory is left to the bridge that takes over after resend-max: {}",
+                        ex.toString());
+            }
+        }
         transport.close();
     }
 

@@ -17,9 +17,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param badRowPolicy what to do with a row that fails validation
  * @param resendAfter for transports that receipt deliveries (DDS): the first wait before a
  *        RELIABLE message is sent again once it is known to be missing (its destination receipted a
- *        later message of its type); doubles with each attempt
+ *        later message of its type); doubles with each attempt. Also how long a delivery awaits its receipt in
+ *        memory before it is written to the delivery ledger
  * @param resendMax a RELIABLE message without any receipt for this long is sent again even if its
- *        destination receipts nothing (it may be down); also the longest wait between two sends
+ *        destination receipts nothing (it may be down); also the longest wait between two sends, and how long
+ *        another bridge on the database may go unheard of before this one sends again what it awaited
  * @param maxRowAttempts how many times in a row one row may fail in a way that is not an outage (the
  *        transport throws for that message alone, or building its envelope fails unexpectedly) before it is
  *        treated as a bad row (quarantined as {@code repeated-failure}, or stopping publishing under

@@ -63,6 +63,7 @@ public final class OutboxPoller implements AutoCloseable {
     private @Nullable Connection listener;
     private Instant nextBacklogRefresh = Instant.MIN;
     private Instant nextResendCheck = Instant.MIN;
+    private Instant nextUpkeep = Instant.MIN;
     private Instant lastResendCheck = Instant.MIN;
 
     /**
@@ -249,6 +250,10 @@ public final class OutboxPoller implements AutoCloseable {
         }
         int applied = resender.applyReceipts();
         Instant now = clock.instant();
+        if (!now.isBefore(nextUpkeep)) {
+            resender.upkeep();
+            nextUpkeep = now.plus(RESEND_CHECK);
+        }
         boolean gapsMayShow = idle && applied > 0 && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
         if (now.isBefore(nextResendCheck) && !gapsMayShow) {
             return;

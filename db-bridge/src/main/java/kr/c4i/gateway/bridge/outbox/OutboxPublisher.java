@@ -90,17 +90,26 @@ public final class OutboxPublisher {
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
     int publishBatch(int limit) throws SQLException, TransportException, BadRowException {
-        return OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit));
+        Published published = OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit));
+        if (ledger != null) {
+            ledger.await(published.awaiting());
+        }
+        return published.claimed();
     }
 
-    private int publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
+    /** What one transaction claimed, and the receipts its sends await once it has committed. */
+    private record Published(int claimed, DeliveryLedger.Sent awaiting) {
+    }
+
+    private Published publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
         List<OutboxRow> rows = outbox.claim(tx, limit);
         if (rows.isEmpty()) {
-            return 0;
+            return new Published(0, DeliveryLedger.Sent.NONE);
         }
         metrics.polled(rows.size());
+        DeliveryLedger.Sent awaiting;
         try {
-            publish(tx, rows);
+            awaiting = publish(tx, rows);
         }
         catch (RuntimeException ex) {
             // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
@@ -110,10 +119,11 @@ public final class OutboxPublisher {
             }
             throw ex;
         }
-        return rows.size();
+        return new Published(rows.size(), awaiting);
     }
 
-    private void publish(Connection tx, List<OutboxRow> rows) throws SQLException, TransportException, BadRowException {
+    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows)
+            throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         Map<String, OutboxRow> rowsById = new LinkedHashMap<>();
         CustodyLog.Entries steps = custody.entries();
@@ -159,10 +169,9 @@ public final class OutboxPublisher {
         List<OutboxRow> sent = List.copyOf(rowsById.values());
         outbox.markSent(tx, sent, node.value(), sentIn);
         sent.forEach(row -> failures.clear(row.id()));
-        if (ledger != null) {
-            ledger.record(tx, List.copyOf(toSend.values()), sentIn);
-        }
         metrics.published(sent.size());
+        return ledger == null ? DeliveryLedger.Sent.NONE
+                : ledger.sent(tx, List.copyOf(toSend.values()), id -> rowsById.get(id).id(), sentIn);
     }
 
     /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */

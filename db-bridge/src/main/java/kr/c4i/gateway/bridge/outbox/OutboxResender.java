@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -71,6 +72,26 @@ public final class OutboxResender {
     /** Writes the receipts the transport queued; returns how many. */
     int applyReceipts() throws SQLException {
         return ledger.applyReceipts();
+    }
+
+    /**
+     * The ledger's upkeep ({@link DeliveryLedger#upkeep}): what waited long for receipts into the ledger, this bridge
+     * heard of, and what bridges no longer heard of awaited taken over, owed to the destinations the message would be
+     * sent to now.
+     */
+    void upkeep() throws SQLException {
+        ledger.upkeep(this::owed);
+    }
+
+    private Optional<Outbound> owed(OutboxRow row) {
+        try {
+            return Optional.of(envelopes.cleared(envelopes.outbound(row)));
+        }
+        catch (KmtfRejection | RowEnvelopes.InvalidRowException | RuntimeException ex) {
+            // Only possible if the catalogue changed since it was sent.
+            log.warn("Not taking over message {}: {}", row.messageId(), ex.toString());
+            return Optional.empty();
+        }
     }
 
     /**

@@ -12,16 +12,16 @@ import kr.c4i.gateway.core.transport.TransportException;
  * throws, so an outage leaves every claimed row (and its row locks' effect) as it was.
  */
 @FunctionalInterface
-interface OutboxTransaction {
+interface OutboxTransaction<T> {
 
-    int run(Connection tx) throws SQLException, TransportException, BadRowException;
+    T run(Connection tx) throws SQLException, TransportException, BadRowException;
 
-    static int inTransaction(DataSource dataSource, OutboxTransaction work)
+    static <T> T inTransaction(DataSource dataSource, OutboxTransaction<T> work)
             throws SQLException, TransportException, BadRowException {
         try (Connection tx = dataSource.getConnection()) {
             tx.setAutoCommit(false);
             try {
-                int result = work.run(tx);
+                T result = work.run(tx);
                 tx.commit();
                 return result;
             }

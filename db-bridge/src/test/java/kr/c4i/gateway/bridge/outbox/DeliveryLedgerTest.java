@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,19 +52,45 @@ class DeliveryLedgerTest {
         db.close();
     }
 
+    private final Map<String, Long> outboxIds = new HashMap<>();
+
     private Outbound sent(String type, int serial, NodeId... destinations) throws Exception {
         String text = Kmtf.message(type, serial);
         db.insertOutbox(type, text);
         String id = db.strings("SELECT message_id FROM outbox ORDER BY id DESC LIMIT 1").getFirst();
+        outboxIds.put(id, db.count("SELECT max(id) FROM outbox"));
         MessageType messageType = CATALOGUE.require(type);
         return new Outbound(new Envelope(id, A, type, messageType.defaultPrecedence(), "UNCLASSIFIED", Instant.now(),
                 text.getBytes(StandardCharsets.UTF_8)), messageType, List.of(destinations));
     }
 
+    /** As the publisher does: noted in the send's transaction (which marks the rows sent), awaited once committed. */
     private void record(DeliveryLedger ledger, Outbound... outbounds) throws Exception {
+        DeliveryLedger.Sent sent;
         try (Connection tx = db.dataSource().getConnection()) {
-            ledger.record(tx, List.of(outbounds));
+            tx.setAutoCommit(false);
+            sent = ledger.sent(tx, List.of(outbounds), outboxIds::get, id -> 0);
+            try (PreparedStatement ps = tx.prepareStatement(
+                    "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = 'a' WHERE message_id = ?")) {
+                for (Outbound outbound : outbounds) {
+                    ps.setString(1, outbound.envelope().messageId());
+                    ps.executeUpdate();
+                }
+            }
+            tx.commit();
         }
+        ledger.await(sent);
+    }
+
+    /** Each RELIABLE outbox row owed to b. */
+    private static Optional<Outbound> owedToB(OutboxRow row) {
+        MessageType type = CATALOGUE.require(row.kmtfType());
+        return Optional.of(new Outbound(new Envelope(row.messageId(), A, row.kmtfType(), type.defaultPrecedence(),
+                "UNCLASSIFIED", row.createdAt(), row.body()), type, List.of(B)));
+    }
+
+    private List<String> ledgerRows() throws Exception {
+        return db.strings("SELECT message_id || ' ' || destination FROM outbox_delivery ORDER BY 1");
     }
 
     private List<DeliveryLedger.Due> due(DeliveryLedger ledger) throws Exception {
@@ -75,10 +105,76 @@ class DeliveryLedgerTest {
                 clock, CustodyLog.off());
         String bestEffort = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
                 .findFirst().orElseThrow().id();
-        record(ledger, sent("SITREP", 1, B, C), sent(bestEffort, 2, B));
+        Outbound sitrep = sent("SITREP", 1, B, C);
+        record(ledger, sitrep, sent(bestEffort, 2, B));
 
         assertThat(ledger.unreceipted()).isEqualTo(2);
-        assertThat(db.strings("SELECT destination FROM outbox_delivery ORDER BY 1")).containsExactly("b", "c");
+        assertThat(ledgerRows()).as("awaited in memory").isEmpty();
+        assertThat(db.strings("SELECT unsettled_from FROM outbox_sender"))
+                .as("this bridge's row covers them in the database").containsExactly(
+                        Long.toString(outboxIds.get(sitrep.envelope().messageId())));
+
+        ledger.release();
+        assertThat(ledgerRows()).as("written down on a clean stop").containsExactly(
+                sitrep.envelope().messageId() + " b", sitrep.envelope().messageId() + " c");
+        assertThat(db.count("SELECT count(*) FROM outbox_sender")).as("nothing left to take over").isZero();
+    }
+
+    @Test
+    void aDeliveryReceiptedInTimeIsNeverWrittenToTheLedgerOneNotReceiptedIsWithItsSend() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock, CustodyLog.off());
+        Outbound receipted = sent("SITREP", 1, B);
+        Outbound slow = sent("SPOTREP", 2, B);
+        record(ledger, receipted, slow);
+        Instant sentAt = clock.instant();
+        ledger.receipted(B, List.of(receipted.envelope().messageId()));
+        ledger.applyReceipts();
+
+        clock.advance(Duration.ofMillis(4999));
+        ledger.upkeep(DeliveryLedgerTest::owedToB);
+        assertThat(ledgerRows()).isEmpty();
+        clock.advance(Duration.ofMillis(1));
+        ledger.upkeep(DeliveryLedgerTest::owedToB);
+
+        assertThat(ledgerRows()).containsExactly(slow.envelope().messageId() + " b");
+        assertThat(db.strings("SELECT last_sent_at = '" + sentAt + "'::timestamptz FROM outbox_delivery"))
+                .as("the send's time, which resend-max counts from").containsExactly("t");
+        assertThat(ledger.unreceipted()).isEqualTo(1);
+        assertThat(db.strings("SELECT unsettled_from IS NULL FROM outbox_sender")).as("nothing in memory")
+                .containsExactly("t");
+    }
+
+    @Test
+    void whatABridgeThatWentSilentAwaitedIsTakenOverAfterResendMaxDueAtOnce() throws Exception {
+        DeliveryLedger gone = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock, CustodyLog.off());
+        DeliveryLedger partner = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock, CustodyLog.off());
+        Outbound receipted = sent("SITREP", 1, B);
+        Outbound first = sent("SITREP", 2, B);
+        Outbound second = sent("SPOTREP", 3, B);
+        record(gone, receipted, first, second);
+        gone.receipted(B, List.of(receipted.envelope().messageId()));
+        gone.applyReceipts();
+        gone.upkeep(DeliveryLedgerTest::owedToB);
+        // Killed: no release, its memory lost. Its pair hears of it while it is recent.
+        assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isZero();
+        assertThat(ledgerRows()).isEmpty();
+
+        // 31 s later, by the database's clock, with the partner renewing its own row meanwhile.
+        db.execute("UPDATE outbox_sender SET renewed_at = renewed_at - interval '31 seconds' "
+                + "WHERE unsettled_from IS NOT NULL");
+        db.execute("UPDATE outbox SET sent_at = sent_at - interval '31 seconds'");
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isEqualTo(2);
+
+        assertThat(ledgerRows()).as("from the lowest it still awaited on; the one receipted before it is not owed")
+                .containsExactlyInAnyOrder(first.envelope().messageId() + " b", second.envelope().messageId() + " b");
+        assertThat(due(partner)).extracting(DeliveryLedger.Due::messageId)
+                .containsExactlyInAnyOrder(first.envelope().messageId(), second.envelope().messageId());
+        assertThat(db.count("SELECT count(*) FROM outbox_sender")).as("the partner's own row only").isEqualTo(1);
+        assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).as("taken over once").isZero();
     }
 
     @Test
@@ -91,10 +187,14 @@ class DeliveryLedgerTest {
         ledger.receipted(B, List.of(sitrep.envelope().messageId()));
         assertThat(ledger.unreceipted()).as("queued, not yet applied").isEqualTo(2);
         assertThat(ledger.applyReceipts()).isEqualTo(1);
-
         assertThat(ledger.unreceipted()).isEqualTo(1);
-        assertThat(db.strings("SELECT destination FROM outbox_delivery")).as("b's receipted row deleted")
-                .containsExactly("c");
+
+        clock.advance(Duration.ofSeconds(5));
+        ledger.upkeep(DeliveryLedgerTest::owedToB);
+        ledger.receipted(C, List.of(sitrep.envelope().messageId()));
+        ledger.applyReceipts();
+        assertThat(ledger.unreceipted()).as("a receipt of a delivery written to the ledger deletes its row").isZero();
+        assertThat(ledgerRows()).isEmpty();
     }
 
     @Test
@@ -179,6 +279,7 @@ class DeliveryLedgerTest {
         record(ledger, lonely);
 
         clock.advance(Duration.ofMillis(199));
+        ledger.upkeep(DeliveryLedgerTest::owedToB);
         assertThat(due(ledger)).as("not yet resendMax").isEmpty();
         clock.advance(Duration.ofMillis(2));
 

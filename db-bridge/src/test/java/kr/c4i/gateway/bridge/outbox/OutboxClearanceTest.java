@@ -144,6 +144,7 @@ class OutboxClearanceTest {
         assertThat(db.strings("SELECT message_id FROM outbox WHERE sent_at IS NOT NULL ORDER BY 1"))
                 .containsExactly("c", "none", "s", "u");
         assertThat(db.count("SELECT count(*) FROM outbox WHERE message_id = 'ts'")).isZero();
+        ledger.release();
         assertThat(db.strings("SELECT message_id || ' ' || destination FROM outbox_delivery ORDER BY 1"))
                 .as("RELIABLE SITREP: receipts awaited from the cleared destinations only")
                 .containsExactly("c b", "c c", "none b", "none c", "none d", "s c", "u b", "u c", "u d");
@@ -178,6 +179,7 @@ class OutboxClearanceTest {
         clock.advance(Duration.ofMinutes(2));
         OutboxResender resender = new OutboxResender(db.dataSource(), ledger, envelopes(CLEARANCES), transport,
                 metrics, new QuarantineRepository(), A, CustodyLog.off());
+        resender.upkeep();
         assertThat(resender.resendDue(100)).isEqualTo(3);
 
         assertThat(transport.sent).extracting(Outbound::destinations).containsExactly(List.of(C));

@@ -158,7 +158,7 @@ class OutboxPollerTest {
             inboxOfB.deliver(List.of(good, relabelled));
             ledger.receipted(B, List.of("m-good"));
 
-            await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox_delivery") == 0);
+            await().atMost(Duration.ofSeconds(20)).until(() -> ledger.unreceipted() == 0);
             String precedence = good.precedence().name();
             assertThat(steps(db)).containsExactlyInAnyOrder("sent m-good b dds " + precedence,
                     "quarantined m-bad - dds -", "refused m-secret b dds " + precedence, "receipted m-good b dds -");
