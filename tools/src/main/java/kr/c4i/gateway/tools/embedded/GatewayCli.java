@@ -25,7 +25,7 @@ import kr.c4i.gateway.tools.wanbench.WanBenchCommand;
         description = "Starts gateway nodes on this machine, each with its own embedded PostgreSQL and bridge, "
                 + "and moves synthetic KMTF messages between them.",
         subcommands = { DemoCommand.class, BenchCommand.class, SoakCommand.class, NodeCommand.class,
-                WanCommand.class, WanBenchCommand.class, WanBytesCommand.class, PkiCommand.class,
+                WanCommand.class, WanBenchCommand.class, WanBytesCommand.class, KmtfBenchCommand.class, PkiCommand.class,
                 TraceCommand.class, CommandLine.HelpCommand.class })
 public final class GatewayCli implements Runnable {
 
