@@ -64,7 +64,12 @@ public enum Classification {
     }
 
     private static Classification fromLabel(String label) {
-        return Arrays.stream(values()).filter(c -> c.label.equals(label)).findFirst().orElseThrow();
+        for (Classification level : values()) {
+            if (level.label.equals(label)) {
+                return level;
+            }
+        }
+        throw new IllegalArgumentException("'" + label + "' is not a classification level");
     }
 
     @Override

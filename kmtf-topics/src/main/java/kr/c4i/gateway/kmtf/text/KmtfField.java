@@ -2,7 +2,6 @@ package kr.c4i.gateway.kmtf.text;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Matcher;
 
 /**
  * One field of a set, kept exactly as written (without surrounding white space), because field meaning depends on
@@ -46,14 +45,14 @@ public record KmtfField(String raw) {
      * like a keyword.
      */
     public Optional<String> keyword() {
-        Matcher keyword = TextRules.KEYWORD.matcher(this.raw);
-        return keyword.matches() ? Optional.of(keyword.group(1)) : Optional.empty();
+        int colon = TextRules.keywordColon(this.raw);
+        return (colon >= 0) ? Optional.of(this.raw.substring(0, colon)) : Optional.empty();
     }
 
     /** The value of a keyword field, or the whole text of any other field. */
     public String value() {
-        Matcher keyword = TextRules.KEYWORD.matcher(this.raw);
-        return keyword.matches() ? keyword.group(2) : this.raw;
+        int colon = TextRules.keywordColon(this.raw);
+        return (colon >= 0) ? this.raw.substring(colon + 1) : this.raw;
     }
 
     @Override

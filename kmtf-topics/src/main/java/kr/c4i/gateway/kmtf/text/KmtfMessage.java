@@ -20,17 +20,20 @@ public record KmtfMessage(Optional<String> classification, List<KmtfSet> sets) {
     public KmtfMessage {
         Objects.requireNonNull(classification, "classification");
         sets = List.copyOf(sets);
-        classification.map(TextRules::classificationProblem).ifPresent((problem) -> {
+        String problem = classification.isPresent() ? TextRules.classificationProblem(classification.get()) : null;
+        if (problem != null) {
             throw new IllegalArgumentException(problem);
-        });
+        }
         if (sets.isEmpty() || !TextRules.MSGID.equals(sets.getFirst().name())) {
             throw new IllegalArgumentException("the first set must be MSGID");
         }
-        if (sets.stream().filter((set) -> TextRules.MSGID.equals(set.name())).count() > 1) {
-            throw new IllegalArgumentException("MSGID must appear only once");
+        for (int i = 1; i < sets.size(); i++) {
+            if (TextRules.MSGID.equals(sets.get(i).name())) {
+                throw new IllegalArgumentException("MSGID must appear only once");
+            }
         }
         Optional<KmtfField> type = sets.getFirst().field(1);
-        String problem = type.isPresent() ? TextRules.messageTypeProblem(type.get().raw())
+        problem = type.isPresent() ? TextRules.messageTypeProblem(type.get().raw())
                 : "MSGID must name the message type in its first field";
         if (problem != null) {
             throw new IllegalArgumentException("set MSGID, field 1: " + problem);

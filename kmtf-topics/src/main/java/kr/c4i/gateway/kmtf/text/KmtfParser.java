@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
 
 /**
  * Parses KMTF text in the USMTF/APP-11 style.
@@ -150,11 +149,10 @@ public final class KmtfParser {
             if (problem != null) {
                 throw new KmtfParseException.InvalidField(line, setName, index, problem);
             }
-            Matcher keyword = TextRules.KEYWORD.matcher(raw);
-            boolean isKeyword = keyword.matches();
-            String value = isKeyword ? keyword.group(2) : raw;
-            boolean dtgExpected = TextRules.DTG_SET.equals(setName) || (isKeyword && "DTG".equals(keyword.group(1)));
-            if ((dtgExpected && !"-".equals(value)) || TextRules.looksLikeDtg(value)) {
+            int colon = TextRules.keywordColon(raw);
+            String value = (colon >= 0) ? raw.substring(colon + 1) : raw;
+            boolean dtgExpected = TextRules.DTG_SET.equals(setName) || (colon == 3 && raw.startsWith("DTG"));
+            if ((dtgExpected && !"-".equals(value)) || TextRules.looksLikeDtg(value, 0)) {
                 problem = TextRules.dtgProblem(value);
                 if (problem != null) {
                     throw new KmtfParseException.InvalidDateTimeGroup(line, setName, index, problem);

@@ -29,7 +29,8 @@ public record KmtfSet(String name, List<KmtfField> fields, int line) {
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
-        if (TextRules.isFreeText(name)) {
+        boolean freeTextSet = TextRules.isFreeText(name);
+        if (freeTextSet) {
             int expected = TextRules.GENTEXT.equals(name) ? 2 : 1;
             if (fields.size() != expected) {
                 throw new IllegalArgumentException("set " + name + " needs " + expected + " field(s), got "
@@ -37,7 +38,7 @@ public record KmtfSet(String name, List<KmtfField> fields, int line) {
             }
         }
         for (int i = 0; i < fields.size(); i++) {
-            boolean freeText = TextRules.isFreeText(name) && i == fields.size() - 1;
+            boolean freeText = freeTextSet && i == fields.size() - 1;
             String raw = fields.get(i).raw();
             problem = freeText ? TextRules.freeTextProblem(raw) : TextRules.fieldProblem(raw);
             if (problem != null) {

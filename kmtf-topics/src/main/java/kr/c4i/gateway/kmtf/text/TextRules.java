@@ -1,11 +1,9 @@
 package kr.c4i.gateway.kmtf.text;
 
-import java.time.DateTimeException;
-import java.time.LocalDate;
+import java.time.Month;
+import java.time.Year;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,6 +11,10 @@ import org.jspecify.annotations.Nullable;
  * The lexical rules of KMTF text, shared by the parser (which turns a broken rule into a positioned exception) and
  * the model's constructors (which turn it into IllegalArgumentException), so that whatever the model can hold, the
  * parser accepts. Each check returns why a value is wrong, or {@code null}.
+ *
+ * <p>Every message a bridge sends or receives passes these checks, in the parser and again in the model's
+ * constructors, so they scan characters by hand instead of with regular expressions, and build a String only to
+ * explain a problem.
  */
 final class TextRules {
 
@@ -29,20 +31,13 @@ final class TextRules {
     static final List<String> CLASSIFICATION_LEVELS = List.of("UNCLASSIFIED", "RESTRICTED", "CONFIDENTIAL",
             "SECRET", "TOP SECRET");
 
-    static final Pattern KEYWORD = Pattern.compile("([A-Z][A-Z0-9]*):(.*)", Pattern.DOTALL);
+    /** Longest set name and message type identifier. */
+    private static final int MAX_IDENTIFIER = 20;
 
-    private static final Pattern SET_NAME = Pattern.compile("[A-Z0-9]{1,20}");
+    /** {@code DDHHMMZMONYYYY}. */
+    private static final int DTG_LENGTH = 14;
 
-    private static final Pattern MESSAGE_TYPE = Pattern.compile("[A-Z0-9]{1,20}");
-
-    private static final Pattern CAVEAT = Pattern.compile("[A-Z0-9]+(?:[ ,.\\-]+[A-Z0-9]+)*");
-
-    private static final Pattern DTG_SHAPE = Pattern.compile("[0-9A-Z]{6}Z[A-Z]{3}[0-9]{4}");
-
-    private static final Pattern DTG = Pattern.compile("([0-9]{2})([0-9]{2})([0-9]{2})Z([A-Z]{3})([0-9]{4})");
-
-    private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP",
-            "OCT", "NOV", "DEC");
+    private static final String MONTHS = "JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC";
 
     private TextRules() {
     }
@@ -55,14 +50,14 @@ final class TextRules {
         if (name.isEmpty()) {
             return "the set name is empty";
         }
-        if (!SET_NAME.matcher(name).matches() || name.chars().allMatch(Character::isDigit)) {
+        if (identifierLetters(name) < 1) {
             return "'" + name + "' is not a set name: 1 to 20 upper-case letters and digits, at least one letter";
         }
         return null;
     }
 
     static @Nullable String messageTypeProblem(String type) {
-        return MESSAGE_TYPE.matcher(type).matches() ? null
+        return (identifierLetters(type) >= 0) ? null
                 : "'" + type + "' is not a message type identifier: 1 to 20 upper-case letters and digits";
     }
 
@@ -71,41 +66,57 @@ final class TextRules {
         if (raw.isEmpty()) {
             return "the field is empty; write '-' for no data";
         }
-        if (!raw.equals(raw.strip())) {
+        if (Character.isWhitespace(raw.charAt(0)) || Character.isWhitespace(raw.charAt(raw.length() - 1))) {
             return "'" + raw + "' has leading or trailing white space";
         }
-        if (raw.indexOf('/') >= 0) {
-            return "'" + raw + "' contains '/', which separates fields";
+        // One pass for three rules; the first rule broken, in this order, is the one reported.
+        boolean lineBreak = false;
+        boolean control = false;
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '/') {
+                return "'" + raw + "' contains '/', which separates fields";
+            }
+            lineBreak |= c == '\n';
+            control |= Character.isISOControl(c) && c != '\t';
         }
-        if (raw.indexOf('\n') >= 0) {
+        if (lineBreak) {
             return "'" + raw + "' contains a line break; a field must not be split across lines";
         }
-        if (hasControl(raw, false)) {
+        if (control) {
             return "'" + raw + "' contains a control character";
         }
-        Matcher keyword = KEYWORD.matcher(raw);
-        if (keyword.matches() && keyword.group(2).isBlank()) {
-            return "keyword " + keyword.group(1) + " has no value; write " + keyword.group(1) + ":- for no data";
+        int colon = keywordColon(raw);
+        if (colon >= 0 && isBlank(raw, colon + 1, raw.length())) {
+            String key = raw.substring(0, colon);
+            return "keyword " + key + " has no value; write " + key + ":- for no data";
         }
         return null;
     }
 
     /** For the text of AMPN, NARR, RMKS and the second field of GENTEXT. */
     static @Nullable String freeTextProblem(String text) {
-        if (text.isBlank()) {
+        String problem = freeTextShapeProblem(text);
+        if (problem == null && firstControl(text) >= 0) {
+            return "free text contains a control character";
+        }
+        return problem;
+    }
+
+    /** {@link #freeTextProblem} without looking for control characters, for text known to have none. */
+    static @Nullable String freeTextShapeProblem(String text) {
+        int length = text.length();
+        if (isBlank(text, 0, length)) {
             return "the free text is empty; write '-' for no data";
         }
-        if (!text.equals(text.strip())) {
+        if (Character.isWhitespace(text.charAt(0)) || Character.isWhitespace(text.charAt(length - 1))) {
             return "free text has leading or trailing white space";
         }
         if (text.contains("//")) {
             return "free text contains '//', which ends the set";
         }
-        if (text.startsWith("/") || text.endsWith("/")) {
+        if (text.charAt(0) == '/' || text.charAt(length - 1) == '/') {
             return "free text must not start or end with '/'";
-        }
-        if (hasControl(text, true)) {
-            return "free text contains a control character";
         }
         return null;
     }
@@ -120,75 +131,212 @@ final class TextRules {
             return "'" + line + "' is not a classification; it must start with one of "
                     + String.join(", ", CLASSIFICATION_LEVELS);
         }
-        String rest = line.substring(level.length());
-        if (rest.isEmpty()) {
+        if (line.length() == level.length()) {
             return null;
         }
-        if (!rest.startsWith("//")) {
-            return "'" + line + "': caveats follow the level after '//'";
-        }
-        for (String caveat : rest.substring(2).split("//", -1)) {
-            if (!CAVEAT.matcher(caveat).matches()) {
-                return "'" + line + "': caveat '" + caveat
+        // The level is followed by "//" (classificationLevel), then caveats separated by "//".
+        int from = level.length() + 2;
+        while (true) {
+            int next = line.indexOf("//", from);
+            int end = (next < 0) ? line.length() : next;
+            if (!isCaveat(line, from, end)) {
+                return "'" + line + "': caveat '" + line.substring(from, end)
                         + "' must be upper-case letters and digits, separated by spaces, commas, dots or '-'";
+            }
+            if (next < 0) {
+                return null;
+            }
+            from = next + 2;
+        }
+    }
+
+    /** The level a line starts with, as a whole word, or {@code null}. */
+    static @Nullable String classificationLevel(String line) {
+        for (String level : CLASSIFICATION_LEVELS) {
+            if (line.startsWith(level) && (line.length() == level.length() || line.startsWith("//", level.length()))) {
+                // No level is a prefix of another, so at most one matches.
+                return level;
             }
         }
         return null;
     }
 
-    /** The level a line starts with, as a whole word, or {@code null}. */
-    static String classificationLevel(String line) {
-        String found = null;
-        for (String level : CLASSIFICATION_LEVELS) {
-            if (line.startsWith(level) && (line.length() == level.length() || line.startsWith("//", level.length()))) {
-                found = level;
-            }
+    /**
+     * The position of the {@code :} that ends the keyword of a {@code KEY:value} field (an upper-case letter, then
+     * upper-case letters and digits), or -1 when the field is not a keyword field.
+     */
+    static int keywordColon(String raw) {
+        if (raw.isEmpty() || !isUpper(raw.charAt(0))) {
+            return -1;
         }
-        return found;
+        int i = 1;
+        while (i < raw.length() && isUpperOrDigit(raw.charAt(i))) {
+            i++;
+        }
+        return (i < raw.length() && raw.charAt(i) == ':') ? i : -1;
     }
 
-    /** Whether a field should be checked as a date-time group even though it is not in a DTG set. */
-    static boolean looksLikeDtg(String value) {
-        return DTG_SHAPE.matcher(value).matches();
+    /**
+     * Whether a field's value, from {@code from} to the end, should be checked as a date-time group even though it is
+     * not in a DTG set: shaped like one, with upper-case letters or digits in place of the day, hour and minute.
+     */
+    static boolean looksLikeDtg(String text, int from) {
+        if (text.length() - from != DTG_LENGTH) {
+            return false;
+        }
+        for (int i = from; i < from + 6; i++) {
+            if (!isUpperOrDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return isDtgTail(text, from);
     }
 
     /** Checks {@code DDHHMMZMONYYYY}. */
     static @Nullable String dtgProblem(String value) {
-        String prefix = "'" + value + "' is not a date-time group DDHHMMZMONYYYY";
-        Matcher dtg = DTG.matcher(value);
-        if (!dtg.matches()) {
-            return prefix;
+        if (!isDtg(value)) {
+            return dtgPrefix(value);
         }
-        int day = Integer.parseInt(dtg.group(1));
-        int hour = Integer.parseInt(dtg.group(2));
-        int minute = Integer.parseInt(dtg.group(3));
-        int month = MONTHS.indexOf(dtg.group(4)) + 1;
-        int year = Integer.parseInt(dtg.group(5));
+        int day = number(value, 0, 2);
+        int hour = number(value, 2, 4);
+        int minute = number(value, 4, 6);
+        int month = month(value, 7);
+        int year = number(value, 10, 14);
         if (month == 0) {
-            return prefix + ": month '" + dtg.group(4) + "' is not one of JAN..DEC";
+            return dtgPrefix(value) + ": month '" + value.substring(7, 10) + "' is not one of JAN..DEC";
         }
         if (hour > 23) {
-            return prefix + ": hour " + dtg.group(2) + " is not 00..23";
+            return dtgPrefix(value) + ": hour " + value.substring(2, 4) + " is not 00..23";
         }
         if (minute > 59) {
-            return prefix + ": minute " + dtg.group(3) + " is not 00..59";
+            return dtgPrefix(value) + ": minute " + value.substring(4, 6) + " is not 00..59";
         }
-        try {
-            LocalDate.of(year, month, day);
-        }
-        catch (DateTimeException ex) {
-            return prefix + ": day " + dtg.group(1) + " does not exist in " + dtg.group(4) + " " + dtg.group(5);
+        // What LocalDate.of accepts, without its exception.
+        if (day < 1 || day > Month.of(month).length(Year.isLeap(year))) {
+            return dtgPrefix(value) + ": day " + value.substring(0, 2) + " does not exist in "
+                    + value.substring(7, 10) + " " + value.substring(10, 14);
         }
         return null;
     }
 
-    private static boolean hasControl(String text, boolean lineBreaksAllowed) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isISOControl(c) && c != '\t' && !(lineBreaksAllowed && c == '\n')) {
-                return true;
+    private static String dtgPrefix(String value) {
+        return "'" + value + "' is not a date-time group DDHHMMZMONYYYY";
+    }
+
+    /** Digits for day, hour and minute, then the tail of {@link #isDtgTail}. */
+    private static boolean isDtg(String value) {
+        if (value.length() != DTG_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < 6; i++) {
+            if (!isDigit(value.charAt(i))) {
+                return false;
             }
         }
-        return false;
+        return isDtgTail(value, 0);
+    }
+
+    /** {@code Z}, three upper-case letters and four digits after the six characters from {@code from}. */
+    private static boolean isDtgTail(String text, int from) {
+        if (text.charAt(from + 6) != 'Z') {
+            return false;
+        }
+        for (int i = from + 7; i < from + 10; i++) {
+            if (!isUpper(text.charAt(i))) {
+                return false;
+            }
+        }
+        for (int i = from + 10; i < from + DTG_LENGTH; i++) {
+            if (!isDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The number the ASCII digits from {@code from} to {@code to} write. */
+    private static int number(String digits, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            value = value * 10 + (digits.charAt(i) - '0');
+        }
+        return value;
+    }
+
+    /** 1 for the JAN at {@code at}, ..., 12 for DEC, 0 for anything else. */
+    private static int month(String text, int at) {
+        for (int month = 1; month <= 12; month++) {
+            if (text.regionMatches(at, MONTHS, 3 * (month - 1), 3)) {
+                return month;
+            }
+        }
+        return 0;
+    }
+
+    /** Upper-case letters and digits, then runs of them separated by runs of spaces, commas, dots and {@code -}. */
+    private static boolean isCaveat(String line, int from, int to) {
+        if (from == to || !isUpperOrDigit(line.charAt(from)) || !isUpperOrDigit(line.charAt(to - 1))) {
+            return false;
+        }
+        for (int i = from + 1; i < to - 1; i++) {
+            char c = line.charAt(i);
+            if (!isUpperOrDigit(c) && c != ' ' && c != ',' && c != '.' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * How many letters an identifier has when it is 1 to {@value #MAX_IDENTIFIER} upper-case letters and digits,
+     * as set names and message types are; -1 when it is not one.
+     */
+    private static int identifierLetters(String text) {
+        if (text.isEmpty() || text.length() > MAX_IDENTIFIER) {
+            return -1;
+        }
+        int letters = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (isUpper(c)) {
+                letters++;
+            }
+            else if (!isDigit(c)) {
+                return -1;
+            }
+        }
+        return letters;
+    }
+
+    private static boolean isBlank(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!Character.isWhitespace(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Where the text's first control character other than tab and line break is, or -1. */
+    static int firstControl(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) && c != '\t' && c != '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isUpper(char c) {
+        return c >= 'A' && c <= 'Z';
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isUpperOrDigit(char c) {
+        return isUpper(c) || isDigit(c);
     }
 }

@@ -36,7 +36,7 @@ class OriginalBehaviourTest {
         assertThat(TextRules.freeTextProblem(s)).as(s).isEqualTo(OriginalTextRules.freeTextProblem(s));
         assertThat(TextRules.classificationProblem(s)).as(s).isEqualTo(OriginalTextRules.classificationProblem(s));
         assertThat(TextRules.classificationLevel(s)).as(s).isEqualTo(OriginalTextRules.classificationLevel(s));
-        assertThat(TextRules.looksLikeDtg(s)).as(s).isEqualTo(OriginalTextRules.looksLikeDtg(s));
+        assertThat(TextRules.looksLikeDtg(s, 0)).as(s).isEqualTo(OriginalTextRules.looksLikeDtg(s));
         assertThat(TextRules.dtgProblem(s)).as(s).isEqualTo(OriginalTextRules.dtgProblem(s));
         assertThat(TextRules.isFreeText(s)).as(s).isEqualTo(OriginalTextRules.isFreeText(s));
         assertThat(new KmtfField(s).keyword()).as(s).isEqualTo(OriginalModel.keyword(s));
