@@ -29,19 +29,28 @@ public final class KmtfParser {
      * @throws KmtfParseException naming the line, set and field of the first problem
      */
     public KmtfMessage parse(String text) throws KmtfParseException {
-        return new Run(text.replace("\r\n", "\n").replace('\r', '\n')).message();
+        // One scan instead of two for the usual text, which has no carriage return.
+        String lines = (text.indexOf('\r') < 0) ? text : text.replace("\r\n", "\n").replace('\r', '\n');
+        return new Run(lines).message();
     }
 
-    /** The state of one parse: the text and a cursor into it. */
+    /**
+     * The state of one parse: the text and a cursor into it. It takes from the text only the Strings the model keeps,
+     * and counts lines only as far as a set's start or a problem needs.
+     */
     private static final class Run {
 
         private final String text;
-        private final int[] lineStarts;
         private int pos;
+        /** The fields of the set being read, reused from set to set. */
+        private KmtfField[] fields = new KmtfField[8];
+        private int fieldCount;
+        /** How far {@link #line} has counted, and the line there. */
+        private int countedTo;
+        private int countedLine = 1;
 
         Run(String text) {
             this.text = text;
-            this.lineStarts = lineStarts(text);
         }
 
         KmtfMessage message() throws KmtfParseException {
@@ -57,12 +66,10 @@ public final class KmtfParser {
         }
 
         private void checkCharacters() throws KmtfParseException {
-            for (int i = 0; i < this.text.length(); i++) {
-                char c = this.text.charAt(i);
-                if (Character.isISOControl(c) && c != '\n' && c != '\t') {
-                    throw new KmtfParseException.InvalidCharacter(line(i),
-                            String.format("control character U+%04X is not allowed", (int) c));
-                }
+            int control = TextRules.firstControl(this.text);
+            if (control >= 0) {
+                throw new KmtfParseException.InvalidCharacter(line(control),
+                        String.format("control character U+%04X is not allowed", (int) this.text.charAt(control)));
             }
         }
 
@@ -72,7 +79,7 @@ public final class KmtfParser {
                 return Optional.empty();
             }
             int end = lineEnd(start);
-            String line = this.text.substring(start, end).strip();
+            String line = this.text.substring(start, stripEnd(start, end));
             if (TextRules.classificationLevel(line) == null && line.indexOf('/') >= 0) {
                 return Optional.empty();
             }
@@ -84,6 +91,7 @@ public final class KmtfParser {
             return Optional.of(line);
         }
 
+        /** A set from {@link #pos}, which is at its first character. */
         private KmtfSet set() throws KmtfParseException {
             int start = this.pos;
             int setLine = line(start);
@@ -93,11 +101,11 @@ public final class KmtfParser {
                 throw new KmtfParseException.UnterminatedSet(setLine, name,
                         "the text ends inside set '" + name + "'; every set ends with '//'");
             }
-            String name = this.text.substring(start, slash).strip();
-            if (name.isEmpty()) {
+            if (slash == start) {
                 throw new KmtfParseException.EmptySetName(setLine,
                         "a set starts with '/'; is there a stray '/' after the previous '//'?");
             }
+            String name = this.text.substring(start, stripEnd(start, slash));
             if (name.indexOf('\n') >= 0) {
                 throw new KmtfParseException.InvalidSetName(setLine, firstLine(name), "'" + firstLine(name)
                         + "' is followed by a line break; a set name must be followed directly by '/'");
@@ -107,16 +115,20 @@ public final class KmtfParser {
                 throw new KmtfParseException.InvalidSetName(setLine, name, problem);
             }
             this.pos = slash + 1;
-            List<KmtfField> fields = TextRules.isFreeText(name) ? freeTextFields(name, setLine)
-                    : fields(name, setLine);
-            return new KmtfSet(name, fields, setLine);
+            this.fieldCount = 0;
+            if (TextRules.isFreeText(name)) {
+                freeTextFields(name, setLine);
+            }
+            else {
+                fields(name, setLine);
+            }
+            return new KmtfSet(name, List.of(Arrays.copyOf(this.fields, this.fieldCount)), setLine);
         }
 
-        private List<KmtfField> fields(String name, int setLine) throws KmtfParseException {
-            List<KmtfField> fields = new ArrayList<>();
+        private void fields(String name, int setLine) throws KmtfParseException {
             if (this.pos < this.text.length() && this.text.charAt(this.pos) == '/') {
                 this.pos++;
-                return fields;
+                return;
             }
             while (true) {
                 int separator = this.text.indexOf('/', this.pos);
@@ -124,43 +136,46 @@ public final class KmtfParser {
                     throw new KmtfParseException.UnterminatedSet(setLine, name,
                             "the text ends inside set " + name + "; every set ends with '//'");
                 }
-                int index = fields.size() + 1;
+                int index = this.fieldCount + 1;
                 int fieldStart = skipWhitespace(this.pos, separator);
-                String raw = this.text.substring(this.pos, separator).strip();
-                int lineBreak = raw.indexOf('\n');
+                int fieldEnd = stripEnd(fieldStart, separator);
+                int lineBreak = this.text.indexOf('\n', fieldStart, fieldEnd);
                 if (lineBreak >= 0) {
-                    int breakLine = line(fieldStart + lineBreak);
+                    int breakLine = line(lineBreak);
                     throw new KmtfParseException.UnterminatedSet(breakLine, name, "set " + name + " (line " + setLine
                             + ") is not terminated: field " + index + " runs over a line break; is '//' missing at "
                             + "the end of line " + breakLine + "?");
                 }
-                field(name, index, raw, line(raw.isEmpty() ? this.pos : fieldStart));
-                fields.add(new KmtfField(raw));
+                String raw = this.text.substring(fieldStart, fieldEnd);
+                field(name, index, raw, raw.isEmpty() ? this.pos : fieldStart);
                 this.pos = separator + 1;
                 if (this.pos < this.text.length() && this.text.charAt(this.pos) == '/') {
                     this.pos++;
-                    return fields;
+                    return;
                 }
             }
         }
 
-        private void field(String setName, int index, String raw, int line) throws KmtfParseException {
+        /** Checks a field found at {@code offset} and adds it to the set's fields. */
+        private void field(String setName, int index, String raw, int offset) throws KmtfParseException {
             String problem = TextRules.fieldProblem(raw);
             if (problem != null) {
-                throw new KmtfParseException.InvalidField(line, setName, index, problem);
+                throw new KmtfParseException.InvalidField(line(offset), setName, index, problem);
             }
             int colon = TextRules.keywordColon(raw);
-            String value = (colon >= 0) ? raw.substring(colon + 1) : raw;
+            int valueStart = colon + 1;
             boolean dtgExpected = TextRules.DTG_SET.equals(setName) || (colon == 3 && raw.startsWith("DTG"));
-            if ((dtgExpected && !"-".equals(value)) || TextRules.looksLikeDtg(value, 0)) {
-                problem = TextRules.dtgProblem(value);
+            boolean noData = raw.length() - valueStart == 1 && raw.charAt(valueStart) == '-';
+            if ((dtgExpected && !noData) || TextRules.looksLikeDtg(raw, valueStart)) {
+                problem = TextRules.dtgProblem((colon < 0) ? raw : raw.substring(valueStart));
                 if (problem != null) {
-                    throw new KmtfParseException.InvalidDateTimeGroup(line, setName, index, problem);
+                    throw new KmtfParseException.InvalidDateTimeGroup(line(offset), setName, index, problem);
                 }
             }
+            add(new KmtfField(raw));
         }
 
-        private List<KmtfField> freeTextFields(String name, int setLine) throws KmtfParseException {
+        private void freeTextFields(String name, int setLine) throws KmtfParseException {
             int contentStart = this.pos;
             if (this.text.startsWith("/", contentStart)) {
                 throw new KmtfParseException.InvalidField(setLine, name, 1,
@@ -172,46 +187,57 @@ public final class KmtfParser {
                         "the text ends inside free-text set " + name + "; free text runs to '//'");
             }
             this.pos = end + 2;
-            List<KmtfField> fields = new ArrayList<>();
             int textStart = contentStart;
             if (TextRules.GENTEXT.equals(name)) {
                 int headingEnd = this.text.indexOf('/', contentStart);
-                String heading = this.text.substring(contentStart, headingEnd).strip();
                 if (headingEnd == end) {
                     throw new KmtfParseException.InvalidField(line(end), name, 2,
                             "GENTEXT needs a heading field and a text field: GENTEXT/heading/text//");
                 }
-                field(name, 1, heading, line(skipWhitespace(contentStart, headingEnd)));
-                fields.add(new KmtfField(heading));
+                int headingStart = skipWhitespace(contentStart, headingEnd);
+                field(name, 1, this.text.substring(headingStart, stripEnd(headingStart, headingEnd)), headingStart);
                 textStart = headingEnd + 1;
             }
-            int index = fields.size() + 1;
-            String freeText = this.text.substring(textStart, end).strip();
-            String problem = TextRules.freeTextProblem(freeText);
+            int index = this.fieldCount + 1;
+            int freeTextStart = skipWhitespace(textStart, end);
+            String freeText = this.text.substring(freeTextStart, stripEnd(freeTextStart, end));
+            // checkCharacters has refused every control character free text may not hold.
+            String problem = TextRules.freeTextShapeProblem(freeText);
             if (problem != null) {
-                throw new KmtfParseException.InvalidField(line(skipWhitespace(textStart, end)), name, index, problem);
+                throw new KmtfParseException.InvalidField(line(freeTextStart), name, index, problem);
             }
-            fields.add(new KmtfField(freeText));
-            return fields;
+            add(new KmtfField(freeText));
+        }
+
+        private void add(KmtfField field) {
+            if (this.fieldCount == this.fields.length) {
+                this.fields = Arrays.copyOf(this.fields, 2 * this.fieldCount);
+            }
+            this.fields[this.fieldCount++] = field;
         }
 
         private void checkMsgid(List<KmtfSet> sets, int firstSetLine) throws KmtfParseException {
-            List<KmtfSet> msgids = sets.stream().filter((set) -> TextRules.MSGID.equals(set.name())).toList();
-            if (msgids.isEmpty()) {
+            KmtfSet msgid = null;
+            for (KmtfSet set : sets) {
+                if (!TextRules.MSGID.equals(set.name())) {
+                    continue;
+                }
+                if (msgid != null) {
+                    throw new KmtfParseException.DuplicateMsgid(set.line(),
+                            "MSGID appears again; it was first on line " + msgid.line());
+                }
+                if (set != sets.getFirst()) {
+                    throw new KmtfParseException.MsgidNotFirst(set.line(), "MSGID must be the first set, but "
+                            + sets.getFirst().name() + " (line " + sets.getFirst().line() + ") comes before it");
+                }
+                msgid = set;
+            }
+            if (msgid == null) {
                 String first = sets.isEmpty() ? null : sets.getFirst().name();
                 throw new KmtfParseException.MissingMsgid(firstSetLine, first,
                         sets.isEmpty() ? "the message has no sets; it must start with MSGID"
                                 : "there is no MSGID set; a message starts with MSGID/<message type>/...//");
             }
-            if (sets.getFirst() != msgids.getFirst()) {
-                throw new KmtfParseException.MsgidNotFirst(msgids.getFirst().line(), "MSGID must be the first set, but "
-                        + sets.getFirst().name() + " (line " + sets.getFirst().line() + ") comes before it");
-            }
-            if (msgids.size() > 1) {
-                throw new KmtfParseException.DuplicateMsgid(msgids.get(1).line(),
-                        "MSGID appears again; it was first on line " + msgids.getFirst().line());
-            }
-            KmtfSet msgid = msgids.getFirst();
             Optional<KmtfField> type = msgid.field(1);
             String problem = type.isPresent() ? TextRules.messageTypeProblem(type.get().raw())
                     : "MSGID must name the message type in its first field";
@@ -233,30 +259,38 @@ public final class KmtfParser {
             return i;
         }
 
+        /** Where the text from {@code from} to {@code to} ends without its trailing white space, as strip() cuts. */
+        private int stripEnd(int from, int to) {
+            int end = to;
+            while (end > from && Character.isWhitespace(this.text.charAt(end - 1))) {
+                end--;
+            }
+            return end;
+        }
+
         private int lineEnd(int from) {
             int end = this.text.indexOf('\n', from);
             return (end < 0) ? this.text.length() : end;
         }
 
+        /** The 1-based line of an offset; counts on from the last offset asked, as sets come in order. */
         private int line(int offset) {
-            int found = Arrays.binarySearch(this.lineStarts, offset);
-            return (found >= 0) ? found + 1 : -found - 1;
+            if (offset < this.countedTo) {
+                this.countedTo = 0;
+                this.countedLine = 1;
+            }
+            int lineBreak = this.text.indexOf('\n', this.countedTo, offset);
+            while (lineBreak >= 0) {
+                this.countedLine++;
+                lineBreak = this.text.indexOf('\n', lineBreak + 1, offset);
+            }
+            this.countedTo = offset;
+            return this.countedLine;
         }
 
         private static String firstLine(String text) {
             int end = text.indexOf('\n');
             return (end < 0) ? text : text.substring(0, end).strip();
-        }
-
-        private static int[] lineStarts(String text) {
-            List<Integer> starts = new ArrayList<>();
-            starts.add(0);
-            for (int i = 0; i < text.length(); i++) {
-                if (text.charAt(i) == '\n') {
-                    starts.add(i + 1);
-                }
-            }
-            return starts.stream().mapToInt(Integer::intValue).toArray();
         }
     }
 }
