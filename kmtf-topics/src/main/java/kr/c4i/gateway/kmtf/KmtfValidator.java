@@ -5,7 +5,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.Optional;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
@@ -42,15 +41,15 @@ public final class KmtfValidator {
         if (body == null || body.length == 0) {
             throw new KmtfRejection(KmtfRejection.EMPTY, "the message body is empty");
         }
-        Optional<MessageType> type = (declaredType != null) ? this.catalogue.find(declaredType) : Optional.empty();
-        int limit = type.map(MessageType::maxSize).orElse(MAX_SIZE_UNKNOWN_TYPE);
+        MessageType type = (declaredType != null) ? this.catalogue.find(declaredType).orElse(null) : null;
+        int limit = (type != null) ? type.maxSize() : MAX_SIZE_UNKNOWN_TYPE;
         if (body.length > limit) {
             throw new KmtfRejection(KmtfRejection.OVERSIZE, "the message body has " + body.length
                     + " bytes, more than the " + limit + " allowed for "
-                    + type.map((known) -> "type " + known.id()).orElse("a type not in the catalogue"));
+                    + ((type != null) ? "type " + type.id() : "a type not in the catalogue"));
         }
         String text = decode(body);
-        if (type.isEmpty()) {
+        if (type == null) {
             throw new KmtfRejection(KmtfRejection.UNKNOWN_TYPE, (declaredType == null) ? "no message type was declared"
                     : "declared type '" + declaredType + "' is not in the catalogue of " + this.catalogue.size()
                             + " types");
@@ -66,17 +65,25 @@ public final class KmtfValidator {
             throw new KmtfRejection(KmtfRejection.TYPE_MISMATCH, "declared type '" + declaredType
                     + "' but the MSGID names '" + message.messageType() + "'");
         }
-        return new ValidatedMessage(type.get(), message);
+        return new ValidatedMessage(type, message);
     }
 
     private static String decode(byte[] body) throws KmtfRejection {
+        // The JDK's fast path; it turns each malformed sequence into U+FFFD, so a text without one was valid UTF-8.
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') >= 0) {
+            checkStrictly(body);
+        }
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
+    }
+
+    /** Malformed UTF-8 or a U+FFFD written as such: the strict decoder tells, and gives the rejection its text. */
+    private static void checkStrictly(byte[] body) throws KmtfRejection {
         try {
-            String text = StandardCharsets.UTF_8.newDecoder()
+            StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(body))
-                .toString();
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
+                .decode(ByteBuffer.wrap(body));
         }
         catch (CharacterCodingException ex) {
             throw new KmtfRejection(KmtfRejection.INVALID_ENCODING,
