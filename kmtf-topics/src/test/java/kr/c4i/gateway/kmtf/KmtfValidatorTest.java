@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
+import kr.c4i.gateway.kmtf.text.KmtfField;
 import kr.c4i.gateway.kmtf.text.KmtfMessageBuilder;
 import kr.c4i.gateway.kmtf.text.KmtfParseException;
 
@@ -80,6 +81,21 @@ class KmtfValidatorTest {
         body[body.length - 5] = (byte) 0xC3;
         body[body.length - 4] = (byte) 0x28;
         assertRejected(body, "SITREP", KmtfRejection.INVALID_ENCODING);
+    }
+
+    @Test
+    void invalidUtf8IsRejectedWithTheDecodersReason() {
+        byte[] body = utf8(SITREP);
+        body[body.length - 5] = (byte) 0xFF;
+        assertThat(assertRejected(body, "SITREP", KmtfRejection.INVALID_ENCODING).getMessage())
+            .isEqualTo("the message body is not valid UTF-8: Input length = 1");
+    }
+
+    @Test
+    void replacementCharacterWrittenAsSuchIsValidUtf8() throws KmtfRejection {
+        String text = SITREP.replace("ALL QUIET", "SIGNAL \uFFFD LOST");
+        assertThat(this.validator.validate(utf8(text), "SITREP").message().set("NARR").orElseThrow().fields())
+            .extracting(KmtfField::raw).containsExactly("SIGNAL \uFFFD LOST ON MSR 1/2");
     }
 
     @Test
