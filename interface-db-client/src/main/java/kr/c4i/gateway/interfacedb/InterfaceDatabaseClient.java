@@ -159,7 +159,10 @@ public final class InterfaceDatabaseClient {
         return count("SELECT count(*) FROM outbox");
     }
 
-    /** Outbox rows the bridge has not sent yet (nor quarantined): the backlog. */
+    /**
+     * Outbox rows the bridge has not sent yet (nor quarantined): the backlog. The outbox has no index on
+     * {@code sent_at} (the bridge's marks are HOT updates), so this reads the whole table.
+     */
     public long unsentCount() throws SQLException {
         return count("SELECT count(*) FROM outbox WHERE sent_at IS NULL");
     }

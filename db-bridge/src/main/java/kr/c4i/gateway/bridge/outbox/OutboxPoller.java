@@ -136,6 +136,7 @@ public final class OutboxPoller implements AutoCloseable {
                 int limit = isolating > 0 ? 1 : properties.batchSize();
                 int claimed = publisher.publishBatch(limit);
                 isolating = Math.max(0, isolating - claimed);
+                boolean behind = publisher.checkBehind(clock.instant());
                 resendUnreceipted(claimed < limit);
                 refreshGauges();
                 problem = null;
@@ -143,7 +144,7 @@ public final class OutboxPoller implements AutoCloseable {
                 failingUnexpectedly = false;
                 lastLogged = null;
                 backoff.reset();
-                if (claimed < limit) {
+                if (claimed < limit && !behind) {
                     awaitNotification(properties.idlePoll());
                 }
             }

@@ -2,6 +2,7 @@ package kr.c4i.gateway.bridge.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.HashMap;
 import java.util.List;
@@ -91,25 +92,38 @@ public final class OutboxPublisher {
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
     int publishBatch(int limit) throws SQLException, TransportException, BadRowException {
         Published published = OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit));
+        outbox.claimedUpTo(published.resumeAt());
         if (ledger != null) {
             ledger.await(published.awaiting());
         }
         return published.claimed();
     }
 
-    /** What one transaction claimed, and the receipts its sends await once it has committed. */
-    private record Published(int claimed, DeliveryLedger.Sent awaiting) {
+    /**
+     * Whether there are rows to claim behind the last claims (committed late, or given back by another bridge's
+     * rollback), so the poller should not wait for a notification ({@link OutboxCursor#check}).
+     */
+    boolean checkBehind(Instant now) throws SQLException {
+        return outbox.checkBehind(now);
+    }
+
+    /**
+     * What one transaction claimed, where the next claim resumes (at the first row it left unsent, to be tried again,
+     * or after its last; {@link OutboxCursor#NONE} if it claimed none) and the receipts its sends await once it has committed.
+     */
+    private record Published(int claimed, long resumeAt, DeliveryLedger.Sent awaiting) {
     }
 
     private Published publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
         List<OutboxRow> rows = outbox.claim(tx, limit);
         if (rows.isEmpty()) {
-            return new Published(0, DeliveryLedger.Sent.NONE);
+            return new Published(0, OutboxCursor.NONE, DeliveryLedger.Sent.NONE);
         }
         metrics.polled(rows.size());
         DeliveryLedger.Sent awaiting;
+        Map<String, OutboxRow> sent = new LinkedHashMap<>();
         try {
-            awaiting = publish(tx, rows);
+            awaiting = publish(tx, rows, sent);
         }
         catch (RuntimeException ex) {
             // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
@@ -119,13 +133,16 @@ public final class OutboxPublisher {
             }
             throw ex;
         }
-        return new Published(rows.size(), awaiting);
+        // A row quarantined is out of the outbox; one that failed alone stays unsent, and is the next claim's first.
+        long resumeAt = rows.stream().filter(row -> !sent.containsKey(row.messageId())).mapToLong(OutboxRow::id)
+                .findFirst().orElse(rows.getLast().id() + 1);
+        return new Published(rows.size(), resumeAt, awaiting);
     }
 
-    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows)
+    /** @param rowsById filled with the rows sent, by message id */
+    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, Map<String, OutboxRow> rowsById)
             throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
-        Map<String, OutboxRow> rowsById = new LinkedHashMap<>();
         CustodyLog.Entries steps = custody.entries();
         for (OutboxRow row : rows) {
             RowFailures.Failure exhausted = failures.exhausted(row.id());

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -14,14 +15,14 @@ import javax.sql.DataSource;
 /**
  * SQL over the outbox. Claims run inside the caller's transaction: the row locks taken by
  * {@code FOR UPDATE SKIP LOCKED} are what keep two bridge instances on one database from sending
- * the same row, and they last until the caller commits or rolls back.
+ * the same row, and they last until the caller commits or rolls back. Where they start is the {@link OutboxCursor}'s.
  */
 final class OutboxRepository {
 
     private static final String CLAIM = """
             SELECT id, message_id, kmtf_type, precedence, body, created_at, traceparent
               FROM outbox
-             WHERE sent_at IS NULL
+             WHERE id >= ? AND sent_at IS NULL
              ORDER BY id
              LIMIT ?
                FOR UPDATE SKIP LOCKED""";
@@ -36,17 +37,20 @@ final class OutboxRepository {
 
     private static final String WAITING = "SELECT id FROM outbox WHERE id = ANY (?) AND sent_at IS NULL";
 
-    private static final String BACKLOG = "SELECT count(*) FROM outbox WHERE sent_at IS NULL";
+    private static final String BACKLOG = "SELECT count(*) FROM outbox WHERE id >= ? AND sent_at IS NULL";
 
     private final DataSource dataSource;
+    private final OutboxCursor cursor;
 
     OutboxRepository(DataSource dataSource) {
         this.dataSource = dataSource;
+        this.cursor = new OutboxCursor(dataSource);
     }
 
     List<OutboxRow> claim(Connection tx, int limit) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
-            ps.setInt(1, limit);
+            ps.setLong(1, cursor.next(tx));
+            ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 List<OutboxRow> rows = new ArrayList<>(limit);
                 while (rs.next()) {
@@ -88,8 +92,24 @@ final class OutboxRepository {
         }
     }
 
+    /** Where the next claim resumes, once the transaction of a claim has committed ({@link OutboxCursor#NONE}: none). */
+    void claimedUpTo(long resumeAt) {
+        cursor.resumeAt(resumeAt);
+    }
+
+    /** Looks behind the claims ({@link OutboxCursor#check}); true when the next claim should not wait. */
+    boolean checkBehind(Instant now) throws SQLException {
+        return cursor.check(now);
+    }
+
     long backlog() throws SQLException {
-        return count(dataSource, BACKLOG);
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(BACKLOG)) {
+            ps.setLong(1, cursor.low());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /** Runs a {@code SELECT count(*)} on a connection of its own. */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import javax.sql.DataSource;
 
@@ -165,6 +166,18 @@ final class EmbeddedNode implements AutoCloseable {
     Optional<Timer> latencyTimer() {
         return context == null ? Optional.empty()
                 : Optional.ofNullable(context.getBean(MeterRegistry.class).find(MetricNames.DELIVERY_LATENCY).timer());
+    }
+
+    /**
+     * The bridge's own count of its outbox's unsent rows ({@code gateway.outbox.backlog}, refreshed every 2 s), which
+     * costs no scan of the outbox; empty before the bridge runs.
+     */
+    OptionalDouble backlog() {
+        if (context == null) {
+            return OptionalDouble.empty();
+        }
+        var gauge = context.getBean(MeterRegistry.class).find(MetricNames.OUTBOX_BACKLOG).gauge();
+        return gauge == null ? OptionalDouble.empty() : OptionalDouble.of(gauge.value());
     }
 
     void stopBridge() {
