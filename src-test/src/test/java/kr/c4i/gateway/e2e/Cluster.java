@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -45,13 +44,10 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    private static final AtomicInteger CLUSTERS = new AtomicInteger();
-
     private final Path dir;
     private final List<Node> nodes = new ArrayList<>();
     private final TransportKind transport;
-    // Each cluster its own DDS domain, so clusters of successive tests never meet.
-    private final int ddsDomain = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet()) % 200);
+    private final int ddsDomain = TestDomains.take(1);
     // The management endpoints take a credential; each cluster makes its own, as the embedded default does.
     private final String managementPassword = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
     private final Map<String, String> clearances = new TreeMap<>();

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -84,8 +83,6 @@ final class WanCluster implements AutoCloseable {
     record Standby(int lanPort, int wanPort) {
     }
 
-    private static final AtomicInteger CLUSTERS = new AtomicInteger();
-
     private final Path dir;
     private final Variant variant;
     private final Map<String, List<String>> sites;
@@ -109,8 +106,8 @@ final class WanCluster implements AutoCloseable {
         this.variant = variant;
         this.sites = sites;
         this.gatewayProperties = gatewayProperties;
-        // Each cluster its own DDS domains (one per site, one for the WAN), so successive tests never meet.
-        int base = 1 + (int) ((ProcessHandle.current().pid() * 7 + CLUSTERS.incrementAndGet() * 5) % 200);
+        // One DDS domain per site and one for the WAN.
+        int base = TestDomains.take(sites.size() + 1);
         wanDomain = base + sites.size();
         int index = 0;
         for (Map.Entry<String, List<String>> site : sites.entrySet()) {
