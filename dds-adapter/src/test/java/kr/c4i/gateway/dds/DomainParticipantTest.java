@@ -144,6 +144,18 @@ class DomainParticipantTest {
     }
 
     @Test
+    void announcingAgainAndAgainIsAcceptedAndAClosedParticipantRefusesIt() {
+        // Each announcement changes the participant's USER_DATA; Cyclone refuses a change it cannot make.
+        for (int i = 0; i < 3; i++) {
+            this.participant.announce();
+        }
+        assertThat(this.participant.isAlive()).isTrue();
+        this.participant.close();
+        assertThatThrownBy(this.participant::announce).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
     void withoutSecurityNobodyIsRefused() {
         assertThat(this.participant.securityRefusals()).isEqualTo(SecurityRefusals.NONE);
     }

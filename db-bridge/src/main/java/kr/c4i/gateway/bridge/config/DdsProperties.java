@@ -55,6 +55,8 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
  *        required unless {@code security.plain} is set
  * @param handshakeRecovery with DDS Security: recreating the node's participant when an authentication handshake
  *        with a remote participant that is still there failed, which Cyclone 0.10 never tries again
+ * @param startAnnouncements announcements the node adds to the periodic ones when it starts, so peers whose link
+ *        comes back in its first moments find it at once (see docs/benchmarks.md for their cost)
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,
@@ -64,7 +66,7 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
         @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
         @DefaultValue("4096") int bestEffortBacklog, @DefaultValue Security security,
-        @DefaultValue HandshakeRecovery handshakeRecovery) {
+        @DefaultValue HandshakeRecovery handshakeRecovery, @DefaultValue StartAnnouncements startAnnouncements) {
 
     public DdsProperties {
         peers = peers == null ? List.of() : List.copyOf(peers);
@@ -115,6 +117,20 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
     }
 
     /**
+     * Announcements the node adds to its periodic ones ({@code announceInterval}) right after it joins the domain,
+     * and again after each recreation of its participant.
+     *
+     * @param count how many, one every {@code interval}; 0 for none
+     * @param interval the time between two
+     */
+    public record StartAnnouncements(@DefaultValue("8") int count, @DefaultValue("250ms") Duration interval) {
+
+        DdsTransportSettings.StartAnnouncements settings() {
+            return new DdsTransportSettings.StartAnnouncements(this.count, this.interval);
+        }
+    }
+
+    /**
      * The transport's settings: every value from here, so a new setting is mapped beside its property.
      *
      * @throws InvalidSettingsException naming the setting the transport refuses
@@ -129,6 +145,7 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
                 .library(this.library).vendorConfig(this.config)
                 .security(this.security.options().settings(node)).build();
         return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
-                .handshakeRecovery(this.handshakeRecovery.settings()).build();
+                .handshakeRecovery(this.handshakeRecovery.settings())
+                .startAnnouncements(this.startAnnouncements.settings()).build();
     }
 }

@@ -245,6 +245,25 @@ class TransportConfigurationTest {
     }
 
     @Test
+    void ddsStartAnnouncementsDefaultToTheTransportsOwnDefault() {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS).run(context -> assertThat(context
+                .getBean(DdsTransportSettings.class).startAnnouncements())
+                .isEqualTo(DdsTransportSettings.StartAnnouncements.DEFAULT));
+    }
+
+    @Test
+    void ddsStartAnnouncementsComeFromPropertiesAndTooManyAreRefused() {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.start-announcements.count=7",
+                "gateway.dds.start-announcements.interval=150ms").run(context -> assertThat(context
+                        .getBean(DdsTransportSettings.class).startAnnouncements())
+                        .isEqualTo(new DdsTransportSettings.StartAnnouncements(7, Duration.ofMillis(150))));
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.start-announcements.count=500")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.start-announcements.count=500")
+                        .hasStackTraceContaining("0..120"));
+    }
+
+    @Test
     void aDdsNodeWithNeitherSecurityNorPlainDdsDoesNotStartAndNamesBothChoices() {
         runner.withPropertyValues("gateway.node.transport=dds").run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining(InvalidPropertiesException.class.getName())

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,6 +46,8 @@ final class CycloneParticipant implements ParticipantDriver {
     private final @Nullable HandshakeWatch handshakes;
     private final SecurityRefusals refusedBefore;
     private final Map<DataType<?>, Prepared> types = new ConcurrentHashMap<>();
+    /** The announcement count {@link #announce} puts in USER_DATA, so each call changes the QoS. */
+    private final AtomicLong announcements = new AtomicLong();
     /** Where writes marshal samples; larger samples use a per-call arena. */
     final Scratch writeScratch = new Scratch(SCRATCH_MAX_BYTES);
     /** Where takes put the loan pointers and sample infos. */
@@ -106,6 +109,28 @@ final class CycloneParticipant implements ParticipantDriver {
     @Override
     public Set<String> failedHandshakes() {
         return this.handshakes == null ? Set.of() : this.handshakes.failedWith(this.guidPrefix);
+    }
+
+    /**
+     * Cyclone 0.10 has no call that announces a participant, but it announces one whose QoS changed at once
+     * ({@code ddsi_update_participant_plist} writes the SPDP sample to every discovery address, multicast and
+     * peers, as its periodic announcement does). So the participant's USER_DATA, which nothing else here uses,
+     * carries a count that each call raises.
+     */
+    @Override
+    public void announce() {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment count = call.allocate(ValueLayout.JAVA_LONG);
+            count.set(ValueLayout.JAVA_LONG, 0, this.announcements.incrementAndGet());
+            MemorySegment qos = this.ddsc.createQos();
+            try {
+                this.ddsc.qsetUserdata(qos, count, count.byteSize());
+                this.ddsc.check(this.ddsc.setQos(this.handle, qos), "dds_set_qos");
+            }
+            finally {
+                this.ddsc.deleteQos(qos);
+            }
+        }
     }
 
     @Override

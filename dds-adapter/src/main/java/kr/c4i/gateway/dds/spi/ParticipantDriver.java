@@ -26,6 +26,13 @@ public interface ParticipantDriver {
      */
     Set<String> failedHandshakes();
 
+    /**
+     * Sends the participant's announcement (SPDP) now, to every discovery destination, besides the binding's
+     * periodic ones: a remote participant that missed the last one, say behind a cut that just lifted, finds it
+     * without waiting for the next.
+     */
+    void announce();
+
     <T> TopicDriver<T> createTopic(String name, DataType<T> type);
 
     <T> WriterDriver<T> createWriter(TopicDriver<T> topic, Qos qos);

@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -91,13 +91,15 @@ public final class DdsTransport implements ReceiptingTransport {
     private volatile Map<String, Integer> expectedReaders = Map.of();
     private final ParticipantRecreation recreation;
     private final LongAdder recreated = new LongAdder();
+    private final LongAdder announced = new LongAdder();
     private volatile @Nullable Recreated lastRecreated;
     private volatile State state = State.NEW;
     // Set by open() and replaced whole by a recreation; the handlers by onReceipts and subscribe. Null until then.
     private volatile @Nullable Generation current;
     private @Nullable ReceiptHandler receiptHandler;
     private @Nullable InboundHandler inboundHandler;
-    private @Nullable ScheduledExecutorService handshakeCheck;
+    // The handshake check and the start announcements; null when neither is on.
+    private @Nullable ScheduledExecutorService timers;
     private Duration openTime = Duration.ZERO;
 
     private enum State {
@@ -122,6 +124,8 @@ public final class DdsTransport implements ReceiptingTransport {
         final ReceiveLoop receiveLoop;
         volatile @Nullable Thread receiveThread;
         Counts carried = Counts.NONE;
+        // Set on the timer thread once the participant matched another node: start announcements end there.
+        volatile boolean foundPeer;
 
         Generation(DomainParticipant participant, Map<String, Channel> channels,
                 Topic<KmtfReceiptSample> receiptTopic, ReceiveLoop receiveLoop) {
@@ -208,13 +212,19 @@ public final class DdsTransport implements ReceiptingTransport {
         startReceiving(generation);
         this.openTime = Duration.ofNanos(System.nanoTime() - start);
         this.state = State.OPEN;
-        if (secured() && this.settings.handshakeRecovery().enabled()) {
-            long tick = Math.clamp(this.settings.handshakeRecovery().delay().toMillis() / 4, 50, 1_000);
-            ScheduledExecutorService check = Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().daemon().name("dds-handshakes-" + this.node).factory());
-            check.scheduleWithFixedDelay(this::checkHandshakes, tick, tick, TimeUnit.MILLISECONDS);
-            this.handshakeCheck = check;
+        boolean checkHandshakes = secured() && this.settings.handshakeRecovery().enabled();
+        if (checkHandshakes || this.settings.startAnnouncements().count() > 0) {
+            ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1,
+                    Thread.ofPlatform().daemon().name("dds-timers-" + this.node).factory());
+            // Closing lets a recreation in progress finish, and drops what is not due yet.
+            timers.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+            if (checkHandshakes) {
+                long tick = Math.clamp(this.settings.handshakeRecovery().delay().toMillis() / 4, 50, 1_000);
+                timers.scheduleWithFixedDelay(this::checkHandshakes, tick, tick, TimeUnit.MILLISECONDS);
+            }
+            this.timers = timers;
         }
+        scheduleStartAnnouncements(generation);
         log.info("DDS transport of node {} opened in domain {} through {}: {} topics and writers in {} ms",
                 this.node, generation.participant.domainId(), generation.participant.bindingName(),
                 generation.channels.size(), this.openTime.toMillis());
@@ -571,6 +581,68 @@ public final class DdsTransport implements ReceiptingTransport {
                 generation.participant.securityRefusals());
     }
 
+    /**
+     * The generation's {@link DdsTransportSettings.StartAnnouncements}: one every interval from now, while the
+     * generation is the current one.
+     */
+    private void scheduleStartAnnouncements(Generation generation) {
+        DdsTransportSettings.StartAnnouncements start = this.settings.startAnnouncements();
+        ScheduledExecutorService scheduler = this.timers;
+        if (scheduler == null || start.count() == 0) {
+            return;
+        }
+        long interval = start.interval().toNanos();
+        for (int i = 1; i <= start.count(); i++) {
+            scheduler.schedule(() -> announce(generation), i * interval, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Announces the generation's participant, unless it was replaced or closed meanwhile, or has found another node
+     * already (then they found each other, and a peer still away finds it at the next periodic announcement); runs
+     * on the timer.
+     */
+    private void announce(Generation generation) {
+        if (this.state != State.OPEN || this.current != generation || generation.foundPeer) {
+            return;
+        }
+        try {
+            if (matchesAnotherNode(generation)) {
+                generation.foundPeer = true;
+                return;
+            }
+            generation.participant.announce();
+            this.announced.increment();
+        }
+        catch (IllegalStateException | DdsException ex) {
+            // Closed meanwhile, or the binding refused: the periodic announcements go on regardless.
+            log.debug("DDS participant of node {} not announced: {}", this.node, ex.getMessage());
+        }
+    }
+
+    /**
+     * Whether a writer of the generation matches a reader of another node, or a reader a writer of another node:
+     * every type has a writer here, so each reader's own match is not another node's.
+     */
+    private boolean matchesAnotherNode(Generation generation) {
+        for (Channel channel : generation.channels.values()) {
+            if (remoteReaders(channel) > 0) {
+                return true;
+            }
+        }
+        for (DataReader<KmtfMessageSample> reader : generation.receiveLoop.readersByType().values()) {
+            if (reader.status().matchedWriters() > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Announcements the transport added to the binding's periodic ones since {@link #open}. */
+    public long startAnnouncementsSent() {
+        return this.announced.sum();
+    }
+
     /** Recreates the participant once a handshake failure has lasted its wait; runs on the handshake check thread. */
     private void checkHandshakes() {
         Generation generation = this.current;
@@ -618,6 +690,7 @@ public final class DdsTransport implements ReceiptingTransport {
             fresh.carried = carried;
             startReceiving(fresh);
             this.current = fresh;
+            scheduleStartAnnouncements(fresh);
         }
         this.recreated.increment();
         this.lastRecreated = new Recreated(Instant.now(), remotes);
@@ -725,14 +798,15 @@ public final class DdsTransport implements ReceiptingTransport {
                 return;
             }
             generation = this.current;
-            check = this.handshakeCheck;
+            check = this.timers;
         }
         if (check != null) {
-            // A recreation in progress finishes, and closes the participant it replaced.
+            // A recreation in progress finishes, and closes the participant it replaced; announcements not yet due
+            // are dropped.
             check.shutdown();
             try {
                 if (!check.awaitTermination(this.settings.writeTimeout().toMillis() + 10_000, TimeUnit.MILLISECONDS)) {
-                    log.warn("DDS handshake check of node {} did not stop", this.node);
+                    log.warn("DDS timers (handshake check) of node {} did not stop", this.node);
                 }
             }
             catch (InterruptedException ex) {

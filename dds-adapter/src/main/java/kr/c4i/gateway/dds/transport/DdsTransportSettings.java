@@ -32,9 +32,12 @@ import kr.c4i.gateway.dds.ParticipantSettings;
  * @param handshakeRecovery with DDS Security: when the transport recreates its participant because an
  *        authentication handshake failed, which Cyclone 0.10 never tries again; default
  *        {@link HandshakeRecovery#DEFAULT}
+ * @param startAnnouncements how often the participant announces itself in its first moments, besides the
+ *        periodic announcements; default {@link StartAnnouncements#DEFAULT}
  */
 public record DdsTransportSettings(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
-        Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog, HandshakeRecovery handshakeRecovery) {
+        Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog, HandshakeRecovery handshakeRecovery,
+        StartAnnouncements startAnnouncements) {
 
     public static final int DEFAULT_MAX_BATCH = 256;
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
@@ -47,6 +50,7 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         Objects.requireNonNull(redeliveryDelay, "redeliveryDelay");
         Objects.requireNonNull(receiptsTopic, "receiptsTopic");
         Objects.requireNonNull(handshakeRecovery, "handshakeRecovery");
+        Objects.requireNonNull(startAnnouncements, "startAnnouncements");
         if (participant.writeBatch() == null) {
             participant = participant.toBuilder().writeBatch(DEFAULT_WRITE_BATCH).build();
         }
@@ -73,13 +77,52 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
      */
     public static Builder builder(Duration writeTimeout, int bestEffortBacklog) {
         return new Builder(ParticipantSettings.defaults(), writeTimeout, DEFAULT_MAX_BATCH, DEFAULT_REDELIVERY_DELAY,
-                DEFAULT_RECEIPTS_TOPIC, bestEffortBacklog, HandshakeRecovery.DEFAULT);
+                DEFAULT_RECEIPTS_TOPIC, bestEffortBacklog, HandshakeRecovery.DEFAULT, StartAnnouncements.DEFAULT);
     }
 
     /** A builder holding these settings, to derive a changed copy. */
     public Builder toBuilder() {
         return new Builder(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery);
+                this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery, this.startAnnouncements);
+    }
+
+    /**
+     * Announcements the transport adds to the periodic ones ({@link ParticipantSettings.Discovery#announceInterval()})
+     * in the first moments of each participant it creates: at {@link #open} and at each recreation. A peer that could
+     * not hear the participant's first announcement (its link still down while the node started) finds it as soon as
+     * the link is back within these moments, instead of at the next periodic one, 8 s apart by default. Each costs what
+     * a periodic announcement costs on the wire: one datagram to the multicast group and one to each participant index
+     * of each peer.
+     *
+     * @param count how many, one every {@code interval} from the participant's creation; 0 for none
+     * @param interval the time between two
+     */
+    public record StartAnnouncements(int count, Duration interval) {
+
+        public static final StartAnnouncements NONE = new StartAnnouncements(0, Duration.ofSeconds(1));
+
+        /**
+         * Eight, 250 ms apart: a node that starts while its link is down and is back within 2 s is found within
+         * 250 ms of the link's return, not at the next periodic announcement. Each costs one periodic
+         * announcement's bytes (docs/benchmarks.md); they end as soon as the node matches another one, so a node
+         * that starts among its peers sends one or two of them.
+         */
+        public static final StartAnnouncements DEFAULT = new StartAnnouncements(8, Duration.ofMillis(250));
+
+        /** The most: one a second for two minutes, or many more than a start needs. */
+        public static final int MAX_COUNT = 120;
+
+        public StartAnnouncements {
+            Objects.requireNonNull(interval, "interval");
+            if (count < 0 || count > MAX_COUNT) {
+                throw invalid("startAnnouncements.count", "startAnnouncements.count must be 0.." + MAX_COUNT
+                        + ", was " + count);
+            }
+            if (interval.compareTo(Duration.ofMillis(10)) < 0) {
+                throw invalid("startAnnouncements.interval", "startAnnouncements.interval must be at least 10 ms, "
+                        + "was " + interval);
+            }
+        }
     }
 
     /**
@@ -131,10 +174,11 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         private String receiptsTopic;
         private int bestEffortBacklog;
         private HandshakeRecovery handshakeRecovery;
+        private StartAnnouncements startAnnouncements;
 
         private Builder(ParticipantSettings participant, Duration writeTimeout, int maxBatch,
                 Duration redeliveryDelay, String receiptsTopic, int bestEffortBacklog,
-                HandshakeRecovery handshakeRecovery) {
+                HandshakeRecovery handshakeRecovery, StartAnnouncements startAnnouncements) {
             this.participant = participant;
             this.writeTimeout = writeTimeout;
             this.maxBatch = maxBatch;
@@ -142,6 +186,7 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
             this.receiptsTopic = receiptsTopic;
             this.bestEffortBacklog = bestEffortBacklog;
             this.handshakeRecovery = handshakeRecovery;
+            this.startAnnouncements = startAnnouncements;
         }
 
         public Builder participant(ParticipantSettings value) {
@@ -179,10 +224,15 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
             return this;
         }
 
+        public Builder startAnnouncements(StartAnnouncements value) {
+            this.startAnnouncements = value;
+            return this;
+        }
+
         /** @throws InvalidSettingsException naming the first setting out of range */
         public DdsTransportSettings build() {
             return new DdsTransportSettings(this.participant, this.writeTimeout, this.maxBatch, this.redeliveryDelay,
-                    this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery);
+                    this.receiptsTopic, this.bestEffortBacklog, this.handshakeRecovery, this.startAnnouncements);
         }
     }
 }

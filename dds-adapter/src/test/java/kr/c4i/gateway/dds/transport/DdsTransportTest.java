@@ -470,6 +470,35 @@ class DdsTransportTest {
     }
 
     @Test
+    void aNodeAloneSendsAsManyStartAnnouncementsAsSetAndNoneWhenSetToNone() throws Exception {
+        DdsTransport quiet = transport(ALPHA, Set.of(), TestNetwork.transport()
+                .startAnnouncements(DdsTransportSettings.StartAnnouncements.NONE).build());
+        quiet.open();
+        DdsTransport announcing = transport(BRAVO, Set.of(), TestNetwork.transport()
+                .startAnnouncements(new DdsTransportSettings.StartAnnouncements(3, Duration.ofMillis(20))).build());
+        announcing.open();
+        await(() -> announcing.startAnnouncementsSent() == 3, "three start announcements");
+        Thread.sleep(100);
+        assertThat(announcing.startAnnouncementsSent()).isEqualTo(3);
+        assertThat(quiet.startAnnouncementsSent()).isZero();
+    }
+
+    @Test
+    void startAnnouncementsEndOnceTheNodeMatchesAnotherOne() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), TestNetwork.transport()
+                .startAnnouncements(new DdsTransportSettings.StartAnnouncements(100, Duration.ofMillis(20))).build());
+        bravo.open();
+        bravo.subscribe(new Inbox());
+        awaitMatched(alpha, type, 1);
+        Thread.sleep(200);
+        long sent = bravo.startAnnouncementsSent();
+        Thread.sleep(300);
+        assertThat(bravo.startAnnouncementsSent()).isEqualTo(sent).isLessThan(100);
+    }
+
+    @Test
     void aConfigurationCycloneRejectsFailsOpenAsUnavailableQuotingItAndCyclonesReason() {
         DdsTransportSettings settings = TestNetwork.transport().participant(TestNetwork.loopback().toBuilder()
                 .vendorConfig("<CycloneDDS><Domain><NoSuchElement/></Domain></CycloneDDS>").build()).build();

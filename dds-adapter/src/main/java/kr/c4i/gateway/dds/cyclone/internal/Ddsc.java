@@ -69,6 +69,8 @@ public final class Ddsc {
     private final MethodHandle qsetPartition;
     private final MethodHandle qsetTransportPriority;
     private final MethodHandle qsetResourceLimits;
+    private final MethodHandle qsetUserdata;
+    private final MethodHandle setQos;
     private final MethodHandle qgetPartition;
     private final MethodHandle getMatchedPublicationData;
     private final MethodHandle builtintopicFreeEndpoint;
@@ -112,6 +114,8 @@ public final class Ddsc {
         this.qsetPartition = h.get(DdscSymbol.QSET_PARTITION);
         this.qsetTransportPriority = h.get(DdscSymbol.QSET_TRANSPORT_PRIORITY);
         this.qsetResourceLimits = h.get(DdscSymbol.QSET_RESOURCE_LIMITS);
+        this.qsetUserdata = h.get(DdscSymbol.QSET_USERDATA);
+        this.setQos = h.get(DdscSymbol.SET_QOS);
         this.qgetPartition = h.get(DdscSymbol.QGET_PARTITION);
         this.getMatchedPublicationData = h.get(DdscSymbol.GET_MATCHED_PUBLICATION_DATA);
         this.builtintopicFreeEndpoint = h.get(DdscSymbol.BUILTINTOPIC_FREE_ENDPOINT);
@@ -504,6 +508,24 @@ public final class Ddsc {
     public void qsetResourceLimits(MemorySegment qos, int maxSamples, int maxInstances, int maxSamplesPerInstance) {
         try {
             this.qsetResourceLimits.invokeExact(qos, maxSamples, maxInstances, maxSamplesPerInstance);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public void qsetUserdata(MemorySegment qos, MemorySegment value, long size) {
+        try {
+            this.qsetUserdata.invokeExact(qos, value, size);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
+    public int setQos(int entity, MemorySegment qos) {
+        try {
+            return (int) this.setQos.invokeExact(entity, qos);
         }
         catch (Throwable ex) {
             throw rethrow(ex);

@@ -86,6 +86,10 @@ public enum DdscSymbol {
     QSET_TRANSPORT_PRIORITY("dds_qset_transport_priority", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)),
     // void dds_qset_resource_limits(dds_qos_t *, int32_t max_samples, int32_t max_instances, int32_t per_instance)
     QSET_RESOURCE_LIMITS("dds_qset_resource_limits", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT)),
+    // void dds_qset_userdata(dds_qos_t *, const void *value, size_t sz)
+    QSET_USERDATA("dds_qset_userdata", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG)),
+    // dds_return_t dds_set_qos(dds_entity_t, const dds_qos_t *): on a participant, a changed USER_DATA is announced
+    SET_QOS("dds_set_qos", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
     // bool dds_qget_partition(const dds_qos_t *, uint32_t *n, char ***ps): ps and each name are dds_free'd
     QGET_PARTITION("dds_qget_partition", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, ADDRESS, ADDRESS)),
     // dds_builtintopic_endpoint_t *dds_get_matched_publication_data(dds_entity_t reader, dds_instance_handle_t ih)
