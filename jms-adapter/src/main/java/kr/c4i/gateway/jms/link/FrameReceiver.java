@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -22,6 +20,7 @@ import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.retry.Backoff;
 import kr.c4i.gateway.jms.BrokerTls;
+import kr.c4i.gateway.jms.TransactedQueueReader;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,12 +33,12 @@ import org.slf4j.LoggerFactory;
  * them. A message that is not a frame from a configured peer is moved to the invalid queue in the same transaction,
  * so it never blocks the queue.
  */
-final class FrameReceiver implements Runnable {
+final class FrameReceiver extends TransactedQueueReader {
 
     private static final Logger log = LoggerFactory.getLogger(FrameReceiver.class);
 
     /** How long a receive waits before checking whether to stop. */
-    private static final long RECEIVE_TIMEOUT_MILLIS = 500;
+    private static final Duration RECEIVE_TIMEOUT = Duration.ofMillis(500);
 
     /** The most frames taken in one transaction: a burst costs one commit here and one store transaction. */
     static final int MAX_BATCH_FRAMES = 64;
@@ -49,84 +48,38 @@ final class FrameReceiver implements Runnable {
 
     private final JmsLinkSettings settings;
     private final String brokerUrl;
-    private final String queueName;
     private final ActiveMQConnectionFactory factory;
     private final Consumer<List<ReceivedFrame>> handler;
-    private final Backoff backoff;
-    private final Thread thread;
-    private final CountDownLatch stopping = new CountDownLatch(1);
     private final Map<SiteId, Counters> received = new ConcurrentHashMap<>();
     private final AtomicLong invalidMessages = new AtomicLong();
-    private volatile boolean running = true;
-    private volatile boolean connected;
-    private volatile @Nullable Connection connection;
-    private volatile @Nullable String lastError;
 
     /**
      * @param handler given the frames of each transaction; returning acknowledges them, throwing has them offered
      *        again
      */
     FrameReceiver(JmsLinkSettings settings, String brokerUrl, Consumer<List<ReceivedFrame>> handler) {
+        super("jms-link-receive-" + settings.site(), settings.queueName(settings.site()), settings.invalidQueue(),
+                Frames.masked(brokerUrl), RECEIVE_TIMEOUT,
+                new Backoff(settings.reconnectBackoff(), settings.maxReconnectBackoff()));
         this.settings = settings;
         this.brokerUrl = brokerUrl;
-        this.queueName = settings.queueName(settings.site());
         this.handler = handler;
-        this.backoff = new Backoff(settings.reconnectBackoff(), settings.maxReconnectBackoff());
         this.factory = BrokerTls.secure(new ActiveMQConnectionFactory(PeerSender.withConnectTimeout(brokerUrl),
                 settings.user(), settings.password()), settings.tls());
         this.factory.setConsumerWindowSize(settings.windows().consumerWindowBytes());
         settings.peers().keySet().forEach((peer) -> this.received.put(peer, new Counters()));
-        this.thread = Thread.ofPlatform().name("jms-link-receive-" + settings.site()).daemon(true).unstarted(this);
-    }
-
-    void start() {
-        this.thread.start();
     }
 
     @Override
-    public void run() {
-        while (this.running) {
-            try {
-                consume();
-            }
-            catch (JMSException | RuntimeException ex) {
-                this.connected = false;
-                if (this.running) {
-                    this.lastError = "Unable to receive from queue " + this.queueName + " at "
-                            + Frames.masked(this.brokerUrl) + ": " + Frames.describe(ex);
-                    log.warn("{}; reconnecting in {} ms", this.lastError, this.backoff.current().toMillis());
-                    pause();
-                }
-            }
-        }
+    protected Connection connect() throws JMSException {
+        return this.factory.createConnection();
     }
 
-    private void consume() throws JMSException {
-        try (Connection opened = this.factory.createConnection()) {
-            this.connection = opened;
-            if (!this.running) {
-                return;
-            }
-            Session session = opened.createSession(true, Session.SESSION_TRANSACTED);
-            MessageConsumer consumer = session.createConsumer(session.createQueue(this.queueName));
-            MessageProducer invalid = session.createProducer(session.createQueue(this.settings.invalidQueue()));
-            opened.start();
-            this.connected = true;
-            this.lastError = null;
-            this.backoff.reset();
-            log.info("Receiving frames of site {} from queue {} at {}", this.settings.site(), this.queueName,
-                    Frames.masked(this.brokerUrl));
-            while (this.running) {
-                Message message = consumer.receive(RECEIVE_TIMEOUT_MILLIS);
-                if (message != null) {
-                    handle(session, consumer, invalid, message);
-                }
-            }
-        }
-        finally {
-            this.connected = false;
-            this.connection = null;
-        }
+    @Override
+    protected void connected() {
+        backoff().reset();
+        log.info("Receiving frames of site {} from queue {} at {}", this.settings.site(), queue(),
+                Frames.masked(this.brokerUrl));
     }
 
     /**
@@ -134,7 +87,8 @@ final class FrameReceiver implements Runnable {
      * transaction: messages that are not frames move to the invalid queue, the frames go to the handler together,
      * and one commit acknowledges all of it once the handler returns.
      */
-    private void handle(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
+    @Override
+    protected void handle(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
             throws JMSException {
         List<ReceivedFrame> frames = new ArrayList<>();
         List<Long> seqs = new ArrayList<>();
@@ -151,9 +105,9 @@ final class FrameReceiver implements Runnable {
                 bytes += frame.bytes().length;
             }
             else {
-                log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), this.queueName,
+                log.error("Moving message {} from queue {} to {}: {}", message.getJMSMessageID(), queue(),
                         this.settings.invalidQueue(), problem);
-                invalid.send(Frames.toInvalid(session, message, problem, this.queueName));
+                invalid.send(Frames.toInvalid(session, message, problem, queue()));
                 moved++;
             }
             message = frames.size() < MAX_BATCH_FRAMES && bytes < MAX_BATCH_BYTES ? consumer.receiveNoWait() : null;
@@ -167,16 +121,16 @@ final class FrameReceiver implements Runnable {
             catch (RuntimeException ex) {
                 log.warn("Handler failed on {} frames from {}; offering them again in {} ms: {}", frames.size(),
                         frames.stream().map(ReceivedFrame::from).distinct().toList(),
-                        this.backoff.current().toMillis(), ex.toString(), ex);
+                        backoff().current().toMillis(), ex.toString(), ex);
                 pause();
-                if (!this.running) {
+                if (!running()) {
                     session.rollback();
                     return;
                 }
             }
         }
         session.commit();
-        this.backoff.reset();
+        backoff().reset();
         this.invalidMessages.addAndGet(moved);
         for (int i = 0; i < frames.size(); i++) {
             Counters counters = this.received.get(frames.get(i).from());
@@ -218,24 +172,6 @@ final class FrameReceiver implements Runnable {
         return null;
     }
 
-    private void pause() {
-        try {
-            this.stopping.await(this.backoff.next().toNanos(), TimeUnit.NANOSECONDS);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            this.running = false;
-        }
-    }
-
-    boolean isConnected() {
-        return this.connected;
-    }
-
-    @Nullable String lastError() {
-        return this.lastError;
-    }
-
     long invalidMessages() {
         return this.invalidMessages.get();
     }
@@ -249,32 +185,10 @@ final class FrameReceiver implements Runnable {
         return details;
     }
 
-    /**
-     * Lets a frame in the handler finish and commit, then stops; if the thread does not stop within {@code grace},
-     * closes its connection so the uncommitted frame is redelivered later.
-     */
-    void stop(Duration grace) {
-        this.running = false;
-        this.stopping.countDown();
-        try {
-            this.thread.join(Duration.ofMillis(RECEIVE_TIMEOUT_MILLIS).plus(grace));
-            if (this.thread.isAlive()) {
-                Connection current = this.connection;
-                if (current != null) {
-                    current.close();
-                }
-                this.thread.join(grace);
-            }
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        catch (JMSException | RuntimeException ex) {
-            log.debug("Ignored failure closing the receiving connection: {}", ex.toString());
-        }
-        if (this.thread.isAlive()) {
-            log.warn("Frame receiver of site {} did not stop within {}", this.settings.site(), grace);
-        }
+    /** Stops as {@link TransactedQueueReader#stop} does, then closes the connection factory. */
+    @Override
+    public void stop(Duration grace) {
+        super.stop(grace);
         this.factory.close();
     }
 
