@@ -164,14 +164,28 @@ final class InboxProbe {
         return latency(db, "inbox", "received_at", since);
     }
 
+    /**
+     * Insert-to-sent latency of the outbox rows created since {@code since} and sent: the sending node's share of the
+     * latency (claimed, sent, and marked sent in its transaction), the rest being the way to the inbox.
+     */
+    static Latency sentLatency(DataSource outbox, Instant since) throws SQLException {
+        return latency(outbox, "outbox", "sent_at", "created_at", since);
+    }
+
     private static Latency latency(DataSource db, String table, String column, Instant since) throws SQLException {
+        return latency(db, table, "received_at", column, since);
+    }
+
+    /** @param end the column of the time each row got where it is measured to */
+    private static Latency latency(DataSource db, String table, String end, String column, Instant since)
+            throws SQLException {
         String sql = """
                 SELECT count(*),
                        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),
                        percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
-                       max(ms), min(created_at), max(received_at)
-                  FROM (SELECT extract(epoch FROM received_at - created_at) * 1000 AS ms, created_at, received_at
-                          FROM %s WHERE %s >= ?) AS l""".formatted(table, column);
+                       max(ms), min(created_at), max(%1$s)
+                  FROM (SELECT extract(epoch FROM %1$s - created_at) * 1000 AS ms, created_at, %1$s
+                          FROM %2$s WHERE %3$s >= ? AND %1$s IS NOT NULL) AS l""".formatted(end, table, column);
         try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(since));
             try (ResultSet rs = ps.executeQuery()) {

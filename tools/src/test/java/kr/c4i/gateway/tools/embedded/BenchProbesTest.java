@@ -1,6 +1,7 @@
 package kr.c4i.gateway.tools.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 
 import javax.sql.DataSource;
 
@@ -56,6 +58,29 @@ class BenchProbesTest {
             assertThat(arrivals.reached(16)).isFalse();
             assertThat(arrivals.rows()).isEqualTo(16);
             assertThat(arrivals.reached(16)).isTrue();
+        }
+    }
+
+    @Test
+    void theSendingNodesShareIsTakenFromTheOutboxRowsSentSinceThePhaseBegan() throws Exception {
+        try (EmbeddedDatabase postgres = start()) {
+            DataSource db = postgres.dataSource();
+            execute(db, "CREATE TABLE outbox (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL, "
+                    + "sent_at timestamptz)");
+            // Before the phase: left out however slow.
+            execute(db, "INSERT INTO outbox (created_at, sent_at) VALUES (timestamptz '2026-11-27 07:00', "
+                    + "timestamptz '2026-11-27 08:00')");
+            // In the phase: 99 rows sent 4 ms after their insert, one 40 ms after, one not sent yet.
+            execute(db, "INSERT INTO outbox (created_at, sent_at) SELECT timestamptz '2026-11-27 09:00' + i * "
+                    + "interval '1 ms', timestamptz '2026-11-27 09:00' + i * interval '1 ms' + interval '4 ms' "
+                    + "FROM generate_series(1, 99) AS i");
+            execute(db, "INSERT INTO outbox (created_at, sent_at) VALUES (timestamptz '2026-11-27 09:01', "
+                    + "timestamptz '2026-11-27 09:01' + interval '40 ms'), (timestamptz '2026-11-27 09:01', NULL)");
+
+            InboxProbe.Latency sent = InboxProbe.sentLatency(db, Instant.parse("2026-11-27T09:00:00Z"));
+            assertThat(sent.rows()).isEqualTo(100);
+            assertThat(sent.p50Millis()).isCloseTo(4.0, offset(0.01));
+            assertThat(sent.maxMillis()).isCloseTo(40.0, offset(0.01));
         }
     }
 
