@@ -56,7 +56,7 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
  * @param handshakeRecovery with DDS Security: recreating the node's participant when an authentication handshake
  *        with a remote participant that is still there failed, which Cyclone 0.10 never tries again
  * @param startAnnouncements announcements the node adds to the periodic ones when it starts, so peers whose link
- *        comes back in its first moments find it at once (see docs/benchmarks.md for their cost)
+ *        comes back in its first moments find it at once (their cost: docs/results.md, issue 30's section)
  */
 @ConfigurationProperties("gateway.dds")
 public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String networkInterface,

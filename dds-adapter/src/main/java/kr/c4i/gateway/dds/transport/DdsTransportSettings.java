@@ -104,7 +104,7 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
         /**
          * Eight, 250 ms apart: a node that starts while its link is down and is back within 2 s is found within
          * 250 ms of the link's return, not at the next periodic announcement. Each costs one periodic
-         * announcement's bytes (docs/benchmarks.md); they end as soon as the node matches another one, so a node
+         * announcement's bytes (docs/results.md, issue 30's section); they end as soon as the node matches another one, so a node
          * that starts among its peers sends one or two of them.
          */
         public static final StartAnnouncements DEFAULT = new StartAnnouncements(8, Duration.ofMillis(250));
