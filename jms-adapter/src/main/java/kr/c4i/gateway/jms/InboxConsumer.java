@@ -30,7 +30,6 @@ final class InboxConsumer extends TransactedQueueReader {
 
     private final JmsTransportSettings settings;
     private final ConnectionFactory connectionFactory;
-    private final String brokerUrl;
     private final InboundHandler handler;
 
     InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
@@ -46,7 +45,6 @@ final class InboxConsumer extends TransactedQueueReader {
                 new Backoff(settings.receive().retryBackoff(), settings.receive().maxRetryBackoff()));
         this.settings = settings;
         this.connectionFactory = connectionFactory;
-        this.brokerUrl = brokerUrl;
         this.handler = handler;
     }
 
@@ -57,7 +55,7 @@ final class InboxConsumer extends TransactedQueueReader {
 
     @Override
     protected void connected() {
-        log.info("Receiving from queue {} at {}", queue(), this.brokerUrl);
+        log.info("Receiving from queue {} at {}", queue(), broker());
     }
 
     @Override

@@ -68,6 +68,11 @@ public abstract class TransactedQueueReader implements Runnable {
         return this.queue;
     }
 
+    /** The broker's address as given to the constructor, fit for logs. */
+    protected final String broker() {
+        return this.broker;
+    }
+
     public final void start() {
         this.thread.start();
     }

@@ -47,7 +47,6 @@ final class FrameReceiver extends TransactedQueueReader {
     static final long MAX_BATCH_BYTES = 4L * 1024 * 1024;
 
     private final JmsLinkSettings settings;
-    private final String brokerUrl;
     private final ActiveMQConnectionFactory factory;
     private final Consumer<List<ReceivedFrame>> handler;
     private final Map<SiteId, Counters> received = new ConcurrentHashMap<>();
@@ -62,7 +61,6 @@ final class FrameReceiver extends TransactedQueueReader {
                 Frames.masked(brokerUrl), RECEIVE_TIMEOUT,
                 new Backoff(settings.reconnectBackoff(), settings.maxReconnectBackoff()));
         this.settings = settings;
-        this.brokerUrl = brokerUrl;
         this.handler = handler;
         this.factory = BrokerTls.secure(new ActiveMQConnectionFactory(PeerSender.withConnectTimeout(brokerUrl),
                 settings.user(), settings.password()), settings.tls());
@@ -78,8 +76,7 @@ final class FrameReceiver extends TransactedQueueReader {
     @Override
     protected void connected() {
         backoff().reset();
-        log.info("Receiving frames of site {} from queue {} at {}", this.settings.site(), queue(),
-                Frames.masked(this.brokerUrl));
+        log.info("Receiving frames of site {} from queue {} at {}", this.settings.site(), queue(), broker());
     }
 
     /**
