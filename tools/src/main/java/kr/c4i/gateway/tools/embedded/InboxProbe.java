@@ -153,7 +153,7 @@ final class InboxProbe {
      * bridge's inbox and for the replication reference's subscriber table.
      */
     static Latency latency(DataSource db, String table, Instant since) throws SQLException {
-        return latency(db, table, "created_at", since);
+        return latency(db, table, "received_at", "created_at", since);
     }
 
     /**
@@ -161,7 +161,7 @@ final class InboxProbe {
      * {@code received_at} index rather than a scan of an inbox that only grows.
      */
     static Latency arrivalsSince(DataSource db, Instant since) throws SQLException {
-        return latency(db, "inbox", "received_at", since);
+        return latency(db, "inbox", "received_at", "received_at", since);
     }
 
     /**
@@ -172,11 +172,10 @@ final class InboxProbe {
         return latency(outbox, "outbox", "sent_at", "created_at", since);
     }
 
-    private static Latency latency(DataSource db, String table, String column, Instant since) throws SQLException {
-        return latency(db, table, "received_at", column, since);
-    }
-
-    /** @param end the column of the time each row got where it is measured to */
+    /**
+     * @param end the column of the time each row got where it is measured to
+     * @param column the column {@code since} is compared with
+     */
     private static Latency latency(DataSource db, String table, String end, String column, Instant since)
             throws SQLException {
         String sql = """
