@@ -23,10 +23,9 @@ import kr.c4i.gateway.scenarios.net.PortCounters;
  * experiment's receiver) is READY with its routes unmatched, and its discovery (under DDS Security, six participants
  * of 270 writers each) would otherwise cross the cell's shaped link with the cell's messages. Routes alone do not
  * tell: they were up at the first look after a recovery while hosts sent up to 106 kB/s of discovery for 10 s more.
- * Nor does a fixed level: a settled DDS node still announces itself to every participant index of every peer, in one
- * burst per announcement interval (six secured nodes: 32 indices x 5 peers x 526 bytes every 8 s, and the peers'
- * port-unreachable answers, 12.7 kB/s from each host), so a window spans one interval and a link is steady when what
- * it carries stops changing.
+ * Nor does a fixed level: a settled DDS node still announces itself once per announcement interval (to the group;
+ * to every participant index of each unicast peer as well when a run gives it peers, 12.7 kB/s from each of six
+ * secured hosts), so a window spans one interval and a link is steady when what it carries stops changing.
  *
  * @param routesDown per node id, what its transport's health names as down (empty when all are up)
  * @param earlier per host, the bytes per second it sent over the window before the last (before a first look: the

@@ -18,8 +18,11 @@ import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
  * Pure functions from "these hosts run nodes, these nodes subscribe to these types" to each node's properties
- * and command line. Every node gets the same routing table; a node knows only the peers of its deployment, so
- * no node keeps calling hosts that run nothing (which would put ARP and SYNs on the measured links).
+ * and command line. Every node gets the same routing table; a JMS node knows only the peers of its deployment, so
+ * no node keeps calling hosts that run nothing (which would put ARP and SYNs on the measured links). A DDS node
+ * discovers the others as shipped, by multicast on the emulated LAN: unicast peers would add a copy of every
+ * announcement per peer and participant index (2,170 B/s per peer on a secured node, 13.6% of a 128 kbit/s link)
+ * and make a restarted node's first announcements wait for ARP (docs/results.md, issue 30).
  */
 public final class DeploymentPlan {
 
@@ -43,21 +46,19 @@ public final class DeploymentPlan {
                     launch.subscription(NodeSpec.idOf(subscriber), String.join(",", types));
                 }
             });
-            List<Integer> peers = hosts.stream().filter(h -> h != host).toList();
             switch (transport) {
                 case JMS -> {
                     launch.jmsCredentials(NodeSettings.JMS_USER, NodeSettings.JMS_PASSWORD)
                             .embeddedBroker(topology.hostAddress(host), NodeSettings.JMS_PORT)
                             .bridgeMaxRetryInterval(settings.jmsRetryInterval());
                     jmsSecurity(launch, pki, NodeSpec.idOf(host));
-                    for (int peer : peers) {
+                    for (int peer : hosts.stream().filter(h -> h != host).toList()) {
                         launch.jmsPeer(NodeSpec.idOf(peer),
                                 "tcp://" + topology.hostAddress(peer) + ":" + NodeSettings.JMS_PORT);
                     }
                 }
                 case DDS -> launch.ddsDomain(settings.ddsDomain()).ddsNetworkInterface(topology.hostInterface())
-                        .ddsMulticastAddress(settings.multicastAddress())
-                        .ddsPeers(peers.stream().map(topology::hostAddress).toList());
+                        .ddsMulticastAddress(settings.multicastAddress());
             }
             if (transport == TransportKind.DDS && pki == null) {
                 launch.ddsPlain();

@@ -88,14 +88,13 @@ class DeploymentPlanTest {
     }
 
     @Test
-    void ddsNodesUseTheHostInterfaceTheMulticastGroupAndThePeersAddresses() {
+    void ddsNodesUseTheHostInterfaceAndTheMulticastGroupWithoutUnicastPeers() {
         NodeSpec n2 = DeploymentPlan.nodes(topology, TransportKind.DDS, List.of(1, 2, 3), routing, settings, null)
                 .get(1);
         assertThat(n2.properties()).containsEntry("gateway.dds.domain-id", "7")
                 .containsEntry("gateway.dds.network-interface", "eth0")
                 .containsEntry("gateway.dds.multicast-address", "239.255.0.1")
-                .containsEntry("gateway.dds.peers", "10.77.0.1,10.77.0.3")
-                .doesNotContainKeys("gateway.jms.user", "gateway.jms.embedded.host");
+                .doesNotContainKeys("gateway.dds.peers", "gateway.jms.user", "gateway.jms.embedded.host");
     }
 
     @Test
@@ -107,7 +106,7 @@ class DeploymentPlanTest {
                 "-jar", "/x/gateway-tools-exec.jar");
         assertThat(String.join(" ", argv)).contains(
                 "node --id n2 --transport dds --work-dir /w --http-port 8080 --pg-socket-dir /w/sockets/n2 -- ",
-                "--gateway.dds.peers=10.77.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");
+                "--gateway.dds.multicast-address=239.255.0.1", "--gateway.routing.subscriptions.n2=SITREP,LOGSITREP");
         assertThat(argv).doesNotContain("--gateway.node.id=n2");
     }
 
