@@ -136,23 +136,59 @@ public record RunPlan(List<ExperimentKind> experiments, List<TransportKind> tran
     }
 
     /**
-     * Hosts a transport's deployment runs nodes on: the publisher and the largest N with 1:N, else two. All
-     * experiments of a transport share it, so six JVMs start once per transport, not once per experiment.
+     * A deployment of one transport: nodes on hosts 1 to {@code hosts}, started once for the experiments it serves.
+     *
+     * @param name part of its directories and log lines
      */
-    public int deploymentHosts() {
-        return runs(ExperimentKind.FANOUT) ? Math.max(2, fanOutHosts()) : 2;
+    public record Deployment(String name, int hosts, List<ExperimentKind> experiments) {
+
+        public Deployment {
+            experiments = List.copyOf(experiments);
+        }
+
+        public boolean runs(ExperimentKind kind) {
+            return experiments.contains(kind);
+        }
     }
 
-    /** Progress steps of one transport: the deployment's start and every repetition. */
-    public int stepsPerTransport() {
-        int steps = 1;
-        if (runs(ExperimentKind.RECOVERY)) {
-            steps += repetitions;
+    /**
+     * The deployments a transport starts, in order: the 1:1 experiments (recovery, loss) on a pair of hosts, as the
+     * study ran them, then 1:N on the publisher and the largest N. A node that recovers discovers, and under DDS
+     * Security shakes hands with, every other node of its deployment: among six it took up to 6 s, among two under
+     * half a second (docs/results.md, 2026-11-27).
+     */
+    public List<Deployment> deployments() {
+        List<Deployment> deployments = new ArrayList<>();
+        List<ExperimentKind> pair = new ArrayList<>();
+        for (ExperimentKind kind : List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS)) {
+            if (runs(kind)) {
+                pair.add(kind);
+            }
         }
-        if (runs(ExperimentKind.LOSS)) {
-            steps += 1 + lossCells.size() * repetitions;
+        if (!pair.isEmpty()) {
+            deployments.add(new Deployment("pair", 2, pair));
         }
         if (runs(ExperimentKind.FANOUT)) {
+            deployments.add(new Deployment("fanout", Math.max(2, fanOutHosts()), List.of(ExperimentKind.FANOUT)));
+        }
+        return deployments;
+    }
+
+    /** Progress steps of one transport: each deployment's start and every repetition. */
+    public int stepsPerTransport() {
+        return deployments().stream().mapToInt(this::steps).sum();
+    }
+
+    /** Progress steps of one deployment: its start and every repetition of its experiments. */
+    public int steps(Deployment deployment) {
+        int steps = 1;
+        if (deployment.runs(ExperimentKind.RECOVERY)) {
+            steps += repetitions;
+        }
+        if (deployment.runs(ExperimentKind.LOSS)) {
+            steps += 1 + lossCells.size() * repetitions;
+        }
+        if (deployment.runs(ExperimentKind.FANOUT)) {
             steps += subscribers.size() * repetitions;
         }
         return steps;

@@ -118,15 +118,22 @@ public final class ScenarioRunner {
     }
 
     private void runTransport(EmulatedNetwork network, TransportKind transport, ScenarioTypes types) {
-        List<Integer> hosts = java.util.stream.IntStream.rangeClosed(1, plan.deploymentHosts()).boxed().toList();
-        Map<Integer, List<String>> routing = types.routing(plan);
-        Testbed testbed = new Testbed("nodes", network, transport, hosts, routing, nodeSettings(),
+        for (RunPlan.Deployment deployment : plan.deployments()) {
+            run(network, transport, types, deployment);
+        }
+    }
+
+    private void run(EmulatedNetwork network, TransportKind transport, ScenarioTypes types,
+            RunPlan.Deployment deployment) {
+        List<Integer> hosts = java.util.stream.IntStream.rangeClosed(1, deployment.hosts()).boxed().toList();
+        Map<Integer, List<String>> routing = types.routing(deployment);
+        Testbed testbed = new Testbed(deployment.name(), network, transport, hosts, routing, nodeSettings(),
                 options.workRoot(), options.logDir(), options.secured(), log);
-        Budget budget = new Budget(plan.stepsPerTransport());
+        Budget budget = new Budget(plan.steps(deployment));
         try (testbed) {
-            start(testbed, types.sizes(plan), routing);
+            start(testbed, types.sizes(plan, deployment), routing);
             budget.left--;
-            if (plan.runs(ExperimentKind.RECOVERY)) {
+            if (deployment.runs(ExperimentKind.RECOVERY)) {
                 RecoveryExperiment recovery = new RecoveryExperiment(network, plan, types);
                 for (int r = 1; r <= plan.repetitions(); r++) {
                     int rep = r;
@@ -134,7 +141,7 @@ public final class ScenarioRunner {
                             () -> recovery.run(testbed, rep));
                 }
             }
-            if (plan.runs(ExperimentKind.LOSS)) {
+            if (deployment.runs(ExperimentKind.LOSS)) {
                 LossExperiment loss = new LossExperiment(network, plan, types, log);
                 RepetitionResult calibration = repeat(testbed, budget, transport.label() + " loss calibration",
                         () -> loss.calibrate(testbed));
@@ -148,7 +155,7 @@ public final class ScenarioRunner {
                     }
                 }
             }
-            if (plan.runs(ExperimentKind.FANOUT)) {
+            if (deployment.runs(ExperimentKind.FANOUT)) {
                 FanOutExperiment experiment = new FanOutExperiment(network, plan, types);
                 for (int n : plan.subscribers()) {
                     for (int r = 1; r <= plan.repetitions(); r++) {
@@ -160,7 +167,7 @@ public final class ScenarioRunner {
             }
         }
         catch (NodeStartException | RuntimeException ex) {
-            giveUp(transport, ex, budget);
+            giveUp(transport.label() + " " + deployment.name(), ex, budget);
         }
     }
 
@@ -367,12 +374,12 @@ public final class ScenarioRunner {
         }
     }
 
-    private void giveUp(TransportKind transport, Exception ex, Budget budget) {
-        String message = transport.label() + " given up: " + ex.getMessage();
+    private void giveUp(String what, Exception ex, Budget budget) {
+        String message = what + " given up: " + ex.getMessage();
         problems.add(message);
         log.accept(message);
         while (budget.left-- > 0) {
-            progress.step(transport.label() + ": skipped");
+            progress.step(what + ": skipped");
         }
     }
 

@@ -12,7 +12,7 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
 /**
- * The KMTF types each experiment sends, all RELIABLE, and the routing table that follows. One type per N of
+ * The KMTF types each experiment sends, all RELIABLE, and the routing tables that follow. One type per N of
  * 1:N lets one deployment of six nodes serve every N: the type for N=3 is routed to three nodes only.
  *
  * @param recovery type of the recovery experiment's messages
@@ -51,20 +51,20 @@ public record ScenarioTypes(String recovery, String loss, SortedMap<Integer, Str
     }
 
     /**
-     * The routing table of a transport's deployment: host 2 receives the recovery and loss types (when those run)
-     * and every N's type; host {@code h >= 3} receives the type of every N with {@code h <= N + 1}.
+     * The routing table of a deployment: host 2 receives the recovery and loss types (when it runs those) and every
+     * N's type (when it runs 1:N); host {@code h >= 3} receives the type of every N with {@code h <= N + 1}.
      */
-    public Map<Integer, List<String>> routing(RunPlan plan) {
+    public Map<Integer, List<String>> routing(RunPlan.Deployment deployment) {
         Map<Integer, List<String>> routing = new LinkedHashMap<>();
         List<String> second = new ArrayList<>();
-        if (plan.runs(ExperimentKind.RECOVERY)) {
+        if (deployment.runs(ExperimentKind.RECOVERY)) {
             second.add(recovery);
         }
-        if (plan.runs(ExperimentKind.LOSS)) {
+        if (deployment.runs(ExperimentKind.LOSS)) {
             second.add(loss);
         }
         routing.put(2, second);
-        if (plan.runs(ExperimentKind.FANOUT)) {
+        if (deployment.runs(ExperimentKind.FANOUT)) {
             int maxN = fanOut.isEmpty() ? 0 : fanOut.lastKey();
             for (int host = 2; host <= maxN + 1; host++) {
                 List<String> types = routing.computeIfAbsent(host, h -> new ArrayList<>());
@@ -78,16 +78,16 @@ public record ScenarioTypes(String recovery, String loss, SortedMap<Integer, Str
         return routing;
     }
 
-    /** Per type the deployment sends, the message size its experiment uses (the warm-up sends that size). */
-    public Map<String, Integer> sizes(RunPlan plan) {
+    /** Per type a deployment sends, the message size its experiment uses (the warm-up sends that size). */
+    public Map<String, Integer> sizes(RunPlan plan, RunPlan.Deployment deployment) {
         Map<String, Integer> sizes = new LinkedHashMap<>();
-        if (plan.runs(ExperimentKind.RECOVERY)) {
+        if (deployment.runs(ExperimentKind.RECOVERY)) {
             sizes.put(recovery, plan.recoverySize());
         }
-        if (plan.runs(ExperimentKind.LOSS)) {
+        if (deployment.runs(ExperimentKind.LOSS)) {
             sizes.put(loss, plan.lossSize());
         }
-        if (plan.runs(ExperimentKind.FANOUT)) {
+        if (deployment.runs(ExperimentKind.FANOUT)) {
             fanOut.values().forEach(t -> sizes.putIfAbsent(t, plan.fanOutSize()));
         }
         return sizes;

@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import kr.c4i.gateway.scenarios.experiment.CellKeys;
 import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
@@ -109,8 +110,7 @@ public final class MarkdownReport {
                 : Fmt.whole(arpRetry) + " ms"
                         + (arpRetry == HostTuning.KERNEL_ARP_RETRY_MILLIS ? " (kernel default)" : ""));
         row(md, "Nodes", "gateway-tools executable jar (" + s.nodeJar() + "), node command, -Xmx" + s.nodeHeap() + ", one per host "
-                + "on hosts 1.." + run.plan().deploymentHosts() + " (one deployment per transport, started once for "
-                + "all its experiments), each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
+                + deployments(run.plan()) + ", each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
                 + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties())
                 + (s.gatewayProperties().isEmpty() ? "" : "; the WAN gateways' extra properties "
                         + s.gatewayProperties()));
@@ -394,6 +394,14 @@ public final class MarkdownReport {
     }
 
     /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */
+    /** Where the nodes ran: per transport, each deployment's hosts and experiments. */
+    private static String deployments(RunPlan plan) {
+        return "per transport " + plan.deployments().stream()
+                .map(d -> d.experiments().stream().map(ExperimentKind::key).collect(Collectors.joining(" and "))
+                        + " on hosts 1.." + d.hosts())
+                .collect(Collectors.joining(", then ")) + " (a deployment each, started once for its experiments)";
+    }
+
     private static String compression(RunResult run, String link, String key) {
         return Fmt.percent(mean(run, ExperimentKind.WAN, link, key, Metrics.COMPRESSION_RATIO));
     }

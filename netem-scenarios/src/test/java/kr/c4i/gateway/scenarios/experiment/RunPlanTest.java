@@ -1,6 +1,8 @@
 package kr.c4i.gateway.scenarios.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
@@ -43,13 +45,19 @@ class RunPlanTest {
     }
 
     @Test
-    void everyTransportStartsOneDeploymentBigEnoughForTheLargestN() {
-        assertThat(RunPlan.quick(ALL, BOTH).deploymentHosts()).isEqualTo(6);
-        assertThat(RunPlan.quick(List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS), BOTH).deploymentHosts())
-                .isEqualTo(2);
-        // start + recovery + calibration + 2 loss cells + 3 N, per transport; wan: per link start + cells
-        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 3) + 2 * (1 + 2));
-        assertThat(RunPlan.full(ALL, BOTH).steps()).isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 3 * 15) + 3 * (1 + 7 * 15));
+    void theOneToOneExperimentsRunOnAPairAndOneToNOnTheLargestNsHosts() {
+        assertThat(RunPlan.quick(ALL, BOTH).deployments()).extracting(RunPlan.Deployment::name,
+                RunPlan.Deployment::hosts, RunPlan.Deployment::experiments).containsExactly(
+                        tuple("pair", 2, List.of(ExperimentKind.RECOVERY, ExperimentKind.LOSS)),
+                        tuple("fanout", 6, List.of(ExperimentKind.FANOUT)));
+        assertThat(RunPlan.quick(List.of(ExperimentKind.LOSS), BOTH).deployments()).singleElement()
+                .satisfies(d -> assertThat(d.hosts()).isEqualTo(2));
+        assertThat(RunPlan.quick(List.of(ExperimentKind.WAN), BOTH).deployments()).isEmpty();
+        // per transport: pair start + recovery + calibration + 2 loss cells, fanout start + 3 N; wan: per link
+        // start + cells
+        assertThat(RunPlan.quick(ALL, BOTH).steps()).isEqualTo(2 * (1 + 1 + 1 + 2 + 1 + 3) + 2 * (1 + 2));
+        assertThat(RunPlan.full(ALL, BOTH).steps())
+                .isEqualTo(2 * (1 + 15 + 1 + 6 * 15 + 1 + 3 * 15) + 3 * (1 + 7 * 15));
     }
 
     @Test
@@ -129,14 +137,19 @@ class RunPlanTest {
         assertThat(types.loss()).isEqualTo("LOGSITREP");
         assertThat(types.fanOut()).containsEntry(1, "LOGSITREP").containsEntry(3, "AIRSITREP")
                 .containsEntry(5, "MARSITREP");
-        var routing = types.routing(plan);
-        assertThat(routing.get(2)).containsExactly("SITREP", "LOGSITREP", "AIRSITREP", "MARSITREP");
+        RunPlan.Deployment pair = plan.deployments().get(0);
+        RunPlan.Deployment fanout = plan.deployments().get(1);
+        assertThat(types.routing(pair)).containsExactly(entry(2, List.of("SITREP", "LOGSITREP")));
+        assertThat(types.sizes(plan, pair)).containsExactly(entry("SITREP", 1024), entry("LOGSITREP", 200));
+        var routing = types.routing(fanout);
+        assertThat(routing.get(2)).containsExactly("LOGSITREP", "AIRSITREP", "MARSITREP");
         assertThat(routing.get(4)).containsExactly("AIRSITREP", "MARSITREP");
         assertThat(routing.get(6)).containsExactly("MARSITREP");
         for (int n : List.of(1, 3, 5)) {
             String type = types.fanOut().get(n);
             assertThat(routing.values().stream().filter(t -> t.contains(type)).count()).isEqualTo(n);
         }
-        assertThat(types.sizes(plan)).containsEntry("SITREP", 1024).containsEntry("LOGSITREP", 200);
+        assertThat(types.sizes(plan, fanout)).containsOnlyKeys("LOGSITREP", "AIRSITREP", "MARSITREP")
+                .containsEntry("LOGSITREP", 200);
     }
 }
