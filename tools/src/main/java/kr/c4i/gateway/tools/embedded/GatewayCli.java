@@ -39,13 +39,14 @@ public final class GatewayCli implements Runnable {
     }
 
     /**
-     * The configured command line: enums case-insensitive, a usage error in one line, a missing native library
-     * (Cyclone DDS, NORM) in one line, work data cleaned up, the exit codes in every help.
+     * The configured command line: enums case-insensitive, a usage error in one line, a property a node refused in
+     * one line, a missing native library (Cyclone DDS, NORM) in one line, work data cleaned up, the exit codes in
+     * every help.
      */
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new GatewayCli()).setCaseInsensitiveEnumValuesAllowed(true)
                 .setParameterExceptionHandler(new UsageError())
-                .setExecutionExceptionHandler(new MissingLibrary())
+                .setExecutionExceptionHandler(new InvalidProperties())
                 .setExecutionStrategy(GatewayCli::runAndCleanUp);
         ExitCode.listIn(cli, ExitCode.OK, ExitCode.SOFTWARE, ExitCode.USAGE, ExitCode.TARGET_MISSED,
                 ExitCode.ENVIRONMENT_UNSUPPORTED);
@@ -72,6 +73,9 @@ public final class GatewayCli implements Runnable {
         catch (CommandLine.ExecutionException ex) {
             if (MissingLibrary.in(ex).isPresent()) {
                 exitCode = ExitCode.ENVIRONMENT_UNSUPPORTED.code();
+            }
+            else if (InvalidProperties.in(ex).isPresent()) {
+                exitCode = ExitCode.USAGE.code();
             }
             throw ex;
         }

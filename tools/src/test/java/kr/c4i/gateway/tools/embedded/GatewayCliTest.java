@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -55,6 +56,22 @@ class GatewayCliTest {
         assertThat(lines.getLast()).as(r.toString()).matches("See 'gateway (demo|bench|node|wan) --help'\\.");
         assertThat(r.err()).as(r.toString()).doesNotContain("Exception", "\tat ", "Usage:");
         assertThat(r.out()).as(r.toString()).isEmpty();
+    }
+
+    @Test
+    void aPropertyANodeRefusesIsAUsageErrorInOneLine(@TempDir Path dir) {
+        System.setProperty("gateway.outbox.batch-size", "-5");
+        try {
+            CliDriver.Result r = CliDriver.run("demo", "--messages", "1", "--plain", "--work-dir", dir.toString());
+            assertThat(r.exitCode()).as(r.toString()).isEqualTo(CommandLine.ExitCode.USAGE);
+            assertThat(r.err().strip().lines().toList()).as(r.toString()).singleElement().asString().contains(
+                    "Invalid gateway properties under 'gateway.outbox'",
+                    "gateway.outbox.batch-size must be between 1 and 10000, was -5", "docs/configuration.md");
+            assertThat(r.err() + r.warnings()).as(r.toString()).doesNotContain("Exception", "\tat ");
+        }
+        finally {
+            System.clearProperty("gateway.outbox.batch-size");
+        }
     }
 
     @Test
