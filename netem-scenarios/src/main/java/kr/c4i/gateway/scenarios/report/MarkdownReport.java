@@ -109,8 +109,8 @@ public final class MarkdownReport {
         row(md, "ARP retry (hosts)", arpRetry == null ? "kernel default (" + kernelArpRetry + ")"
                 : Fmt.whole(arpRetry) + " ms"
                         + (arpRetry == HostTuning.KERNEL_ARP_RETRY_MILLIS ? " (kernel default)" : ""));
-        row(md, "Nodes", "gateway-tools executable jar (" + s.nodeJar() + "), node command, -Xmx" + s.nodeHeap() + ", one per host "
-                + deployments(run.plan()) + ", each with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
+        row(md, "Nodes", "gateway-tools executable jar (" + s.nodeJar() + "), node command, -Xmx" + s.nodeHeap() + ", one per host; "
+                + deployments(run.plan()) + "; every node with its own embedded PostgreSQL and (JMS) Artemis broker inside its host; "
                 + "host 1 publishes" + (s.nodeProperties().isEmpty() ? "" : "; extra properties " + s.nodeProperties())
                 + (s.gatewayProperties().isEmpty() ? "" : "; the WAN gateways' extra properties "
                         + s.gatewayProperties()));
@@ -396,7 +396,7 @@ public final class MarkdownReport {
     /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */
     /** Where the nodes ran: per transport, each deployment's hosts and experiments. */
     private static String deployments(RunPlan plan) {
-        return "per transport " + plan.deployments().stream()
+        return "per transport, " + plan.deployments().stream()
                 .map(d -> d.experiments().stream().map(ExperimentKind::key).collect(Collectors.joining(" and "))
                         + " on hosts 1.." + d.hosts())
                 .collect(Collectors.joining(", then ")) + " (a deployment each, started once for its experiments)";
