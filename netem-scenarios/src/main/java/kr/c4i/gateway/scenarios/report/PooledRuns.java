@@ -68,12 +68,17 @@ public final class PooledRuns {
     }
 
     /**
-     * The setup without what may differ between runs of one build on one machine: the subnet; a run saved before
-     * security was recorded ran plain.
+     * The setup without what may differ between runs of one build on one machine: the subnet, the directory of the
+     * node jar's copy (bin/scenarios copies it into a directory of each run's own); a run saved before security was
+     * recorded ran plain.
      */
     private static RunSetup comparable(RunSetup s) {
         return new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), "", s.queues(),
-                s.kernel(), s.cpus(), s.java(), s.nodeJar(), s.nodeHeap(), s.types(), s.nodeProperties(),
+                s.kernel(), s.cpus(), s.java(), jarName(s.nodeJar()), s.nodeHeap(), s.types(), s.nodeProperties(),
                 s.gatewayProperties(), Boolean.TRUE.equals(s.secured()));
+    }
+
+    private static String jarName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 }

@@ -11,6 +11,7 @@ import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
+import kr.c4i.gateway.scenarios.experiment.RunSetup;
 
 class PooledRunsTest {
 
@@ -29,6 +30,27 @@ class PooledRunsTest {
         assertThat(cell.get(2).metrics()).isEqualTo(second.cell(ExperimentKind.RECOVERY, "dds", "1:1").get(0).metrics());
         assertThat(pooled.command()).startsWith("bin/scenarios pool a b -o c (pooled from 2 runs: '")
                 .contains(first.command());
+    }
+
+    @Test
+    void runsWhoseNodeJarWasCopiedToDirectoriesOfTheirOwnArePooledAndAnotherJarIsRefused() {
+        RunResult first = withNodeJar(SampleRuns.ddsWins(), "/tmp/scenarios.AbC123/gateway-tools-exec.jar");
+        RunResult second = withNodeJar(SampleRuns.ddsLoses(), "/tmp/scenarios.XyZ789/gateway-tools-exec.jar");
+        RunResult other = withNodeJar(SampleRuns.ddsLoses(), "/tmp/scenarios.XyZ789/gateway-tools-old-exec.jar");
+
+        assertThat(PooledRuns.pool(List.of(first, second), "pool").repetitions())
+                .hasSize(first.repetitions().size() + second.repetitions().size());
+        assertThatThrownBy(() -> PooledRuns.pool(List.of(first, other), "pool"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another setup");
+    }
+
+    private static RunResult withNodeJar(RunResult run, String nodeJar) {
+        RunSetup s = run.setup();
+        RunSetup moved = new RunSetup(s.backend(), s.congestionControl(), s.arpRetryMillis(), s.hosts(), s.subnet(),
+                s.queues(), s.kernel(), s.cpus(), s.java(), nodeJar, s.nodeHeap(), s.types(), s.nodeProperties(),
+                s.gatewayProperties(), s.secured());
+        return new RunResult(run.command(), run.startedAt(), run.finishedAt(), run.plan(), moved, run.repetitions(),
+                run.problems());
     }
 
     @Test
