@@ -1,9 +1,6 @@
 package kr.c4i.gateway.tools;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Optional;
-import java.util.Set;
 
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -51,8 +48,7 @@ public final class MissingLibrary implements IExecutionExceptionHandler {
 
     /** The library whose loading failed somewhere in {@code failure}'s causes, if that is what failed. */
     public static Optional<Library> in(Throwable failure) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
+        for (Throwable cause : Causes.of(failure)) {
             for (Library library : Library.values()) {
                 if (library.threw(cause)) {
                     return Optional.of(library);

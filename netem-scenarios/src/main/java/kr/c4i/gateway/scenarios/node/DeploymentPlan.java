@@ -52,9 +52,11 @@ public final class DeploymentPlan {
                             .embeddedBroker(topology.hostAddress(host), NodeSettings.JMS_PORT)
                             .bridgeMaxRetryInterval(settings.jmsRetryInterval());
                     jmsSecurity(launch, pki, NodeSpec.idOf(host));
-                    for (int peer : hosts.stream().filter(h -> h != host).toList()) {
-                        launch.jmsPeer(NodeSpec.idOf(peer),
-                                "tcp://" + topology.hostAddress(peer) + ":" + NodeSettings.JMS_PORT);
+                    for (int peer : hosts) {
+                        if (peer != host) {
+                            launch.jmsPeer(NodeSpec.idOf(peer),
+                                    "tcp://" + topology.hostAddress(peer) + ":" + NodeSettings.JMS_PORT);
+                        }
                     }
                 }
                 case DDS -> launch.ddsDomain(settings.ddsDomain()).ddsNetworkInterface(topology.hostInterface())

@@ -393,7 +393,6 @@ public final class MarkdownReport {
                 + "again on both sides. With compression off just above 100%: a frame's own header.\n\n");
     }
 
-    /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */
     /** Where the nodes ran: per transport, each deployment's hosts and experiments. */
     private static String deployments(RunPlan plan) {
         return "per transport, " + plan.deployments().stream()
@@ -402,6 +401,7 @@ public final class MarkdownReport {
                 .collect(Collectors.joining(", then ")) + " (a deployment each, started once for its experiments)";
     }
 
+    /** A wan cell's compression ratio as a share, or a dash for runs made before it was measured. */
     private static String compression(RunResult run, String link, String key) {
         return Fmt.percent(mean(run, ExperimentKind.WAN, link, key, Metrics.COMPRESSION_RATIO));
     }

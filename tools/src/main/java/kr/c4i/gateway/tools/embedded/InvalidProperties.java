@@ -1,13 +1,12 @@
 package kr.c4i.gateway.tools.embedded;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 import org.springframework.boot.context.properties.bind.BindException;
 
 import kr.c4i.gateway.bridge.config.InvalidPropertiesException;
+import kr.c4i.gateway.tools.Causes;
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.MissingLibrary;
 import picocli.CommandLine;
@@ -26,8 +25,7 @@ final class InvalidProperties implements IExecutionExceptionHandler {
 
     /** The one line for a property refused somewhere in {@code failure}'s causes, if that is what failed. */
     static Optional<String> in(Throwable failure) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
+        for (Throwable cause : Causes.of(failure)) {
             if (cause instanceof InvalidPropertiesException invalid) {
                 return Optional.of(invalid.getMessage() + advice());
             }
@@ -39,15 +37,10 @@ final class InvalidProperties implements IExecutionExceptionHandler {
         return Optional.empty();
     }
 
+    /** The message of the innermost cause that has one: the property's own check, under Spring's binding. */
     private static String deepest(Throwable failure) {
-        Throwable last = failure;
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
-            if (cause.getMessage() != null) {
-                last = cause;
-            }
-        }
-        return last.getMessage();
+        return Causes.of(failure).reversed().stream().map(Throwable::getMessage).filter(Objects::nonNull).findFirst()
+                .orElse(failure.toString());
     }
 
     private static String advice() {
