@@ -1,0 +1,174 @@
+package kr.c4i.gateway.custody;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
+
+/**
+ * How a transaction's steps become the log's rows, on a real PostgreSQL with the table as both services' migrations
+ * leave it (the columns the writer fills).
+ */
+class CustodyLogTest {
+
+    private static EmbeddedPostgres postgres;
+    private static DataSource dataSource;
+
+    private final CustodyLog log = new CustodyLog("s1", "dds");
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = EmbeddedPostgres.builder().start();
+        dataSource = postgres.getPostgresDatabase();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        postgres.close();
+    }
+
+    @BeforeEach
+    void aFreshLog() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS custody_log, custody_forward");
+            s.execute("""
+                    CREATE TABLE custody_log (
+                        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                        at timestamptz NOT NULL DEFAULT clock_timestamp(),
+                        event text NOT NULL, hop text NOT NULL, peer text[], link text, precedence text, detail text,
+                        message_ids text[] NOT NULL, origin text, forwarded_as text, earlier bigint[],
+                        found_through text)""");
+            s.execute("CREATE TABLE custody_forward (log_id bigint PRIMARY KEY)");
+        }
+    }
+
+    @Test
+    void interleavedStepsGoIntoOneRowEachAndEachStepLearnsItsRow() throws SQLException {
+        CustodyLog.Entries steps = log.entries();
+        // A batch's copies for two routes, the routes taking turns, and a drop with its reason in between.
+        steps.add(CustodyEvent.STORED, "m1", List.of("s2"), Precedence.ROUTINE, "lan");
+        steps.add(CustodyEvent.STORED, "m1", List.of("@lan"), Precedence.ROUTINE, "lan");
+        steps.add(CustodyEvent.STORED, "m2", List.of("s2"), Precedence.ROUTINE, "lan");
+        steps.add(CustodyEvent.DROPPED, "m0", List.of("s2"), Precedence.ROUTINE, "superseded");
+        steps.add(CustodyEvent.STORED, "m2", List.of("@lan"), Precedence.ROUTINE, "lan");
+        steps.add(CustodyEvent.STORED, "m3", List.of("s2"), Precedence.ROUTINE, "lan");
+        // Another precedence is another row, as is another detail.
+        steps.add(CustodyEvent.STORED, "m4", List.of("s2"), Precedence.FLASH, "lan");
+        steps.add(CustodyEvent.STORED, "m5", List.of("s2"), Precedence.ROUTINE, "from s3");
+
+        CustodyLog.Written written = write(steps);
+
+        List<Row> rows = rows();
+        assertThat(rows).extracting(Row::event, Row::peer, Row::precedence, Row::detail, Row::ids).containsExactly(
+                tuple("stored", "s2", "ROUTINE", "lan", List.of("m1", "m2", "m3")),
+                tuple("stored", "@lan", "ROUTINE", "lan", List.of("m1", "m2")),
+                tuple("dropped", "s2", "ROUTINE", "superseded", List.of("m0")),
+                tuple("stored", "s2", "FLASH", "lan", List.of("m4")),
+                tuple("stored", "s2", "ROUTINE", "from s3", List.of("m5")));
+        long toS2 = rows.get(0).id();
+        long toLan = rows.get(1).id();
+        assertThat(List.of(written.row(0), written.row(1), written.row(2), written.row(3), written.row(4),
+                written.row(5), written.row(6), written.row(7))).containsExactly(toS2, toLan, toS2, rows.get(2).id(),
+                toLan, toS2, rows.get(3).id(), rows.get(4).id());
+        assertThat(written.row(8)).as("no such step").isZero();
+    }
+
+    @Test
+    void laterStepsShareRowsOnlyAmongThemselvesAndNameTheirEarlierRows() throws SQLException {
+        CustodyLog.Entries stored = log.entries();
+        stored.add(CustodyEvent.STORED, "m1", List.of("s2"), Precedence.ROUTINE, null);
+        stored.add(CustodyEvent.STORED, "m2", List.of("s2"), Precedence.ROUTINE, null);
+        long storedRow = write(stored).row(0);
+
+        CustodyLog.Entries removed = log.entries();
+        removed.add(CustodyEvent.ACKNOWLEDGED, "m1", "dds", List.of("s2"), Precedence.ROUTINE, null, null,
+                storedRow);
+        // Stored before a restart: its earlier row is not known, so it is found by its id.
+        removed.add(CustodyEvent.ACKNOWLEDGED, "m9", "dds", List.of("s2"), Precedence.ROUTINE, null, null, 0);
+        removed.add(CustodyEvent.ACKNOWLEDGED, "m2", "dds", List.of("s2"), Precedence.ROUTINE, null, null,
+                storedRow);
+        CustodyLog.Written written = write(removed);
+
+        List<Row> rows = rows();
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(1).ids()).containsExactly("m1", "m2");
+        assertThat(rows.get(1).earlier()).containsExactly(storedRow);
+        assertThat(rows.get(2).ids()).containsExactly("m9");
+        assertThat(rows.get(2).earlier()).isNull();
+        assertThat(List.of(written.row(0), written.row(1), written.row(2))).containsExactly(rows.get(1).id(),
+                rows.get(2).id(), rows.get(1).id());
+    }
+
+    @Test
+    void aForwardingLogQueuesTheRowsOfOtherSitesMessagesOnceEach() throws SQLException {
+        CustodyLog forwarding = log.forwarding(origin -> origin.value().startsWith("c"),
+                Set.of(CustodyEvent.DELIVERED));
+        CustodyLog.Entries steps = forwarding.entries();
+        steps.add(CustodyEvent.DELIVERED, "m1", "lan", List.of("@lan"), Precedence.ROUTINE, null, NodeId.of("c"));
+        steps.add(CustodyEvent.DELIVERED, "m2", "lan", List.of("@lan"), Precedence.ROUTINE, null, NodeId.of("a"));
+        steps.add(CustodyEvent.DELIVERED, "m3", "lan", List.of("@lan"), Precedence.ROUTINE, null, NodeId.of("c"));
+        CustodyLog.Written written = write(steps);
+
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT log_id FROM custody_forward")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getLong(1)).isEqualTo(written.row(0)).isEqualTo(written.row(2));
+            assertThat(rs.next()).as("only c's row").isFalse();
+        }
+        assertThat(written.row(1)).isNotEqualTo(written.row(0));
+    }
+
+    @Test
+    void aPeerWithACommaIsRefusedAloneOrAmongOthers() {
+        assertThatThrownBy(() -> log.entries().add(CustodyEvent.STORED, "m1", List.of("s2,s3"), Precedence.ROUTINE,
+                null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without a comma");
+        assertThatThrownBy(() -> log.entries().add(CustodyEvent.STORED, "m1", List.of("s2", "s3,s4"),
+                Precedence.ROUTINE, null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static CustodyLog.Written write(CustodyLog.Entries steps) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return steps.write(c);
+        }
+    }
+
+    private record Row(long id, String event, String peer, String precedence, String detail, List<String> ids,
+            List<Long> earlier) {
+    }
+
+    private static List<Row> rows() throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("""
+                        SELECT id, event, array_to_string(peer, ','), precedence, detail, message_ids, earlier
+                          FROM custody_log ORDER BY id""")) {
+            while (rs.next()) {
+                Array earlier = rs.getArray(7);
+                rows.add(new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        Arrays.asList((String[]) rs.getArray(6).getArray()),
+                        earlier == null ? null : Arrays.asList((Long[]) earlier.getArray())));
+            }
+        }
+        return rows;
+    }
+}
