@@ -24,4 +24,19 @@ class JvmCpuTest {
         assertThat(jitSpent).as("the compiler threads' time").isPositive();
         assertThat(JvmCpu.processNanos() - process).as("the JVM's time").isGreaterThanOrEqualTo(jitSpent);
     }
+
+    @Test
+    void theMachinesBusyTimeLeavesOutIdleIowaitAndStealAndGrowsWithWork() {
+        assertThat(MachineCpu.busyTicks("cpu  100 5 20 1000 300 7 8 9 0 0\ncpu0 50 2 10 500 150 3 4 4 0 0\n"))
+                .isEqualTo(100 + 5 + 20 + 7 + 8);
+        long before = MachineCpu.busyNanos();
+        long spun = 0;
+        long until = JvmCpu.processNanos() + 50_000_000L;
+        while (JvmCpu.processNanos() < until) {
+            spun++;
+        }
+        assertThat(spun).isPositive();
+        // 50 ms of this JVM's CPU is five ticks of the machine's at least.
+        assertThat(MachineCpu.busyNanos() - before).isGreaterThanOrEqualTo(40_000_000L);
+    }
 }

@@ -61,6 +61,7 @@ import kr.c4i.gateway.wan.seal.RefusalReason;
 import kr.c4i.gateway.wan.seal.SealedWanLink;
 import kr.c4i.gateway.wan.seal.SiteCredentials;
 import kr.c4i.gateway.wan.site.SiteMap;
+import kr.c4i.gateway.wan.store.ForwardedStep;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
 import kr.c4i.gateway.wan.store.StoreLimits;
@@ -96,7 +97,16 @@ final class RelayPair implements AutoCloseable {
      * ({@code gateway.wan.schedule.window}).
      */
     record Shape(long budgetBitsPerSecond, FrameCompression compression, int frameTargetBytes, int burstBytes,
-            Feed feed, Lan lan, Link link, Duration window, boolean sealed, boolean custodyLog) {
+            Feed feed, Lan lan, Link link, Duration window, boolean sealed, Custody custody) {
+    }
+
+    /**
+     * The gateways' custody logs: off ({@code gateway.custody.enabled=false}), logged only
+     * ({@code gateway.custody.forward=false}), or as shipped, gateway 2 forwarding its steps with node a's messages to
+     * gateway 1.
+     */
+    enum Custody {
+        OFF, LOGGED, LOGGED_AND_FORWARDED
     }
 
     /** The sites' LANs: JMS (site brokers) or DDS (a Cyclone domain per site). */
@@ -323,6 +333,12 @@ final class RelayPair implements AutoCloseable {
                         RelayMetrics.Direction.WAN_OUT.label()),
                 sum(gateway2.registry, MetricNames.WAN_RELAYED, MetricNames.TAG_DIRECTION,
                         RelayMetrics.Direction.LAN_OUT.label()));
+        double forwarded = sum(gateway2.registry, MetricNames.WAN_CUSTODY_STEPS, "way", "forwarded");
+        if (forwarded > 0) {
+            stages += String.format(java.util.Locale.ROOT, ", custody steps forwarded by gateway 2 %.0f, kept by "
+                    + "gateway 1 %.0f", forwarded,
+                    sum(gateway1.registry, MetricNames.WAN_CUSTODY_STEPS, "way", "received"));
+        }
         DdsOrigin origin = ddsNodeA;
         return origin == null ? stages
                 : stages + String.format(java.util.Locale.ROOT, " (node a: %d not yet receipted, %d published again)",
@@ -418,6 +434,16 @@ final class RelayPair implements AutoCloseable {
                 .build();
     }
 
+    /** A gateway's custody log as the gateway's wiring makes it. */
+    private static CustodyLog custodyLog(SiteId self, WanLink link, SiteMap sites, Custody custody) {
+        return switch (custody) {
+            case OFF -> CustodyLog.off();
+            case LOGGED -> new CustodyLog(self.value(), link.kind());
+            case LOGGED_AND_FORWARDED -> new CustodyLog(self.value(), link.kind()).forwarding(sites::isRemote,
+                    ForwardedStep.EVENTS);
+        };
+    }
+
     /** Applies the WAN gateway's Flyway migrations (their own location, apart from db-bridge's). */
     private static void migrate(javax.sql.DataSource dataSource) {
         Flyway.configure().dataSource(dataSource).locations(RelayStore.MIGRATIONS).load().migrate();
@@ -446,11 +472,10 @@ final class RelayPair implements AutoCloseable {
                 pool.setPoolName("wan-bench-" + self.value());
                 migrate(pool);
                 store = RelayStore.opened(pool, StoreLimits.of(1L << 30), RelayStore.DEFAULT_CACHE_BYTES,
-                        Clock.systemUTC(), shape.custodyLog() ? new CustodyLog(self.value(), link.kind())
-                                : CustodyLog.off());
+                        Clock.systemUTC(), custodyLog(self, link, sites, shape.custody()));
                 // As the gateway's wiring runs it beside a custody log: without it the index's pending list is merged
                 // by the custody step that finds it full, a second's pause.
-                merger = shape.custodyLog() ? new CustodyIndexMerger(pool, registry) : null;
+                merger = shape.custody() != Custody.OFF ? new CustodyIndexMerger(pool, registry) : null;
                 if (merger != null) {
                     merger.start();
                 }

@@ -33,6 +33,7 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.JvmCpu;
+import kr.c4i.gateway.tools.MachineCpu;
 import kr.c4i.gateway.tools.embedded.KmtfLoadGenerator;
 import kr.c4i.gateway.tools.embedded.LoadAverage;
 import kr.c4i.gateway.tools.embedded.OptionValues;
@@ -117,6 +118,11 @@ public final class WanBenchCommand implements Callable<Integer> {
     @Option(names = "--no-custody-log", description = "The gateways without their custody log "
             + "(gateway.custody.enabled=false), to measure what it costs.")
     boolean noCustodyLog;
+
+    @Option(names = "--no-custody-forward", description = "The gateways with their custody log but forwarding no "
+            + "steps to the origins' sites (gateway.custody.forward=false); by default gateway 2 forwards its steps "
+            + "with node a's messages to gateway 1, as a gateway does.")
+    boolean noCustodyForward;
 
     @Option(names = "--lan", defaultValue = "dds", converter = LanConverter.class,
             description = "The sites' LANs: dds (a DDS domain per site, DDS nodes, no broker) or jms (site brokers, "
@@ -234,9 +240,14 @@ public final class WanBenchCommand implements Callable<Integer> {
         out.printf("command: gateway %s%n", String.join(" ", spec.commandLine().getParseResult().originalArgs()));
         out.printf("load average at start: %s (work dir %s)%n", load(), dir);
         // The bench's brokers (JMS LANs, the jms link) run in plain TCP: bench measures what broker TLS costs.
-        out.printf("sites: %s LANs, %s link, WAN frames %s%s%n", OptionValues.OneOf.spelling(lan), link().label(),
-                plain ? "in clear (--plain)" : "sealed",
-                lan == RelayPair.Lan.JMS || link().kind() == RelayPair.LinkKind.JMS ? ", brokers in plain TCP" : "");
+        out.printf("sites: %s LANs, %s link, WAN frames %s%s, %s%n", OptionValues.OneOf.spelling(lan),
+                link().label(), plain ? "in clear (--plain)" : "sealed",
+                lan == RelayPair.Lan.JMS || link().kind() == RelayPair.LinkKind.JMS ? ", brokers in plain TCP" : "",
+                switch (custody()) {
+                    case OFF -> "no custody log (--no-custody-log)";
+                    case LOGGED -> "custody logs, no steps forwarded (--no-custody-forward)";
+                    case LOGGED_AND_FORWARDED -> "custody logs, gateway 2's steps forwarded to gateway 1";
+                });
         out.flush();
         try {
             // Each on a pair of its own, so the latency phase never waits behind what the throughput phase left.
@@ -272,11 +283,16 @@ public final class WanBenchCommand implements Callable<Integer> {
         return missed.isEmpty() ? ExitCode.OK.code() : ExitCode.TARGET_MISSED.code();
     }
 
+    private RelayPair.Custody custody() {
+        return noCustodyLog ? RelayPair.Custody.OFF
+                : noCustodyForward ? RelayPair.Custody.LOGGED : RelayPair.Custody.LOGGED_AND_FORWARDED;
+    }
+
     private void unshaped(PrintWriter out, Path dir, Phase measured) throws Exception {
         Inbox inbox = new Inbox();
         progress(out, "starting the unshaped pair (budget %d bit/s)", unshapedBudget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(unshapedBudget,
-                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
+                KmtfDictionary.DEFLATE, frameTarget, burstBytes, feed(), lan, link(), window, !plain, custody()), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 7);
             warmUp(out, pair, inbox, generator);
             if (measured == Phase.THROUGHPUT) {
@@ -324,6 +340,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         double framesBefore = pair.dataFramesSent1();
         long cpuBefore = JvmCpu.processNanos();
         long jitBefore = JvmCpu.jitNanos();
+        long machineBefore = MachineCpu.busyNanos();
         long start = System.nanoTime();
         long sent = sendAtFullSpeed(pair, generator, "t-", messages, Duration.ofSeconds(maxSeconds));
         long fed = System.nanoTime() - start;
@@ -332,6 +349,10 @@ public final class WanBenchCommand implements Callable<Integer> {
         boolean all = awaitArrivals(phase, sent, "throughput");
         long cpu = JvmCpu.processNanos() - cpuBefore;
         long jit = Math.max(0, JvmCpu.jitNanos() - jitBefore);
+        long machineAfter = MachineCpu.busyNanos();
+        String machine = machineBefore < 0 || machineAfter < 0 ? ""
+                : String.format(Locale.ROOT, "; the machine's %.0f us (the stores' PostgreSQL included)",
+                        (machineAfter - machineBefore) / 1e3 / Math.max(1, phase.arrived()));
         double seconds = (phase.lastArrivalNanos() - start) / 1e9;
         double rate = phase.arrived() / seconds;
         Histogram latencies = phase.latencies();
@@ -339,11 +360,12 @@ public final class WanBenchCommand implements Callable<Integer> {
         figure(out, "relay throughput", String.format(Locale.ROOT,
                 "%.0f msg/s (%d of %d messages of %d bytes arrived in %.1f s; node a took them at %.0f msg/s; "
                         + "%.1f messages per DATA frame; latency under this load p50 %.1f ms, p99 %.1f ms; "
-                        + "CPU of this JVM %.0f us per message, %.1f s of it JIT compiling) -> target >= "
+                        + "CPU of this JVM %.0f us per message, %.1f s of it JIT compiling%s) -> target >= "
                         + "%.0f msg/s: %s",
                 rate, phase.arrived(), sent, size, seconds, sent / (fed / 1e9),
                 phase.arrived() / Math.max(1, pair.dataFramesSent1() - framesBefore), millis(latencies, 50),
-                millis(latencies, 99), cpu / 1e3 / Math.max(1, phase.arrived()), jit / 1e9, targetThroughput,
+                millis(latencies, 99), cpu / 1e3 / Math.max(1, phase.arrived()), jit / 1e9, machine,
+                targetThroughput,
                 verdict(met)));
         if (!met) {
             missed.add(String.format(Locale.ROOT, "throughput %.0f msg/s < %.0f", rate, targetThroughput));
@@ -399,7 +421,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "starting a pair at a WAN budget of %d bit/s", budget);
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(budget, KmtfDictionary.DEFLATE,
-                frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain, custody()), inbox)) {
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", size, true, 11);
             long routine = (backlog + size - 1) / size;
             progress(out, "flash at %d bit/s over %s: loading %d bytes of ROUTINE (%d messages) into gateway 1",
@@ -447,7 +469,7 @@ public final class WanBenchCommand implements Callable<Integer> {
         Inbox inbox = new Inbox();
         progress(out, "bytes: %d messages of the demo's mix, compression %s", mixMessages, compression.name());
         try (RelayPair pair = RelayPair.start(dir, CATALOGUE, new RelayPair.Shape(bytesBudget, compression,
-                frameTarget, burstBytes, feed(), lan, link(), window, !plain, !noCustodyLog), inbox)) {
+                frameTarget, burstBytes, feed(), lan, link(), window, !plain, custody()), inbox)) {
             // The demo's own mix: every catalogue type, realistic sizes, its seed.
             KmtfLoadGenerator generator = new KmtfLoadGenerator(CATALOGUE, "A", 0, false, 42);
             Inbox.Phase phase = inbox.begin("b-");

@@ -59,8 +59,11 @@ class WanBenchCommandTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.OK.code());
         assertThat(r.out()).as(r.toString())
                 .contains("command: gateway wan-bench --warmup 50", "load average at start:",
-                        "sites: dds LANs, dds link, WAN frames sealed")
+                        "sites: dds LANs, dds link, WAN frames sealed, custody logs, gateway 2's steps forwarded to "
+                                + "gateway 1")
                 .containsPattern("relay throughput +: \\d+ msg/s \\(300 of 300 messages of 200 bytes")
+                .containsPattern("CPU of this JVM \\d+ us per message, [\\d.]+ s of it JIT compiling; the machine's "
+                        + "\\d+ us \\(the stores' PostgreSQL included\\)")
                 .containsPattern("added latency at 100 msg/s +: p50 [\\d.]+ ms, p99 [\\d.]+ ms, max [\\d.]+ ms over 200 of "
                         + "200 messages")
                 .containsPattern("FLASH latency at 8000 bit/s +: p50 \\d+ ms, p99 \\d+ ms, max \\d+ ms over 2 of 2 FLASH "
