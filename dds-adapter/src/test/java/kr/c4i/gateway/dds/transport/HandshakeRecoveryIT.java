@@ -19,12 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.core.Envelope;
@@ -43,13 +46,17 @@ import kr.c4i.gateway.pki.SiteAuthority;
 /**
  * A DDS Security handshake that fails for real and the transport's recovery from it, with Cyclone's own timeout:
  * its 100 s are compiled in ({@code AUTHENTICATION_TIMEOUT} in {@code ddsi_handshake.c}) and no configuration or call
- * shortens them, so each test takes about two minutes. Alpha here sends to bravo, a {@link DeafPeerMain} whose first
- * handshake with alpha cannot complete; once alpha's side has given up, bravo hears again, and Cyclone alone would
+ * shortens them, so each test takes about two minutes, and the two run at once, each in a DDS domain of its own, in a
+ * Failsafe execution and JVM of their own (dds-adapter's pom). Alpha here sends to bravo, a {@link DeafPeerMain} whose
+ * first handshake with alpha cannot complete; once alpha's side has given up, bravo hears again, and Cyclone alone would
  * leave the two unmatched while both live. The test's resender stands in for the origin's outbox, which sends again
  * what stays unreceipted.
  */
 @Timeout(300)
+@Execution(ExecutionMode.CONCURRENT)
 class HandshakeRecoveryIT {
+
+    private static final AtomicInteger TESTS = new AtomicInteger();
 
     private static final Duration YEAR = Duration.ofDays(365);
     /** Cyclone's handshake timeout, and time for the discovery before it and the check after it. */
@@ -57,6 +64,9 @@ class HandshakeRecoveryIT {
 
     @TempDir
     Path dir;
+
+    /** This JVM's domain for one test, the one 100 above it (modulo Cyclone's 200 here) for the other. */
+    private final int domain = 1 + (TestNetwork.domainId() - 1 + 100 * TESTS.getAndIncrement()) % 200;
 
     private final List<DdsSecurityTest.Peer> peers = new ArrayList<>();
 
@@ -128,9 +138,9 @@ class HandshakeRecoveryIT {
         RoutingTable routing = RoutingTable.of(Map.of(ALPHA, List.of(type.id()), BRAVO, List.of(type.id())),
                 CATALOGUE);
         Map<NodeId, ParticipantSettings.Security> security = DdsSecurityFiles.write(this.dir,
-                SiteAuthority.create("s1", YEAR), TestNetwork.domainId(), DdsTransportSettings.DEFAULT_RECEIPTS_TOPIC,
+                SiteAuthority.create("s1", YEAR), this.domain, DdsTransportSettings.DEFAULT_RECEIPTS_TOPIC,
                 NodeGrant.forNodes(List.of(ALPHA, BRAVO), routing, CATALOGUE), YEAR);
-        DdsTransportSettings base = TestNetwork.transport().build();
+        DdsTransportSettings base = TestNetwork.transport(this.domain).build();
         return base.toBuilder().participant(base.participant().toBuilder().security(security.get(ALPHA)).build())
                 .handshakeRecovery(new HandshakeRecovery(recovery, Duration.ofSeconds(5), Duration.ofMinutes(1),
                         Duration.ZERO))
@@ -139,7 +149,7 @@ class HandshakeRecoveryIT {
 
     private DdsSecurityTest.Peer startDeafBravo(MessageType type) throws IOException {
         DdsSecurityTest.Peer bravo = DdsSecurityTest.Peer.start(List.of(), DeafPeerMain.class,
-                String.valueOf(TestNetwork.domainId()), BRAVO.value(), this.dir.toString(), type.id());
+                String.valueOf(this.domain), BRAVO.value(), this.dir.toString(), type.id());
         this.peers.add(bravo);
         bravo.await(line -> line.equals("READY"));
         return bravo;
