@@ -10,8 +10,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
 
@@ -33,15 +36,29 @@ public final class ForwardedCustody {
 
     private static final String DONE = "DELETE FROM custody_forward WHERE log_id = ANY(?)";
 
+    // A step whose every message this gateway handed on lately names the rows of their storing here (earlier), and is
+    // found through them, out of the message id index (wan-store V13), as this gateway's own removals are.
     private static final String RECORD = """
-            INSERT INTO custody_log (at, event, hop, peer, link, precedence, detail, message_ids, origin, forwarded_as)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO custody_log (at, event, hop, peer, link, precedence, detail, message_ids, origin, forwarded_as,
+                                     earlier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (forwarded_as) WHERE forwarded_as IS NOT NULL DO NOTHING""";
 
     private final DataSource dataSource;
+    private final ToLongFunction<String> storedIn;
 
+    /** Forwarded steps found by their ids alone. */
     public ForwardedCustody(DataSource dataSource) {
+        this(dataSource, messageId -> 0);
+    }
+
+    /**
+     * @param storedIn the custody log row of this gateway's storing of a message it handed on lately, 0 when not
+     *        known: a step whose messages all have one is found through those rows
+     */
+    ForwardedCustody(DataSource dataSource, ToLongFunction<String> storedIn) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.storedIn = Objects.requireNonNull(storedIn, "storedIn");
     }
 
     /**
@@ -127,6 +144,9 @@ public final class ForwardedCustody {
                     ps.setArray(8, c.createArrayOf("text", step.messageIds().toArray()));
                     ps.setString(9, step.origin().value());
                     ps.setString(10, step.forwardedAs());
+                    long[] earlier = earlier(step);
+                    ps.setArray(11, earlier.length == 0 ? null
+                            : c.createArrayOf("bigint", Arrays.stream(earlier).boxed().toArray()));
                     ps.addBatch();
                 }
                 int added = 0;
@@ -136,6 +156,19 @@ public final class ForwardedCustody {
                 return added;
             }
         });
+    }
+
+    /** The rows of this gateway's storing of the step's messages, once each; none unless every one is known. */
+    private long[] earlier(ForwardedStep step) {
+        Set<Long> rows = new LinkedHashSet<>();
+        for (String id : step.messageIds()) {
+            long row = storedIn.applyAsLong(id);
+            if (row <= 0) {
+                return new long[0];
+            }
+            rows.add(row);
+        }
+        return rows.stream().mapToLong(Long::longValue).toArray();
     }
 
     private static List<String> strings(Array array) throws SQLException {

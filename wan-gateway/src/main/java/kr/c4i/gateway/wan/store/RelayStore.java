@@ -193,6 +193,7 @@ public final class RelayStore implements AutoCloseable {
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
     private final ForwardedCustody forwardedCustody;
+    private final HandedOnCopies handedOn = new HandedOnCopies();
     private final CopyCache cache;
     private final CustodyLog custody;
     // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
@@ -239,7 +240,7 @@ public final class RelayStore implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.custody = Objects.requireNonNull(custody, "custody");
         this.quarantine = new RelayQuarantine(dataSource, clock, custody);
-        this.forwardedCustody = new ForwardedCustody(dataSource);
+        this.forwardedCustody = new ForwardedCustody(dataSource, handedOn::storedIn);
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
@@ -599,6 +600,9 @@ public final class RelayStore implements AutoCloseable {
                         removed.add(copy);
                         toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
                                 copy.precedence(), why, copy.origin(), copy.storedIn()));
+                        if (why.event() == CustodyEvent.ACKNOWLEDGED) {
+                            handedOn.handedOn(copy.messageId(), copy.storedIn());
+                        }
                         break;
                     }
                 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -137,6 +138,52 @@ class CustodyForwardingTest {
         });
         assertThat(store.forwardedCustody().queued()).isZero();
         assertThat(registry.get("gateway.wan.custody.steps").tag("way", "received").counter().count()).isEqualTo(1);
+        // Messages this gateway never handed on: the step is found by their ids.
+        assertThat(forwardedEarlier()).containsExactly((Long) null);
+    }
+
+    /**
+     * A step s2 forwards with messages this gateway handed on to it names the row of their storing here, as this
+     * gateway's own acknowledgement does, and the trace finds it through that row; a step that comes again is absorbed.
+     */
+    @Test
+    void aStepWithMessagesHandedOnHereIsFoundThroughTheirStoring() throws Exception {
+        engine.start();
+        engine.ingest(List.of(message("a-1", A), message("a-2", A)));
+        await().atMost(WAIT).until(() -> sentIn("a-1") != null && sentIn("a-2") != null);
+        // s2 receipts the frames that carried them: they are handed on.
+        for (DataFrame sent : new LinkedHashSet<>(List.of(sentIn("a-1"), sentIn("a-2")))) {
+            engine.received(S2, codec.receipt(sent.epoch(), List.of(sent.seq())));
+        }
+        await().atMost(WAIT).until(() -> logged("a-1", true).stream().map(CustodyStep::event).toList()
+                .contains("acknowledged") && logged("a-2", true).stream().map(CustodyStep::event).toList()
+                .contains("acknowledged"));
+
+        Instant at = CREATED.plusMillis(900);
+        ForwardedStep delivered = new ForwardedStep(S2, 52, 0, at, "delivered", List.of("@lan"), "lan", "ROUTINE",
+                null, A, List.of("a-1", "a-2"));
+        byte[] frame = codec.data(9, 4, List.of(fromS2(CustodyEnvelopes.envelope(delivered))));
+        engine.received(S2, frame);
+        engine.received(S2, frame);
+
+        await().atMost(WAIT).until(() -> receipts() >= 2);
+        List<Long> storedHere = new ArrayList<>();
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id FROM custody_log WHERE event = 'stored' ORDER BY id")) {
+            while (rs.next()) {
+                storedHere.add(rs.getLong(1));
+            }
+        }
+        assertThat(storedHere).isNotEmpty();
+        assertThat(forwardedEarlier()).isNotEmpty().allSatisfy(row -> assertThat(storedHere).contains(row));
+        for (String id : List.of("a-1", "a-2")) {
+            assertThat(logged(id)).as(id).singleElement().satisfies(step -> {
+                assertThat(step.hop()).isEqualTo("s2");
+                assertThat(step.event()).isEqualTo("delivered");
+                assertThat(step.at()).isEqualTo(at);
+            });
+            assertThat(logged(id, true)).as(id).extracting(CustodyStep::event).contains("stored", "acknowledged");
+        }
     }
 
     /**
@@ -254,6 +301,31 @@ class CustodyForwardingTest {
             return CustodyLogReader.read(c, messageId).steps().stream().filter(s -> s.hop().equals("s1") == here)
                     .toList();
         }
+    }
+
+    /** The earlier rows the steps forwarded here name, in log order; a null for each step found by its ids. */
+    private List<Long> forwardedEarlier() throws Exception {
+        List<Long> earlier = new ArrayList<>();
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(
+                        "SELECT earlier FROM custody_log WHERE forwarded_as IS NOT NULL ORDER BY id")) {
+            while (rs.next()) {
+                java.sql.Array rows = rs.getArray(1);
+                if (rows == null) {
+                    earlier.add(null);
+                }
+                else {
+                    earlier.addAll(List.of((Long[]) rows.getArray()));
+                }
+            }
+        }
+        return earlier;
+    }
+
+    /** The first DATA frame that carried the message to s2; null before one did. */
+    private DataFrame sentIn(String messageId) throws Exception {
+        return dataFrames().stream().filter(f -> f.envelopes().stream()
+                .anyMatch(r -> r.envelope().messageId().equals(messageId))).findFirst().orElse(null);
     }
 
     private List<DataFrame> dataFrames() throws Exception {
