@@ -32,7 +32,7 @@ final class HandedOnCopies {
         };
     }
 
-    /** A copy of the message handed on, whose storing row {@code 0} when not known (then nothing is kept). */
+    /** A copy of the message was handed on; {@code storedInRow} is its storing's row, 0 when not known (not kept). */
     synchronized void handedOn(String messageId, long storedInRow) {
         if (storedInRow > 0) {
             storedIn.put(messageId, storedInRow);
