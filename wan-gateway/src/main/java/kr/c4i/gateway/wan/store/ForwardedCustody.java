@@ -144,9 +144,8 @@ public final class ForwardedCustody {
                     ps.setArray(8, c.createArrayOf("text", step.messageIds().toArray()));
                     ps.setString(9, step.origin().value());
                     ps.setString(10, step.forwardedAs());
-                    long[] earlier = earlier(step);
-                    ps.setArray(11, earlier.length == 0 ? null
-                            : c.createArrayOf("bigint", Arrays.stream(earlier).boxed().toArray()));
+                    Set<Long> earlier = earlier(step);
+                    ps.setArray(11, earlier.isEmpty() ? null : c.createArrayOf("bigint", earlier.toArray()));
                     ps.addBatch();
                 }
                 int added = 0;
@@ -159,16 +158,16 @@ public final class ForwardedCustody {
     }
 
     /** The rows of this gateway's storing of the step's messages, once each; none unless every one is known. */
-    private long[] earlier(ForwardedStep step) {
+    private Set<Long> earlier(ForwardedStep step) {
         Set<Long> rows = new LinkedHashSet<>();
         for (String id : step.messageIds()) {
             long row = storedIn.applyAsLong(id);
             if (row <= 0) {
-                return new long[0];
+                return Set.of();
             }
             rows.add(row);
         }
-        return rows.stream().mapToLong(Long::longValue).toArray();
+        return rows;
     }
 
     private static List<String> strings(Array array) throws SQLException {
