@@ -65,6 +65,8 @@ public final class OutboxPoller implements AutoCloseable {
     private Instant nextResendCheck = Instant.MIN;
     private Instant nextUpkeep = Instant.MIN;
     private Instant lastResendCheck = Instant.MIN;
+    /** Receipts were applied since the last look for gaps: an idle poller looks once {@link #RECEIPT_CHECK} allows. */
+    private boolean gapCheckOwed;
 
     /**
      * @param dataSource where it listens for {@code kmtf_outbox} notifications
@@ -227,11 +229,11 @@ public final class OutboxPoller implements AutoCloseable {
                 connection.getNotifications((int) Math.max(1, timeout.toMillis()));
                 return;
             }
-            // Receipts cannot wake a thread blocked on the socket, so it waits in slices and looks for them
-            // between: a receiver that just caught up from the writer's history gets the rest without waiting for
-            // idlePoll. The socket's wait is real time, whatever the clock says.
+            // Receipts cannot wake a thread blocked on the socket, so it waits in slices and looks for them, and for
+            // the look for gaps they owe, between: a receiver that just caught up from the writer's history gets the
+            // rest without waiting for idlePoll. The socket's wait is real time, whatever the clock says.
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (running && !resender.hasQueuedReceipts()) {
+            while (running && !resender.hasQueuedReceipts() && !gapCheckDue()) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0
                         || connection.getNotifications((int) Math.min(left, RECEIPT_CHECK.toMillis())).length > 0) {
@@ -255,7 +257,10 @@ public final class OutboxPoller implements AutoCloseable {
             resender.upkeep();
             nextUpkeep = now.plus(RESEND_CHECK);
         }
-        boolean gapsMayShow = idle && applied > 0 && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
+        // Receipts that come too soon after the last look are looked at once RECEIPT_CHECK has passed, not at the next
+        // RESEND_CHECK: the receiver that came back may send no more until it has the rest.
+        gapCheckOwed |= applied > 0;
+        boolean gapsMayShow = idle && gapCheckOwed && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
         if (now.isBefore(nextResendCheck) && !gapsMayShow) {
             return;
         }
@@ -264,8 +269,14 @@ public final class OutboxPoller implements AutoCloseable {
             due = resender.resendDue(properties.batchSize());
         }
         while (running && due == properties.batchSize());
+        gapCheckOwed = false;
         lastResendCheck = now;
         nextResendCheck = now.plus(RESEND_CHECK);
+    }
+
+    /** Whether a look for gaps is owed to receipts and may be taken now. */
+    private boolean gapCheckDue() {
+        return gapCheckOwed && !clock.instant().isBefore(lastResendCheck.plus(RECEIPT_CHECK));
     }
 
     private void refreshGauges() throws SQLException {

@@ -116,6 +116,36 @@ class OutboxPollerTest {
         }
     }
 
+    @Test
+    void aReceiptThatComesTooSoonAfterTheLastLookForGapsIsLookedAtOnceTheirIntervalHasPassed() throws Exception {
+        MutableClock clock = new MutableClock();
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5),
+                clock, CustodyLog.off());
+        OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
+                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5), 5);
+        RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
+        for (int i = 0; i < 3; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
+                new BridgeMetrics(registry, TransportKind.JMS), ledger, clock)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3 && poller.waiting());
+            List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
+
+            // The receipt comes within 20 ms of the poller's last look (the clock has not moved): applied, not yet
+            // looked at. No more receipts come; 20 ms later, not 500, the gap goes again.
+            ledger.receipted(B, List.of(ids.get(2)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> !ledger.hasQueuedReceipts() && poller.waiting());
+            assertThat(transport.sent).hasSize(3);
+            clock.advance(Duration.ofMillis(20));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
+            assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
+                    .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        }
+    }
+
     /**
      * Messages moved from a's outbox to b's inbox: a's custody log has what it sent, quarantined, refused for want of
      * clearance and had receipted; b's what it took into its inbox and what it quarantined; together they say where
