@@ -88,8 +88,18 @@ class OutboxPollerTest {
                 new BridgeMetrics(registry, TransportKind.JMS), null, Clock.systemUTC());
     }
 
-    @Test
-    void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
+    /** A started poller over a receipting transport, its ledger and the clock they read, and the ids it sent. */
+    private record SentThree(OutboxPoller poller, DeliveryLedger ledger, MutableClock clock, List<String> ids)
+            implements AutoCloseable {
+
+        @Override
+        public void close() {
+            poller.close();
+        }
+    }
+
+    /** Three SITREPs sent to b over a receipting transport by a poller that now waits. */
+    private SentThree pollerThatSentThreeSitreps() throws Exception {
         MutableClock clock = new MutableClock();
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5),
                 clock, CustodyLog.off());
@@ -99,51 +109,51 @@ class OutboxPollerTest {
         for (int i = 0; i < 3; i++) {
             db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
         }
-        try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
-                new BridgeMetrics(registry, TransportKind.JMS), ledger, clock)) {
+        OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
+                new BridgeMetrics(registry, TransportKind.JMS), ledger, clock);
+        try {
             poller.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3 && poller.waiting());
-            List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
+            return new SentThree(poller, ledger, clock,
+                    transport.sent.stream().map(o -> o.envelope().messageId()).toList());
+        }
+        catch (RuntimeException ex) {
+            poller.close();
+            throw ex;
+        }
+    }
 
+    @Test
+    void anIdlePollerResendsTheGapAReceiptRevealsWithoutWaitingForItsIdlePoll() throws Exception {
+        try (SentThree sent = pollerThatSentThreeSitreps()) {
             // The receiver got only the last one (say, from the writer's history): the first two never arrived.
             // The poller looked for gaps just now (it is idle); receipts make it look again once 20 ms have passed.
-            clock.advance(Duration.ofMillis(20));
-            ledger.receipted(B, List.of(ids.get(2)));
+            sent.clock().advance(Duration.ofMillis(20));
+            sent.ledger().receipted(B, List.of(sent.ids().get(2)));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
-            assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
-                    .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+            awaitTheFirstTwoSentAgain(sent);
         }
     }
 
     @Test
     void aReceiptThatComesTooSoonAfterTheLastLookForGapsIsLookedAtOnceTheirIntervalHasPassed() throws Exception {
-        MutableClock clock = new MutableClock();
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofMillis(100), Duration.ofMinutes(5),
-                clock, CustodyLog.off());
-        OutboxProperties properties = new OutboxProperties(true, 100, Duration.ofMinutes(5), Duration.ofMillis(50),
-                Duration.ofMillis(500), BadRowPolicy.QUARANTINE, Duration.ofMillis(100), Duration.ofMinutes(5), 5);
-        RoutingTable routing = RoutingTable.of(Map.of(B, List.of("*")), CATALOGUE);
-        for (int i = 0; i < 3; i++) {
-            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
-        }
-        try (OutboxPoller poller = OutboxLoop.poller(db.dataSource(), properties, CATALOGUE, routing, A, transport,
-                new BridgeMetrics(registry, TransportKind.JMS), ledger, clock)) {
-            poller.start();
-            await().atMost(Duration.ofSeconds(20)).until(() -> transport.sent.size() == 3 && poller.waiting());
-            List<String> ids = transport.sent.stream().map(o -> o.envelope().messageId()).toList();
-
+        try (SentThree sent = pollerThatSentThreeSitreps()) {
             // The receipt comes within 20 ms of the poller's last look (the clock has not moved): applied, not yet
             // looked at. No more receipts come; 20 ms later, not 500, the gap goes again.
-            ledger.receipted(B, List.of(ids.get(2)));
-            await().atMost(Duration.ofSeconds(10)).until(() -> !ledger.hasQueuedReceipts() && poller.waiting());
+            sent.ledger().receipted(B, List.of(sent.ids().get(2)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !sent.ledger().hasQueuedReceipts() && sent.poller().waiting());
             assertThat(transport.sent).hasSize(3);
-            clock.advance(Duration.ofMillis(20));
+            sent.clock().advance(Duration.ofMillis(20));
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
-            assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
-                    .containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+            awaitTheFirstTwoSentAgain(sent);
         }
+    }
+
+    private void awaitTheFirstTwoSentAgain(SentThree sent) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> transport.sent.size() == 5);
+        assertThat(transport.sent.stream().skip(3).map(o -> o.envelope().messageId()))
+                .containsExactlyInAnyOrder(sent.ids().get(0), sent.ids().get(1));
     }
 
     /**
