@@ -233,7 +233,7 @@ public final class OutboxPoller implements AutoCloseable {
             // the look for gaps they owe, between: a receiver that just caught up from the writer's history gets the
             // rest without waiting for idlePoll. The socket's wait is real time, whatever the clock says.
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (running && !resender.hasQueuedReceipts() && !gapCheckDue()) {
+            while (running && !resender.hasQueuedReceipts() && !gapCheckDue(clock.instant())) {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (left <= 0
                         || connection.getNotifications((int) Math.min(left, RECEIPT_CHECK.toMillis())).length > 0) {
@@ -260,7 +260,7 @@ public final class OutboxPoller implements AutoCloseable {
         // Receipts that come too soon after the last look are looked at once RECEIPT_CHECK has passed, not at the next
         // RESEND_CHECK: the receiver that came back may send no more until it has the rest.
         gapCheckOwed |= applied > 0;
-        boolean gapsMayShow = idle && gapCheckOwed && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
+        boolean gapsMayShow = idle && gapCheckDue(now);
         if (now.isBefore(nextResendCheck) && !gapsMayShow) {
             return;
         }
@@ -274,9 +274,9 @@ public final class OutboxPoller implements AutoCloseable {
         nextResendCheck = now.plus(RESEND_CHECK);
     }
 
-    /** Whether a look for gaps is owed to receipts and may be taken now. */
-    private boolean gapCheckDue() {
-        return gapCheckOwed && !clock.instant().isBefore(lastResendCheck.plus(RECEIPT_CHECK));
+    /** Whether a look for gaps is owed to receipts and may be taken at {@code now}. */
+    private boolean gapCheckDue(Instant now) {
+        return gapCheckOwed && !now.isBefore(lastResendCheck.plus(RECEIPT_CHECK));
     }
 
     private void refreshGauges() throws SQLException {
