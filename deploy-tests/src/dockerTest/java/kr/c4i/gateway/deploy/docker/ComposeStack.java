@@ -68,9 +68,44 @@ final class ComposeStack implements AutoCloseable {
         return environment.get(variable);
     }
 
-    /** Starts every service and waits until each is healthy (the one-shot pki service: completed). */
+    /**
+     * Starts every service and waits until each is healthy (the one-shot pki service: completed). A stack that does
+     * not come up throws with what each service that is not healthy said: its health checks' last answers and the end
+     * of its log, which compose's own output leaves out.
+     */
     void up() {
-        compose(Duration.ofMinutes(8), "up", "-d", "--wait", "--wait-timeout", "420");
+        try {
+            compose(Duration.ofMinutes(8), "up", "-d", "--wait", "--wait-timeout", "420");
+        }
+        catch (IllegalStateException ex) {
+            throw new IllegalStateException(ex.getMessage() + "\n" + unhealthyServices(), ex);
+        }
+    }
+
+    /** Each container of the stack that is not running healthy: its restarts, its state, its log's end. */
+    private String unhealthyServices() {
+        StringBuilder report = new StringBuilder();
+        try {
+            String states = compose(Duration.ofSeconds(30), "ps", "-a", "--format",
+                    "{{.Service}} {{.Name}} {{.Status}}");
+            report.append("services:\n").append(states);
+            for (String line : states.strip().split("\n")) {
+                String[] fields = line.split(" ", 3);
+                if (fields.length < 3 || fields[2].contains("(healthy)") || fields[2].startsWith("Exited (0)")) {
+                    continue;
+                }
+                // The state has the health checks' last answers, the exit code and whether it was killed for memory.
+                report.append("\n--- ").append(fields[0]).append(": restarts and state\n")
+                        .append(run(List.of("docker", "inspect", "--format", "{{.RestartCount}} {{json .State}}",
+                                fields[1]), Duration.ofSeconds(30)))
+                        .append("--- ").append(fields[0]).append(": log's end\n")
+                        .append(compose(Duration.ofSeconds(30), "logs", "--no-color", "--tail", "60", fields[0]));
+            }
+        }
+        catch (IllegalStateException ex) {
+            report.append("\n(and then: ").append(ex.getMessage()).append(')');
+        }
+        return report.toString();
     }
 
     /** One SQL statement on a service's PostgreSQL, as its owner; the rows unaligned, one a line. */
