@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,21 @@ class ParticipantSettingsTest {
                         + "between announcements; was PT5S");
         assertThat(ParticipantSettings.builder().lease(Duration.ofSeconds(30)).announceInterval(Duration.ofSeconds(20))
                 .build().discovery().announceInterval()).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aMulticastGroupMustBeAnIpv4MulticastLiteral() {
+        for (String refused : List.of("10.0.0.1", "240.0.0.1", "239.255.0", "239.255.0.256", "239.255.0.1.2",
+                "239.255..1", "mcast.example", "ff02::1", "239.255.0.+1")) {
+            assertRefused(ParticipantSettings.builder().multicastAddress(refused), "multicastAddress",
+                    "multicastAddress must be an IPv4 multicast group, 224.0.0.0 to 239.255.255.255 (a site's own: "
+                            + "239.255.x.y), was '" + refused + "'");
+        }
+        assertThat(ParticipantSettings.builder().multicastAddress(" 239.255.0.9 ").build().network().multicastAddress())
+                .isEqualTo("239.255.0.9");
+        assertThat(ParticipantSettings.builder().multicastAddress("224.0.0.0").build().network().multicastAddress())
+                .isEqualTo("224.0.0.0");
+        assertThat(ParticipantSettings.builder().multicastAddress("").build().network().multicastAddress()).isNull();
     }
 
     private static void assertRefused(ParticipantSettings.Builder builder, String setting, String message) {

@@ -43,6 +43,16 @@ class PropertiesFailureAnalyzerTest {
     }
 
     @Test
+    void aMulticastGroupThatIsNotOneIsNamedBeforeCycloneSeesIt() {
+        FailureAnalysis analysis = analyze(new StandardEnvironment(), "--gateway.node.transport=dds",
+                "--gateway.dds.security.plain=true", "--gateway.dds.multicast-address=10.0.0.1");
+
+        assertThat(analysis.getDescription()).contains("Property: gateway.dds.multicast-address")
+                .contains("Value: \"10.0.0.1\"")
+                .contains("Reason: multicastAddress must be an IPv4 multicast group, 224.0.0.0 to 239.255.255.255");
+    }
+
+    @Test
     void aDdsNodeWithNeitherSecurityNorPlainDdsIsToldBothProperties() {
         FailureAnalysis analysis = analyze(new StandardEnvironment(), "--gateway.node.transport=dds");
 
