@@ -117,15 +117,9 @@ public final class WanDeploymentPlan {
                         }
                     }
                     case DDS -> {
-                        List<String> peers = new ArrayList<>();
-                        for (int peer = 1; peer <= nodesPerSite; peer++) {
-                            if (peer != host) {
-                                peers.add(lan.hostAddress(peer));
-                            }
-                        }
-                        peers.add(t.gatewayLanAddress(site));
+                        // As shipped: the site's nodes and gateway find each other by multicast, no unicast peers.
                         launch.ddsDomain(ddsDomain(settings, site)).ddsNetworkInterface(lan.hostInterface())
-                                .ddsMulticastAddress(settings.multicastAddress()).ddsPeers(peers);
+                                .ddsMulticastAddress(settings.multicastAddress());
                         @Nullable SitePki own = pki.get(site);
                         if (own == null) {
                             launch.ddsPlain();
@@ -194,11 +188,9 @@ public final class WanDeploymentPlan {
                 }
             }
             case DDS -> {
-                List<String> peers = new ArrayList<>();
-                for (int host = 1; host <= nodesPerSite; host++) {
-                    peers.add(lan.hostAddress(host));
-                }
-                launch.ddsLan(ddsDomain(settings, site), true, peers);
+                // On the nodes' multicast group, which finds them as they find each other.
+                launch.ddsLan(ddsDomain(settings, site), true, List.of())
+                        .ddsLanMulticastAddress(settings.multicastAddress());
                 launch.property("gateway.wan.lan.dds.network-interface", lan.hostInterface());
                 if (own == null) {
                     launch.ddsLanPlain();

@@ -48,13 +48,18 @@ class WanDeploymentPlanTest {
         assertThat(nodes.getFirst().spec().properties()).containsEntry("gateway.dds.domain-id", "7");
         assertThat(nodes.get(1).spec().properties()).containsEntry("gateway.dds.domain-id", "8")
                 .as("without a PKI, plain DDS explicitly").containsEntry("gateway.dds.security.plain", "true");
+        assertThat(nodes).allSatisfy(n -> assertThat(n.spec().properties()).as("multicast discovery, as shipped")
+                .containsEntry("gateway.dds.multicast-address", settings.multicastAddress())
+                .doesNotContainKey("gateway.dds.peers"));
         Map<String, String> gw2 = WanDeploymentPlan.gateway(wan, 2, WanLinkKind.DDS, 1, subscriptions, 244_840, settings,
                 Path.of("/w"), Map.of(), Map.of()).launch().properties();
         assertThat(gw2).containsEntry("gateway.wan.lan.dds.security.plain", "true");
         assertThat(gw2).containsEntry("gateway.wan.link", "dds").containsEntry("gateway.wan.lan.transport", "dds")
                 .containsEntry("gateway.wan.lan.dds.domain-id", "8")
                 .containsEntry("gateway.wan.lan.dds.network-interface", "eth0")
-                .containsEntry("gateway.wan.lan.dds.peers", "10.77.2.1")
+                .as("the site's nodes found on their multicast group")
+                .containsEntry("gateway.wan.lan.dds.multicast-address", settings.multicastAddress())
+                .doesNotContainKey("gateway.wan.lan.dds.peers")
                 .containsEntry("gateway.wan.dds.domain-id", "9")
                 .containsEntry("gateway.wan.dds.network-interface", "wan0")
                 .containsEntry("gateway.wan.dds.peers.s1", "10.77.3.1");

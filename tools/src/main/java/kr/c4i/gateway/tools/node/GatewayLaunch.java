@@ -89,6 +89,11 @@ public final class GatewayLaunch extends Launch {
             return this;
         }
 
+        /** The DDS LAN's multicast group, when its nodes use one other than DDS's 239.255.0.1. */
+        public Builder ddsLanMulticastAddress(String group) {
+            return set("gateway.wan.lan.dds.multicast-address", group);
+        }
+
         /**
          * DDS Security on the DDS LAN side from the site's PKI directory, as {@code gateway pki --dds-domain
          * --gateway} writes it: the gateway's identity is the directory's under its node id, and its grant names the

@@ -83,6 +83,8 @@ class GatewayLaunchTest {
         assertThat(GatewayLaunch.builder("s2").property("gateway.wan.security.certificate", "/pki/gw-s2.crt").build()
                 .properties()).doesNotContainKey("gateway.wan.security.plain");
         assertThat(GatewayLaunch.builder("s3").ddsLan(3, true, List.of()).build().properties())
-                .doesNotContainKey("gateway.wan.lan.dds.peers");
+                .doesNotContainKey("gateway.wan.lan.dds.peers").doesNotContainKey("gateway.wan.lan.dds.multicast-address");
+        assertThat(GatewayLaunch.builder("s3").ddsLan(3, true, List.of()).ddsLanMulticastAddress("239.255.0.7").build()
+                .properties()).containsEntry("gateway.wan.lan.dds.multicast-address", "239.255.0.7");
     }
 }

@@ -31,6 +31,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
     /**
      * @param domainId the site's DDS domain, as its nodes have it
      * @param networkInterface interface (name or address) facing the LAN; Cyclone's choice when unset
+     * @param multicastAddress the site's multicast group for discovery and 1:N data, as its nodes have it
+     *        ({@code gateway.dds.multicast-address}); DDS's 239.255.0.1 when unset
      * @param multicast false for unicast only (then list {@code peers}); Cyclone's default when unset
      * @param peers addresses to send unicast discovery to
      * @param maxDatagramSize the largest datagram sent on the LAN
@@ -47,8 +49,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param handshakeRecovery with DDS Security: recreating the gateway's participant when an authentication
      *        handshake with a remote participant that is still there failed, which Cyclone 0.10 never tries again
      */
-    public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface, @Nullable Boolean multicast,
-            List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
+    public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface,
+            @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
             @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter,
             @DefaultValue("30s") Duration resendMax,
@@ -71,7 +73,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
         public DdsTransportSettings transportSettings(NodeId gateway) {
             try {
                 ParticipantSettings participant = ParticipantSettings.builder().domainId(this.domainId)
-                        .networkInterface(this.networkInterface).multicast(this.multicast).peers(this.peers)
+                        .networkInterface(this.networkInterface).multicastAddress(this.multicastAddress)
+                        .multicast(this.multicast).peers(this.peers)
                         .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE,
                                 Integer.MAX_VALUE))
                         .library(this.library).security(this.security.options().settings(gateway)).build();

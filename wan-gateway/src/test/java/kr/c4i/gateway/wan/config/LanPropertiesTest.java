@@ -73,6 +73,17 @@ class LanPropertiesTest {
     }
 
     @Test
+    void theGatewayJoinsTheSitesMulticastGroupAsItsNodesDo() {
+        dds(dds -> assertThat(dds.transportSettings(GATEWAY).participant().network().multicastAddress()).isNull(),
+                PLAIN_DDS);
+        dds(dds -> assertThat(dds.transportSettings(GATEWAY).participant().network().multicastAddress())
+                .isEqualTo("239.255.7.1"), PLAIN_DDS, "gateway.wan.lan.dds.multicast-address=239.255.7.1");
+        dds(dds -> assertThatIllegalArgumentException().isThrownBy(() -> dds.transportSettings(GATEWAY))
+                .withMessageContaining("gateway.wan.lan.dds.multicast-address: multicastAddress must be an IPv4 "
+                        + "multicast group"), PLAIN_DDS, "gateway.wan.lan.dds.multicast-address=10.1.2.3");
+    }
+
+    @Test
     void theGatewayTakesLargerBatchesOffTheLanThanANodeUnlessSetOtherwise() {
         dds(dds -> assertThat(dds.transportSettings(GATEWAY).maxBatch()).isEqualTo(LanProperties.Dds.DEFAULT_MAX_BATCH)
                 .isGreaterThan(DdsTransportSettings.DEFAULT_MAX_BATCH), PLAIN_DDS);
