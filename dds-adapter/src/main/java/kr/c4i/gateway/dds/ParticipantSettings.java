@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.Ipv4Multicast;
 
 /**
  * Where and how a participant joins the DDS network, grouped by what the settings are about. Values left
@@ -110,7 +111,7 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
         public Network {
             networkInterface = blankToNull(networkInterface);
             multicastAddress = blankToNull(multicastAddress);
-            if (multicastAddress != null && !isIpv4Multicast(multicastAddress)) {
+            if (multicastAddress != null && !Ipv4Multicast.isGroup(multicastAddress)) {
                 // Cyclone would refuse it only when the participant is created, in its own log.
                 throw invalid("multicastAddress", "multicastAddress must be an IPv4 multicast group, 224.0.0.0 to "
                         + "239.255.255.255 (a site's own: 239.255.x.y), was '" + multicastAddress + "'");
@@ -380,22 +381,6 @@ public record ParticipantSettings(int domainId, Network network, Discovery disco
 
     private static InvalidSettingsException invalid(String setting, String message) {
         return InvalidSettingsException.of(setting, message);
-    }
-
-    /** Four decimal octets, the first 224 to 239: a literal group, never a name to resolve. */
-    private static boolean isIpv4Multicast(String address) {
-        String[] octets = address.split("\\.", -1);
-        if (octets.length != 4) {
-            return false;
-        }
-        for (String octet : octets) {
-            if (octet.isEmpty() || octet.length() > 3 || !octet.chars().allMatch(Character::isDigit)
-                    || Integer.parseInt(octet) > 255) {
-                return false;
-            }
-        }
-        int first = Integer.parseInt(octets[0]);
-        return first >= 224 && first <= 239;
     }
 
     private static @Nullable String blankToNull(@Nullable String value) {

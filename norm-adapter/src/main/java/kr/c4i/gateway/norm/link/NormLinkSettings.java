@@ -9,6 +9,7 @@ import java.util.zip.CRC32;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.transport.Ipv4Multicast;
 
 /**
  * How the {@code norm} WAN link runs. The defaults are the settings that mattered in the measurements of
@@ -220,7 +221,7 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
 
         public Multicast {
             Objects.requireNonNull(group, "group");
-            if (!isIpv4Multicast(group)) {
+            if (!Ipv4Multicast.isGroup(group)) {
                 throw new IllegalArgumentException("The norm link's multicast group must be an IPv4 multicast "
                         + "address (224.0.0.0-239.255.255.255), was '" + group + "'");
             }
@@ -256,23 +257,6 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
             return new Multicast(text.substring(0, colon), port,
                     networkInterface == null ? null : networkInterface.strip(),
                     ttl == null ? DEFAULT_MULTICAST_TTL : ttl);
-        }
-
-        private static boolean isIpv4Multicast(String text) {
-            String[] parts = text.split("\\.", -1);
-            if (parts.length != 4) {
-                return false;
-            }
-            int first = -1;
-            for (int i = 0; i < 4; i++) {
-                if (!parts[i].matches("[0-9]{1,3}") || Integer.parseInt(parts[i]) > 255) {
-                    return false;
-                }
-                if (i == 0) {
-                    first = Integer.parseInt(parts[i]);
-                }
-            }
-            return first >= 224 && first <= 239;
         }
 
         @Override

@@ -50,7 +50,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      *        handshake with a remote participant that is still there failed, which Cyclone 0.10 never tries again
      */
     public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface,
-            @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers, @DefaultValue("1400B") DataSize maxDatagramSize,
+            @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers,
+            @DefaultValue("1400B") DataSize maxDatagramSize,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
             @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter,
             @DefaultValue("30s") Duration resendMax,
