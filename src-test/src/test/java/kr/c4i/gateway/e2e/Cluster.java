@@ -154,12 +154,20 @@ final class Cluster implements AutoCloseable {
         return partner;
     }
 
+    /**
+     * The {@code application_name} of a bridge process's sessions in its interface database, so a test tells the
+     * two processes of a pair apart in {@code pg_stat_activity}.
+     */
+    static String sessionName(String id, boolean partner) {
+        return partner ? id + "-partner" : id;
+    }
+
     /** @param partner the second process of a pair, not the first */
     private NodeLaunch launch(Node node, int httpPort, boolean partner) {
         String id = node.id();
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
-                .datasource(node.database().jdbcUrl(), EmbeddedDatabase.USER,
-                        node.database().database().password())
+                .datasource(node.database().jdbcUrl() + "?ApplicationName=" + sessionName(id, partner),
+                        EmbeddedDatabase.USER, node.database().database().password())
                 .roles(id.equals("a"), !id.equals("a"));
         for (Node other : nodes) {
             if (!other.id().equals("a")) {

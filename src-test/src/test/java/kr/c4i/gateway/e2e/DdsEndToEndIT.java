@@ -69,20 +69,21 @@ class DdsEndToEndIT extends EndToEndContract {
                 && counted(a1, "gateway_outbox_published_total{") > 0
                 && counted(a2, "gateway_outbox_published_total{") > 0);
 
-        long hung = hangHoldingClaimedRows(a1);
+        Hang hang = hangHoldingClaimedRows(a1, a2);
+        long hung = hang.since();
         long atHang = cluster.count("b", "SELECT count(*) FROM inbox");
         String flash = writeFlash("a-hung", 6000);
         Resumed resumed = untilInboxGrows(atHang, hung);
         Duration flashIn = untilInInbox(flash, hung);
         producing.get(120, TimeUnit.SECONDS);
         // While it still hangs: its transaction ended by the database, its rows sent (again) by its partner.
-        await().alias("every message in b's inbox and marked sent in a's outbox while a's first bridge hangs")
+        await().alias("every message in b's inbox and marked sent in a's outbox while one of its bridges hangs")
                 .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> cluster.count("b", "SELECT count(DISTINCT message_id) FROM inbox") == 6001
                         && cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0
                         && cluster.count("a", IDLE_IN_TRANSACTION) == 0);
         Duration all = Duration.ofNanos(System.nanoTime() - hung);
-        a1.thaw();
+        hang.bridge().thaw();
 
         assertExactlyOnce(6001);
         report("one of the sending node's pair of bridges hangs (SIGSTOP, connections open) inside an outbox "
@@ -90,36 +91,46 @@ class DdsEndToEndIT extends EndToEndContract {
                 + " ms after the hang", resumed, flashIn);
     }
 
-    /** Sessions of a's database inside a transaction, between its statements: a bridge publishing claimed rows. */
-    private static final String IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
-            + "WHERE state = 'idle in transaction'";
+    /** The bridge sessions of a's database inside a transaction, between its statements: publishing claimed rows. */
+    private static final String IN_TRANSACTION = "SELECT application_name FROM pg_stat_activity "
+            + "WHERE state = 'idle in transaction' AND application_name IN ('"
+            + Cluster.sessionName("a", false) + "', '" + Cluster.sessionName("a", true) + "')";
 
     /** Sessions of a's database in a transaction that has been idle for over a second: a bridge's that hangs. */
     private static final String IDLE_IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
             + "WHERE state = 'idle in transaction' AND state_change < now() - interval '1 second'";
 
+    /** The bridge process stopped, and when. */
+    private record Hang(NodeProcess bridge, long since) {
+    }
+
     /**
-     * Stops {@code bridge} (SIGSTOP) at a moment it holds claimed rows: its outbox transaction stays open past a
-     * second, which a running bridge's never does. Each try stops it as soon as one of a's bridges is seen inside a
-     * transaction (on a busy machine a stop at a random moment mostly finds it between them); caught outside one, it
-     * is woken and tried again.
+     * Stops one of node a's pair of bridges (SIGSTOP) at a moment it holds claimed rows: its outbox transaction stays
+     * open past a second, which a running bridge's never does. Each try stops the process whose session is seen
+     * inside a transaction (told apart by their sessions' application names; on a busy machine a stop at a random
+     * moment mostly finds a bridge between transactions); if that transaction ended before the stop, the process is
+     * woken and tried again.
      */
-    private long hangHoldingClaimedRows(NodeProcess bridge) throws Exception {
+    private Hang hangHoldingClaimedRows(NodeProcess first, NodeProcess partner) throws Exception {
+        String partnerSession = Cluster.sessionName("a", true);
         for (int attempt = 0; attempt < 30; attempt++) {
-            await().alias("one of a's bridges inside an outbox transaction").atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(5)).until(() -> cluster.count("a", IN_TRANSACTION) > 0);
+            String holder = await().alias("one of a's bridges inside an outbox transaction")
+                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> cluster.strings("a", IN_TRANSACTION), sessions -> !sessions.isEmpty()).getFirst();
+            NodeProcess bridge = holder.equals(partnerSession) ? partner : first;
             long hung = System.nanoTime();
             bridge.freeze();
             try {
                 await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> cluster.count("a", IDLE_IN_TRANSACTION) > 0);
-                return hung;
+                        .until(() -> cluster.count("a", IDLE_IN_TRANSACTION + " AND application_name = '" + holder
+                                + "'") > 0);
+                return new Hang(bridge, hung);
             }
-            catch (ConditionTimeoutException notInATransaction) {
+            catch (ConditionTimeoutException transactionEndedBeforeTheStop) {
                 bridge.thaw();
             }
         }
-        throw new AssertionError("a's first bridge was never caught inside an outbox transaction");
+        throw new AssertionError("neither of a's bridges was caught inside an outbox transaction in 30 tries");
     }
 
     /** {@code gateway.dds.samples.dropped}, summed over its reasons, as the node's Prometheus endpoint shows it. */
