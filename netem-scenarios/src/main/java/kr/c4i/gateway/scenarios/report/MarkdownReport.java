@@ -393,8 +393,14 @@ public final class MarkdownReport {
                 + "again on both sides. With compression off just above 100%: a frame's own header.\n\n");
     }
 
-    /** Where the nodes ran: per transport, each deployment's hosts and experiments. */
+    /**
+     * Where the nodes ran: per transport, each deployment's hosts and experiments; a run of the wan experiment alone
+     * has none of these (its sites are deployed per WAN link).
+     */
     private static String deployments(RunPlan plan) {
+        if (plan.deployments().isEmpty()) {
+            return "the wan experiment's two sites only, deployed anew for each WAN link (below)";
+        }
         return "per transport, " + plan.deployments().stream()
                 .map(d -> d.experiments().stream().map(ExperimentKind::key).collect(Collectors.joining(" and "))
                         + " on hosts 1.." + d.hosts())

@@ -12,8 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import kr.c4i.gateway.scenarios.experiment.ExperimentKind;
 import kr.c4i.gateway.scenarios.experiment.Metrics;
 import kr.c4i.gateway.scenarios.experiment.RepetitionResult;
+import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.RunResult;
 import kr.c4i.gateway.scenarios.experiment.RunSetup;
 import kr.c4i.gateway.scenarios.experiment.WanVariant;
@@ -50,6 +52,19 @@ class ReportRenderingTest {
         assertThat(MarkdownReport.render(new RunResult(run.command(), run.startedAt(), run.finishedAt(), run.plan(),
                 tuned, run.repetitions(), List.of()), Map.of()))
                 .contains("; the WAN gateways' extra properties [gateway.wan.norm.auto-parity=2]");
+    }
+
+    @Test
+    void aRunOfTheWanExperimentAloneSaysItsSitesAreItsOnlyDeployments() {
+        RunResult run = SampleRuns.ddsWins();
+        RunResult wanOnly = new RunResult(run.command(), run.startedAt(), run.finishedAt(),
+                RunPlan.full(List.of(ExperimentKind.WAN), run.plan().transports()), run.setup(), run.repetitions(),
+                List.of());
+
+        assertThat(MarkdownReport.render(run, Map.of())).contains("one per host; per transport, ");
+        assertThat(MarkdownReport.render(wanOnly, Map.of()))
+                .contains("one per host; the wan experiment's two sites only, deployed anew for each WAN link")
+                .doesNotContain("per transport,  (");
     }
 
     @Test
