@@ -162,17 +162,12 @@ final class Cluster implements AutoCloseable {
         return partner ? id + "-partner" : id;
     }
 
-    /** The URL with the sessions' application name added to its parameters (a cell's URL has some already). */
-    private static String withSessionName(String jdbcUrl, String name) {
-        return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "ApplicationName=" + name;
-    }
-
     /** @param partner the second process of a pair, not the first */
     private NodeLaunch launch(Node node, int httpPort, boolean partner) {
         String id = node.id();
+        String url = NodeDatabase.withParameter(node.database().jdbcUrl(), "ApplicationName", sessionName(id, partner));
         NodeLaunch.Builder launch = NodeLaunch.builder(id, transport)
-                .datasource(withSessionName(node.database().jdbcUrl(), sessionName(id, partner)),
-                        EmbeddedDatabase.USER, node.database().database().password())
+                .datasource(url, EmbeddedDatabase.USER, node.database().database().password())
                 .roles(id.equals("a"), !id.equals("a"));
         for (Node other : nodes) {
             if (!other.id().equals("a")) {

@@ -43,6 +43,11 @@ final class NodeDatabase implements AutoCloseable {
         return database.jdbcUrl();
     }
 
+    /** {@code jdbcUrl} with one more parameter, after those it has (a failover pair's URL has some already). */
+    static String withParameter(String jdbcUrl, String name, String value) {
+        return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + name + "=" + value;
+    }
+
     int port() {
         return database.port();
     }

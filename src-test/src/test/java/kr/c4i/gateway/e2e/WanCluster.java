@@ -401,7 +401,7 @@ final class WanCluster implements AutoCloseable {
 
     /** Each database its own password, which the trace takes from the URL (the test cannot set PGPASSWORD). */
     private static String withPassword(String jdbcUrl, String password) {
-        return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "password=" + password;
+        return NodeDatabase.withParameter(jdbcUrl, "password", password);
     }
 
     /** A counter or gauge of a process's Prometheus page, summed over the lines that start with {@code prefix}. */
