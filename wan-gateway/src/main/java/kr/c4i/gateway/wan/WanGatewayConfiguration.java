@@ -219,8 +219,8 @@ class WanGatewayConfiguration {
             p.peers().forEach((id, address) -> peers.put(SiteId.of(id), address));
             return new NormWanLink(new NormLinkSettings(site, peers, p.bindAddress(), p.port(),
                     schedule.budgetBitsPerSecond(), p.segmentSize(), p.blockSize(), p.parity(), p.fixedAutoParity(),
-                    p.parityTarget(), p.grttEstimate(), p.peerTimeout(), p.bufferSize(), p.txLoss(), p.library(),
-                    p.toMulticast()));
+                    p.parityTarget(), p.parityPrecedence(), p.grttEstimate(), p.peerTimeout(), p.bufferSize(),
+                    p.txLoss(), p.library(), p.toMulticast()));
         }
         if (wan.link() == LinkKind.DDS) {
             DdsLinkProperties p = dds.getObject();

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * One way of carrying frames between this site's gateway and its peer sites' gateways over a narrow WAN: {@code dds},
@@ -57,6 +58,15 @@ public interface WanLink extends AutoCloseable {
      * @throws TransportException if the link cannot take the frame now (peer down, session lost); nothing was sent
      */
     void send(SiteId peer, byte[] frame) throws TransportException;
+
+    /**
+     * {@link #send(SiteId, byte[])} for a frame whose most urgent message is of {@code urgency}: a link that can spend
+     * more of its rate on some frames than on others (the norm link's proactive parity) spends it on the urgent
+     * ones. The others send it as any frame.
+     */
+    default void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
+        send(peer, frame);
+    }
 
     /**
      * Bytes of frames handed to {@link #send} for this peer that the peer's link has not acknowledged yet: queued,

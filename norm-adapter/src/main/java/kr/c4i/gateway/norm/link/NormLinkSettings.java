@@ -10,12 +10,14 @@ import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.Ipv4Multicast;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * How the {@code norm} WAN link runs. The defaults are the settings that mattered in the measurements of
  * {@code NORM-LINK.md}: a fixed rate with congestion control off, a low initial round-trip estimate, blocks of 64
  * segments with up to 32 parity segments on request, and frames of one segment; proactive parity follows the loss
- * the link measures ({@link ParityPolicy}), none on a clean link.
+ * the link measures ({@link ParityPolicy}), none on a clean link, and goes with the frames that carry FLASH or
+ * IMMEDIATE messages only.
  *
  * @param site this gateway's site
  * @param peers each peer site's gateway as {@code host} or {@code host:port} (the port defaults to {@code port})
@@ -26,9 +28,13 @@ import kr.c4i.gateway.core.transport.Ipv4Multicast;
  * @param segmentBytes the payload of one NORM data packet, and the largest frame: one frame is one segment
  * @param blockSegments source segments per FEC block
  * @param paritySegments parity segments NORM may compute per block to repair losses
- * @param autoParity parity segments sent with every frame, ahead of any NACK, whatever the loss; null: as many as
- *        the loss the link measures calls for, up to {@code paritySegments} ({@link ParityPolicy})
+ * @param autoParity parity segments sent with each frame of {@code parityPrecedence} or more urgent, ahead of any
+ *        NACK, whatever the loss; null: as many as the loss the link measures calls for, up to
+ *        {@code paritySegments} ({@link ParityPolicy})
  * @param parityTargetPercent with adaptive parity, the chance in percent that a frame still needs a repair round
+ * @param parityPrecedence the least urgent precedence whose frames go with proactive parity: a frame carrying a
+ *        message of it or a more urgent one does, the others are repaired on request only ({@code ROUTINE}: every
+ *        frame)
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost, plus ten round trips as
  *        NORM measures them
@@ -39,8 +45,8 @@ import kr.c4i.gateway.core.transport.Ipv4Multicast;
  */
 public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable String bindAddress, int port,
         long rateBitsPerSecond, int segmentBytes, int blockSegments, int paritySegments, @Nullable Integer autoParity,
-        double parityTargetPercent, Duration grttEstimate, Duration peerTimeout, int bufferBytes, double txLossPercent,
-        @Nullable String library, @Nullable Multicast multicast) {
+        double parityTargetPercent, Precedence parityPrecedence, Duration grttEstimate, Duration peerTimeout,
+        int bufferBytes, double txLossPercent, @Nullable String library, @Nullable Multicast multicast) {
 
     public static final int DEFAULT_PORT = 6010;
     public static final int DEFAULT_SEGMENT_BYTES = 1400;
@@ -48,6 +54,11 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     public static final int DEFAULT_PARITY_SEGMENTS = 32;
     /** At most one frame in a hundred waits a repair round (a round trip or more) for want of parity: a p99's tail. */
     public static final double DEFAULT_PARITY_TARGET_PERCENT = 1;
+    /**
+     * Parity is paid on every frame it goes with: on all of them it took 2.6-2.8 times the link's messages a second
+     * at 30% loss (docs/results.md). The frames whose delay a repair round matters for are FLASH's and IMMEDIATE's.
+     */
+    public static final String DEFAULT_PARITY_PRECEDENCE = "IMMEDIATE";
     public static final long DEFAULT_GRTT_ESTIMATE_MILLIS = 50;
     /**
      * A cut WAN shows as frames left unacknowledged: after 5 s they go back to the store, so what waited drains by
@@ -90,6 +101,7 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
         if (autoParity != null) {
             requireRange("auto parity", autoParity, 0, paritySegments);
         }
+        Objects.requireNonNull(parityPrecedence, "parityPrecedence");
         if (!(parityTargetPercent > 0 && parityTargetPercent < 100)) {
             throw new IllegalArgumentException("The norm link's parity target must be in (0, 100) percent, was "
                     + parityTargetPercent);
@@ -120,39 +132,51 @@ public record NormLinkSettings(SiteId site, Map<SiteId, String> peers, @Nullable
     public static NormLinkSettings of(SiteId site, Map<SiteId, String> peers, long rateBitsPerSecond) {
         return new NormLinkSettings(site, peers, null, DEFAULT_PORT, rateBitsPerSecond, DEFAULT_SEGMENT_BYTES,
                 DEFAULT_BLOCK_SEGMENTS, DEFAULT_PARITY_SEGMENTS, null, DEFAULT_PARITY_TARGET_PERCENT,
-                Duration.ofMillis(DEFAULT_GRTT_ESTIMATE_MILLIS), Duration.ofMillis(DEFAULT_PEER_TIMEOUT_MILLIS),
-                DEFAULT_BUFFER_BYTES, 0, null, null);
+                Precedence.valueOf(DEFAULT_PARITY_PRECEDENCE), Duration.ofMillis(DEFAULT_GRTT_ESTIMATE_MILLIS),
+                Duration.ofMillis(DEFAULT_PEER_TIMEOUT_MILLIS), DEFAULT_BUFFER_BYTES, 0, null, null);
     }
 
     public NormLinkSettings withEndpoint(@Nullable String bindAddress, int port) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
-                library, multicast);
+                paritySegments, autoParity, parityTargetPercent, parityPrecedence,
+                grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, multicast);
     }
 
     public NormLinkSettings withTxLoss(double percent) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, percent,
-                library, multicast);
+                paritySegments, autoParity, parityTargetPercent, parityPrecedence,
+                grttEstimate, peerTimeout, bufferBytes, percent, library, multicast);
     }
 
     /** Settings with a fixed auto parity, or adaptive parity when {@code segments} is null. */
     public NormLinkSettings withAutoParity(@Nullable Integer segments) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, segments, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
-                library, multicast);
+                paritySegments, segments, parityTargetPercent, parityPrecedence,
+                grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, multicast);
+    }
+
+    /** Settings whose proactive parity goes with frames of {@code least} or more urgent messages. */
+    public NormLinkSettings withParityPrecedence(Precedence least) {
+        return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
+                paritySegments, autoParity, parityTargetPercent, least, grttEstimate, peerTimeout, bufferBytes,
+                txLossPercent, library, multicast);
+    }
+
+    /** Whether frames whose most urgent message is of {@code urgency} go with proactive parity. */
+    public boolean parityFor(Precedence urgency) {
+        return urgency.compareTo(parityPrecedence) <= 0;
     }
 
     public NormLinkSettings withPeerTimeout(Duration timeout) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, parityTargetPercent, grttEstimate, timeout, bufferBytes, txLossPercent,
-                library, multicast);
+                paritySegments, autoParity, parityTargetPercent, parityPrecedence,
+                grttEstimate, timeout, bufferBytes, txLossPercent, library, multicast);
     }
 
     public NormLinkSettings withMulticast(@Nullable Multicast group) {
         return new NormLinkSettings(site, peers, bindAddress, port, rateBitsPerSecond, segmentBytes, blockSegments,
-                paritySegments, autoParity, parityTargetPercent, grttEstimate, peerTimeout, bufferBytes, txLossPercent,
-                library, group);
+                paritySegments, autoParity, parityTargetPercent, parityPrecedence,
+                grttEstimate, peerTimeout, bufferBytes, txLossPercent, library, group);
     }
 
     /**

@@ -27,6 +27,7 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.norm.NormEvent;
 import kr.c4i.gateway.norm.NormEventType;
 import kr.c4i.gateway.norm.NormException;
@@ -191,6 +192,12 @@ public final class NormWanLink implements WanLink {
 
     @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
+        send(peer, frame, Precedence.ROUTINE);
+    }
+
+    /** A frame of {@link NormLinkSettings#parityPrecedence} or more urgent goes with the peer's proactive parity. */
+    @Override
+    public void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
         Peer target = peer(peer);
         if (frame.length > this.settings.segmentBytes()) {
             throw new IllegalArgumentException("A frame of " + frame.length + " bytes exceeds maxFrameBytes ("
@@ -200,7 +207,7 @@ public final class NormWanLink implements WanLink {
             throw new TransportUnavailableException("The norm WAN link of site " + this.site + " is "
                     + (this.closed ? "closed" : "not open"), null);
         }
-        target.send(frame);
+        target.send(frame, this.settings.parityFor(urgency));
     }
 
     @Override
@@ -218,9 +225,18 @@ public final class NormWanLink implements WanLink {
         return peer(peer).ledger.state();
     }
 
-    /** Parity segments sent with every frame to {@code peer} now: as configured, or as its measured loss calls for. */
+    /**
+     * Parity segments sent with each urgent frame to {@code peer} now ({@link NormLinkSettings#parityPrecedence}): as
+     * configured, or as its measured loss calls for.
+     */
     public int autoParity(SiteId peer) {
         return peer(peer).paritySegments();
+    }
+
+    /** Parity segments the session to {@code peer} sends with the frames it starts now: none but around urgent ones. */
+    public int parityNow(SiteId peer) {
+        SessionParity parity = peer(peer).parity;
+        return parity == null ? 0 : parity.applied();
     }
 
     /**
@@ -246,6 +262,7 @@ public final class NormWanLink implements WanLink {
         details.put("paritySegments", this.settings.paritySegments());
         details.put("autoParity", this.settings.autoParity() == null ? "adaptive" : this.settings.autoParity());
         details.put("parityTargetPercent", this.settings.parityTargetPercent());
+        details.put("parityPrecedence", this.settings.parityPrecedence().name());
         details.put("peerTimeout", this.settings.peerTimeout().toString());
         details.put("open", this.open != null && !this.closed);
         details.put("framesIgnored", this.framesIgnored.sum());
@@ -438,6 +455,12 @@ public final class NormWanLink implements WanLink {
 
         /** NORM sent an object once: the peer whose frame it was has a shorter queue (a probe is nobody's frame). */
         private void objectSent(long object) {
+            for (Peer peer : peers.values()) {
+                SessionParity parity = peer.parity;
+                if (parity != null) {
+                    parity.leftQueue(object);
+                }
+            }
             for (Peer peer : peers.values()) {
                 if (peer.leftQueue(object)) {
                     try {
@@ -731,7 +754,7 @@ public final class NormWanLink implements WanLink {
             return shared != null ? shared : this.ledger;
         }
 
-        void send(byte[] frame) throws TransportException {
+        void send(byte[] frame, boolean urgent) throws TransportException {
             synchronized (lock()) {
                 this.ledger.requireUp(kind());
                 NormSession session = this.sender;
@@ -739,10 +762,11 @@ public final class NormWanLink implements WanLink {
                     throw this.ledger.refused("The norm WAN link to peer site " + this.site + " is not open", null);
                 }
                 NormGroup shared = this.group;
+                SessionParity parity = Objects.requireNonNull(this.parity, "parity");
                 long object;
                 try {
-                    object = shared == null ? session.enqueue(frame)
-                            : session.enqueue(frame, NormGroup.Marker.bytes(NormGroup.Marker.FRAME, this.nodeId));
+                    object = parity.enqueue(urgent, () -> shared == null ? session.enqueue(frame)
+                            : session.enqueue(frame, NormGroup.Marker.bytes(NormGroup.Marker.FRAME, this.nodeId)));
                 }
                 catch (NormException.QueueFull ex) {
                     throw this.ledger.refused("Peer site " + this.site + " does not keep up: " + ex.getMessage(), ex);
@@ -915,7 +939,13 @@ public final class NormWanLink implements WanLink {
                 if (shared == null) {
                     session.cancelWatermark();
                 }
-                this.objects.forEach(entry -> session.cancel(entry[1]));
+                SessionParity parity = this.parity;
+                this.objects.forEach(entry -> {
+                    session.cancel(entry[1]);
+                    if (parity != null) {
+                        parity.leftQueue(entry[1]);
+                    }
+                });
             }
             this.objects.clear();
             this.unsent.clear();
@@ -951,6 +981,8 @@ public final class NormWanLink implements WanLink {
             details.put("probesReceived", this.probesReceived.sum());
             details.put("framesAborted", this.framesAborted.sum());
             details.put("autoParity", paritySegments());
+            SessionParity current = this.parity;
+            details.put("parityNow", current == null ? 0 : current.applied());
             // Samples the measure rests on; none yet, no measure.
             details.put("lossSamples", this.lossSamples);
             if (this.lossSamples > 0) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.norm.link.NormWanLinkTest.Recorder;
 import kr.c4i.gateway.ports.LoopbackPorts;
 
@@ -56,8 +57,8 @@ class NormMulticastLinkTest {
                 RATE);
         return new NormLinkSettings(site, peers, null, defaults.port(), RATE, defaults.segmentBytes(),
                 defaults.blockSegments(), defaults.paritySegments(), defaults.autoParity(),
-                defaults.parityTargetPercent(), defaults.grttEstimate(), peerTimeout, defaults.bufferBytes(), 0, null,
-                this.group);
+                defaults.parityTargetPercent(), defaults.parityPrecedence(), defaults.grttEstimate(), peerTimeout,
+                defaults.bufferBytes(), 0, null, this.group);
     }
 
     NormLinkSettings settings(SiteId site) {
@@ -203,8 +204,8 @@ class NormMulticastLinkTest {
         Recorder atAlpha = new Recorder();
         try (NormWanLink alpha = new NormWanLink(settings(ALPHA));
                 NormWanLink intruder = new NormWanLink(new NormLinkSettings(SiteId.of("intruder"),
-                        Map.of(ALPHA, ""), null, 6010, RATE, 1400, 64, 32, 0, 1, Duration.ofMillis(50),
-                        Duration.ofSeconds(30), 4 * 1024 * 1024, 0, null, this.group))) {
+                        Map.of(ALPHA, ""), null, 6010, RATE, 1400, 64, 32, 0, 1, Precedence.IMMEDIATE,
+                        Duration.ofMillis(50), Duration.ofSeconds(30), 4 * 1024 * 1024, 0, null, this.group))) {
             alpha.open(atAlpha);
             intruder.open(new Recorder());
             // Alpha's probes of its peers reach the intruder, which takes alpha for UP and sends it a frame; alpha

@@ -19,6 +19,7 @@ import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.norm.NormEvent;
 import kr.c4i.gateway.norm.NormInstance;
 import kr.c4i.gateway.norm.NormSession;
@@ -212,6 +213,67 @@ class NormWanLinkTest {
                     .hasSizeGreaterThanOrEqualTo(frames.size()).containsOnly(BRAVO);
             await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
             assertThat(bravo.queuedBytes(ALPHA)).isZero();
+        }
+    }
+
+    /**
+     * Parity goes with urgent frames only: with a fixed parity of 2 the session sends none while it holds only
+     * ROUTINE and PRIORITY frames, a FLASH frame sets it before NORM takes the frame, and it goes back to none once
+     * NORM has sent the FLASH frame; every frame arrives.
+     */
+    @Test
+    void proactiveParityGoesWithUrgentFramesAndLeavesWithTheLastOfThem() throws Exception {
+        Recorder atBravo = new Recorder();
+        // 100 kbit/s: NORM takes about 0.1 s per 1,400-byte frame, so frames handed over at once wait in its queue.
+        long rate = 100_000;
+        NormLinkSettings alphaSettings = NormLinkSettings.of(ALPHA, Map.of(BRAVO, "127.0.0.1:" + this.bravoPort), rate)
+                .withEndpoint("127.0.0.1", this.alphaPort).withPeerTimeout(WAIT).withAutoParity(2);
+        NormLinkSettings bravoSettings = NormLinkSettings.of(BRAVO, Map.of(ALPHA, "127.0.0.1:" + this.alphaPort), rate)
+                .withEndpoint("127.0.0.1", this.bravoPort).withPeerTimeout(WAIT);
+        try (NormWanLink alpha = new NormWanLink(alphaSettings); NormWanLink bravo = new NormWanLink(bravoSettings)) {
+            alpha.open(new Recorder());
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            assertThat(alphaSettings.parityPrecedence()).isEqualTo(Precedence.IMMEDIATE);
+            List<byte[]> frames = frames(new Random(7), 8, alpha.maxFrameBytes());
+            for (byte[] frame : frames.subList(0, 5)) {
+                alpha.send(BRAVO, frame, Precedence.PRIORITY);
+            }
+            assertThat(alpha.parityNow(BRAVO)).as("no urgent frame held").isZero();
+            alpha.send(BRAVO, frames.get(5), Precedence.FLASH);
+            // Five frames, half a second of the link, are still ahead of the FLASH frame.
+            assertThat(alpha.parityNow(BRAVO)).isEqualTo(2);
+            alpha.send(BRAVO, frames.get(6), Precedence.ROUTINE);
+            assertThat(alpha.parityNow(BRAVO)).as("the FLASH frame is not sent yet").isEqualTo(2);
+            await().atMost(WAIT).until(() -> alpha.parityNow(BRAVO) == 0);
+            assertThat(alpha.queuedBytes(BRAVO)).as("NORM sent the FLASH frame; the one after it may wait")
+                    .isLessThanOrEqualTo(frames.get(6).length);
+            alpha.send(BRAVO, frames.get(7), Precedence.ROUTINE);
+            assertThat(alpha.parityNow(BRAVO)).isZero();
+            assertThat(alpha.autoParity(BRAVO)).as("what an urgent frame goes with").isEqualTo(2);
+            assertThat(peerDetails(alpha, BRAVO)).containsEntry("autoParity", 2).containsEntry("parityNow", 0);
+            assertThat(alpha.details()).containsEntry("parityPrecedence", "IMMEDIATE");
+            await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
+            assertThat(hex(atBravo.frames)).containsExactlyInAnyOrderElementsOf(hex(frames));
+        }
+    }
+
+    /** With {@code ROUTINE} as the parity's precedence every frame goes with it, as before there was a choice. */
+    @Test
+    void parityForRoutineFramesGoesWithEveryFrame() throws Exception {
+        Recorder atBravo = new Recorder();
+        try (NormWanLink alpha = new NormWanLink(alpha().withAutoParity(1).withParityPrecedence(Precedence.ROUTINE));
+                NormWanLink bravo = new NormWanLink(bravo())) {
+            alpha.open(new Recorder());
+            bravo.open(atBravo);
+            awaitState(alpha, BRAVO, LinkState.UP);
+            assertThat(alpha.parityNow(BRAVO)).isEqualTo(1);
+            List<byte[]> frames = frames(new Random(8), 3, alpha.maxFrameBytes());
+            alpha.send(BRAVO, frames.get(0), Precedence.FLASH);
+            alpha.send(BRAVO, frames.get(1));
+            alpha.send(BRAVO, frames.get(2), Precedence.ROUTINE);
+            await().atMost(WAIT).until(() -> atBravo.frames.size() == frames.size());
+            assertThat(alpha.parityNow(BRAVO)).isEqualTo(1);
         }
     }
 

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.norm.link.NormLinkSettings;
 
 /**
@@ -22,11 +23,14 @@ import kr.c4i.gateway.norm.link.NormLinkSettings;
  * @param segmentSize the payload of one NORM packet, and the largest frame; with headers it must fit the WAN's MTU
  * @param blockSize source segments per FEC block
  * @param parity parity segments NORM may compute per block to repair any lost segments of it
- * @param autoParity parity segments sent with every frame, ahead of any NACK: {@code adaptive} sends as many as
- *        the loss the link measures calls for, up to {@code parity}; a number (0 to {@code parity}) sends that many
- *        whatever the loss (0: repair on request only)
+ * @param autoParity parity segments sent with each frame of {@code parity-precedence} or more urgent, ahead of any
+ *        NACK: {@code adaptive} sends as many as the loss the link measures calls for, up to {@code parity}; a number
+ *        (0 to {@code parity}) sends that many whatever the loss (0: repair on request only)
  * @param parityTarget with adaptive parity, the percentage of frames that may still need a repair round: it sends
  *        the fewest parity segments k for which the measured loss p gives p^(k+1) under it
+ * @param parityPrecedence the least urgent precedence whose frames go with proactive parity: a frame carrying a
+ *        message of it or a more urgent one does, the others are repaired on request only; {@code ROUTINE} sends
+ *        parity with every frame
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
  * @param bufferSize memory for the repair state per peer, sending and receiving
@@ -47,6 +51,7 @@ public record NormLinkProperties(Map<String, String> peers, @Nullable String bin
         @DefaultValue("" + NormLinkSettings.DEFAULT_PARITY_SEGMENTS) int parity,
         @DefaultValue(NormLinkProperties.ADAPTIVE) String autoParity,
         @DefaultValue("" + NormLinkSettings.DEFAULT_PARITY_TARGET_PERCENT) double parityTarget,
+        @DefaultValue(NormLinkSettings.DEFAULT_PARITY_PRECEDENCE) Precedence parityPrecedence,
         @DefaultValue("" + NormLinkSettings.DEFAULT_GRTT_ESTIMATE_MILLIS + "ms") Duration grttEstimate,
         @DefaultValue("" + NormLinkSettings.DEFAULT_PEER_TIMEOUT_MILLIS + "ms") Duration peerTimeout,
         @DefaultValue("" + NormLinkSettings.DEFAULT_BUFFER_BYTES) int bufferSize,

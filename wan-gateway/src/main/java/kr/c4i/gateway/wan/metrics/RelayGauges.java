@@ -83,7 +83,8 @@ public final class RelayGauges {
                     .description("Share of the link's packets to the peer site lost on the way, as the peer measures "
                             + "it").tag(TAG_SITE, peer.value()).register(registry);
             Gauge.builder(MetricNames.WAN_LINK_PARITY, link, l -> l.autoParity(peer))
-                    .description("Parity segments sent with every frame to the peer site").tag(TAG_SITE, peer.value())
+                    .description("Parity segments sent with each urgent frame to the peer site")
+                    .tag(TAG_SITE, peer.value())
                     .register(registry);
         }
     }

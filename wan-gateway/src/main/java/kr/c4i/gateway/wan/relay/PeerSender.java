@@ -284,7 +284,7 @@ final class PeerSender implements Runnable {
                 break; // the rest waits for the pacer with the backlog, where FLASH can still overtake it
             }
             try {
-                link.send(peer, packed.frame());
+                link.send(peer, packed.frame(), urgency(framed));
             }
             catch (TransportException | IllegalArgumentException ex) {
                 log.info("Link to site {} did not take a frame ({}); its messages wait in the store", peer,
@@ -302,6 +302,17 @@ final class PeerSender implements Runnable {
         if (from < present.size()) {
             backlog.putBack(present.subList(from, present.size()));
         }
+    }
+
+    /** The precedence of a frame's most urgent message. */
+    private static Precedence urgency(List<Waiting> framed) {
+        Precedence most = Precedence.ROUTINE;
+        for (Waiting copy : framed) {
+            if (copy.precedence().compareTo(most) < 0) {
+                most = copy.precedence();
+            }
+        }
+        return most;
     }
 
     private void sendReceipts() {

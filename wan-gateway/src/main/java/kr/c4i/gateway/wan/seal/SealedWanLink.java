@@ -17,6 +17,7 @@ import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
  * A {@link WanLink} whose frames are sealed: every frame handed to {@link #send} leaves authenticated and encrypted
@@ -87,11 +88,21 @@ public final class SealedWanLink implements WanLink {
 
     @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
+        requireFits(frame);
+        sealer.seal(peer, frame, sealed -> link.send(peer, sealed));
+    }
+
+    @Override
+    public void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
+        requireFits(frame);
+        sealer.seal(peer, frame, sealed -> link.send(peer, sealed, urgency));
+    }
+
+    private void requireFits(byte[] frame) {
         if (frame.length > maxFrameBytes()) {
             throw new IllegalArgumentException("Frame of " + frame.length + " bytes exceeds the sealed "
                     + link.kind() + " link's " + maxFrameBytes());
         }
-        sealer.seal(peer, frame, sealed -> link.send(peer, sealed));
     }
 
     @Override
