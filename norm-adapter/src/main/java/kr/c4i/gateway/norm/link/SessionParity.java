@@ -54,6 +54,7 @@ final class SessionParity {
         this.name = name;
         this.everyFrame = settings.parityPrecedence() == Precedence.ROUTINE;
         this.segments = fixed == null ? 0 : fixed;
+        this.nextReportNanos = System.nanoTime();
         this.applied = base();
         session.setAutoParity(this.applied);
     }
