@@ -456,12 +456,6 @@ public final class NormWanLink implements WanLink {
         /** NORM sent an object once: the peer whose frame it was has a shorter queue (a probe is nobody's frame). */
         private void objectSent(long object) {
             for (Peer peer : peers.values()) {
-                SessionParity parity = peer.parity;
-                if (parity != null) {
-                    parity.leftQueue(object);
-                }
-            }
-            for (Peer peer : peers.values()) {
                 if (peer.leftQueue(object)) {
                     try {
                         this.handler.queueDrained(peer.site);
@@ -796,10 +790,20 @@ public final class NormWanLink implements WanLink {
             }
         }
 
-        /** NORM sent this object once; whether it was a frame still counted in the queue (a probe is not). */
+        /**
+         * NORM sent this object once; whether it was a frame still counted in the queue (a probe is not). An urgent
+         * frame's parity may leave with it.
+         */
         boolean leftQueue(long object) {
             synchronized (lock()) {
-                return this.unsent.remove(object) != null;
+                if (this.unsent.remove(object) == null) {
+                    return false;
+                }
+                SessionParity current = this.parity;
+                if (current != null) {
+                    current.leftQueue(object);
+                }
+                return true;
             }
         }
 

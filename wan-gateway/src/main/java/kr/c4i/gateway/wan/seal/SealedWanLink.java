@@ -88,21 +88,16 @@ public final class SealedWanLink implements WanLink {
 
     @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
-        requireFits(frame);
-        sealer.seal(peer, frame, sealed -> link.send(peer, sealed));
+        send(peer, frame, Precedence.ROUTINE);
     }
 
     @Override
     public void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
-        requireFits(frame);
-        sealer.seal(peer, frame, sealed -> link.send(peer, sealed, urgency));
-    }
-
-    private void requireFits(byte[] frame) {
         if (frame.length > maxFrameBytes()) {
             throw new IllegalArgumentException("Frame of " + frame.length + " bytes exceeds the sealed "
                     + link.kind() + " link's " + maxFrameBytes());
         }
+        sealer.seal(peer, frame, sealed -> link.send(peer, sealed, urgency));
     }
 
     @Override
