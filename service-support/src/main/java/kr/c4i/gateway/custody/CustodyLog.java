@@ -270,8 +270,8 @@ public final class CustodyLog {
             boolean forward = !forwardedOrigins.isEmpty();
             try (PreparedStatement ps = tx.prepareStatement(forward ? INSERT_AND_FORWARD : INSERT)) {
                 ps.setString(1, hop);
-                ps.setArray(2, tx.createArrayOf("text", ids.toArray()));
-                ps.setArray(3, tx.createArrayOf("bigint", earlier.toArray()));
+                ps.setArray(2, tx.createArrayOf("text", ids.toArray(String[]::new)));
+                ps.setArray(3, tx.createArrayOf("bigint", earlier.toArray(Long[]::new)));
                 ps.setArray(4, tx.createArrayOf("text", events));
                 ps.setArray(5, tx.createArrayOf("text", links));
                 ps.setArray(6, tx.createArrayOf("text", peers));
@@ -284,7 +284,7 @@ public final class CustodyLog {
                 ps.setArray(13, tx.createArrayOf("integer", earlierLast));
                 ps.setArray(14, tx.createArrayOf("text", foundThrough));
                 if (forward) {
-                    ps.setArray(15, tx.createArrayOf("text", forwardedOrigins.toArray()));
+                    ps.setArray(15, tx.createArrayOf("text", forwardedOrigins.toArray(String[]::new)));
                     ps.setArray(16, tx.createArrayOf("text", forwardedEvents));
                 }
                 try (ResultSet rs = ps.executeQuery()) {

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -105,19 +106,18 @@ public final class InboxWriter implements InboundHandler {
             CustodyLog.Written logged = steps.write(tx);
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, metrics.transport().label());
-                ps.setArray(2, array(tx, "text", batch.stream().map(Envelope::messageId).toArray()));
-                ps.setArray(3, array(tx, "text", batch.stream().map(e -> e.origin().value()).toArray()));
-                ps.setArray(4, array(tx, "text", batch.stream().map(Envelope::kmtfType).toArray()));
-                ps.setArray(5, array(tx, "text", batch.stream().map(e -> e.precedence().name()).toArray()));
-                ps.setArray(6, array(tx, "text", batch.stream().map(Envelope::classification).toArray()));
+                ps.setArray(2, texts(tx, batch, Envelope::messageId));
+                ps.setArray(3, texts(tx, batch, e -> e.origin().value()));
+                ps.setArray(4, texts(tx, batch, Envelope::kmtfType));
+                ps.setArray(5, texts(tx, batch, e -> e.precedence().name()));
+                ps.setArray(6, texts(tx, batch, Envelope::classification));
                 ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
-                ps.setArray(8, array(tx, "bigint",
-                        batch.stream().map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray()));
-                ps.setArray(9, array(tx, "text", batch.stream().map(Envelope::traceText).toArray()));
-                ps.setArray(10, array(tx, "text",
-                        batch.stream().map(e -> e.traceParent() == null ? null : e.traceParent().value()).toArray()));
-                ps.setArray(11, array(tx, "bigint",
-                        batch.stream().map(e -> logged.row(entries.get(e.messageId()))).toArray()));
+                ps.setArray(8, tx.createArrayOf("bigint", batch.stream()
+                        .map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray(Long[]::new)));
+                ps.setArray(9, texts(tx, batch, Envelope::traceText));
+                ps.setArray(10, texts(tx, batch, e -> e.traceParent() == null ? null : e.traceParent().value()));
+                ps.setArray(11, tx.createArrayOf("bigint",
+                        batch.stream().map(e -> logged.row(entries.get(e.messageId()))).toArray(Long[]::new)));
                 List<Inserted> inserted = new ArrayList<>(batch.size());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -147,8 +147,9 @@ public final class InboxWriter implements InboundHandler {
 
     private static void unlogAbsorbed(Connection tx, List<Inserted> inserted, CustodyLog.Written logged,
             Collection<Integer> entries) throws SQLException {
-        Array rows = array(tx, "bigint", entries.stream().map(logged::row).filter(row -> row > 0).distinct().toArray());
-        Array kept = array(tx, "text", inserted.stream().map(Inserted::messageId).toArray());
+        Array rows = tx.createArrayOf("bigint",
+                entries.stream().map(logged::row).filter(row -> row > 0).distinct().toArray(Long[]::new));
+        Array kept = tx.createArrayOf("text", inserted.stream().map(Inserted::messageId).toArray(String[]::new));
         try (PreparedStatement unlog = tx.prepareStatement(UNLOG_ABSORBED);
                 PreparedStatement drop = tx.prepareStatement(DROP_ABSORBED)) {
             unlog.setArray(1, kept);
@@ -166,7 +167,16 @@ public final class InboxWriter implements InboundHandler {
     private record Inserted(String messageId, Instant createdAt) {
     }
 
-    private static Array array(Connection tx, String type, Object[] values) throws SQLException {
-        return tx.createArrayOf(type, values);
+    /**
+     * A column of the batch as a {@code text[]} parameter. Typed as {@code String[]}, PgJDBC sends it in binary; an
+     * {@code Object[]} it spells out and quotes as an array literal, which the server then parses.
+     */
+    private static Array texts(Connection tx, List<Envelope> batch, Function<Envelope, String> column)
+            throws SQLException {
+        String[] values = new String[batch.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = column.apply(batch.get(i));
+        }
+        return tx.createArrayOf("text", values);
     }
 }

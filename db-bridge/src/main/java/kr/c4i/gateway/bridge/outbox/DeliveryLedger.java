@@ -339,7 +339,7 @@ public final class DeliveryLedger implements ReceiptHandler {
         if (!spilled.isEmpty()) {
             try (PreparedStatement ps = tx.prepareStatement(RECEIPT)) {
                 ps.setString(1, receiver.value());
-                ps.setArray(2, tx.createArrayOf("text", spilled.toArray()));
+                ps.setArray(2, tx.createArrayOf("text", spilled.toArray(String[]::new)));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         reached.merge(new Progress(receiver, rs.getString(1)), rs.getLong(2), Math::max);
@@ -494,10 +494,10 @@ public final class DeliveryLedger implements ReceiptHandler {
                 }
             }
             try (PreparedStatement ps = tx.prepareStatement(ADOPT)) {
-                ps.setArray(1, tx.createArrayOf("text", ids.toArray()));
-                ps.setArray(2, tx.createArrayOf("text", destinations.toArray()));
+                ps.setArray(1, tx.createArrayOf("text", ids.toArray(String[]::new)));
+                ps.setArray(2, tx.createArrayOf("text", destinations.toArray(String[]::new)));
                 ps.setArray(3, tx.createArrayOf("timestamptz", sentAt.toArray()));
-                ps.setArray(4, tx.createArrayOf("bigint", sentIn.toArray()));
+                ps.setArray(4, tx.createArrayOf("bigint", sentIn.toArray(Long[]::new)));
                 ps.executeUpdate();
             }
             adopted += ids.size();
@@ -546,13 +546,15 @@ public final class DeliveryLedger implements ReceiptHandler {
         List<Spilled> ordered = new ArrayList<>(deliveries);
         ordered.sort(Comparator.comparing(Spilled::messageId).thenComparing(s -> s.destination().value()));
         try (PreparedStatement ps = tx.prepareStatement(SPILL)) {
-            ps.setArray(1, tx.createArrayOf("text", ordered.stream().map(Spilled::messageId).toArray()));
-            ps.setArray(2, tx.createArrayOf("text", ordered.stream().map(s -> s.destination().value()).toArray()));
+            ps.setArray(1, tx.createArrayOf("text", ordered.stream().map(Spilled::messageId).toArray(String[]::new)));
+            ps.setArray(2, tx.createArrayOf("text",
+                    ordered.stream().map(s -> s.destination().value()).toArray(String[]::new)));
             ps.setArray(3, tx.createArrayOf("timestamptz",
                     ordered.stream().map(s -> utc(s.waiting().sentAt())).toArray()));
             ps.setArray(4, tx.createArrayOf("timestamptz",
                     ordered.stream().map(s -> utc(s.nextAttempt())).toArray()));
-            ps.setArray(5, tx.createArrayOf("bigint", ordered.stream().map(s -> s.waiting().sentIn()).toArray()));
+            ps.setArray(5, tx.createArrayOf("bigint",
+                    ordered.stream().map(s -> s.waiting().sentIn()).toArray(Long[]::new)));
             ps.executeUpdate();
         }
     }
@@ -569,9 +571,10 @@ public final class DeliveryLedger implements ReceiptHandler {
     List<Due> claimDue(Connection tx, int limit) throws SQLException {
         Map<Progress, Long> upto = Map.copyOf(progress);
         try (PreparedStatement ps = tx.prepareStatement(DUE)) {
-            ps.setArray(1, tx.createArrayOf("text", upto.keySet().stream().map(p -> p.destination().value()).toArray()));
-            ps.setArray(2, tx.createArrayOf("text", upto.keySet().stream().map(Progress::type).toArray()));
-            ps.setArray(3, tx.createArrayOf("bigint", upto.values().toArray()));
+            ps.setArray(1, tx.createArrayOf("text",
+                    upto.keySet().stream().map(p -> p.destination().value()).toArray(String[]::new)));
+            ps.setArray(2, tx.createArrayOf("text", upto.keySet().stream().map(Progress::type).toArray(String[]::new)));
+            ps.setArray(3, tx.createArrayOf("bigint", upto.values().toArray(Long[]::new)));
             OffsetDateTime now = now();
             ps.setObject(4, now);
             ps.setLong(5, resendMax.toMillis());
