@@ -1,5 +1,6 @@
 package kr.c4i.gateway.core.link;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -84,6 +85,15 @@ public interface WanLink extends AutoCloseable {
      */
     default long queuedBytes(SiteId peer) {
         return 0;
+    }
+
+    /**
+     * The round trip to {@code peer} as the link measures it, or zero where it does not. A peer's receipts take at
+     * least this long, so the gateway's credit grows by this much link time: on a long round trip (a satellite hop)
+     * a credit of a fixed link time would hold the link to a fraction of its rate while receipts are on their way.
+     */
+    default Duration roundTrip(SiteId peer) {
+        return Duration.ZERO;
     }
 
     LinkState state(SiteId peer);

@@ -220,6 +220,13 @@ public final class NormWanLink implements WanLink {
         return peer(peer).queuedBytes();
     }
 
+    /** NORM's estimate of the round trip to {@code peer} (its GRTT, measured by its probes); zero before a session. */
+    @Override
+    public Duration roundTrip(SiteId peer) {
+        NormSession session = peer(peer).sender;
+        return session == null ? Duration.ZERO : Duration.ofNanos(Math.round(session.grttEstimate() * 1e9));
+    }
+
     @Override
     public LinkState state(SiteId peer) {
         return peer(peer).ledger.state();

@@ -1,6 +1,7 @@
 package kr.c4i.gateway.norm.link;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -90,6 +91,9 @@ class NormWanLinkTest {
             assertThat(atAlpha.states).containsExactly(BRAVO + "=up");
 
             Map<String, Object> peer = peerDetails(alpha, BRAVO);
+            // What the gateway's credit grows by: NORM's estimate, which the health details show too.
+            double grtt = alpha.roundTrip(BRAVO).toNanos() / 1e9;
+            assertThat(grtt).isPositive().isCloseTo((Double) peer.get("grttSeconds"), within(1e-6));
             assertThat(peer).containsEntry("state", "up").containsEntry("framesSent", (long) BOTH_WAYS_FRAMES)
                     .containsEntry("framesReceived", (long) BOTH_WAYS_FRAMES).containsEntry("unacknowledgedBytes", 0L);
             assertThat(alpha.details()).containsEntry("kind", "norm").containsEntry("port", this.alphaPort);

@@ -51,7 +51,8 @@ public final class WanHealth {
             for (SiteId peer : engine.link().peers()) {
                 LinkState state = engine.link().state(peer);
                 all &= state == LinkState.UP;
-                peers.put(peer.value(), Map.of("state", state.label(), "inFlightBytes", engine.inFlightBytes(peer)));
+                peers.put(peer.value(), Map.of("state", state.label(), "inFlightBytes", engine.inFlightBytes(peer),
+                        "creditBytes", engine.creditBytes(peer)));
             }
             return Health.status(all ? Status.UP : DEGRADED).withDetail("kind", engine.link().kind())
                     .withDetail("peers", peers).withDetail("link", engine.link().details()).build();

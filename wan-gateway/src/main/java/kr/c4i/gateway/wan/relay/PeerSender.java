@@ -103,6 +103,11 @@ final class PeerSender implements Runnable {
         return inFlight.bytes();
     }
 
+    /** The most that may be in flight now: the credit, its share for the round trip included. */
+    long creditBytes() {
+        return pacer.windowBytes();
+    }
+
     /** Something changed (copies stored for this peer, the link's state): look again. */
     void wake() {
         lock.lock();
@@ -210,6 +215,7 @@ final class PeerSender implements Runnable {
             await(IDLE.toNanos());
             return;
         }
+        pacer.roundTrip(link.roundTrip(peer));
         long available = pacer.available();
         if (available <= 0) {
             long wait = pacer.nanosUntilAvailable();

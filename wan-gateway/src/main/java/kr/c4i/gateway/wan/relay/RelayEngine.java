@@ -266,6 +266,12 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         return sender == null ? 0 : sender.inFlightBytes();
     }
 
+    /** The most that may be sent to the peer and not yet receipted (the credit); 0 for a site that is not a peer. */
+    public long creditBytes(SiteId peer) {
+        PeerSender sender = senders.get(peer);
+        return sender == null ? 0 : sender.creditBytes();
+    }
+
     // LAN in -------------------------------------------------------------------------------------------------
 
     @Override

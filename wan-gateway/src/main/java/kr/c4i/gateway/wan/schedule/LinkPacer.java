@@ -7,8 +7,10 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * How much one peer's sender may hand to the WAN link, and when: a token bucket at the WAN budget (bits per
  * second) with a burst of about one frame, and an in-flight cap, the credit: bytes sent but not yet receipted by the
- * peer stay under {@code window} of link time. The backlog so stays in the store, where FLASH can overtake it, and
- * never builds up in a transport window, socket or shaper.
+ * peer stay under {@code window} of link time, plus the link time of the round trip to the peer where the link
+ * measures one ({@link #roundTrip}): a receipt cannot come sooner, and without it a satellite hop's half-second
+ * round trip held the link to a fraction of its rate. The backlog so stays in the store, where FLASH can overtake it,
+ * and never builds up in a transport window, socket or shaper.
  *
  * <p>One sender thread per peer drives it: {@link #available()}, send, {@link #sent}; when nothing may go it parks
  * in {@link #awaitAvailable} for exactly the time the bucket needs, or until a receipt frees credit. The link's
@@ -19,10 +21,14 @@ public final class LinkPacer {
     /** {@link #nanosUntilAvailable()} when only a receipt (or a loss) can free credit: time alone will not. */
     public static final long UNTIL_RECEIPT = Long.MAX_VALUE;
 
+    /** The longest round trip the credit grows by: a geostationary hop's is about 0.6 s, queues included a few. */
+    static final Duration MAX_ROUND_TRIP = Duration.ofSeconds(5);
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition creditFreed = this.lock.newCondition();
     private final TokenBucket bits;
-    private final long windowBytes;
+    private final long baseWindowBytes;
+    private long windowBytes;
     private final long budgetBitsPerSecond;
     private final long burstBytes;
     private long inFlight;
@@ -42,7 +48,28 @@ public final class LinkPacer {
         this.budgetBitsPerSecond = budgetBitsPerSecond;
         this.burstBytes = burstBytes;
         this.bits = new TokenBucket(budgetBitsPerSecond, Duration.ofSeconds(1), 8L * burstBytes, clock);
-        this.windowBytes = Math.max(1, Math.multiplyExact(budgetBitsPerSecond, window.toNanos()) / 8_000_000_000L);
+        this.baseWindowBytes = Math.max(1, linkBytes(window));
+        this.windowBytes = this.baseWindowBytes;
+    }
+
+    /**
+     * The round trip to the peer as the link measures it now: the credit is {@code window} plus this much link time
+     * (at most {@link #MAX_ROUND_TRIP}). Zero, as for a link that measures none, leaves {@code window} alone.
+     */
+    public void roundTrip(Duration roundTrip) {
+        long extra = roundTrip.isNegative() ? 0 : linkBytes(roundTrip.compareTo(MAX_ROUND_TRIP) > 0 ? MAX_ROUND_TRIP
+                : roundTrip);
+        this.lock.lock();
+        try {
+            this.windowBytes = this.baseWindowBytes + extra;
+        }
+        finally {
+            this.lock.unlock();
+        }
+    }
+
+    private long linkBytes(Duration time) {
+        return Math.multiplyExact(this.budgetBitsPerSecond, time.toNanos()) / 8_000_000_000L;
     }
 
     /** Bytes that may go now: within both the rate and the credit; 0 if either is used up. */
@@ -157,9 +184,15 @@ public final class LinkPacer {
         }
     }
 
-    /** The in-flight cap in bytes. */
+    /** The in-flight cap in bytes, the round trip's share included. */
     public long windowBytes() {
-        return this.windowBytes;
+        this.lock.lock();
+        try {
+            return this.windowBytes;
+        }
+        finally {
+            this.lock.unlock();
+        }
     }
 
     public long budgetBitsPerSecond() {

@@ -16,9 +16,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param budgetBitsPerSecond the WAN budget per peer site, bits per second, that the pacer holds the sender to
  * @param burstBytes how far the sender may run ahead of the budget after an idle spell: about one frame (never less
  *        than one frame)
- * @param window the in-flight cap as link time at the budget: bytes sent to a peer and not yet receipted stay under
- *        {@code budget × window}, so a FLASH message never waits behind more than this inside the link ({@value
- *        #DEFAULT_WINDOW}: on a lossy link that much of the budget takes longer to cross, 0.7 s at 30% loss)
+ * @param window the in-flight cap as link time at the budget, on top of the round trip the link measures: bytes sent
+ *        to a peer and not yet receipted stay under {@code budget × (window + round trip)}, so a FLASH message never
+ *        waits behind more than this inside the link ({@value #DEFAULT_WINDOW}: on a lossy link that much of the
+ *        budget takes longer to cross, 0.7 s at 30% loss)
  */
 @ConfigurationProperties("gateway.wan.schedule")
 public record ScheduleProperties(@DefaultValue("0.05") double floor, @DefaultValue("1500") int quantumBytes,

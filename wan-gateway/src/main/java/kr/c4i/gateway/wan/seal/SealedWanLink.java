@@ -1,5 +1,6 @@
 package kr.c4i.gateway.wan.seal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -108,6 +109,11 @@ public final class SealedWanLink implements WanLink {
     @Override
     public long queuedBytes(SiteId peer) {
         return link.queuedBytes(peer);
+    }
+
+    @Override
+    public Duration roundTrip(SiteId peer) {
+        return link.roundTrip(peer);
     }
 
     @Override

@@ -84,6 +84,26 @@ class LinkPacerTest {
     }
 
     @Test
+    void theCreditGrowsByTheLinkTimeOfTheRoundTripTheLinkMeasures() {
+        LinkPacer pacer = new LinkPacer(BUDGET, FRAME, Duration.ofMillis(500), this.clock);
+        assertThat(pacer.windowBytes()).isEqualTo(16_000);
+        pacer.sent(16_000);
+        assertThat(pacer.nanosUntilAvailable()).isEqualTo(LinkPacer.UNTIL_RECEIPT);
+
+        // A satellite hop: half a second there and back is 16,000 bytes more at 256 kbit/s.
+        pacer.roundTrip(Duration.ofMillis(500));
+        assertThat(pacer.windowBytes()).isEqualTo(32_000);
+        this.clock.advance(Duration.ofSeconds(1).toNanos());
+        assertThat(pacer.available()).isEqualTo(FRAME);
+
+        pacer.roundTrip(Duration.ZERO);
+        assertThat(pacer.windowBytes()).isEqualTo(16_000);
+        assertThat(pacer.available()).isZero();
+        pacer.roundTrip(Duration.ofMinutes(1));
+        assertThat(pacer.windowBytes()).as("at most five seconds of round trip").isEqualTo(16_000 + 160_000);
+    }
+
+    @Test
     void aParkedSenderWakesWhenAReceiptFreesCredit() throws Exception {
         LinkPacer pacer = new LinkPacer(BUDGET, FRAME, Duration.ofMillis(10), NanoClock.SYSTEM);
         pacer.sent(pacer.windowBytes());
