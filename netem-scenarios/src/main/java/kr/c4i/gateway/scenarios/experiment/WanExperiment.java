@@ -156,6 +156,7 @@ final class WanExperiment {
         if (!latencies.isEmpty()) {
             m.put(Metrics.FLASH_P50_MS, DrainOrder.percentile(latencies, 50));
             m.put(Metrics.FLASH_P99_MS, DrainOrder.percentile(latencies, 99));
+            note.append(note.isEmpty() ? "" : "; ").append(slowestFlash(inbox, flashTag));
         }
         putCompression(m, counted);
         putDelay(m, delay, delayed);
@@ -280,6 +281,17 @@ final class WanExperiment {
             values.add(Double.parseDouble(ms));
         }
         return values;
+    }
+
+    /**
+     * The slowest FLASH message's latency and the hops it carried (each hop's time after its creation), which tell
+     * whether it waited before site 1's gateway, across the WAN or after site 2's.
+     */
+    private static String slowestFlash(InterfaceDatabaseClient inbox, String flashTag) throws Exception {
+        List<String> slowest = inbox.strings("SELECT round(extract(epoch FROM received_at - created_at) * 1000)::text "
+                + "|| ' ms: ' || trace FROM inbox WHERE message_id LIKE '" + flashTag + "-%' "
+                + "ORDER BY received_at - created_at DESC LIMIT 1");
+        return "slowest FLASH " + slowest.getFirst();
     }
 
     /** The variant's next {@code count} bodies of the experiment's type and size. */
