@@ -173,8 +173,12 @@ public final class NormSession implements AutoCloseable {
         this.norm.setGrttEstimate(this.handle, seconds);
     }
 
-    public double grttEstimate() {
-        return this.norm.getGrttEstimate(this.handle);
+    /**
+     * NORM's round-trip estimate now, in seconds; 0 once closed. Read by threads other than the session's owner (the
+     * gateway's sender for its credit, the health endpoint), so never on a session {@link #close} destroyed.
+     */
+    public synchronized double grttEstimate() {
+        return this.closed ? 0 : this.norm.getGrttEstimate(this.handle);
     }
 
     /** The NACK back-off factor; 0 for unicast, where no other receiver's NACK can make ours unnecessary. */

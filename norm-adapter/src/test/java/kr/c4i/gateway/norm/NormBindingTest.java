@@ -80,8 +80,11 @@ class NormBindingTest {
             // NORM keeps at most 16 objects for repair; the buffers of the rest went back when it purged them.
             await().atMost(WAIT).until(() -> pair.sender.objectsHeld() <= 16);
             assertThat(pair.sender.objectsHeld()).isPositive();
+            assertThat(pair.sender.grttEstimate()).isPositive();
             pair.sender.close();
             assertThat(pair.sender.objectsHeld()).isZero();
+            // Other threads read the estimate (the gateway's credit): a destroyed session is never asked.
+            assertThat(pair.sender.grttEstimate()).isZero();
         }
     }
 
