@@ -289,8 +289,9 @@ final class PeerSender implements Runnable {
             if ((pacer.available() <= 0 || link.queuedBytes(peer) >= linkQueueBytes) && from > 0) {
                 break; // the rest waits for the pacer with the backlog, where FLASH can still overtake it
             }
+            Precedence urgency = urgency(framed);
             try {
-                link.send(peer, packed.frame(), urgency(framed));
+                link.send(peer, packed.frame(), urgency);
             }
             catch (TransportException | IllegalArgumentException ex) {
                 log.info("Link to site {} did not take a frame ({}); its messages wait in the store", peer,
@@ -298,6 +299,11 @@ final class PeerSender implements Runnable {
                 break;
             }
             nextSeq++;
+            if (urgency == Precedence.FLASH && log.isDebugEnabled()) {
+                // With the peer's line for the same frame: how long it waited here and how long it took the link.
+                log.debug("Frame {} to site {} carries FLASH: handed to the link, {} bytes queued there, {} of {} "
+                        + "credit in flight", seq, peer, link.queuedBytes(peer), inFlight.bytes(), pacer.windowBytes());
+            }
             inFlight.sent(new SentFrame(seq, framed, packed.frame().length, System.nanoTime()));
             pacer.sent(packed.frame().length);
             metrics.frame(peer, true, true, packed.frame().length);

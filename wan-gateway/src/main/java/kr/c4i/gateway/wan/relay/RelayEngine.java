@@ -39,6 +39,7 @@ import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.kmtf.text.Classification;
 import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.frame.DataFrame;
@@ -403,6 +404,10 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
                 case DataFrame dataFrame -> {
                     metrics.frame(from, false, true, bytes.length);
                     data.add(new Received(from, peer, dataFrame));
+                    if (log.isDebugEnabled() && dataFrame.envelopes().stream()
+                            .anyMatch(e -> e.envelope().precedence() == Precedence.FLASH)) {
+                        log.debug("Frame {} from site {} carries FLASH: arrived", dataFrame.seq(), from);
+                    }
                 }
             }
         }
