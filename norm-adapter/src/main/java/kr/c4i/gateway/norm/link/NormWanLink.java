@@ -693,6 +693,8 @@ public final class NormWanLink implements WanLink {
         private long lastObject;
         /** Bytes of each frame's NORM object not yet sent once, by object: the link's queue to this peer. */
         private final Map<Long, Integer> unsent = new HashMap<>();
+        /** When each urgent frame not yet sent once was handed over, by object; kept only while DEBUG is on. */
+        private final Map<Long, Long> urgentHandedOver = new HashMap<>();
         /** The counter of the frame the outstanding watermark is on; 0 when none is. Unicast only. */
         private long watermarkAt;
         /** When the next probe may go, in multicast mode (no watermark paces it there). */
@@ -778,6 +780,9 @@ public final class NormWanLink implements WanLink {
                 }
                 long counter = this.ledger.sent(frame.length);
                 this.unsent.put(object, frame.length);
+                if (urgent && log.isDebugEnabled()) {
+                    this.urgentHandedOver.put(object, System.nanoTime());
+                }
                 if (shared != null) {
                     this.objects.addLast(new long[] {counter, object, shared.sent(object)});
                     return;
@@ -803,10 +808,21 @@ public final class NormWanLink implements WanLink {
          */
         boolean leftQueue(long object) {
             synchronized (lock()) {
-                if (this.unsent.remove(object) == null) {
+                Integer bytes = this.unsent.remove(object);
+                if (bytes == null) {
                     return false;
                 }
                 SessionParity current = this.parity;
+                Long handedOver = this.urgentHandedOver.remove(object);
+                if (handedOver != null) {
+                    // Where a slow urgent frame waited: in NORM's queue (behind repairs and the frames before it), or
+                    // after it went out (a repair round); the relay's DEBUG lines give its whole time.
+                    log.debug("norm WAN link of site {}: an urgent frame of {} bytes to site {} went out {} ms after "
+                            + "it was handed over, with {} parity segments; {} frames ({} bytes) queued behind it",
+                            NormWanLink.this.site, bytes, this.site, (System.nanoTime() - handedOver) / 1_000_000,
+                            current == null ? 0 : current.applied(), this.unsent.size(),
+                            this.unsent.values().stream().mapToLong(Integer::longValue).sum());
+                }
                 if (current != null) {
                     current.leftQueue(object);
                 }
@@ -960,6 +976,7 @@ public final class NormWanLink implements WanLink {
             }
             this.objects.clear();
             this.unsent.clear();
+            this.urgentHandedOver.clear();
             this.watermarkAt = 0;
             this.lastObject = 0;
             if (shared != null) {
