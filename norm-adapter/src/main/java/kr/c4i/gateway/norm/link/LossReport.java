@@ -48,6 +48,9 @@ record LossReport(List<Tally> tallies) {
      */
     record Tally(int nodeId, int samples, int lost, int recentSamples, int recentLost) {
 
+        /** The standard normal quantile of a one-sided 95% bound. */
+        private static final double Z_95 = 1.6449;
+
         static Tally of(int nodeId, LossWindow window) {
             return new Tally(nodeId, window.samples(), window.lost(), window.recentSamples(), window.recentLost());
         }
@@ -64,6 +67,30 @@ record LossReport(List<Tally> tallies) {
         double parityLoss() {
             double recent = this.recentSamples < LossWindow.RECENT ? 0 : (double) this.recentLost / this.recentSamples;
             return Math.max(loss(), recent);
+        }
+
+        /**
+         * What the parity of urgent frames only follows: as {@link #parityLoss}, but once a recent sample was lost,
+         * at least the most loss the recent samples allow (the upper end of its one-sided 95% Wilson interval), so
+         * loss that starts raises the parity with its first lost sample: one of 32 reads 12.9%, four 25.1%. An urgent
+         * frame sent with too little parity waits a repair round, seconds across a satellite hop, where a parity
+         * segment too many costs it a packet.
+         */
+        double urgentParityLoss() {
+            return Math.max(parityLoss(), recentUpperBound());
+        }
+
+        /** The upper end of the recent loss's one-sided 95% Wilson interval; 0 while no recent sample was lost. */
+        double recentUpperBound() {
+            if (this.recentLost <= 0 || this.recentSamples <= 0) {
+                return 0;
+            }
+            double n = this.recentSamples;
+            double p = Math.min(1, this.recentLost / n);
+            double z2 = Z_95 * Z_95;
+            double centre = p + z2 / (2 * n);
+            double spread = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+            return Math.min(1, (centre + spread) / (1 + z2 / n));
         }
     }
 

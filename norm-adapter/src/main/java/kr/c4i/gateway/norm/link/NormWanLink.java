@@ -254,6 +254,15 @@ public final class NormWanLink implements WanLink {
         return peer(peer).loss;
     }
 
+    /**
+     * What the adaptive parity to {@code peer} follows, from the same report as {@link #loss}: the loss, the recent
+     * loss when higher, and for parity on urgent frames only the recent loss's upper bound once some was lost
+     * ({@link LossReport.Tally#urgentParityLoss}); NaN until measured.
+     */
+    public double parityLoss(SiteId peer) {
+        return peer(peer).parityLoss;
+    }
+
     @Override
     public Map<String, Object> details() {
         Map<String, Object> details = new LinkedHashMap<>();
@@ -620,7 +629,8 @@ public final class NormWanLink implements WanLink {
             }
             peer.lossSamples = ours.samples();
             peer.loss = ours.loss();
-            peer.parityLoss = ours.parityLoss();
+            peer.parityLoss = settings.parityPrecedence() == Precedence.ROUTINE ? ours.parityLoss()
+                    : ours.urgentParityLoss();
             if (this.group != null) {
                 this.group.measured();
             }
@@ -681,7 +691,11 @@ public final class NormWanLink implements WanLink {
         final LossWindow received = new LossWindow();
         /** The share of our packets the peer last reported lost, and of how many samples; NaN until measured. */
         volatile double loss = Double.NaN;
-        /** What the parity follows: the loss, or the recent loss when higher ({@link LossReport.Tally#parityLoss}). */
+        /**
+         * What the parity follows: the loss, or the recent loss when higher ({@link LossReport.Tally#parityLoss}); for
+         * parity on urgent frames only, the recent loss's upper bound once some was lost
+         * ({@link LossReport.Tally#urgentParityLoss}).
+         */
         volatile double parityLoss = Double.NaN;
         volatile int lossSamples;
         // Guarded by lock().
@@ -1015,6 +1029,7 @@ public final class NormWanLink implements WanLink {
             details.put("lossSamples", this.lossSamples);
             if (this.lossSamples > 0) {
                 details.put("loss", this.loss);
+                details.put("parityLoss", this.parityLoss);
             }
             return details;
         }

@@ -33,6 +33,24 @@ class LossReportTest {
     }
 
     @Test
+    void urgentParityRisesWithTheFirstRecentLossToTheMostTheRecentSamplesAllow() {
+        ParityPolicy policy = new ParityPolicy(32, 0.01);
+        LossReport.Tally clean = new LossReport.Tally(7, 200, 0, 32, 0);
+        assertThat(clean.urgentParityLoss()).as("a clean link: no parity").isZero();
+        LossReport.Tally started = new LossReport.Tally(7, 200, 1, 32, 1);
+        assertThat(started.urgentParityLoss()).as("the first lost sample").isCloseTo(0.129, within(0.001));
+        assertThat(policy.parityFor(started.urgentParityLoss(), policy.target())).isEqualTo(2);
+        assertThat(policy.parityFor(started.parityLoss(), policy.target())).as("by the estimate").isEqualTo(1);
+        LossReport.Tally four = new LossReport.Tally(7, 200, 4, 32, 4);
+        assertThat(four.urgentParityLoss()).isCloseTo(0.251, within(0.001));
+        assertThat(policy.parityFor(four.urgentParityLoss(), policy.target())).isEqualTo(3);
+        assertThat(new LossReport.Tally(7, 200, 60, 32, 0).urgentParityLoss()).as("loss that stopped: the window")
+                .isEqualTo(0.3);
+        assertThat(new LossReport.Tally(7, 32, 32, 32, 32).urgentParityLoss()).as("everything lost")
+                .isCloseTo(1, within(1e-9));
+    }
+
+    @Test
     void theInfoOfFramesAndProbesIsNoReport() {
         assertThat(LossReport.parse(new byte[] {'p'})).as("a unicast probe").isNull();
         assertThat(LossReport.parse(NormGroup.Marker.bytes(NormGroup.Marker.FRAME, 7))).isNull();

@@ -151,13 +151,17 @@ class NormWanLinkTest {
             ParityPolicy policy = new ParityPolicy(alpha.settings().paritySegments(),
                     alpha.settings().parityTargetPercent() / 100);
             // The parity follows each report: read it and the loss it followed until they are from the same one.
+            // Urgent frames' parity follows at least the measure, and the recent loss's upper bound once some was lost.
             await().atMost(WAIT).untilAsserted(() -> {
                 double loss = alpha.loss(BRAVO);
+                double followed = alpha.parityLoss(BRAVO);
                 int parity = alpha.autoParity(BRAVO);
                 assertThat(loss).isBetween(0.1, 0.45);
+                assertThat(followed).isGreaterThanOrEqualTo(loss).isLessThan(0.7)
+                        .isEqualTo(peerDetails(alpha, BRAVO).get("parityLoss"));
                 assertThat(parity).isGreaterThanOrEqualTo(2)
-                        .isBetween(policy.parityFor(loss, policy.target()),
-                                policy.parityFor(loss, policy.target() / ParityPolicy.LOWER_MARGIN))
+                        .isBetween(policy.parityFor(followed, policy.target()),
+                                policy.parityFor(followed, policy.target() / ParityPolicy.LOWER_MARGIN))
                         .isEqualTo(peerDetails(alpha, BRAVO).get("autoParity"));
             });
             List<byte[]> toBravo = frames(new Random(5), 300, alpha.maxFrameBytes());
