@@ -105,7 +105,7 @@ final class SessionParity {
         }
         int next = this.policy.next(this.segments, loss);
         if (next != this.segments) {
-            log.info("norm WAN link: {} now go with {} parity segments each when {} (was {}; loss measured {}%)",
+            log.info("norm WAN link: {} now go with {} parity segments each when {} (was {}; the loss it follows {}%)",
                     this.name, next, this.everyFrame ? "sent" : "urgent", this.segments,
                     Math.round(loss * 1000) / 10.0);
             this.segments = next;
