@@ -1,5 +1,6 @@
 package kr.c4i.gateway.norm.link;
 
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,10 +23,14 @@ import kr.c4i.gateway.norm.NormSession;
  * <p><b>Urgent frames only.</b> Parity goes with the frames of {@link NormLinkSettings#parityPrecedence} or more
  * urgent messages; the others are repaired on request, which costs a lost packet one repair where k parity segments
  * cost every packet k. NORM's auto parity is the session's, and {@code NormSetAutoParity} (which may be called on a
- * running sender: NORM suspends its thread for it) applies to each block NORM starts sending after it. So an urgent
- * frame sets the parity before it is handed to NORM, and once NORM has sent the last urgent frame it holds, the
- * parity goes back to none: the frames queued just before an urgent one (at most the gateway's short link queue)
- * get parity too. Reports are sent on the link's event thread only.
+ * running sender: NORM suspends its thread for it) applies to each block NORM starts sending after it, repairs
+ * included. So the parity is on only while the next frame NORM starts is urgent: set as an urgent frame is handed to
+ * NORM with nothing ahead of it, or as NORM reports the frame ahead of it sent ({@code NORM_TX_OBJECT_SENT} comes as
+ * the last packet of that frame's first pass goes, a packet's time before NORM starts the next at its rate), and back
+ * to none once NORM has sent it. Before, it was set as the urgent frame was handed over: the frames queued ahead of it
+ * and the repairs NORM sent meanwhile went with it too, and behind a burst of frames at 30% loss and 128 kbit/s a
+ * FLASH frame waited 1-3 s in NORM's queue for them (docs/results.md). Reports are sent on the link's event thread
+ * only.
  */
 final class SessionParity {
 
@@ -36,7 +41,9 @@ final class SessionParity {
     private final double rateBitsPerSecond;
     private final String name;
     private final boolean everyFrame;
-    // The urgent frames' objects NORM has not sent once yet: while there is one, the session sends parity.
+    // The frames' objects NORM has not sent once yet, in the order handed over, and which of them are urgent: while
+    // the first is urgent, the session sends parity. Not kept when every frame goes with parity.
+    private final ArrayDeque<Long> unsent = new ArrayDeque<>();
     private final Set<Long> urgentUnsent = new HashSet<>();
     private volatile int segments;
     private volatile int applied;
@@ -69,9 +76,16 @@ final class SessionParity {
         return this.applied;
     }
 
-    /** Hands a frame to NORM through {@code enqueue}, with parity when it is {@code urgent}. */
+    /**
+     * Hands a frame to NORM through {@code enqueue}, with parity when it is {@code urgent}: at once when NORM holds no
+     * frame ahead of it, else once it has sent the one just ahead ({@link #leftQueue}).
+     */
     synchronized long enqueue(boolean urgent, LongSupplier enqueue) {
-        if (urgent) {
+        if (this.everyFrame) {
+            return enqueue.getAsLong();
+        }
+        boolean next = this.unsent.isEmpty();
+        if (urgent && next) {
             apply(this.segments);
         }
         long object;
@@ -79,23 +93,31 @@ final class SessionParity {
             object = enqueue.getAsLong();
         }
         catch (RuntimeException ex) {
-            // NORM did not take it: parity stays only for the urgent frames it holds.
-            if (this.urgentUnsent.isEmpty()) {
-                apply(base());
-            }
+            // NORM did not take it: the parity stays as the frames it holds call for.
+            applyForNext();
             throw ex;
         }
-        if (urgent && !this.everyFrame) {
+        this.unsent.addLast(object);
+        if (urgent) {
             this.urgentUnsent.add(object);
         }
         return object;
     }
 
-    /** NORM sent {@code object} once, or it was cancelled: the last urgent frame out takes the parity with it. */
+    /**
+     * NORM sent {@code object} once, or it was cancelled: the parity is now what the next frame NORM starts calls
+     * for.
+     */
     synchronized void leftQueue(long object) {
-        if (this.urgentUnsent.remove(object) && this.urgentUnsent.isEmpty()) {
-            apply(base());
+        if (this.unsent.remove(object)) {
+            this.urgentUnsent.remove(object);
+            applyForNext();
         }
+    }
+
+    private void applyForNext() {
+        Long next = this.unsent.peekFirst();
+        apply(next != null && this.urgentUnsent.contains(next) ? this.segments : base());
     }
 
     /** The peers measured {@code loss} (0 to 1) of this session's packets: adaptive parity follows it. */
@@ -109,7 +131,12 @@ final class SessionParity {
                     this.name, next, this.everyFrame ? "sent" : "urgent", this.segments,
                     Math.round(loss * 1000) / 10.0);
             this.segments = next;
-            apply(this.everyFrame || !this.urgentUnsent.isEmpty() ? next : 0);
+            if (this.everyFrame) {
+                apply(next);
+            }
+            else {
+                applyForNext();
+            }
         }
     }
 

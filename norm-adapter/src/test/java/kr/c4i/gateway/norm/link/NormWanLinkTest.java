@@ -226,8 +226,9 @@ class NormWanLinkTest {
 
     /**
      * Parity goes with urgent frames only: with a fixed parity of 2 the session sends none while it holds only
-     * ROUTINE and PRIORITY frames, a FLASH frame sets it before NORM takes the frame, and it goes back to none once
-     * NORM has sent the FLASH frame; every frame arrives.
+     * ROUTINE and PRIORITY frames, nor while it sends the frames queued ahead of a FLASH frame; it is on while NORM
+     * sends the FLASH frame (set at once when none is ahead of it) and back to none once NORM has sent it; every frame
+     * arrives.
      */
     @Test
     void proactiveParityGoesWithUrgentFramesAndLeavesWithTheLastOfThem() throws Exception {
@@ -249,15 +250,20 @@ class NormWanLinkTest {
             }
             assertThat(alpha.parityNow(BRAVO)).as("no urgent frame held").isZero();
             alpha.send(BRAVO, frames.get(5), Precedence.FLASH);
-            // Five frames, half a second of the link, are still ahead of the FLASH frame.
-            assertThat(alpha.parityNow(BRAVO)).isEqualTo(2);
+            // Five frames, half a second of the link, are still ahead of the FLASH frame: they go without parity.
+            assertThat(alpha.parityNow(BRAVO)).as("frames ahead of the FLASH frame").isZero();
             alpha.send(BRAVO, frames.get(6), Precedence.ROUTINE);
-            assertThat(alpha.parityNow(BRAVO)).as("the FLASH frame is not sent yet").isEqualTo(2);
-            await().atMost(WAIT).until(() -> alpha.parityNow(BRAVO) == 0);
+            // NORM takes a third of a second for the FLASH frame and its parity: the parity is on meanwhile.
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(2)).until(() -> alpha.parityNow(BRAVO) == 2);
+            assertThat(alpha.queuedBytes(BRAVO)).as("NORM has sent the frames ahead of the FLASH frame")
+                    .isLessThanOrEqualTo(frames.get(5).length + frames.get(6).length);
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(2)).until(() -> alpha.parityNow(BRAVO) == 0);
             assertThat(alpha.queuedBytes(BRAVO)).as("NORM sent the FLASH frame; the one after it may wait")
                     .isLessThanOrEqualTo(frames.get(6).length);
-            alpha.send(BRAVO, frames.get(7), Precedence.ROUTINE);
-            assertThat(alpha.parityNow(BRAVO)).isZero();
+            await().atMost(WAIT).until(() -> alpha.queuedBytes(BRAVO) == 0);
+            alpha.send(BRAVO, frames.get(7), Precedence.IMMEDIATE);
+            assertThat(alpha.parityNow(BRAVO)).as("an urgent frame with none ahead: at once").isEqualTo(2);
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(2)).until(() -> alpha.parityNow(BRAVO) == 0);
             assertThat(alpha.autoParity(BRAVO)).as("what an urgent frame goes with").isEqualTo(2);
             assertThat(peerDetails(alpha, BRAVO)).containsEntry("autoParity", 2).containsEntry("parityNow", 0);
             assertThat(alpha.details()).containsEntry("parityPrecedence", "IMMEDIATE");
