@@ -830,11 +830,12 @@ public final class NormWanLink implements WanLink {
                 Long handedOver = this.urgentHandedOver.remove(object);
                 if (handedOver != null) {
                     // Where a slow urgent frame waited: in NORM's queue (behind repairs and the frames before it), or
-                    // after it went out (a repair round); the relay's DEBUG lines give its whole time.
-                    log.debug("norm WAN link of site {}: an urgent frame of {} bytes to site {} went out {} ms after "
-                            + "it was handed over, with {} parity segments; {} frames ({} bytes) queued behind it",
-                            NormWanLink.this.site, bytes, this.site, (System.nanoTime() - handedOver) / 1_000_000,
-                            current == null ? 0 : current.applied(), this.unsent.size(),
+                    // after its first pass (a repair round); the relay's DEBUG lines give its whole time.
+                    log.debug("norm WAN link of site {}: NORM sent an urgent frame of {} bytes to site {} once, with "
+                            + "its {} parity segments, {} ms after it was handed over; {} frames ({} bytes) queued "
+                            + "behind it",
+                            NormWanLink.this.site, bytes, this.site, current == null ? 0 : current.applied(),
+                            (System.nanoTime() - handedOver) / 1_000_000, this.unsent.size(),
                             this.unsent.values().stream().mapToLong(Integer::longValue).sum());
                 }
                 if (current != null) {
