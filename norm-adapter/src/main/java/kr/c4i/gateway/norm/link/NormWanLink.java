@@ -629,8 +629,7 @@ public final class NormWanLink implements WanLink {
             }
             peer.lossSamples = ours.samples();
             peer.loss = ours.loss();
-            peer.parityLoss = settings.parityPrecedence() == Precedence.ROUTINE ? ours.parityLoss()
-                    : ours.urgentParityLoss();
+            peer.parityLoss = Objects.requireNonNull(peer.parity, "parity").follows(ours);
             if (this.group != null) {
                 this.group.measured();
             }
@@ -835,8 +834,7 @@ public final class NormWanLink implements WanLink {
                             + "its {} parity segments, {} ms after it was handed over; {} frames ({} bytes) queued "
                             + "behind it",
                             NormWanLink.this.site, bytes, this.site, current == null ? 0 : current.applied(),
-                            (System.nanoTime() - handedOver) / 1_000_000, this.unsent.size(),
-                            this.unsent.values().stream().mapToLong(Integer::longValue).sum());
+                            (System.nanoTime() - handedOver) / 1_000_000, this.unsent.size(), queuedBytes());
                 }
                 if (current != null) {
                     current.leftQueue(object);

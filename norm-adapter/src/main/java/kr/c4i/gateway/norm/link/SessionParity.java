@@ -120,6 +120,15 @@ final class SessionParity {
         apply(next != null && this.urgentUnsent.contains(next) ? this.segments : base());
     }
 
+    /**
+     * What of a peer's {@code tally} of this session's packets the parity follows: with parity on every frame the
+     * loss or the recent loss ({@link LossReport.Tally#parityLoss}), on urgent frames only their upper bound once
+     * recent loss shows ({@link LossReport.Tally#urgentParityLoss}).
+     */
+    double follows(LossReport.Tally tally) {
+        return this.everyFrame ? tally.parityLoss() : tally.urgentParityLoss();
+    }
+
     /** The peers measured {@code loss} (0 to 1) of this session's packets: adaptive parity follows it. */
     synchronized void measured(double loss) {
         if (this.policy == null) {
