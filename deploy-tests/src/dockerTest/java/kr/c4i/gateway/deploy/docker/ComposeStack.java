@@ -71,9 +71,11 @@ final class ComposeStack implements AutoCloseable {
     /**
      * Starts every service and waits until each is healthy (the one-shot pki service: completed). A stack that does
      * not come up throws with what each service that is not healthy said: its health checks' last answers and the end
-     * of its log, which compose's own output leaves out.
+     * of its log, which compose's own output leaves out. A stack that a killed run left under the same project name is
+     * removed first: its databases' volumes would keep that run's passwords, and the new nodes could not log in.
      */
     void up() {
+        down();
         try {
             compose(Duration.ofMinutes(8), "up", "-d", "--wait", "--wait-timeout", "420");
         }
@@ -188,6 +190,10 @@ final class ComposeStack implements AutoCloseable {
      */
     @Override
     public void close() {
+        down();
+    }
+
+    private void down() {
         compose(Duration.ofMinutes(3), "--profile", "fanout", "--profile", "grafana", "--profile", "pair", "down", "-v",
                 "--remove-orphans",
                 "--timeout", "20");
