@@ -70,19 +70,23 @@ record LossReport(List<Tally> tallies) {
         }
 
         /**
-         * What the parity of urgent frames only follows: as {@link #parityLoss}, but once a recent sample was lost,
-         * at least the most loss the recent samples allow (the upper end of its one-sided 95% Wilson interval), so
-         * loss that starts raises the parity with its first lost sample: one of 32 reads 12.9%, four 25.1%. An urgent
-         * frame sent with too little parity waits a repair round, seconds across a satellite hop, where a parity
-         * segment too many costs it a packet.
+         * What the parity of urgent frames only follows: as {@link #parityLoss}, but at least the most loss the recent
+         * samples allow (the upper end of its one-sided 95% Wilson interval), so loss that starts raises the parity
+         * with its first lost sample (one of 32 reads 12.9%, four 25.1%), and a clean link keeps one segment once its
+         * recent samples are in (none of 32 reads 7.8%): the first lost sample shows 0.6-10 s after the loss starts, and the urgent
+         * frames sent meanwhile each waited a repair round when one was lost. An urgent frame sent with too little
+         * parity waits that round, seconds across a satellite hop, where a parity segment too many costs it a packet.
          */
         double urgentParityLoss() {
             return Math.max(parityLoss(), recentUpperBound());
         }
 
-        /** The upper end of the recent loss's one-sided 95% Wilson interval; 0 while no recent sample was lost. */
+        /**
+         * The upper end of the recent loss's one-sided 95% Wilson interval; 0 while no recent sample was lost and they
+         * are not yet all there ({@link LossWindow#RECENT}).
+         */
         double recentUpperBound() {
-            if (this.recentLost <= 0 || this.recentSamples <= 0) {
+            if (this.recentLost <= 0 && this.recentSamples < LossWindow.RECENT) {
                 return 0;
             }
             double n = this.recentSamples;

@@ -36,7 +36,13 @@ class LossReportTest {
     void urgentParityRisesWithTheFirstRecentLossToTheMostTheRecentSamplesAllow() {
         ParityPolicy policy = new ParityPolicy(32, 0.01);
         LossReport.Tally clean = new LossReport.Tally(7, 200, 0, 32, 0);
-        assertThat(clean.urgentParityLoss()).as("a clean link: no parity").isZero();
+        assertThat(clean.urgentParityLoss()).as("a clean link: what 32 clean samples allow")
+                .isCloseTo(0.078, within(0.001));
+        assertThat(policy.parityFor(clean.urgentParityLoss(), policy.target())).isEqualTo(1);
+        assertThat(policy.parityFor(clean.parityLoss(), policy.target())).as("by the estimate").isZero();
+        assertThat(new LossReport.Tally(7, 31, 0, 31, 0).urgentParityLoss()).as("the recent samples not all there")
+                .isZero();
+        assertThat(new LossReport.Tally(7, 31, 1, 31, 1).urgentParityLoss()).as("but one lost").isGreaterThan(0.129);
         LossReport.Tally started = new LossReport.Tally(7, 200, 1, 32, 1);
         assertThat(started.urgentParityLoss()).as("the first lost sample").isCloseTo(0.129, within(0.001));
         assertThat(policy.parityFor(started.urgentParityLoss(), policy.target())).isEqualTo(2);

@@ -3,6 +3,7 @@ package kr.c4i.gateway.norm.link;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.awaitState;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.frames;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.hex;
+import static kr.c4i.gateway.norm.link.NormWanLinkTest.lossSamples;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.peerDetails;
 import static kr.c4i.gateway.norm.link.NormWanLinkTest.sendWithinCredit;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,11 +105,16 @@ class NormMulticastLinkTest {
             assertThat(charlie.details()).containsEntry("framesForOthers", (long) toBravo.size());
             assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesSent", 100L);
             assertThat(peerDetails(alpha, CHARLIE)).containsEntry("framesSent", 150L);
-            // Every object carries info in this mode, so each is a loss sample: none lost, no parity for the group.
-            await().atMost(WAIT).until(() -> !Double.isNaN(alpha.loss(BRAVO)) && !Double.isNaN(alpha.loss(CHARLIE)));
+            // Every object carries info in this mode, so each is a loss sample: none lost, so urgent frames go with
+            // the one segment 32 clean samples call for, the others (all of these) with none.
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(lossSamples(alpha, BRAVO)).isGreaterThanOrEqualTo(LossWindow.RECENT);
+                assertThat(lossSamples(alpha, CHARLIE)).isGreaterThanOrEqualTo(LossWindow.RECENT);
+                assertThat(alpha.autoParity(BRAVO)).isEqualTo(1);
+                assertThat(alpha.autoParity(CHARLIE)).isEqualTo(1);
+            });
             assertThat(alpha.loss(BRAVO)).isZero();
-            assertThat(alpha.autoParity(BRAVO)).isZero();
-            assertThat(alpha.autoParity(CHARLIE)).isZero();
+            assertThat(alpha.parityNow(BRAVO)).isZero();
             // One session sends for both peers: the per-peer budget, less headers, times two.
             assertThat(((Number) alpha.details().get("groupTxRateBitsPerSecond")).longValue())
                     .isEqualTo(Math.round(2 * RATE * 1440.0 / 1482));
