@@ -70,30 +70,29 @@ record LossReport(List<Tally> tallies) {
         }
 
         /**
-         * What the parity of urgent frames only follows: as {@link #parityLoss}, but at least the most loss the recent
-         * samples allow (the upper end of its one-sided 95% Wilson interval), so loss that starts raises the parity
-         * with its first lost sample (one of 32 reads 12.9%, four 25.1%), and a clean link keeps one segment once its
-         * recent samples are in (none of 32 reads 7.8%): the first lost sample shows 0.6-10 s after the loss starts, and the urgent
-         * frames sent meanwhile each waited a repair round when one was lost. An urgent frame sent with too little
-         * parity waits that round, seconds across a satellite hop, where a parity segment too many costs it a packet.
+         * What the parity of urgent frames only follows, from a link's first sample on: the most loss its samples
+         * allow (the upper end of a one-sided 95% Wilson interval), and once a recent sample was lost the most the
+         * recent samples allow. A young link starts cautious and comes down as clean samples come in (none lost of
+         * 6 reads 31%, of 20 11.9%, of 200 1.3%: one segment at a 1% target on a clean link), so the urgent frames of
+         * its first seconds do not go bare before any loss could show; loss that starts raises it with its first lost
+         * recent sample (one of 32 reads 12.9%, four 25.1%), where the estimate waits for several. An urgent frame
+         * sent with too little parity waits a repair round, seconds across a satellite hop, where a parity segment too
+         * many costs it a packet.
          */
         double urgentParityLoss() {
-            return Math.max(parityLoss(), recentUpperBound());
+            double bound = upperBound(this.samples, this.lost);
+            return this.recentLost > 0 ? Math.max(bound, upperBound(this.recentSamples, this.recentLost)) : bound;
         }
 
-        /**
-         * The upper end of the recent loss's one-sided 95% Wilson interval; 0 while no recent sample was lost and they
-         * are not yet all there ({@link LossWindow#RECENT}).
-         */
-        double recentUpperBound() {
-            if (this.recentLost <= 0 && this.recentSamples < LossWindow.RECENT) {
-                return 0;
+        /** The upper end of the one-sided 95% Wilson interval of {@code lost} of {@code n}; 1 for no sample. */
+        static double upperBound(int n, int lost) {
+            if (n <= 0) {
+                return 1;
             }
-            double n = this.recentSamples;
-            double p = Math.min(1, this.recentLost / n);
+            double p = Math.min(1, (double) lost / n);
             double z2 = Z_95 * Z_95;
             double centre = p + z2 / (2 * n);
-            double spread = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+            double spread = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n));
             return Math.min(1, (centre + spread) / (1 + z2 / n));
         }
     }

@@ -255,8 +255,8 @@ public final class NormWanLink implements WanLink {
     }
 
     /**
-     * What the adaptive parity to {@code peer} follows, from the same report as {@link #loss}: the loss, the recent
-     * loss when higher, and for parity on urgent frames only the recent loss's upper bound once some was lost
+     * What the adaptive parity to {@code peer} follows, from the peer's last report: the loss, the recent loss when
+     * higher, and for parity on urgent frames only the most loss the samples allow, from the first sample on
      * ({@link LossReport.Tally#urgentParityLoss}); NaN until measured.
      */
     public double parityLoss(SiteId peer) {
@@ -619,17 +619,23 @@ public final class NormWanLink implements WanLink {
         }
 
         /**
-         * A peer's loss report: its tally of our packets is their loss on the way there, which the parity follows
-         * once it rests on enough samples.
+         * A peer's loss report: its tally of our packets is their loss on the way there, shown once it rests on
+         * enough samples; the parity follows it as soon as it can ({@link SessionParity#follows}).
          */
         private void reported(Peer peer, LossReport report) {
             LossReport.Tally ours = report.tallyOf(localNodeId);
-            if (ours == null || ours.samples() < LossWindow.MIN_SAMPLES) {
+            if (ours == null || ours.samples() == 0) {
                 return;
             }
-            peer.lossSamples = ours.samples();
-            peer.loss = ours.loss();
-            peer.parityLoss = Objects.requireNonNull(peer.parity, "parity").follows(ours);
+            if (ours.samples() >= LossWindow.MIN_SAMPLES) {
+                peer.lossSamples = ours.samples();
+                peer.loss = ours.loss();
+            }
+            double followed = Objects.requireNonNull(peer.parity, "parity").follows(ours);
+            if (Double.isNaN(followed)) {
+                return;
+            }
+            peer.parityLoss = followed;
             if (this.group != null) {
                 this.group.measured();
             }
@@ -1028,6 +1034,8 @@ public final class NormWanLink implements WanLink {
             details.put("lossSamples", this.lossSamples);
             if (this.lossSamples > 0) {
                 details.put("loss", this.loss);
+            }
+            if (!Double.isNaN(this.parityLoss)) {
                 details.put("parityLoss", this.parityLoss);
             }
             return details;

@@ -122,11 +122,15 @@ final class SessionParity {
 
     /**
      * What of a peer's {@code tally} of this session's packets the parity follows: with parity on every frame the
-     * loss or the recent loss ({@link LossReport.Tally#parityLoss}), on urgent frames only their upper bound once
-     * recent loss shows ({@link LossReport.Tally#urgentParityLoss}).
+     * loss or the recent loss ({@link LossReport.Tally#parityLoss}) once the tally has
+     * {@value LossWindow#MIN_SAMPLES} samples (NaN before), on urgent frames only the most loss the samples allow,
+     * from the first ({@link LossReport.Tally#urgentParityLoss}).
      */
     double follows(LossReport.Tally tally) {
-        return this.everyFrame ? tally.parityLoss() : tally.urgentParityLoss();
+        if (!this.everyFrame) {
+            return tally.urgentParityLoss();
+        }
+        return tally.samples() < LossWindow.MIN_SAMPLES ? Double.NaN : tally.parityLoss();
     }
 
     /** The peers measured {@code loss} (0 to 1) of this session's packets: adaptive parity follows it. */

@@ -33,16 +33,21 @@ class LossReportTest {
     }
 
     @Test
-    void urgentParityRisesWithTheFirstRecentLossToTheMostTheRecentSamplesAllow() {
+    void urgentParityFollowsTheMostLossTheSamplesAllowFromTheFirstOn() {
         ParityPolicy policy = new ParityPolicy(32, 0.01);
+        assertThat(LossReport.Tally.upperBound(0, 0)).as("nothing known").isEqualTo(1);
+        // A young clean link comes down as its samples come in: 3, then 2, then 1 segment.
+        LossReport.Tally young = new LossReport.Tally(7, 6, 0, 6, 0);
+        assertThat(young.urgentParityLoss()).isCloseTo(0.311, within(0.001));
+        assertThat(policy.parityFor(young.urgentParityLoss(), policy.target())).isEqualTo(3);
+        LossReport.Tally twenty = new LossReport.Tally(7, 20, 0, 20, 0);
+        assertThat(twenty.urgentParityLoss()).isCloseTo(0.119, within(0.001));
+        assertThat(policy.parityFor(twenty.urgentParityLoss(), policy.target())).isEqualTo(2);
         LossReport.Tally clean = new LossReport.Tally(7, 200, 0, 32, 0);
-        assertThat(clean.urgentParityLoss()).as("a clean link: what 32 clean samples allow")
-                .isCloseTo(0.078, within(0.001));
+        assertThat(clean.urgentParityLoss()).as("a clean window").isCloseTo(0.0133, within(0.0001));
         assertThat(policy.parityFor(clean.urgentParityLoss(), policy.target())).isEqualTo(1);
         assertThat(policy.parityFor(clean.parityLoss(), policy.target())).as("by the estimate").isZero();
-        assertThat(new LossReport.Tally(7, 31, 0, 31, 0).urgentParityLoss()).as("the recent samples not all there")
-                .isZero();
-        assertThat(new LossReport.Tally(7, 31, 1, 31, 1).urgentParityLoss()).as("but one lost").isGreaterThan(0.129);
+        // Loss that starts: the first lost recent sample raises it, where the estimate barely moves.
         LossReport.Tally started = new LossReport.Tally(7, 200, 1, 32, 1);
         assertThat(started.urgentParityLoss()).as("the first lost sample").isCloseTo(0.129, within(0.001));
         assertThat(policy.parityFor(started.urgentParityLoss(), policy.target())).isEqualTo(2);
@@ -50,8 +55,8 @@ class LossReportTest {
         LossReport.Tally four = new LossReport.Tally(7, 200, 4, 32, 4);
         assertThat(four.urgentParityLoss()).isCloseTo(0.251, within(0.001));
         assertThat(policy.parityFor(four.urgentParityLoss(), policy.target())).isEqualTo(3);
-        assertThat(new LossReport.Tally(7, 200, 60, 32, 0).urgentParityLoss()).as("loss that stopped: the window")
-                .isEqualTo(0.3);
+        // Loss that stopped: the whole window's bound, above its estimate.
+        assertThat(new LossReport.Tally(7, 200, 60, 32, 0).urgentParityLoss()).isCloseTo(0.355, within(0.001));
         assertThat(new LossReport.Tally(7, 32, 32, 32, 32).urgentParityLoss()).as("everything lost")
                 .isCloseTo(1, within(1e-9));
     }

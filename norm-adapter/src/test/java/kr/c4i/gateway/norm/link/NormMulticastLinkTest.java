@@ -105,8 +105,8 @@ class NormMulticastLinkTest {
             assertThat(charlie.details()).containsEntry("framesForOthers", (long) toBravo.size());
             assertThat(peerDetails(alpha, BRAVO)).containsEntry("framesSent", 100L);
             assertThat(peerDetails(alpha, CHARLIE)).containsEntry("framesSent", 150L);
-            // Every object carries info in this mode, so each is a loss sample: none lost, so urgent frames go with
-            // the one segment 32 clean samples call for, the others (all of these) with none.
+            // Every object carries info in this mode, so each is a loss sample: none lost, so urgent frames come down
+            // to the one segment a clean window calls for, the others (all of these) go with none.
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(lossSamples(alpha, BRAVO)).isGreaterThanOrEqualTo(LossWindow.RECENT);
                 assertThat(lossSamples(alpha, CHARLIE)).isGreaterThanOrEqualTo(LossWindow.RECENT);

@@ -104,10 +104,10 @@ class NormWanLinkTest {
     }
 
     /**
-     * With nothing lost, every loss report shows none: once the recent samples are all in, urgent frames go with the
-     * one parity segment that the most loss 32 clean samples allow calls for (7.8%), the others with none, and the
-     * parity never rises further (it rises only on a reported loss, and the last report's window still holds every
-     * sample since the start).
+     * With nothing lost, every loss report shows none: urgent frames start with the parity the first few samples
+     * allow and come down to one segment as clean samples come in (the most loss the samples allow, under 5% from 52
+     * on), the other frames go with none, and the parity never rises again (it rises only on a reported loss, and the
+     * last report's window still holds every sample since the start).
      */
     @Test
     void onALinkThatLosesNothingOnlyUrgentFramesGoWithParityAndOneSegmentOfIt() throws Exception {
