@@ -194,7 +194,7 @@ class NormWanLinkTest {
             assertThat(alpha.loss(BRAVO)).isPositive();
             assertThat(alpha.autoParity(BRAVO)).isEqualTo(1);
             assertThat(alpha.details()).containsEntry("autoParity", 1);
-            // Bravo loses nothing: its urgent frames go with what a clean link's recent samples call for.
+            // Bravo loses nothing: its urgent frames come down to the one segment a clean window calls for.
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(lossSamples(bravo, ALPHA)).isGreaterThanOrEqualTo(LossWindow.RECENT);
                 assertThat(bravo.autoParity(ALPHA)).isEqualTo(1);
