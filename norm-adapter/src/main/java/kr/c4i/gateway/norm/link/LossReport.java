@@ -111,7 +111,10 @@ record LossReport(List<Tally> tallies) {
         return buffer.array();
     }
 
-    /** The report in an object's {@code info}; null when it is none (a frame's or a probe's, or cut short). */
+    /**
+     * The report in an object's {@code info}; null when it is none (a frame's or a probe's, cut short, or a tally that
+     * counts more lost than sampled: a share over 1 the parity could not follow).
+     */
     static @Nullable LossReport parse(byte[] info) {
         if (info.length < 3 || info[0] != KIND) {
             return null;
@@ -121,9 +124,14 @@ record LossReport(List<Tally> tallies) {
             int count = Short.toUnsignedInt(buffer.getShort());
             List<Tally> tallies = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                tallies.add(new Tally(buffer.getInt(), Short.toUnsignedInt(buffer.getShort()),
+                Tally tally = new Tally(buffer.getInt(), Short.toUnsignedInt(buffer.getShort()),
                         Short.toUnsignedInt(buffer.getShort()), Short.toUnsignedInt(buffer.getShort()),
-                        Short.toUnsignedInt(buffer.getShort())));
+                        Short.toUnsignedInt(buffer.getShort()));
+                if (tally.lost() > tally.samples() || tally.recentSamples() > tally.samples()
+                        || tally.recentLost() > tally.recentSamples()) {
+                    return null;
+                }
+                tallies.add(tally);
             }
             return new LossReport(tallies);
         }

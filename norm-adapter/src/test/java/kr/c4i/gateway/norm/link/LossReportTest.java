@@ -67,6 +67,12 @@ class LossReportTest {
         assertThat(LossReport.parse(NormGroup.Marker.bytes(NormGroup.Marker.FRAME, 7))).isNull();
         byte[] report = new LossReport(List.of(new LossReport.Tally(7, 200, 61, 32, 12))).bytes();
         assertThat(LossReport.parse(Arrays.copyOf(report, report.length - 1))).as("cut short").isNull();
+        assertThat(LossReport.parse(new LossReport(List.of(new LossReport.Tally(7, 20, 21, 20, 0))).bytes()))
+                .as("more lost than sampled").isNull();
+        assertThat(LossReport.parse(new LossReport(List.of(new LossReport.Tally(7, 20, 0, 32, 0))).bytes()))
+                .as("more recent samples than samples").isNull();
+        assertThat(LossReport.parse(new LossReport(List.of(new LossReport.Tally(7, 200, 60, 32, 33))).bytes()))
+                .as("more lost recently than sampled recently").isNull();
     }
 
     @Test
