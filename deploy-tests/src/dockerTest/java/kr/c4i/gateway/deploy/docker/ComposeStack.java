@@ -1,8 +1,5 @@
 package kr.c4i.gateway.deploy.docker;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * docker-compose.yml brought up as a user does ({@code docker compose up -d --wait}), under a project name of its own,
@@ -146,41 +142,7 @@ final class ComposeStack implements AutoCloseable {
 
     /** Any command with the stack's environment (the scenario script), bounded by {@code timeout}. */
     String run(List<String> command, Duration timeout) {
-        try {
-            Path output = Files.createTempFile("compose-", ".log");
-            try {
-                ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
-                        .redirectOutput(output.toFile());
-                builder.environment().putAll(environment);
-                Process process = builder.start();
-                if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor();
-                    throw new IllegalStateException(String.join(" ", command) + " did not end within "
-                            + timeout.toSeconds() + " s:\n" + tail(output));
-                }
-                String text = Files.readString(output, StandardCharsets.UTF_8);
-                if (process.exitValue() != 0) {
-                    throw new IllegalStateException(String.join(" ", command) + " exited with " + process.exitValue()
-                            + ":\n" + tail(output));
-                }
-                return text;
-            }
-            finally {
-                Files.deleteIfExists(output);
-            }
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException("Unable to run " + command + ": " + ex.getMessage(), ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + command, ex);
-        }
-    }
-
-    private static String tail(Path output) throws IOException {
-        List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        return Commands.run(root, environment, command, timeout);
     }
 
     /**
