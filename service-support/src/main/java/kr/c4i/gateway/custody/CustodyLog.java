@@ -1,5 +1,6 @@
 package kr.c4i.gateway.custody;
 
+import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,6 +38,10 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * {@code inbox.delivered_in}; db-bridge V14): its {@code found_through} names the table, and its ids stay out of the
  * index as well. These are a node's steps at full speed, one of each per message.
  *
+ * <p>A gateway's log is {@link #bloomed}: its other rows (a copy's {@code stored} step, at full speed one per message
+ * and gateway) carry a Bloom filter of their ids ({@code ids_bloom}, wan-store V15) instead of putting them into the
+ * index, and a trace finds them by scanning the filters ({@link CustodyLogReader}).
+ *
  * <p>A step with another node's messages names their origin node (column {@code origin}: wan-store V11, db-bridge
  * V11), for that node's delivery reports. At a WAN gateway a step with messages of another site's node is also
  * queued in {@code custody_forward}, in the same statement, for the gateway to forward to that site
@@ -53,13 +58,15 @@ public final class CustodyLog {
     // to learn its id.
     private static final String INSERT = """
             INSERT INTO custody_log (at, event, hop, link, peer, precedence, detail, message_ids, origin, earlier,
-                                     found_through)
+                                     found_through, ids_bloom)
             SELECT statement_timestamp(), r.event, ?, r.link, string_to_array(r.peers, ','), r.precedence, r.detail,
                    (?::text[])[r.first:r.last], r.origin,
-                   CASE WHEN r.efirst IS NOT NULL THEN (?::bigint[])[r.efirst:r.elast] END, r.through
+                   CASE WHEN r.efirst IS NOT NULL THEN (?::bigint[])[r.efirst:r.elast] END, r.through,
+                   CASE WHEN r.bfirst IS NOT NULL THEN substring(?::bytea FROM r.bfirst FOR r.blength) END
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::text[],
-                          ?::int[], ?::int[], ?::text[])
-                   AS r(event, link, peers, precedence, detail, first, last, origin, efirst, elast, through)
+                          ?::int[], ?::int[], ?::text[], ?::int[], ?::int[])
+                   AS r(event, link, peers, precedence, detail, first, last, origin, efirst, elast, through, bfirst,
+                        blength)
             RETURNING id, event, link, array_to_string(peer, ','), precedence, detail, origin, earlier IS NOT NULL,
                       found_through""";
 
@@ -71,11 +78,12 @@ public final class CustodyLog {
                 SELECT id FROM logged WHERE origin = ANY(?::text[]) AND event = ANY(?::text[]))
             SELECT * FROM logged""";
 
-    private static final CustodyLog OFF = new CustodyLog("", "", false, origin -> false, new String[0]);
+    private static final CustodyLog OFF = new CustodyLog("", "", false, false, origin -> false, new String[0]);
 
     private final String hop;
     private final String link;
     private final boolean enabled;
+    private final boolean bloomed;
     private final Predicate<NodeId> forwarded;
     private final String[] forwardedEvents;
 
@@ -85,14 +93,15 @@ public final class CustodyLog {
      *        the gateway's WAN link ({@code norm}, {@code dds}, {@code jms})
      */
     public CustodyLog(String hop, String link) {
-        this(hop, link, true, origin -> false, new String[0]);
+        this(hop, link, true, false, origin -> false, new String[0]);
     }
 
-    private CustodyLog(String hop, String link, boolean enabled, Predicate<NodeId> forwarded,
+    private CustodyLog(String hop, String link, boolean enabled, boolean bloomed, Predicate<NodeId> forwarded,
             String[] forwardedEvents) {
         this.hop = Objects.requireNonNull(hop, "hop");
         this.link = Objects.requireNonNull(link, "link");
         this.enabled = enabled;
+        this.bloomed = bloomed;
         this.forwarded = Objects.requireNonNull(forwarded, "forwarded");
         this.forwardedEvents = forwardedEvents.clone();
     }
@@ -102,8 +111,18 @@ public final class CustodyLog {
      * site's node).
      */
     public CustodyLog forwarding(Predicate<NodeId> elsewhere, Set<CustodyEvent> events) {
-        return new CustodyLog(hop, link, enabled, elsewhere,
+        return new CustodyLog(hop, link, enabled, bloomed, elsewhere,
                 events.stream().map(CustodyEvent::label).sorted().toArray(String[]::new));
+    }
+
+    /**
+     * This log, naming the messages of each row that neither its earlier rows nor this database's moved rows find
+     * through a Bloom filter of their ids ({@code ids_bloom}) instead of the message id index: a WAN gateway's, whose
+     * {@code stored} steps would otherwise put an index entry per message and hop (wan-store V15). A trace then scans
+     * the filters of the log's rows, which takes longer the longer the log (docs/benchmarks.md).
+     */
+    public CustodyLog bloomed() {
+        return new CustodyLog(hop, link, enabled, true, forwarded, forwardedEvents);
     }
 
     /** What its steps travel over unless they say otherwise. */
@@ -246,6 +265,9 @@ public final class CustodyLog {
             Integer[] earlierFirst = new Integer[n];
             Integer[] earlierLast = new Integer[n];
             String[] foundThrough = new String[n];
+            Integer[] bloomFirst = new Integer[n];
+            Integer[] bloomLength = new Integer[n];
+            ByteArrayOutputStream blooms = new ByteArrayOutputStream();
             int i = 0;
             for (Map.Entry<Row, Group> entry : rows.entrySet()) {
                 Row row = entry.getKey();
@@ -265,6 +287,12 @@ public final class CustodyLog {
                     earlier.addAll(group.earlier);
                     earlierLast[i] = earlier.size();
                 }
+                else if (bloomed && row.foundThrough() == null) {
+                    byte[] bloom = MessageIdBloom.of(group.ids);
+                    bloomFirst[i] = blooms.size() + 1;
+                    bloomLength[i] = bloom.length;
+                    blooms.writeBytes(bloom);
+                }
                 i++;
             }
             boolean forward = !forwardedOrigins.isEmpty();
@@ -272,20 +300,23 @@ public final class CustodyLog {
                 ps.setString(1, hop);
                 ps.setArray(2, tx.createArrayOf("text", ids.toArray(String[]::new)));
                 ps.setArray(3, tx.createArrayOf("bigint", earlier.toArray(Long[]::new)));
-                ps.setArray(4, tx.createArrayOf("text", events));
-                ps.setArray(5, tx.createArrayOf("text", links));
-                ps.setArray(6, tx.createArrayOf("text", peers));
-                ps.setArray(7, tx.createArrayOf("text", precedences));
-                ps.setArray(8, tx.createArrayOf("text", details));
-                ps.setArray(9, tx.createArrayOf("integer", first));
-                ps.setArray(10, tx.createArrayOf("integer", last));
-                ps.setArray(11, tx.createArrayOf("text", origins));
-                ps.setArray(12, tx.createArrayOf("integer", earlierFirst));
-                ps.setArray(13, tx.createArrayOf("integer", earlierLast));
-                ps.setArray(14, tx.createArrayOf("text", foundThrough));
+                ps.setBytes(4, blooms.toByteArray());
+                ps.setArray(5, tx.createArrayOf("text", events));
+                ps.setArray(6, tx.createArrayOf("text", links));
+                ps.setArray(7, tx.createArrayOf("text", peers));
+                ps.setArray(8, tx.createArrayOf("text", precedences));
+                ps.setArray(9, tx.createArrayOf("text", details));
+                ps.setArray(10, tx.createArrayOf("integer", first));
+                ps.setArray(11, tx.createArrayOf("integer", last));
+                ps.setArray(12, tx.createArrayOf("text", origins));
+                ps.setArray(13, tx.createArrayOf("integer", earlierFirst));
+                ps.setArray(14, tx.createArrayOf("integer", earlierLast));
+                ps.setArray(15, tx.createArrayOf("text", foundThrough));
+                ps.setArray(16, tx.createArrayOf("integer", bloomFirst));
+                ps.setArray(17, tx.createArrayOf("integer", bloomLength));
                 if (forward) {
-                    ps.setArray(15, tx.createArrayOf("text", forwardedOrigins.toArray(String[]::new)));
-                    ps.setArray(16, tx.createArrayOf("text", forwardedEvents));
+                    ps.setArray(18, tx.createArrayOf("text", forwardedOrigins.toArray(String[]::new)));
+                    ps.setArray(19, tx.createArrayOf("text", forwardedEvents));
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

@@ -23,13 +23,21 @@ import kr.c4i.gateway.core.NodeId;
 public final class CustodyLogReader {
 
     // The rows naming the message (message_ids @> ARRAY[id] is what the GIN index on message_ids answers, for the
-    // rows it holds: earlier and found_through NULL), then the later steps found through them (the index on earlier),
-    // which name the message too (a later row may hold the later steps of other messages of the same earlier rows).
-    // Every parameter is the message id.
+    // rows it holds: earlier, found_through and ids_bloom NULL), and the rows whose Bloom filter may hold it (a scan of
+    // the filters, the ids checked where one answers maybe); then the later steps found through them (the index on
+    // earlier), which name the message too (a later row may hold the later steps of other messages of the same
+    // earlier rows). The parameters are the message id but for the filter's two probes (MessageIdBloom.probe).
     private static final String NAMED = """
                 SELECT id, at, event, hop, peer, link, precedence, detail
                   FROM custody_log
-                 WHERE message_ids @> ARRAY[?::text] AND earlier IS NULL AND found_through IS NULL""";
+                 WHERE message_ids @> ARRAY[?::text] AND earlier IS NULL AND found_through IS NULL
+                   AND ids_bloom IS NULL
+                UNION ALL
+                SELECT id, at, event, hop, peer, link, precedence, detail
+                  FROM custody_log
+                 WHERE ids_bloom IS NOT NULL
+                   AND CASE WHEN custody_ids_bloom_has(ids_bloom, ?::bigint, ?::bigint)
+                            THEN message_ids @> ARRAY[?::text] ELSE false END""";
 
     // At a node, also the rows its outbox and inbox rows of the message name: its send and its delivery (db-bridge V14).
     private static final String FOUND_THROUGH_ROWS = """
@@ -49,6 +57,9 @@ public final class CustodyLogReader {
             SELECT at, event, hop, peer, link, precedence, detail
               FROM (SELECT * FROM named UNION ALL SELECT * FROM later) steps
              ORDER BY at, id""";
+
+    // Where the filter's probes go among the parameters: after the index's message id.
+    private static final int BLOOM_PROBE = 2;
 
     static final String STEPS = "WITH named AS (" + NAMED + "),\n" + LATER;
 
@@ -89,9 +100,12 @@ public final class CustodyLogReader {
         String sql = node ? NODE_STEPS : STEPS;
         List<CustodyStep> steps = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
+            long[] probe = MessageIdBloom.probe(messageId);
             for (int p = 1, n = (int) sql.chars().filter(ch -> ch == '?').count(); p <= n; p++) {
                 ps.setString(p, messageId);
             }
+            ps.setLong(BLOOM_PROBE, probe[0]);
+            ps.setLong(BLOOM_PROBE + 1, probe[1]);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     steps.add(new CustodyStep(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2), kind,

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -57,7 +58,7 @@ class CustodyLogTest {
                         at timestamptz NOT NULL DEFAULT clock_timestamp(),
                         event text NOT NULL, hop text NOT NULL, peer text[], link text, precedence text, detail text,
                         message_ids text[] NOT NULL, origin text, forwarded_as text, earlier bigint[],
-                        found_through text)""");
+                        found_through text, ids_bloom bytea)""");
             s.execute("CREATE TABLE custody_forward (log_id bigint PRIMARY KEY)");
         }
     }
@@ -136,6 +137,41 @@ class CustodyLogTest {
             assertThat(rs.next()).as("only c's row").isFalse();
         }
         assertThat(written.row(1)).isNotEqualTo(written.row(0));
+    }
+
+    /**
+     * A bloomed log's rows that no earlier row finds carry a filter of their ids, each row's slice of the statement's
+     * filters its own; a later row carries none, nor does any row of a log that is not bloomed.
+     */
+    @Test
+    void aBloomedLogsRowsThatNoEarlierRowFindsCarryAFilterOfTheirIds() throws SQLException {
+        CustodyLog bloomed = log.bloomed();
+        CustodyLog.Entries stored = bloomed.entries();
+        List<String> many = IntStream.range(0, 300).mapToObj(i -> "m" + i).toList();
+        many.forEach(id -> stored.add(CustodyEvent.STORED, id, List.of("s2"), Precedence.ROUTINE, null));
+        stored.add(CustodyEvent.STORED, "f1", List.of("s2"), Precedence.FLASH, null);
+        long storedRow = write(stored).row(0);
+        CustodyLog.Entries removed = bloomed.entries();
+        removed.add(CustodyEvent.ACKNOWLEDGED, "m1", "dds", List.of("s2"), Precedence.ROUTINE, null, null, storedRow);
+        write(removed);
+        CustodyLog.Entries plain = log.entries();
+        plain.add(CustodyEvent.STORED, "p1", List.of("s2"), Precedence.ROUTINE, null);
+        write(plain);
+
+        List<byte[]> blooms = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT ids_bloom FROM custody_log ORDER BY id")) {
+            while (rs.next()) {
+                blooms.add(rs.getBytes(1));
+            }
+        }
+        assertThat(blooms).hasSize(4);
+        assertThat(blooms.get(0)).as("300 ids at 10 bits each").hasSize(375);
+        assertThat(many).allMatch(id -> MessageIdBloom.mightContain(blooms.get(0), id));
+        assertThat(blooms.get(1)).as("one id: the smallest filter").hasSize(MessageIdBloom.MIN_BYTES);
+        assertThat(MessageIdBloom.mightContain(blooms.get(1), "f1")).isTrue();
+        assertThat(blooms.get(2)).as("a later row, found through its earlier row").isNull();
+        assertThat(blooms.get(3)).as("a log that is not bloomed").isNull();
     }
 
     @Test

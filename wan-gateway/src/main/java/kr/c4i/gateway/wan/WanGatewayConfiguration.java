@@ -191,7 +191,7 @@ class WanGatewayConfiguration {
         if (!custody.enabled()) {
             return CustodyLog.off();
         }
-        CustodyLog log = new CustodyLog(site.value(), link.kind());
+        CustodyLog log = new CustodyLog(site.value(), link.kind()).bloomed();
         return custody.forward() ? log.forwarding(sites::isRemote, ForwardedStep.EVENTS) : log;
     }
 

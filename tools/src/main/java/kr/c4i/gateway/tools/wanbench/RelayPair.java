@@ -438,9 +438,9 @@ final class RelayPair implements AutoCloseable {
     private static CustodyLog custodyLog(SiteId self, WanLink link, SiteMap sites, Custody custody) {
         return switch (custody) {
             case OFF -> CustodyLog.off();
-            case LOGGED -> new CustodyLog(self.value(), link.kind());
-            case LOGGED_AND_FORWARDED -> new CustodyLog(self.value(), link.kind()).forwarding(sites::isRemote,
-                    ForwardedStep.EVENTS);
+            case LOGGED -> new CustodyLog(self.value(), link.kind()).bloomed();
+            case LOGGED_AND_FORWARDED -> new CustodyLog(self.value(), link.kind()).bloomed().forwarding(
+                    sites::isRemote, ForwardedStep.EVENTS);
         };
     }
 

@@ -290,7 +290,7 @@ class RelayStoreTest {
     /**
      * A removal's step names the row of the copy's storing and stays out of the message id index; the trace finds it
      * through that row, and not for another message of the same row. A copy stored before a restart, whose storing's
-     * row the store no longer knows, has its removal indexed by its id, and found so.
+     * row the store no longer knows, has its removal found by its id, through the row's filter as a storing is.
      */
     @Test
     void aRemovalIsFoundThroughTheStepThatStoredTheCopyAndByItsIdAfterARestart() throws Exception {
@@ -312,16 +312,40 @@ class RelayStoreTest {
         store.remove(List.of(stored.get(2).stored().id()), Removal.ACKNOWLEDGED);
         store.deleteRemoved();
 
-        assertThat(db.strings("SELECT coalesce(earlier::text, 'indexed') FROM custody_log WHERE event = "
-                + "'acknowledged' AND message_ids = ARRAY['c-3']")).containsExactly("indexed");
+        assertThat(db.strings("SELECT coalesce(earlier::text, 'filtered ' || (ids_bloom IS NOT NULL)) FROM custody_log "
+                + "WHERE event = 'acknowledged' AND message_ids = ARRAY['c-3']")).containsExactly("filtered true");
         assertThat(events("c-3")).containsExactly("stored", "acknowledged");
+    }
+
+    /**
+     * A gateway's storing steps stay out of the message id index: the trace finds every message of a batch through
+     * the row's Bloom filter, and nothing for a message the store never saw, whose probes a filter may answer maybe
+     * for (the ids are checked).
+     */
+    @Test
+    void aStoringIsFoundThroughItsRowsFilterNotTheIndex() throws Exception {
+        db.execute("TRUNCATE custody_log");
+        reopenLogging();
+        List<String> ids = IntStream.range(0, 400).mapToObj(i -> "batch-" + i).toList();
+        store.accept(ids.stream().map(id -> Copy.of(TO_BRAVO, relayed(id, Precedence.ROUTINE, "SITREP"))).toList());
+
+        assertThat(db.count("SELECT count(*) FROM custody_log WHERE ids_bloom IS NULL")).as("rows without a filter")
+                .isZero();
+        assertThat(db.count("SELECT count(*) FROM custody_log WHERE earlier IS NULL AND ids_bloom IS NULL"))
+                .as("rows the message id index holds").isZero();
+        for (String id : ids) {
+            assertThat(events(id)).as(id).containsExactly("stored");
+        }
+        for (int i = 0; i < 2_000; i++) {
+            assertThat(events("never-" + i)).isEmpty();
+        }
     }
 
     /** The store closed and opened again, logging its custody steps as site alpha's over the norm link. */
     private void reopenLogging() {
         store.close();
         store = RelayStore.opened(db.dataSource(), StoreLimits.of(1_000_000), RelayStore.DEFAULT_CACHE_BYTES, clock,
-                new CustodyLog("alpha", "norm"));
+                new CustodyLog("alpha", "norm").bloomed());
     }
 
     /** The events of a message's steps in the store's log, as the trace reads them. */
