@@ -102,10 +102,13 @@ public final class CustodyLogReader {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             long[] probe = MessageIdBloom.probe(messageId);
             for (int p = 1, n = (int) sql.chars().filter(ch -> ch == '?').count(); p <= n; p++) {
-                ps.setString(p, messageId);
+                if (p == BLOOM_PROBE || p == BLOOM_PROBE + 1) {
+                    ps.setLong(p, probe[p - BLOOM_PROBE]);
+                }
+                else {
+                    ps.setString(p, messageId);
+                }
             }
-            ps.setLong(BLOOM_PROBE, probe[0]);
-            ps.setLong(BLOOM_PROBE + 1, probe[1]);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     steps.add(new CustodyStep(rs.getObject(1, OffsetDateTime.class).toInstant(), rs.getString(2), kind,

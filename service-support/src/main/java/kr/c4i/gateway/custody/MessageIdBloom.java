@@ -28,12 +28,9 @@ final class MessageIdBloom {
         long bits = 8L * bloom.length;
         for (String id : ids) {
             long h = hash(id);
-            long h1 = first(h);
-            long h2 = second(h);
             for (int i = 0; i < PROBES; i++) {
-                long bit = (h1 + i * h2) % bits;
-                // PostgreSQL's get_bit counts a byte's bits from the least significant.
-                bloom[(int) (bit >>> 3)] |= (byte) (1 << (bit & 7));
+                long bit = position(first(h), second(h), i, bits);
+                bloom[(int) (bit >>> 3)] |= (byte) mask(bit);
             }
         }
         return bloom;
@@ -42,10 +39,10 @@ final class MessageIdBloom {
     /** Whether {@code bloom} may hold {@code id}, as {@code custody_ids_bloom_has} answers in SQL. */
     static boolean mightContain(byte[] bloom, String id) {
         long bits = 8L * bloom.length;
-        long[] probe = probe(id);
+        long h = hash(id);
         for (int i = 0; i < PROBES; i++) {
-            long bit = (probe[0] + i * probe[1]) % bits;
-            if ((bloom[(int) (bit >>> 3)] & 1 << (bit & 7)) == 0) {
+            long bit = position(first(h), second(h), i, bits);
+            if ((bloom[(int) (bit >>> 3)] & mask(bit)) == 0) {
                 return false;
             }
         }
@@ -59,6 +56,16 @@ final class MessageIdBloom {
     static long[] probe(String id) {
         long h = hash(id);
         return new long[] {first(h), second(h)};
+    }
+
+    /** The bit the {@code i}-th probe tests, as {@code custody_ids_bloom_has} computes it. */
+    private static long position(long first, long step, int i, long bits) {
+        return (first + i * step) % bits;
+    }
+
+    /** A bit within its byte: PostgreSQL's get_bit counts a byte's bits from the least significant. */
+    private static int mask(long bit) {
+        return 1 << (bit & 7);
     }
 
     private static long first(long hash) {
