@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -11,6 +13,7 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.transport.TransportKind;
+import kr.c4i.gateway.interfacedb.OutboxMessage;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 
@@ -73,19 +76,20 @@ class DdsEndToEndIT extends EndToEndContract {
         long hung = hang.since();
         long atHang = cluster.count("b", "SELECT count(*) FROM inbox");
         String flash = writeFlash("a-hung", 6000);
+        int expected = 6001 + hang.backlog();
         Resumed resumed = untilInboxGrows(atHang, hung);
         Duration flashIn = untilInInbox(flash, hung);
         producing.get(120, TimeUnit.SECONDS);
         // While it still hangs: its transaction ended by the database, its rows sent (again) by its partner.
         await().alias("every message in b's inbox and marked sent in a's outbox while one of its bridges hangs")
                 .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.count("b", "SELECT count(DISTINCT message_id) FROM inbox") == 6001
+                .until(() -> cluster.count("b", "SELECT count(DISTINCT message_id) FROM inbox") == expected
                         && cluster.count("a", "SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0
                         && cluster.count("a", IDLE_IN_TRANSACTION) == 0);
         Duration all = Duration.ofNanos(System.nanoTime() - hung);
         hang.bridge().thaw();
 
-        assertExactlyOnce(6001);
+        assertExactlyOnce(expected);
         report("one of the sending node's pair of bridges hangs (SIGSTOP, connections open) inside an outbox "
                 + "transaction; its rows sent by its partner and every message in b's inbox " + all.toMillis()
                 + " ms after the hang", resumed, flashIn);
@@ -100,23 +104,34 @@ class DdsEndToEndIT extends EndToEndContract {
     private static final String IDLE_IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity "
             + "WHERE state = 'idle in transaction' AND state_change < now() - interval '1 second'";
 
-    /** The bridge process stopped, and when. */
-    private record Hang(NodeProcess bridge, long since) {
+    /** The bridge process stopped, when, and how many messages were written as backlogs to catch it. */
+    private record Hang(NodeProcess bridge, long since, int backlog) {
     }
+
+    /** Messages written in one commit before each try: full batches keep a bridge's transactions open for a while. */
+    private static final int BACKLOG = 1000;
 
     /**
      * Stops one of node a's pair of bridges (SIGSTOP) at a moment it holds claimed rows: its outbox transaction stays
-     * open past a second, which a running bridge's never does. Each try stops the process whose session is seen
-     * inside a transaction (told apart by their sessions' application names; on a busy machine a stop at a random
-     * moment mostly finds a bridge between transactions); if that transaction ended before the stop, the process is
-     * woken and tried again.
+     * open past a second, which a running bridge's never does. Each try first writes a backlog in one commit (the
+     * paced producer alone lets the bridges keep up, their transactions then too short to be seen), then stops the
+     * process whose session is seen inside a transaction (told apart by their sessions' application names); if that
+     * transaction ended before the stop, the process is woken and tried again.
      */
     private Hang hangHoldingClaimedRows(NodeProcess first, NodeProcess partner) throws Exception {
         String partnerSession = Cluster.sessionName("a", true);
+        int backlog = 0;
         for (int attempt = 0; attempt < 30; attempt++) {
-            String holder = await().alias("one of a's bridges inside an outbox transaction")
-                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
-                    .until(() -> cluster.strings("a", IN_TRANSACTION), sessions -> !sessions.isEmpty()).getFirst();
+            backlog += writeBacklog(attempt);
+            String holder;
+            try {
+                holder = await().alias("one of a's bridges inside an outbox transaction")
+                        .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                        .until(() -> cluster.strings("a", IN_TRANSACTION), sessions -> !sessions.isEmpty()).getFirst();
+            }
+            catch (ConditionTimeoutException backlogTakenUnseen) {
+                continue;
+            }
             NodeProcess bridge = holder.equals(partnerSession) ? partner : first;
             long hung = System.nanoTime();
             bridge.freeze();
@@ -124,13 +139,23 @@ class DdsEndToEndIT extends EndToEndContract {
                 await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
                         .until(() -> cluster.count("a", IDLE_IN_TRANSACTION + " AND application_name = '" + holder
                                 + "'") > 0);
-                return new Hang(bridge, hung);
+                return new Hang(bridge, hung, backlog);
             }
             catch (ConditionTimeoutException transactionEndedBeforeTheStop) {
                 bridge.thaw();
             }
         }
         throw new AssertionError("neither of a's bridges was caught inside an outbox transaction in 30 tries");
+    }
+
+    /** Writes {@link #BACKLOG} messages into a's outbox in one commit, numbered apart from the producer's. */
+    private int writeBacklog(int attempt) throws Exception {
+        List<OutboxMessage> messages = new ArrayList<>(BACKLOG);
+        for (int i = 0; i < BACKLOG; i++) {
+            int serial = 10_000 + attempt * BACKLOG + i;
+            messages.add(OutboxMessage.of("SITREP", message("SITREP", serial)));
+        }
+        return cluster.client("a").insertAll(messages);
     }
 
     /** {@code gateway.dds.samples.dropped}, summed over its reasons, as the node's Prometheus endpoint shows it. */
