@@ -214,10 +214,12 @@ public final class CustodyLog {
             if (!enabled) {
                 return this;
             }
-            Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
-                    detail(detail), origin == null ? null : origin.value(), earlier > 0, foundThrough);
             Group group = lastGroup;
-            if (group == null || !row.equals(lastRow)) {
+            Row last = lastRow;
+            if (group == null || last == null || !last.sameAs(event, link, peers, precedence, detail, origin, earlier > 0,
+                    foundThrough)) {
+                Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
+                        detail(detail), origin == null ? null : origin.value(), earlier > 0, foundThrough);
                 group = rows.computeIfAbsent(row, r -> new Group());
                 lastRow = row;
                 lastGroup = group;
@@ -371,6 +373,22 @@ public final class CustodyLog {
      */
     private record Row(String event, String link, @Nullable String peers, @Nullable String precedence,
             @Nullable String detail, @Nullable String origin, boolean later, @Nullable String foundThrough) {
+
+        /**
+         * Whether a step given so is of this row, compared without making its row: one peer or none, a detail that
+         * needs no mending. A step this cannot tell (several peers) is not, and its row is made and looked up.
+         */
+        boolean sameAs(CustodyEvent event, String link, Collection<?> peers, @Nullable Precedence precedence,
+                @Nullable String detail, @Nullable NodeId origin, boolean later, @Nullable String foundThrough) {
+            return this.later == later && this.event.equals(event.label()) && this.link.equals(link)
+                    && Objects.equals(this.foundThrough, foundThrough)
+                    && (precedence == null ? this.precedence == null : precedence.name().equals(this.precedence))
+                    && (origin == null ? this.origin == null : origin.value().equals(this.origin))
+                    && Objects.equals(this.detail, detail)
+                    && (peers.isEmpty() ? this.peers == null
+                            : peers.size() == 1 && this.peers != null && this.peers.indexOf(',') < 0
+                                    && this.peers.equals(peers.iterator().next().toString()));
+        }
     }
 
     private static @Nullable String peers(Collection<?> peers) {
@@ -380,7 +398,11 @@ public final class CustodyLog {
         // One peer, as most steps have, without a stream.
         String joined = peers.size() == 1 ? peers.iterator().next().toString()
                 : peers.stream().map(Object::toString).collect(Collectors.joining(","));
-        if (joined.chars().filter(c -> c == ',').count() != peers.size() - 1) {
+        int commas = 0;
+        for (int at = joined.indexOf(','); at >= 0; at = joined.indexOf(',', at + 1)) {
+            commas++;
+        }
+        if (commas != peers.size() - 1) {
             throw new IllegalArgumentException("A custody peer is a node or site id, without a comma: " + peers);
         }
         return joined;

@@ -95,6 +95,47 @@ class CustodyLogTest {
     }
 
     @Test
+    void aStepThatDiffersFromTheOneBeforeInAnyAttributeGoesIntoItsOwnRow() throws SQLException {
+        CustodyLog.Entries steps = log.entries();
+        // Steps taking turns with the first one's kind, each of the others differing from it in one attribute.
+        steps.add(CustodyEvent.STORED, "m1", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m2", List.of("s2", "s3"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m3", List.of("s2"), Precedence.ROUTINE, "d");
+        // A detail the log mends (a NUL), twice in a row.
+        steps.add(CustodyEvent.STORED, "m4", List.of("s2"), Precedence.ROUTINE, "d\0x");
+        steps.add(CustodyEvent.STORED, "m5", List.of("s2"), Precedence.ROUTINE, "d\0x");
+        steps.add(CustodyEvent.STORED, "m6", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m7", List.of("s2"), null, "d");
+        steps.add(CustodyEvent.STORED, "m8", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m9", List.of(), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m10", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m11", "dds", List.of("s2"), Precedence.ROUTINE, "d", NodeId.of("c"));
+        steps.add(CustodyEvent.STORED, "m12", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m13", "lan", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m14", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m15", List.of("s2"), Precedence.ROUTINE, null);
+        steps.add(CustodyEvent.STORED, "m16", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.SENT, "m17", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m18", List.of("s2"), Precedence.ROUTINE, "d");
+        steps.add(CustodyEvent.STORED, "m19", List.of("s3"), Precedence.ROUTINE, "d");
+
+        write(steps);
+
+        assertThat(rows()).extracting(Row::event, Row::peer, Row::precedence, Row::detail, Row::ids).containsExactly(
+                tuple("stored", "s2", "ROUTINE", "d", List.of("m1", "m3", "m6", "m8", "m10", "m12", "m14", "m16",
+                        "m18")),
+                tuple("stored", "s2,s3", "ROUTINE", "d", List.of("m2")),
+                tuple("stored", "s2", "ROUTINE", "d\uFFFDx", List.of("m4", "m5")),
+                tuple("stored", "s2", null, "d", List.of("m7")),
+                tuple("stored", null, "ROUTINE", "d", List.of("m9")),
+                tuple("stored", "s2", "ROUTINE", "d", List.of("m11")),
+                tuple("stored", "s2", "ROUTINE", "d", List.of("m13")),
+                tuple("stored", "s2", "ROUTINE", null, List.of("m15")),
+                tuple("sent", "s2", "ROUTINE", "d", List.of("m17")),
+                tuple("stored", "s3", "ROUTINE", "d", List.of("m19")));
+    }
+
+    @Test
     void laterStepsShareRowsOnlyAmongThemselvesAndNameTheirEarlierRows() throws SQLException {
         CustodyLog.Entries stored = log.entries();
         stored.add(CustodyEvent.STORED, "m1", List.of("s2"), Precedence.ROUTINE, null);

@@ -14,7 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.ToLongFunction;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -45,18 +45,18 @@ public final class ForwardedCustody {
             ON CONFLICT (forwarded_as) WHERE forwarded_as IS NOT NULL DO NOTHING""";
 
     private final DataSource dataSource;
-    private final ToLongFunction<String> storedIn;
+    private final Function<List<String>, long[]> storedIn;
 
     /** Forwarded steps found by their ids alone. */
     public ForwardedCustody(DataSource dataSource) {
-        this(dataSource, messageId -> 0);
+        this(dataSource, messageIds -> new long[messageIds.size()]);
     }
 
     /**
-     * @param storedIn the custody log row of this gateway's storing of a message it handed on lately, 0 when not
-     *        known: a step whose messages all have one is found through those rows
+     * @param storedIn the custody log rows of this gateway's storing of messages it handed on lately, in their order,
+     *        0 where not known: a step whose messages all have one is found through those rows
      */
-    ForwardedCustody(DataSource dataSource, ToLongFunction<String> storedIn) {
+    ForwardedCustody(DataSource dataSource, Function<List<String>, long[]> storedIn) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.storedIn = Objects.requireNonNull(storedIn, "storedIn");
     }
@@ -160,12 +160,16 @@ public final class ForwardedCustody {
     /** The rows of this gateway's storing of the step's messages, once each; none unless every one is known. */
     private Set<Long> earlier(ForwardedStep step) {
         Set<Long> rows = new LinkedHashSet<>();
-        for (String id : step.messageIds()) {
-            long row = storedIn.applyAsLong(id);
+        long last = 0;
+        for (long row : storedIn.apply(step.messageIds())) {
             if (row <= 0) {
                 return Set.of();
             }
-            rows.add(row);
+            // A step's messages were mostly stored together: a run of one row is added once.
+            if (row != last) {
+                rows.add(row);
+                last = row;
+            }
         }
         return rows;
     }

@@ -591,6 +591,8 @@ public final class RelayStore implements AutoCloseable {
         }
         List<Waiting> removed = new ArrayList<>(ids.size());
         Map<Long, Removed> toDelete = new HashMap<>();
+        List<String> acknowledged = new ArrayList<>();
+        long[] acknowledgedStoredIn = new long[ids.size()];
         synchronized (capacity) {
             for (Long id : ids) {
                 // Only this site's LAN and its peers are routes: a short look through each.
@@ -601,12 +603,16 @@ public final class RelayStore implements AutoCloseable {
                         toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
                                 copy.precedence(), why, copy.origin(), copy.storedIn()));
                         if (why.event() == CustodyEvent.ACKNOWLEDGED) {
-                            handedOn.handedOn(copy.messageId(), copy.storedIn());
+                            acknowledgedStoredIn[acknowledged.size()] = copy.storedIn();
+                            acknowledged.add(copy.messageId());
                         }
                         break;
                     }
                 }
             }
+        }
+        if (!acknowledged.isEmpty()) {
+            handedOn.handedOn(acknowledged, acknowledgedStoredIn);
         }
         if (!toDelete.isEmpty()) {
             synchronized (removals) {
