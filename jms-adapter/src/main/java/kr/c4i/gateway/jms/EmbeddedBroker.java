@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.netty.util.Version;
 import io.netty.util.internal.PlatformDependent;
@@ -49,12 +50,20 @@ public final class EmbeddedBroker implements AutoCloseable {
         EmbeddedActiveMQ server = new EmbeddedActiveMQ();
         server.setConfiguration(configuration);
         server.setSecurityManager(factory.createSecurityManager());
+        // Artemis logs why a broker did not activate (its port taken, its journal unreadable) and returns from start
+        // without it: the listener keeps the reason for the one-line error.
+        server.createActiveMQServer();
+        AtomicReference<@Nullable Exception> activationFailure = new AtomicReference<>();
+        server.getActiveMQServer().registerActivationFailureListener(activationFailure::set);
         this.broker = server;
-        server.start();
+        server.getActiveMQServer().start();
         JmsTransportSettings.Pair pair = settings.embedded().pair();
         if (pair == null && !server.getActiveMQServer().isActive()) {
-            throw new IllegalStateException("broker did not become active (is " + settings.embedded().dataDirectory()
-                    + " locked by another broker?)");
+            Exception why = activationFailure.get();
+            throw new IllegalStateException("broker did not become active ("
+                    + (why != null ? reasons(why) : "is " + settings.embedded().dataDirectory()
+                            + " locked by another broker?")
+                    + ")", why);
         }
         if (pair == null) {
             log.info("Started embedded broker of node {} on {}:{} with data in {}", settings.nodeId(),
@@ -89,6 +98,18 @@ public final class EmbeddedBroker implements AutoCloseable {
                     + clientUrl() + " with data in " + settings.embedded().dataDirectory() + ": "
                     + OutboundSender.describe(ex), ex);
         }
+    }
+
+    /** An exception's message and its causes', one line: "Failed to bind acceptor ...: Address already in use". */
+    private static String reasons(Throwable ex) {
+        StringBuilder line = new StringBuilder(OutboundSender.describe(ex));
+        for (Throwable cause = ex.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            String message = OutboundSender.describe(cause);
+            if (line.indexOf(message) < 0) {
+                line.append(": ").append(message);
+            }
+        }
+        return line.toString().replace('\n', ' ');
     }
 
     /**
