@@ -216,8 +216,8 @@ public final class CustodyLog {
             }
             Group group = lastGroup;
             Row last = lastRow;
-            if (group == null || last == null || !last.sameAs(event, link, peers, precedence, detail, origin, earlier > 0,
-                    foundThrough)) {
+            if (group == null || last == null
+                    || !last.sameAs(event, link, peers, precedence, detail, origin, earlier > 0, foundThrough)) {
                 Row row = new Row(event.label(), link, peers(peers), precedence == null ? null : precedence.name(),
                         detail(detail), origin == null ? null : origin.value(), earlier > 0, foundThrough);
                 group = rows.computeIfAbsent(row, r -> new Group());
