@@ -125,6 +125,14 @@ public final class CustodyLog {
         return new CustodyLog(hop, link, enabled, true, forwarded, forwardedEvents);
     }
 
+    /**
+     * The Bloom filter ({@code ids_bloom}) a bloomed log's row of these messages carries, for rows a gateway writes
+     * beside this log's own: the steps other sites' gateways forward to it.
+     */
+    public static byte[] idsBloom(List<String> messageIds) {
+        return MessageIdBloom.of(messageIds);
+    }
+
     /** What its steps travel over unless they say otherwise. */
     public String link() {
         return link;

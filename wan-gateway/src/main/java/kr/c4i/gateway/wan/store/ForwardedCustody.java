@@ -10,16 +10,14 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.function.Function;
 
 import javax.sql.DataSource;
 
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.jdbc.Transactions;
 
 /**
@@ -36,29 +34,18 @@ public final class ForwardedCustody {
 
     private static final String DONE = "DELETE FROM custody_forward WHERE log_id = ANY(?)";
 
-    // A step whose every message this gateway handed on lately names the rows of their storing here (earlier), and is
-    // found through them, out of the message id index (wan-store V13), as this gateway's own removals are.
+    // A step is found by a Bloom filter of its ids, as this gateway's own storing steps are (wan-store V15), not
+    // through the message id index.
     private static final String RECORD = """
             INSERT INTO custody_log (at, event, hop, peer, link, precedence, detail, message_ids, origin, forwarded_as,
-                                     earlier)
+                                     ids_bloom)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (forwarded_as) WHERE forwarded_as IS NOT NULL DO NOTHING""";
 
     private final DataSource dataSource;
-    private final Function<List<String>, long[]> storedIn;
 
-    /** Forwarded steps found by their ids alone. */
     public ForwardedCustody(DataSource dataSource) {
-        this(dataSource, messageIds -> new long[messageIds.size()]);
-    }
-
-    /**
-     * @param storedIn the custody log rows of this gateway's storing of messages it handed on lately, in their order,
-     *        0 where not known: a step whose messages all have one is found through those rows
-     */
-    ForwardedCustody(DataSource dataSource, Function<List<String>, long[]> storedIn) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.storedIn = Objects.requireNonNull(storedIn, "storedIn");
     }
 
     /**
@@ -144,8 +131,7 @@ public final class ForwardedCustody {
                     ps.setArray(8, c.createArrayOf("text", step.messageIds().toArray()));
                     ps.setString(9, step.origin().value());
                     ps.setString(10, step.forwardedAs());
-                    Set<Long> earlier = earlier(step);
-                    ps.setArray(11, earlier.isEmpty() ? null : c.createArrayOf("bigint", earlier.toArray()));
+                    ps.setBytes(11, CustodyLog.idsBloom(step.messageIds()));
                     ps.addBatch();
                 }
                 int added = 0;
@@ -155,23 +141,6 @@ public final class ForwardedCustody {
                 return added;
             }
         });
-    }
-
-    /** The rows of this gateway's storing of the step's messages, once each; none unless every one is known. */
-    private Set<Long> earlier(ForwardedStep step) {
-        Set<Long> rows = new LinkedHashSet<>();
-        long last = 0;
-        for (long row : storedIn.apply(step.messageIds())) {
-            if (row <= 0) {
-                return Set.of();
-            }
-            // A step's messages were mostly stored together: a run of one row is added once.
-            if (row != last) {
-                rows.add(row);
-                last = row;
-            }
-        }
-        return rows;
     }
 
     private static List<String> strings(Array array) throws SQLException {

@@ -193,7 +193,6 @@ public final class RelayStore implements AutoCloseable {
     private final LongAdder superseded = new LongAdder();
     private final RelayQuarantine quarantine;
     private final ForwardedCustody forwardedCustody;
-    private final HandedOnCopies handedOn = new HandedOnCopies();
     private final CopyCache cache;
     private final CustodyLog custody;
     // Removed copies not yet deleted from the table, by id, and the thread that deletes them.
@@ -240,7 +239,7 @@ public final class RelayStore implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.custody = Objects.requireNonNull(custody, "custody");
         this.quarantine = new RelayQuarantine(dataSource, clock, custody);
-        this.forwardedCustody = new ForwardedCustody(dataSource, handedOn::storedIn);
+        this.forwardedCustody = new ForwardedCustody(dataSource);
         for (Precedence precedence : PRECEDENCES) {
             refusals.put(precedence, new LongAdder());
         }
@@ -591,8 +590,6 @@ public final class RelayStore implements AutoCloseable {
         }
         List<Waiting> removed = new ArrayList<>(ids.size());
         Map<Long, Removed> toDelete = new HashMap<>();
-        List<String> acknowledged = new ArrayList<>();
-        long[] acknowledgedStoredIn = new long[ids.size()];
         synchronized (capacity) {
             for (Long id : ids) {
                 // Only this site's LAN and its peers are routes: a short look through each.
@@ -602,17 +599,10 @@ public final class RelayStore implements AutoCloseable {
                         removed.add(copy);
                         toDelete.put(id, new Removed(new RouteMessage(route.key(), copy.messageId()),
                                 copy.precedence(), why, copy.origin(), copy.storedIn()));
-                        if (why.event() == CustodyEvent.ACKNOWLEDGED) {
-                            acknowledgedStoredIn[acknowledged.size()] = copy.storedIn();
-                            acknowledged.add(copy.messageId());
-                        }
                         break;
                     }
                 }
             }
-        }
-        if (!acknowledged.isEmpty()) {
-            handedOn.handedOn(acknowledged, acknowledgedStoredIn);
         }
         if (!toDelete.isEmpty()) {
             synchronized (removals) {
