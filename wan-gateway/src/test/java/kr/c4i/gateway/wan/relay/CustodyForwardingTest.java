@@ -140,8 +140,8 @@ class CustodyForwardingTest {
     }
 
     /**
-     * The steps of a frame are kept in one statement, each with its own attributes and messages; one that comes twice
-     * in the frame (sent again before its receipt came) is kept once.
+     * The steps of a frame are kept in one transaction, each with its own attributes and messages; one that comes
+     * twice in the frame (sent again before its receipt came) is kept once.
      */
     @Test
     void theStepsOfAFrameAreKeptEachAsItCameAndOnce() throws Exception {
