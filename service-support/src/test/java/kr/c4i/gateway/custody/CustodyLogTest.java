@@ -141,24 +141,30 @@ class CustodyLogTest {
         stored.add(CustodyEvent.STORED, "m1", List.of("s2"), Precedence.ROUTINE, null);
         stored.add(CustodyEvent.STORED, "m2", List.of("s2"), Precedence.ROUTINE, null);
         long storedRow = write(stored).row(0);
+        CustodyLog.Entries storedLater = log.entries();
+        storedLater.add(CustodyEvent.STORED, "m3", List.of("s2"), Precedence.ROUTINE, null);
+        long otherRow = write(storedLater).row(0);
 
         CustodyLog.Entries removed = log.entries();
         removed.add(CustodyEvent.ACKNOWLEDGED, "m1", "dds", List.of("s2"), Precedence.ROUTINE, null, null,
                 storedRow);
         // Stored before a restart: its earlier row is not known, so it is found by its id.
         removed.add(CustodyEvent.ACKNOWLEDGED, "m9", "dds", List.of("s2"), Precedence.ROUTINE, null, null, 0);
+        removed.add(CustodyEvent.ACKNOWLEDGED, "m3", "dds", List.of("s2"), Precedence.ROUTINE, null, null,
+                otherRow);
+        // Its earlier row named again after another: still named once.
         removed.add(CustodyEvent.ACKNOWLEDGED, "m2", "dds", List.of("s2"), Precedence.ROUTINE, null, null,
                 storedRow);
         CustodyLog.Written written = write(removed);
 
         List<Row> rows = rows();
-        assertThat(rows).hasSize(3);
-        assertThat(rows.get(1).ids()).containsExactly("m1", "m2");
-        assertThat(rows.get(1).earlier()).containsExactly(storedRow);
-        assertThat(rows.get(2).ids()).containsExactly("m9");
-        assertThat(rows.get(2).earlier()).isNull();
-        assertThat(List.of(written.row(0), written.row(1), written.row(2))).containsExactly(rows.get(1).id(),
-                rows.get(2).id(), rows.get(1).id());
+        assertThat(rows).hasSize(4);
+        assertThat(rows.get(2).ids()).containsExactly("m1", "m3", "m2");
+        assertThat(rows.get(2).earlier()).containsExactly(storedRow, otherRow);
+        assertThat(rows.get(3).ids()).containsExactly("m9");
+        assertThat(rows.get(3).earlier()).isNull();
+        assertThat(List.of(written.row(0), written.row(1), written.row(2), written.row(3))).containsExactly(
+                rows.get(2).id(), rows.get(3).id(), rows.get(2).id(), rows.get(2).id());
     }
 
     @Test

@@ -27,6 +27,26 @@ class MessageIdBloomTest {
     }
 
     @Test
+    void setsTheBitsSqlProbesFor() {
+        // custody_ids_bloom_has tests bit (first + i * step) % bits for i = 0..3; the writer must set exactly those,
+        // for filters of every size and ids of any kind (the stored format).
+        for (int n : new int[] {1, 3, 7, 64, 500, 4097}) {
+            List<String> ids = IntStream.range(0, n)
+                    .mapToObj(i -> i % 3 == 0 ? UUID.randomUUID().toString() : "\uD55C-" + i * 7919).toList();
+            byte[] expected = new byte[MessageIdBloom.of(ids).length];
+            long bits = 8L * expected.length;
+            for (String id : ids) {
+                long[] probe = MessageIdBloom.probe(id);
+                for (int i = 0; i < MessageIdBloom.PROBES; i++) {
+                    long bit = (probe[0] + i * probe[1]) % bits;
+                    expected[(int) (bit / 8)] |= (byte) (1 << (bit % 8));
+                }
+            }
+            assertThat(MessageIdBloom.of(ids)).as("filter of %d ids", n).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void probesStayInsideWhatSqlAddsUpInABigint() {
         for (String id : List.of("", "a", "m1", UUID.randomUUID().toString(), "\uD55C\uAE00-\u0000-id")) {
             long[] probe = MessageIdBloom.probe(id);
