@@ -41,6 +41,8 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyLogReader;
 import kr.c4i.gateway.custody.CustodyStep;
+import kr.c4i.gateway.custody.DeliveryReports;
+import kr.c4i.gateway.jdbc.DatabaseOwner;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;
@@ -272,6 +274,10 @@ class RelayStoreTest {
                         "dropped p-1 bravo norm ROUTINE superseded by a newer report",
                         "acknowledged c-1 bravo norm FLASH", "expired c-2 charlie norm FLASH",
                         "delivered c-3 @lan lan ROUTINE");
+        // The origin's delivery reports read the fates among them, the removals found through their storings too.
+        assertThat(new DeliveryReports(db.dataSource(), new DatabaseOwner("site", "alpha", "gateway.wan.site"))
+                .after(NodeId.of("node-a"), 0, 10)).extracting(r -> r.event() + " " + r.messageIds())
+                .containsExactlyInAnyOrder("dropped [p-1]", "expired [c-2]", "delivered [c-3]");
         db.execute("CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS "
                 + "$$ BEGIN RAISE EXCEPTION 'the store refuses it at commit (test)'; END $$",
                 "CREATE CONSTRAINT TRIGGER relay_copy_refused_at_commit AFTER INSERT ON relay_copy "
