@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
@@ -67,6 +69,16 @@ public interface WanLink extends AutoCloseable {
      */
     default void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
         send(peer, frame);
+    }
+
+    /**
+     * The least urgent precedence whose frames this link spends more of its rate on ({@link #send(SiteId, byte[],
+     * Precedence)}), or {@code null} when it spends the same on every frame. The gateway packs a frame it starts with
+     * a message of this precedence or more urgent with such messages only, so that the extra carries them and not the
+     * less urgent messages that would fill the frame behind them.
+     */
+    default @Nullable Precedence urgentFrom() {
+        return null;
     }
 
     /**

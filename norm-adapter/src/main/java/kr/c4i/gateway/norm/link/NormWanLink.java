@@ -210,6 +210,13 @@ public final class NormWanLink implements WanLink {
         target.send(frame, this.settings.parityFor(urgency));
     }
 
+    /** {@link NormLinkSettings#parityPrecedence}, unless proactive parity is fixed at none. */
+    @Override
+    public @Nullable Precedence urgentFrom() {
+        Integer fixed = this.settings.autoParity();
+        return fixed != null && fixed == 0 ? null : this.settings.parityPrecedence();
+    }
+
     @Override
     public long unacknowledgedBytes(SiteId peer) {
         return peer(peer).ledger.unacknowledgedBytes();

@@ -254,6 +254,8 @@ class NormWanLinkTest {
             bravo.open(atBravo);
             awaitState(alpha, BRAVO, LinkState.UP);
             assertThat(alphaSettings.parityPrecedence()).isEqualTo(Precedence.IMMEDIATE);
+            assertThat(alpha.urgentFrom()).as("the gateway keeps urgent messages in frames of their own")
+                    .isEqualTo(Precedence.IMMEDIATE);
             List<byte[]> frames = frames(new Random(7), 8, alpha.maxFrameBytes());
             for (byte[] frame : frames.subList(0, 5)) {
                 alpha.send(BRAVO, frame, Precedence.PRIORITY);
@@ -292,6 +294,10 @@ class NormWanLinkTest {
             bravo.open(atBravo);
             awaitState(alpha, BRAVO, LinkState.UP);
             assertThat(alpha.parityNow(BRAVO)).isEqualTo(1);
+            assertThat(alpha.urgentFrom()).isEqualTo(Precedence.ROUTINE);
+            try (NormWanLink noParity = new NormWanLink(alpha().withAutoParity(0))) {
+                assertThat(noParity.urgentFrom()).as("no frame costs more than another").isNull();
+            }
             List<byte[]> frames = frames(new Random(8), 3, alpha.maxFrameBytes());
             alpha.send(BRAVO, frames.get(0), Precedence.FLASH);
             alpha.send(BRAVO, frames.get(1));

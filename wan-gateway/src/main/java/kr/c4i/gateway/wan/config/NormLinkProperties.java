@@ -29,8 +29,9 @@ import kr.c4i.gateway.norm.link.NormLinkSettings;
  * @param parityTarget with adaptive parity, the percentage of frames that may still need a repair round: it sends
  *        the fewest parity segments k for which the measured loss p gives p^(k+1) under it
  * @param parityPrecedence the least urgent precedence whose frames go with proactive parity: a frame carrying a
- *        message of it or a more urgent one does, the others are repaired on request only; {@code ROUTINE} sends
- *        parity with every frame
+ *        message of it or a more urgent one does, the others are repaired on request only; such messages go in
+ *        frames of their own, so the parity is not spent on less urgent ones; {@code ROUTINE} sends parity with
+ *        every frame
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
  * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost
  * @param bufferSize memory for the repair state per peer, sending and receiving

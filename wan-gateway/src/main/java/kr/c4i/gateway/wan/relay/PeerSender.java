@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +37,10 @@ import kr.c4i.gateway.wan.store.Removal;
 /**
  * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
  * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its credit
- * ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. A
- * frame's copies leave the store only when the peer receipts it; a frame not receipted within the receipt timeout,
- * or in flight when the link goes down, goes back to the backlog.
+ * ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. On a
+ * link that spends more on urgent frames, urgent messages go in frames of their own. A frame's copies leave the
+ * store only when the peer receipts it; a frame not receipted within the receipt timeout, or in flight when the link
+ * goes down, goes back to the backlog.
  */
 final class PeerSender implements Runnable {
 
@@ -269,12 +271,14 @@ final class PeerSender implements Runnable {
                 envelopes.add(relayed);
             }
         }
+        @Nullable Precedence urgentFrom = link.urgentFrom();
         int from = 0;
         while (from < envelopes.size()) {
             long seq = nextSeq;
+            int end = frameEnd(present, from, urgentFrom);
             PackedFrame packed;
             try {
-                packed = packer.pack(epoch, seq, envelopes.subList(from, envelopes.size()));
+                packed = packer.pack(epoch, seq, envelopes.subList(from, end));
             }
             catch (OversizeEnvelopeException ex) {
                 Waiting copy = present.get(from);
@@ -314,6 +318,23 @@ final class PeerSender implements Runnable {
         if (from < present.size()) {
             backlog.putBack(present.subList(from, present.size()));
         }
+    }
+
+    /**
+     * Where the candidates of the frame starting at {@code from} end: all of them, unless the link spends more on
+     * urgent frames ({@link WanLink#urgentFrom}); then at the first copy on the other side of that precedence than the
+     * first, so that the extra carries urgent messages only and a less urgent frame never takes one along.
+     */
+    private static int frameEnd(List<Waiting> copies, int from, @Nullable Precedence urgentFrom) {
+        if (urgentFrom == null) {
+            return copies.size();
+        }
+        boolean urgent = copies.get(from).precedence().compareTo(urgentFrom) <= 0;
+        int end = from + 1;
+        while (end < copies.size() && (copies.get(end).precedence().compareTo(urgentFrom) <= 0) == urgent) {
+            end++;
+        }
+        return end;
     }
 
     /** The precedence of a frame's most urgent message. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,6 +100,11 @@ public final class SealedWanLink implements WanLink {
                     + link.kind() + " link's " + maxFrameBytes());
         }
         sealer.seal(peer, frame, sealed -> link.send(peer, sealed, urgency));
+    }
+
+    @Override
+    public @Nullable Precedence urgentFrom() {
+        return link.urgentFrom();
     }
 
     @Override

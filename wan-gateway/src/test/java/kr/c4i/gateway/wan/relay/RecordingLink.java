@@ -5,15 +5,27 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
+
 import kr.c4i.gateway.core.link.FrameHandler;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
+import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
-/** A link to one peer that is up and keeps every frame handed to it, for tests of the engine on a real store. */
+/**
+ * A link to one peer that is up and keeps every frame handed to it, with the urgency it was sent as, for tests of the
+ * engine on a real store. It spends more on frames from {@link #urgentFrom} when a test sets one.
+ */
 final class RecordingLink implements WanLink {
 
+    /** A frame as the engine handed it over: ROUTINE when it named no urgency. */
+    record Sent(byte[] frame, Precedence urgency) {
+    }
+
     final List<byte[]> frames = new CopyOnWriteArrayList<>();
+    final List<Sent> sent = new CopyOnWriteArrayList<>();
+    volatile @Nullable Precedence urgentFrom;
     private final SiteId peer;
 
     RecordingLink(SiteId peer) {
@@ -41,7 +53,18 @@ final class RecordingLink implements WanLink {
 
     @Override
     public void send(SiteId to, byte[] frame) {
+        send(to, frame, Precedence.ROUTINE);
+    }
+
+    @Override
+    public void send(SiteId to, byte[] frame, Precedence urgency) {
+        sent.add(new Sent(frame, urgency));
         frames.add(frame);
+    }
+
+    @Override
+    public @Nullable Precedence urgentFrom() {
+        return urgentFrom;
     }
 
     @Override
