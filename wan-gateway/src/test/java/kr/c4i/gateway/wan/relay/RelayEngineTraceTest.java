@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,6 @@ import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
 import kr.c4i.gateway.wan.frame.FrameFormatException;
-import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
 
@@ -60,7 +58,7 @@ class RelayEngineTraceTest {
         link = s1.link;
         nodes = s1.nodes;
         store = s1.store;
-        engine = s1.engine(S1Gateway.sites(), RelayPolicy.allowAll(S1Gateway.CATALOGUE), new SimpleMeterRegistry());
+        engine = s1.engine();
     }
 
     @AfterEach

@@ -10,6 +10,7 @@ import java.util.Set;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
 
@@ -67,6 +68,11 @@ final class S1Gateway implements AutoCloseable {
     /** Where a and c are, without clearances. */
     static SiteMap sites() {
         return SiteMap.of(S1, Map.of(S1, List.of(A), S2, List.of(C)));
+    }
+
+    /** An engine over this store, its link and LAN, where a and c are and every type may cross, not started. */
+    RelayEngine engine() {
+        return engine(sites(), RelayPolicy.allowAll(CATALOGUE), new SimpleMeterRegistry());
     }
 
     /** An engine over this store, its link and LAN, not started. */

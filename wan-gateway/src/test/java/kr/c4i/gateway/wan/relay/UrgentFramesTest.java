@@ -10,9 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
@@ -20,7 +18,6 @@ import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameFormatException;
-import kr.c4i.gateway.wan.policy.RelayPolicy;
 
 /**
  * A link that spends more of its rate on urgent frames (the norm link's proactive parity) gets urgent messages in
@@ -32,26 +29,9 @@ class UrgentFramesTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final List<String> ROUTINE = List.of("r-1", "r-2", "r-3", "r-4", "r-5", "r-6");
 
-    private S1Gateway s1;
-    private RelayEngine engine;
-
-    @BeforeEach
-    void createEngine() throws Exception {
-        s1 = new S1Gateway(CustodyLog.off());
-        engine = s1.engine(S1Gateway.sites(), RelayPolicy.allowAll(S1Gateway.CATALOGUE), new SimpleMeterRegistry());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        engine.close();
-        s1.close();
-    }
-
     @Test
     void aLinkThatSpendsMoreOnUrgentFramesCarriesUrgentMessagesInFramesOfTheirOwn() throws Exception {
-        s1.link.urgentFrom = Precedence.IMMEDIATE;
-
-        List<Carried> frames = sendFlashAmongRoutine();
+        List<Carried> frames = sendFlashAmongRoutine(Precedence.IMMEDIATE);
 
         assertThat(frames).filteredOn(f -> f.ids().contains("f-1"))
                 .containsExactly(new Carried(Precedence.FLASH, List.of("f-1")));
@@ -62,7 +42,7 @@ class UrgentFramesTest {
 
     @Test
     void aLinkThatSpendsTheSameOnEveryFrameGetsThemPackedTogether() throws Exception {
-        List<Carried> frames = sendFlashAmongRoutine();
+        List<Carried> frames = sendFlashAmongRoutine(null);
 
         assertThat(frames).singleElement().satisfies(f -> {
             assertThat(f.urgency()).isEqualTo(Precedence.FLASH);
@@ -70,26 +50,34 @@ class UrgentFramesTest {
         });
     }
 
-    /** Stores six ROUTINE messages with a FLASH among them, starts the engine and returns the data frames it sent. */
-    private List<Carried> sendFlashAmongRoutine() throws Exception {
-        List<Envelope> batch = new ArrayList<>();
-        for (String id : ROUTINE) {
-            batch.add(message(id, Precedence.ROUTINE));
-            if (id.equals("r-3")) {
-                batch.add(message("f-1", Precedence.FLASH));
+    /**
+     * Stores six ROUTINE messages with a FLASH among them at s1, starts its engine on a link that spends more on
+     * frames from {@code urgentFrom} (null: the same on all), and returns the data frames it sent once they carried
+     * all seven.
+     */
+    private static List<Carried> sendFlashAmongRoutine(@Nullable Precedence urgentFrom) throws Exception {
+        try (S1Gateway s1 = new S1Gateway(CustodyLog.off()); RelayEngine engine = s1.engine()) {
+            s1.link.urgentFrom = urgentFrom;
+            List<Envelope> batch = new ArrayList<>();
+            for (String id : ROUTINE) {
+                batch.add(message(id, Precedence.ROUTINE));
+                if (id.equals("r-3")) {
+                    batch.add(message("f-1", Precedence.FLASH));
+                }
             }
+            assertThat(engine.ingest(batch)).hasSize(batch.size());
+            engine.start();
+            await().atMost(WAIT)
+                    .until(() -> carried(s1).stream().mapToInt(f -> f.ids().size()).sum() == batch.size());
+            return carried(s1);
         }
-        assertThat(engine.ingest(batch)).hasSize(batch.size());
-        engine.start();
-        await().atMost(WAIT).until(() -> carried().stream().mapToInt(f -> f.ids().size()).sum() == batch.size());
-        return carried();
     }
 
     /** A data frame as the link got it: its urgency and the ids of its messages. */
     private record Carried(Precedence urgency, List<String> ids) {
     }
 
-    private List<Carried> carried() throws FrameFormatException {
+    private static List<Carried> carried(S1Gateway s1) throws FrameFormatException {
         List<Carried> data = new ArrayList<>();
         for (RecordingLink.Sent sent : List.copyOf(s1.link.sent)) {
             if (s1.codec.decode(sent.frame()) instanceof DataFrame frame) {
