@@ -360,7 +360,7 @@ class CustodyForwardingTest {
 
     private List<DataFrame> dataFrames() throws Exception {
         List<DataFrame> frames = new ArrayList<>();
-        for (byte[] bytes : link.frames) {
+        for (byte[] bytes : link.frames()) {
             if (codec.decode(bytes) instanceof DataFrame data) {
                 frames.add(data);
             }
@@ -382,7 +382,7 @@ class CustodyForwardingTest {
 
     private long receipts() throws Exception {
         long count = 0;
-        for (byte[] bytes : link.frames) {
+        for (byte[] bytes : link.frames()) {
             Frame frame = codec.decode(bytes);
             if (frame instanceof ReceiptFrame) {
                 count++;

@@ -23,7 +23,6 @@ final class RecordingLink implements WanLink {
     record Sent(byte[] frame, Precedence urgency) {
     }
 
-    final List<byte[]> frames = new CopyOnWriteArrayList<>();
     final List<Sent> sent = new CopyOnWriteArrayList<>();
     volatile @Nullable Precedence urgentFrom;
     private final SiteId peer;
@@ -59,7 +58,11 @@ final class RecordingLink implements WanLink {
     @Override
     public void send(SiteId to, byte[] frame, Precedence urgency) {
         sent.add(new Sent(frame, urgency));
-        frames.add(frame);
+    }
+
+    /** The frames handed over so far, in order. */
+    List<byte[]> frames() {
+        return sent.stream().map(Sent::frame).toList();
     }
 
     @Override

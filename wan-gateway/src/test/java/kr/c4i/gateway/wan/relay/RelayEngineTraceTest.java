@@ -74,8 +74,8 @@ class RelayEngineTraceTest {
 
         assertThat(engine.ingest(List.of(sent))).containsExactly("a-1");
 
-        await().atMost(WAIT).until(() -> !link.frames.isEmpty());
-        Envelope carried = ((DataFrame) codec.decode(link.frames.getFirst())).envelopes().getFirst().envelope();
+        await().atMost(WAIT).until(() -> !link.frames().isEmpty());
+        Envelope carried = ((DataFrame) codec.decode(link.frames().getFirst())).envelopes().getFirst().envelope();
         assertThat(carried.traceText()).isEqualTo("node a sent +3ms; site s1 relayed +40ms");
     }
 
@@ -139,7 +139,7 @@ class RelayEngineTraceTest {
 
     private List<DataFrame> dataFrames() throws FrameFormatException {
         List<DataFrame> data = new ArrayList<>();
-        for (byte[] frame : List.copyOf(link.frames)) {
+        for (byte[] frame : link.frames()) {
             if (codec.decode(frame) instanceof DataFrame d) {
                 data.add(d);
             }
