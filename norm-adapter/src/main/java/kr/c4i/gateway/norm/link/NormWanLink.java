@@ -725,6 +725,8 @@ public final class NormWanLink implements WanLink {
         private long watermarkAt;
         /** When the next probe may go, in multicast mode (no watermark paces it there). */
         private long nextProbeNanos;
+        /** The last probe, while the peer is not UP; 0 when none. Unicast only. */
+        private long probe;
 
         Peer(SiteId site, NormLinkSettings.@Nullable Endpoint endpoint) {
             this.site = site;
@@ -949,10 +951,18 @@ public final class NormWanLink implements WanLink {
                     }
                     this.nextProbeNanos = now + MULTICAST_PROBE_MILLIS * 1_000_000;
                 }
+                if (this.probe != 0) {
+                    // Its watermark failed. Kept, NORM would repair it and every probe since when the peer is heard
+                    // again (hundreds after a minute's cut, ahead of the frames); cancelled, one squelch answers them.
+                    // Only this peer's probes go to its session while it is not UP, so the handle is no one else's.
+                    session.cancel(this.probe);
+                    this.probe = 0;
+                }
                 try {
                     long object = session.enqueue(PROBE, this.group == null ? PROBE
                             : NormGroup.Marker.bytes(NormGroup.Marker.PROBE, this.nodeId));
                     this.lastObject = this.group == null ? object : 0;
+                    this.probe = this.group == null ? object : 0;
                 }
                 catch (NormException | IllegalStateException ex) {
                     return; // the next check tries again
@@ -1015,6 +1025,7 @@ public final class NormWanLink implements WanLink {
 
         private void up(List<LinkState> transitions) {
             this.ledger.up();
+            this.probe = 0;
             NormGroup shared = this.group;
             if (shared != null) {
                 shared.joined(this);
