@@ -630,7 +630,6 @@ public final class NormWanLink implements WanLink {
          * enough samples; the parity follows it as soon as it can ({@link SessionParity#follows}).
          */
         private void reported(Peer peer, LossReport report) {
-            peer.reportsReceived.increment();
             LossReport.Tally ours = report.tallyOf(localNodeId);
             if (ours == null || ours.samples() == 0) {
                 return;
@@ -694,7 +693,6 @@ public final class NormWanLink implements WanLink {
         final LongAdder restarts = new LongAdder();
         final LongAdder probesSent = new LongAdder();
         final LongAdder probesReceived = new LongAdder();
-        final LongAdder reportsReceived = new LongAdder();
         final LongAdder framesAborted = new LongAdder();
         volatile @Nullable NormSession sender;
         /** The multicast group this peer is reached through; null in unicast mode. */
@@ -773,14 +771,10 @@ public final class NormWanLink implements WanLink {
             return LossReport.Tally.of(this.nodeId, this.received);
         }
 
-        /**
-         * Sends this peer's session a loss report when one is due, while the peer is UP. Unicast mode, on the event
-         * thread. Not while it is not: the report could not reach it, and NORM would repair every one of a cut (some
-         * 200 in a minute) as soon as the peer is heard again, ahead of the frames.
-         */
+        /** Sends this peer's session a loss report when one is due. Unicast mode, on the event thread. */
         void report(long now) {
             SessionParity current = this.parity;
-            if (current != null && this.ledger.state() == LinkState.UP) {
+            if (current != null) {
                 current.report(now, List.of(tally()));
             }
         }
@@ -1050,7 +1044,6 @@ public final class NormWanLink implements WanLink {
             details.put("restarts", this.restarts.sum());
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());
-            details.put("reportsReceived", this.reportsReceived.sum());
             details.put("framesAborted", this.framesAborted.sum());
             details.put("autoParity", paritySegments());
             SessionParity current = this.parity;

@@ -355,13 +355,13 @@ class NormWanLinkTest {
     }
 
     @Test
-    void aPeerThatOpensLongAfterThisLinkIsFoundByProbesAndGetsTheLastProbeButNoStaleReport() throws Exception {
+    void aPeerThatOpensLongAfterThisLinkIsFoundByProbesThoughNoFrameIsSentAndGetsOnlyTheLastProbe() throws Exception {
         Recorder atAlpha = new Recorder();
         try (NormWanLink alpha = new NormWanLink(alpha())) {
             alpha.open(atAlpha);
             // An idle NORM sender stops probing after about 20 s (measured), so a link cannot count on hearing a
             // peer that opened long before it: its own probes, acknowledged, make the peer UP.
-            await().atMost(WAIT).until(() -> ((Number) peerDetails(alpha, BRAVO).get("probesSent")).longValue() >= 6);
+            await().atMost(WAIT).until(() -> ((Number) peerDetails(alpha, BRAVO).get("probesSent")).longValue() >= 3);
             try (NormWanLink bravo = new NormWanLink(bravo())) {
                 Recorder atBravo = new Recorder();
                 bravo.open(atBravo);
@@ -369,14 +369,11 @@ class NormWanLinkTest {
                 awaitState(bravo, ALPHA, LinkState.UP);
                 assertThat(atBravo.frames).as("probes are not frames").isEmpty();
                 // Bravo's receiver asks for everything alpha's sender still holds (as after a cut): each probe
-                // whose watermark failed was cancelled when the next went, so it gets the last, not all six (at
-                // most two: the last may fail just as bravo comes, and the next go); and alpha sent no loss report
-                // while bravo was not UP, so it gets those sent since (two, against eight when they went).
+                // whose watermark failed was cancelled when the next went, so it gets the last, not all three.
+                // (At most two: the last may fail just as bravo comes, and the next go.)
                 assertThat(((Number) peerDetails(bravo, ALPHA).get("probesReceived")).longValue())
                         .as("probes bravo received of the %s alpha sent", peerDetails(alpha, BRAVO).get("probesSent"))
                         .isLessThanOrEqualTo(2);
-                assertThat(((Number) peerDetails(bravo, ALPHA).get("reportsReceived")).longValue())
-                        .as("alpha's loss reports bravo received").isLessThanOrEqualTo(3);
             }
         }
     }
