@@ -953,8 +953,8 @@ public final class NormWanLink implements WanLink {
                 }
                 if (this.probe != 0) {
                     // Its watermark failed. Kept, NORM would repair it and every probe since when the peer is heard
-                    // again (hundreds after a minute's cut, ahead of the frames); cancelled, one squelch answers them.
-                    // Only this peer's probes go to its session while it is not UP, so the handle is no one else's.
+                    // again, ahead of the frames; cancelled, one squelch answers them. While the peer is not UP only
+                    // probes and loss reports go to its session, so the handle is never a frame's.
                     session.cancel(this.probe);
                     this.probe = 0;
                 }
