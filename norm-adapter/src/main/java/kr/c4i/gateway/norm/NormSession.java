@@ -305,6 +305,18 @@ public final class NormSession implements AutoCloseable {
     }
 
     /** Drops the watermark being acknowledged, if any. */
+    /**
+     * Sends an object NORM still holds once more, whole, with the auto parity set now (NORM takes its parity as it
+     * requeues it); returns false, doing nothing, for one it no longer holds. Call it on the thread that owns the
+     * event queue, so no purge of it is under way.
+     */
+    public synchronized boolean requeue(long object) {
+        if (!this.sending.containsKey(object)) {
+            return false;
+        }
+        return this.norm.requeueObject(this.handle, MemorySegment.ofAddress(object));
+    }
+
     public void cancelWatermark() {
         this.norm.cancelWatermark(this.handle);
     }

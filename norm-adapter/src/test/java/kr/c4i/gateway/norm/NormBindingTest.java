@@ -111,6 +111,24 @@ class NormBindingTest {
     }
 
     @Test
+    void aRequeuedObjectGoesAgainBeforeTheNextAndIsDeliveredOnce() throws Exception {
+        try (Pair pair = new Pair(100_000, 64)) {
+            long first = pair.sender.enqueue(new byte[] {1, 2, 3});
+            await().atMost(WAIT).until(() -> pair.received.size() == 1);
+            pair.sender.setAutoParity(2);
+            assertThat(pair.sender.requeue(first)).as("still held for repair").isTrue();
+            pair.sender.setAutoParity(0);
+            // NORM serves the lower object first: once the next one is in, the copies of the first went before it.
+            pair.sender.enqueue(new byte[] {4});
+            await().atMost(WAIT).until(() -> pair.received.size() >= 2);
+            assertThat(pair.received).extracting(object -> object.length).containsExactly(3, 1);
+            long cancelled = pair.sender.enqueue(new byte[] {5});
+            assertThat(pair.sender.cancel(cancelled)).isTrue();
+            assertThat(pair.sender.requeue(cancelled)).as("no longer held").isFalse();
+        }
+    }
+
+    @Test
     void aFullTransmitCacheRefusesTheObjectWithQueueFull() throws Exception {
         try (Pair pair = new Pair(8_000, 4)) {
             assertThatThrownBy(() -> {

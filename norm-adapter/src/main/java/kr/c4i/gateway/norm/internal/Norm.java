@@ -287,6 +287,15 @@ public final class Norm {
         }
     }
 
+    public boolean requeueObject(MemorySegment session, MemorySegment object) {
+        try {
+            return (boolean) h(NormSymbol.REQUEUE_OBJECT).invokeExact(session, object);
+        }
+        catch (Throwable ex) {
+            throw rethrow(ex);
+        }
+    }
+
     public boolean objectHasInfo(MemorySegment object) {
         try {
             return (boolean) h(NormSymbol.OBJECT_HAS_INFO).invokeExact(object);

@@ -77,6 +77,8 @@ enum NormSymbol {
     DATA_ENQUEUE("NormDataEnqueue", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT)),
     // void NormObjectCancel(NormObjectHandle): stops sending it; NORM forgets it without a purge event
     OBJECT_CANCEL("NormObjectCancel", FunctionDescriptor.ofVoid(ADDRESS)),
+    // bool NormRequeueObject(session, NormObjectHandle): sends an object it still holds once more, whole
+    REQUEUE_OBJECT("NormRequeueObject", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS, ADDRESS)),
     // bool NormObjectHasInfo(NormObjectHandle)
     OBJECT_HAS_INFO("NormObjectHasInfo", FunctionDescriptor.of(JAVA_BOOLEAN, ADDRESS)),
     // void NormCancelWatermark(session)
