@@ -845,14 +845,14 @@ public final class NormWanLink implements WanLink {
                 if (handedOver != null) {
                     // Where a slow urgent frame waited: in NORM's queue (behind repairs and the frames before it), or
                     // after its first pass (a repair round); the relay's DEBUG lines give its whole time.
-                    log.debug("norm WAN link of site {}: NORM sent an urgent frame of {} bytes to site {} once, with "
-                            + "its {} parity segments, {} ms after it was handed over; {} frames ({} bytes) queued "
-                            + "behind it",
-                            NormWanLink.this.site, bytes, this.site, current == null ? 0 : current.applied(),
+                    log.debug("norm WAN link of site {}: NORM sent an urgent frame of {} bytes to site {} once, "
+                            + "to go again with its {} parity segments, {} ms after it was handed over; {} frames "
+                            + "({} bytes) queued behind it",
+                            NormWanLink.this.site, bytes, this.site, current == null ? 0 : current.segments(),
                             (System.nanoTime() - handedOver) / 1_000_000, this.unsent.size(), queuedBytes());
                 }
                 if (current != null) {
-                    current.leftQueue(object);
+                    current.sentOnce(object);
                 }
                 return true;
             }
@@ -1006,7 +1006,7 @@ public final class NormWanLink implements WanLink {
                 this.objects.forEach(entry -> {
                     session.cancel(entry[1]);
                     if (parity != null) {
-                        parity.leftQueue(entry[1]);
+                        parity.cancelled(entry[1]);
                     }
                 });
             }
@@ -1048,6 +1048,7 @@ public final class NormWanLink implements WanLink {
             details.put("autoParity", paritySegments());
             SessionParity current = this.parity;
             details.put("parityNow", current == null ? 0 : current.applied());
+            details.put("urgentSecondPasses", current == null ? 0 : current.secondPasses());
             // Samples the measure rests on; none yet, no measure.
             details.put("lossSamples", this.lossSamples);
             if (this.lossSamples > 0) {

@@ -1,9 +1,9 @@
 package kr.c4i.gateway.norm.link;
 
-import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -22,15 +22,14 @@ import kr.c4i.gateway.norm.NormSession;
  *
  * <p><b>Urgent frames only.</b> Parity goes with the frames of {@link NormLinkSettings#parityPrecedence} or more
  * urgent messages; the others are repaired on request, which costs a lost packet one repair where k parity segments
- * cost every packet k. NORM's auto parity is the session's, and {@code NormSetAutoParity} (which may be called on a
- * running sender: NORM suspends its thread for it) applies to each block NORM starts sending after it, repairs
- * included. So the parity is on only while the next frame NORM starts is urgent: set as an urgent frame is handed to
- * NORM with nothing ahead of it, or as NORM reports the frame ahead of it sent ({@code NORM_TX_OBJECT_SENT} comes as
- * the last packet of that frame's first pass goes, a packet's time before NORM starts the next at its rate), and back
- * to none once NORM has sent it. Before, it was set as the urgent frame was handed over: the frames queued ahead of it
- * and the repairs NORM sent meanwhile went with it too, and behind a burst of frames at 30% loss and 128 kbit/s a
- * FLASH frame waited 1-3 s in NORM's queue for them (docs/results.md). Reports are sent on the link's event thread
- * only.
+ * cost every packet k. NORM's auto parity is the session's: NORM takes it for each block it starts and for each repair
+ * it starts, and serves the repairs of earlier frames before a new one. A parity set for an urgent frame so went with
+ * the repairs of ROUTINE frames NORM started meanwhile, and behind a ROUTINE load at 30% loss a FLASH frame waited
+ * seconds behind them (docs/results.md, "norm-urgent-second-pass"). So the session sends no parity of its own: an
+ * urgent frame goes bare first, as any other, and as NORM reports it sent it is requeued with its parity
+ * ({@code NormRequeueObject} takes the auto parity as it is called: set just before, taken back just after, on the
+ * link's event thread). That pass repeats the source with one parity segment fewer, so an urgent frame costs the
+ * packets it did before; a peer that has the frame already drops the copies.
  */
 final class SessionParity {
 
@@ -41,10 +40,9 @@ final class SessionParity {
     private final double rateBitsPerSecond;
     private final String name;
     private final boolean everyFrame;
-    // The frames' objects NORM has not sent once yet, in the order handed over, and which of them are urgent: while
-    // the first is urgent, the session sends parity. Not kept when every frame goes with parity.
-    private final ArrayDeque<Long> unsent = new ArrayDeque<>();
+    // The urgent frames NORM has not sent once yet: each is requeued with its parity once it has.
     private final Set<Long> urgentUnsent = new HashSet<>();
+    private final LongAdder secondPasses = new LongAdder();
     private volatile int segments;
     private volatile int applied;
     private long nextReportNanos;
@@ -71,53 +69,51 @@ final class SessionParity {
         return this.segments;
     }
 
+    /** Urgent frames sent a second time, with their parity. */
+    long secondPasses() {
+        return this.secondPasses.sum();
+    }
+
     /** Parity segments the session sends with each block it starts now. */
     int applied() {
         return this.applied;
     }
 
-    /**
-     * Hands a frame to NORM through {@code enqueue}, with parity when it is {@code urgent}: at once when NORM holds no
-     * frame ahead of it, else once it has sent the one just ahead ({@link #leftQueue}).
-     */
+    /** Hands a frame to NORM through {@code enqueue}; an {@code urgent} one gets its parity once it has gone. */
     synchronized long enqueue(boolean urgent, LongSupplier enqueue) {
-        if (this.everyFrame) {
-            return enqueue.getAsLong();
-        }
-        boolean next = this.unsent.isEmpty();
-        if (urgent && next) {
-            apply(this.segments);
-        }
-        long object;
-        try {
-            object = enqueue.getAsLong();
-        }
-        catch (RuntimeException ex) {
-            // NORM did not take it: the parity stays as the frames it holds call for.
-            applyForNext();
-            throw ex;
-        }
-        this.unsent.addLast(object);
-        if (urgent) {
+        long object = enqueue.getAsLong();
+        if (urgent && !this.everyFrame) {
             this.urgentUnsent.add(object);
         }
         return object;
     }
 
     /**
-     * NORM sent {@code object} once, or it was cancelled: the parity is now what the next frame NORM starts calls
-     * for.
+     * NORM sent {@code object} once: an urgent frame goes again with its parity, the source and one segment fewer
+     * (nothing when the parity is none), ahead of the frames handed over after it.
      */
-    synchronized void leftQueue(long object) {
-        if (this.unsent.remove(object)) {
-            this.urgentUnsent.remove(object);
-            applyForNext();
+    synchronized void sentOnce(long object) {
+        if (!this.urgentUnsent.remove(object) || this.segments == 0) {
+            return;
+        }
+        apply(this.segments - 1);
+        try {
+            if (this.session.requeue(object)) {
+                this.secondPasses.increment();
+            }
+            else {
+                log.debug("norm WAN link: NORM no longer holds urgent object {} of {}; not sent again", object,
+                        this.name);
+            }
+        }
+        finally {
+            apply(base());
         }
     }
 
-    private void applyForNext() {
-        Long next = this.unsent.peekFirst();
-        apply(next != null && this.urgentUnsent.contains(next) ? this.segments : base());
+    /** {@code object} was cancelled: it gets no second pass. */
+    synchronized void cancelled(long object) {
+        this.urgentUnsent.remove(object);
     }
 
     /**
@@ -146,9 +142,6 @@ final class SessionParity {
             this.segments = next;
             if (this.everyFrame) {
                 apply(next);
-            }
-            else {
-                applyForNext();
             }
         }
     }
