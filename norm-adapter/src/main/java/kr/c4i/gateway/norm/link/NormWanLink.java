@@ -247,7 +247,10 @@ public final class NormWanLink implements WanLink {
         return peer(peer).paritySegments();
     }
 
-    /** Parity segments the session to {@code peer} sends with the frames it starts now: none but around urgent ones. */
+    /**
+     * Parity segments the session to {@code peer} sends with every block it starts now: none unless every frame goes
+     * with parity (urgent frames get theirs in a second pass, see {@link SessionParity}).
+     */
     public int parityNow(SiteId peer) {
         SessionParity parity = peer(peer).parity;
         return parity == null ? 0 : parity.applied();
