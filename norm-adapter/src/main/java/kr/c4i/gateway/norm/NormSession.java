@@ -304,7 +304,6 @@ public final class NormSession implements AutoCloseable {
         return true;
     }
 
-    /** Drops the watermark being acknowledged, if any. */
     /**
      * Sends an object NORM still holds once more, whole, with the auto parity set now (NORM takes its parity as it
      * requeues it); returns false, doing nothing, for one it no longer holds. Call it on the thread that owns the
@@ -317,6 +316,7 @@ public final class NormSession implements AutoCloseable {
         return this.norm.requeueObject(this.handle, MemorySegment.ofAddress(object));
     }
 
+    /** Drops the watermark being acknowledged, if any. */
     public void cancelWatermark() {
         this.norm.cancelWatermark(this.handle);
     }

@@ -29,7 +29,8 @@ import kr.c4i.gateway.norm.NormSession;
  * urgent frame goes bare first, as any other, and as NORM reports it sent it is requeued with its parity
  * ({@code NormRequeueObject} takes the auto parity as it is called: set just before, taken back just after, on the
  * link's event thread). That pass repeats the source with one parity segment fewer, so an urgent frame costs the
- * packets it did before; a peer that has the frame already drops the copies.
+ * packets it did before; a peer that has the frame already drops the copies. Reports are sent on the link's event
+ * thread only.
  */
 final class SessionParity {
 
