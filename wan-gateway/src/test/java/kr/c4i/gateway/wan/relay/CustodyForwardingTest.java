@@ -232,7 +232,17 @@ class CustodyForwardingTest {
         assertThat(ofA.get(1).detail()).isEqualTo("unknown-type");
         assertThat(reports.after(A, ofA.getFirst().id(), 10)).containsExactly(ofA.get(1));
         assertThat(reports.after(A, ofA.getLast().id(), 10)).isEmpty();
-        await().atMost(WAIT).until(() -> !reports.after(C, 0, 10).isEmpty());
+        // Said on a timeout (seen once under CI's load, 2026-11-30): what this gateway logged of c-1, what it still stores.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(reports.after(C, 0, 10)).as(() -> {
+            try {
+                return "c-1 here: " + logged("c-1", true) + "; copies still stored: "
+                        + count("SELECT count(*) FROM relay_copy WHERE message_id = 'c-1'") + "; handed: "
+                        + nodes.handed.stream().map(Envelope::messageId).toList();
+            }
+            catch (Exception ex) {
+                return "c-1 unreadable: " + ex;
+            }
+        }).isNotEmpty());
         // Delivered onto the LAN here: a removal, found through the copy's storing, that names its message.
         assertThat(reports.after(C, 0, 10)).extracting(r -> r.event() + " " + r.messageIds())
                 .containsOnly("delivered [c-1]");
@@ -325,6 +335,14 @@ class CustodyForwardingTest {
     }
 
     /** The steps other sites forwarded here. */
+    private long count(String sql) throws Exception {
+        try (Connection c = pool.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private List<CustodyStep> logged(String messageId) throws Exception {
         return logged(messageId, false);
     }
