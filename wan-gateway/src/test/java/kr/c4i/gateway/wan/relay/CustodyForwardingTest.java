@@ -334,7 +334,6 @@ class CustodyForwardingTest {
         await().atMost(WAIT).until(() -> receipts() >= before + 2);
     }
 
-    /** The steps other sites forwarded here. */
     private long count(String sql) throws Exception {
         try (Connection c = pool.getConnection(); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
@@ -343,6 +342,7 @@ class CustodyForwardingTest {
         }
     }
 
+    /** The steps other sites forwarded here. */
     private List<CustodyStep> logged(String messageId) throws Exception {
         return logged(messageId, false);
     }
