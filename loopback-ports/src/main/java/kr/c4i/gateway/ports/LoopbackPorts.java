@@ -16,13 +16,21 @@ import java.util.concurrent.ThreadLocalRandom;
  * Ports for the brokers, links and servers the tools and tests start on loopback, free when chosen and bound later.
  * They are chosen below the kernel's ephemeral range: a port from that range can meanwhile become the local end of
  * one of the many connections those processes open (JDBC, bridges, HTTP) or a server's port 0, and the later bind
- * then fails. No port is handed out twice by one JVM.
+ * then fails. No port is handed out twice by one JVM; JVMs that run at once on one machine (Failsafe's forks) each
+ * draw from a band of the range of their own ({@value #BAND} of {@value #BANDS}), or they could hand out the same port
+ * and the second process to bind it fails.
  */
 public final class LoopbackPorts {
 
+    /** This JVM's band, from 1; with {@link #BANDS}, e.g. a Failsafe fork's number. Unset: the whole range. */
+    static final String BAND = "loopback-ports.band";
+    /** How many bands the range is cut into. */
+    static final String BANDS = "loopback-ports.bands";
+
     private static final int LOWEST = 10_000;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-    private static final int BELOW = ephemeralStart();
+    private static final int[] RANGE = band(System.getProperty(BAND), System.getProperty(BANDS), LOWEST,
+            ephemeralStart());
 
     private LoopbackPorts() {
     }
@@ -37,13 +45,36 @@ public final class LoopbackPorts {
 
     private static int choose(boolean tcp) {
         for (int attempt = 0; attempt < 1_000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST, BELOW);
+            int port = ThreadLocalRandom.current().nextInt(RANGE[0], RANGE[1]);
             if ((tcp ? tcpFree(port) : udpFree(port)) && HANDED_OUT.add(port)) {
                 return port;
             }
         }
-        throw new IllegalStateException("No free " + (tcp ? "TCP" : "UDP") + " port on loopback in " + LOWEST + ".."
-                + BELOW + " after 1,000 attempts");
+        throw new IllegalStateException("No free " + (tcp ? "TCP" : "UDP") + " port on loopback in " + RANGE[0] + ".."
+                + RANGE[1] + " after 1,000 attempts");
+    }
+
+    /**
+     * The ports {@code [from, to)} of band {@code band} of {@code bands} equal parts of {@code [lowest, below)}; the
+     * whole of it when neither is set.
+     */
+    static int[] band(String band, String bands, int lowest, int below) {
+        if (band == null && bands == null) {
+            return new int[] {lowest, below};
+        }
+        try {
+            int k = Integer.parseInt(String.valueOf(band).strip());
+            int n = Integer.parseInt(String.valueOf(bands).strip());
+            if (n < 1 || k < 1 || k > n || (below - lowest) / n < 100) {
+                throw new NumberFormatException();
+            }
+            int width = (below - lowest) / n;
+            return new int[] {lowest + (k - 1) * width, lowest + k * width};
+        }
+        catch (NumberFormatException ex) {
+            throw new IllegalStateException(BAND + " is '" + band + "' and " + BANDS + " '" + bands + "': give both, "
+                    + "a band from 1 to the count, each band at least 100 of the ports " + lowest + ".." + below);
+        }
     }
 
     private static boolean tcpFree(int port) {

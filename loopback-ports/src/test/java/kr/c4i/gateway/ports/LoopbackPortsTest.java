@@ -1,6 +1,7 @@
 package kr.c4i.gateway.ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -48,6 +49,25 @@ class LoopbackPortsTest {
         int port = LoopbackPorts.freeUdp();
         try (DatagramSocket socket = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
             assertThat(socket.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void forksThatRunAtOnceDrawFromBandsThatDoNotOverlap() {
+        assertThat(LoopbackPorts.band(null, null, 10_000, 32_768)).containsExactly(10_000, 32_768);
+        int[] first = LoopbackPorts.band("1", "2", 10_000, 32_768);
+        int[] second = LoopbackPorts.band(" 2 ", "2", 10_000, 32_768);
+        assertThat(first).containsExactly(10_000, 21_384);
+        assertThat(second).containsExactly(21_384, 32_768);
+    }
+
+    @Test
+    void aBandThatIsNotOneOfTheCountIsRefusedInOneLine() {
+        for (String[] bad : new String[][] {{"3", "2"}, {"0", "2"}, {"1", null}, {null, "2"}, {"x", "2"},
+                {"1", "1000"}}) {
+            assertThatThrownBy(() -> LoopbackPorts.band(bad[0], bad[1], 10_000, 32_768))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(LoopbackPorts.BAND).hasMessageNotContaining("\n");
         }
     }
 }
