@@ -62,18 +62,23 @@ public final class LoopbackPorts {
         if (band == null && bands == null) {
             return new int[] {lowest, below};
         }
-        try {
-            int k = Integer.parseInt(String.valueOf(band).strip());
-            int n = Integer.parseInt(String.valueOf(bands).strip());
-            if (n < 1 || k < 1 || k > n || (below - lowest) / n < 100) {
-                throw new NumberFormatException();
-            }
-            int width = (below - lowest) / n;
-            return new int[] {lowest + (k - 1) * width, lowest + k * width};
-        }
-        catch (NumberFormatException ex) {
+        int k = parsed(band);
+        int n = parsed(bands);
+        int width = n < 1 ? 0 : (below - lowest) / n;
+        if (k < 1 || k > n || width < 100) {
             throw new IllegalStateException(BAND + " is '" + band + "' and " + BANDS + " '" + bands + "': give both, "
                     + "a band from 1 to the count, each band at least 100 of the ports " + lowest + ".." + below);
+        }
+        return new int[] {lowest + (k - 1) * width, lowest + k * width};
+    }
+
+    /** The number {@code value} holds; 0, which no band or count is, when it is unset or holds none. */
+    private static int parsed(String value) {
+        try {
+            return value == null ? 0 : Integer.parseInt(value.strip());
+        }
+        catch (NumberFormatException ex) {
+            return 0;
         }
     }
 
