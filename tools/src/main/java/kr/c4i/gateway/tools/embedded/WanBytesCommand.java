@@ -181,10 +181,10 @@ final class WanBytesCommand implements Callable<Integer> {
             Instant at = messages.getLast().createdAt().plusMillis(200);
             for (String event : events) {
                 row++;
-                for (int part = 0; part * ForwardedStep.MAX_MESSAGES < messages.size(); part++) {
-                    List<String> ids = messages.subList(part * ForwardedStep.MAX_MESSAGES,
-                            Math.min(messages.size(), (part + 1) * ForwardedStep.MAX_MESSAGES)).stream()
-                            .map(Envelope::messageId).toList();
+                List<List<String>> parts = ForwardedStep.parts(messages.stream().map(Envelope::messageId).toList(),
+                        ForwardedStep.maxIdBytes(maxFrameBytes));
+                for (int part = 0; part < parts.size(); part++) {
+                    List<String> ids = parts.get(part);
                     ForwardedStep step = new ForwardedStep(destination, row, part, at, event, List.of("@lan"), "lan",
                             messages.getFirst().precedence().name(),
                             "stored".equals(event) ? "from site " + origin : null, messages.getFirst().origin(), ids);

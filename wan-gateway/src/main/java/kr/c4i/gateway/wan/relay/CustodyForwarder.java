@@ -41,14 +41,17 @@ final class CustodyForwarder implements Runnable {
 
     private final ForwardedCustody queue;
     private final Relay relay;
+    private final int maxIdBytes;
     private final Backoff backoff = new Backoff(IDLE, MAX_PAUSE);
     private final AtomicLong failures = new AtomicLong();
     private final Pause pause = new Pause();
     private volatile boolean running = true;
 
-    CustodyForwarder(ForwardedCustody queue, Relay relay) {
+    /** @param maxIdBytes the message ids one step may name, so that it crosses in one frame of the link */
+    CustodyForwarder(ForwardedCustody queue, Relay relay, int maxIdBytes) {
         this.queue = queue;
         this.relay = relay;
+        this.maxIdBytes = maxIdBytes;
     }
 
     void stop() {
@@ -86,7 +89,7 @@ final class CustodyForwarder implements Runnable {
      * @throws SQLException when the store refused some (they stay queued) or the database failed
      */
     int round() throws SQLException {
-        List<ForwardedCustody.Pending> rows = queue.pending(BATCH_ROWS);
+        List<ForwardedCustody.Pending> rows = queue.pending(BATCH_ROWS, maxIdBytes);
         if (rows.isEmpty()) {
             return 0;
         }

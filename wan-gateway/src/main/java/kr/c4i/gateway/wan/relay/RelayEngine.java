@@ -61,8 +61,8 @@ import kr.c4i.gateway.wan.schedule.PrecedenceScheduler;
 import kr.c4i.gateway.wan.site.SiteMap;
 import kr.c4i.gateway.wan.store.Acceptance;
 import kr.c4i.gateway.wan.store.Copy;
-import kr.c4i.gateway.wan.store.Outcome;
 import kr.c4i.gateway.wan.store.ForwardedStep;
+import kr.c4i.gateway.wan.store.Outcome;
 import kr.c4i.gateway.wan.store.RelayQuarantine;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
@@ -197,7 +197,8 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
         this.deliverer = new LanDeliverer(self, lan, store, lanBacklog,
                 new PrecedenceScheduler(lanBacklog, settings.floor(), settings.quantumBytes(), expiry, clock),
                 metrics, clock, settings.lanBatchBytes(), LanDeliverer.MAX_PENDING, LanDeliverer.IDLE);
-        this.forwarder = new CustodyForwarder(store.forwardedCustody(), this::forward);
+        this.forwarder = new CustodyForwarder(store.forwardedCustody(), this::forward,
+                ForwardedStep.maxIdBytes(link.maxFrameBytes()));
     }
 
     /**

@@ -49,15 +49,17 @@ public final class ForwardedCustody {
     }
 
     /**
-     * A queued row of this gateway's log: its steps to forward, split into parts of at most
-     * {@link ForwardedStep#MAX_MESSAGES} messages; none when the pruner removed the row first, or it names an origin
-     * that is no node id.
+     * A queued row of this gateway's log: its steps to forward, split into {@linkplain ForwardedStep#parts parts} that
+     * each cross in one frame; none when the pruner removed the row first, or it names an origin that is no node id.
      */
     public record Pending(long logId, List<ForwardedStep> steps) {
     }
 
-    /** The oldest queued rows, at most {@code limit}. */
-    public List<Pending> pending(int limit) throws SQLException {
+    /**
+     * The oldest queued rows, at most {@code limit}, each step naming at most {@code maxIdBytes} of message ids
+     * ({@link ForwardedStep#maxIdBytes}).
+     */
+    public List<Pending> pending(int limit, int maxIdBytes) throws SQLException {
         List<Pending> rows = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(PENDING)) {
             ps.setInt(1, limit);
@@ -72,11 +74,11 @@ public final class ForwardedCustody {
                     }
                     List<String> ids = strings(rs.getArray(10));
                     List<ForwardedStep> steps = new ArrayList<>();
-                    for (int from = 0, part = 0; from < ids.size(); from += ForwardedStep.MAX_MESSAGES, part++) {
+                    List<List<String>> parts = ForwardedStep.parts(ids, maxIdBytes);
+                    for (int part = 0; part < parts.size(); part++) {
                         steps.add(new ForwardedStep(SiteId.of(rs.getString(4)), logId, part, at.toInstant(),
                                 rs.getString(3), strings(rs.getArray(5)), rs.getString(6), rs.getString(7),
-                                rs.getString(8), NodeId.of(origin),
-                                ids.subList(from, Math.min(ids.size(), from + ForwardedStep.MAX_MESSAGES))));
+                                rs.getString(8), NodeId.of(origin), parts.get(part)));
                     }
                     rows.add(new Pending(logId, steps));
                 }

@@ -2,6 +2,7 @@ package kr.c4i.gateway.wan.store;
 
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -15,7 +16,7 @@ import kr.c4i.gateway.custody.CustodyEvent;
 /**
  * A custody step one site's gateway took with messages from another site, on its way to the origin's site: one row
  * of that gateway's custody log, or part of one (a row names many messages; a step forwarded names at most
- * {@link #MAX_MESSAGES}).
+ * {@link #MAX_MESSAGES}, and no more than one frame of the link carries: {@link #parts}).
  *
  * @param hop the site whose gateway took the step
  * @param logId the row's id in that gateway's custody log
@@ -50,6 +51,59 @@ public record ForwardedStep(SiteId hop, long logId, int part, Instant at, String
 
     /** The most messages one forwarded step names: a row of a large batch goes as several, each a small record. */
     public static final int MAX_MESSAGES = 64;
+
+    /**
+     * What a step's frame holds besides its message ids: the frame's and the seal's headers, the envelope's fields and
+     * trace, and the step's own (hop, row, event, link, precedence, a short detail, its peers).
+     */
+    static final int FRAME_ROOM = 512;
+
+    /** The least room for ids a step is given, whatever the link: one id of any length still goes alone. */
+    static final int MIN_ID_BYTES = 256;
+
+    /**
+     * How many bytes of message ids one step may name to cross in one frame of at most {@code maxFrameBytes}, with
+     * compression off: 64 ids of 17 characters made a frame of 1,373 bytes where the norm link takes 1,357, and the
+     * step was dropped as too large.
+     */
+    public static int maxIdBytes(int maxFrameBytes) {
+        return Math.max(MIN_ID_BYTES, maxFrameBytes - FRAME_ROOM);
+    }
+
+    /**
+     * A row's message ids in the parts its steps name, in order: each part at most {@link #MAX_MESSAGES} ids and at
+     * most {@code maxIdBytes} of them as the step's body writes them, but never empty, so that an id longer than that
+     * goes in a part of its own. The same ids and bound give the same parts, so a row forwarded again after a restart
+     * is the same steps.
+     */
+    public static List<List<String>> parts(List<String> messageIds, int maxIdBytes) {
+        List<List<String>> parts = new ArrayList<>();
+        int from = 0;
+        int bytes = 0;
+        for (int i = 0; i < messageIds.size(); i++) {
+            int idBytes = encodedBytes(messageIds.get(i));
+            if (i > from && (i - from == MAX_MESSAGES || bytes + idBytes > maxIdBytes)) {
+                parts.add(messageIds.subList(from, i));
+                from = i;
+                bytes = 0;
+            }
+            bytes += idBytes;
+        }
+        if (from < messageIds.size()) {
+            parts.add(messageIds.subList(from, messageIds.size()));
+        }
+        return parts;
+    }
+
+    /** An id as {@code DataOutput.writeUTF} writes it: a two-byte length and modified UTF-8. */
+    private static int encodedBytes(String id) {
+        int bytes = 2;
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            bytes += (c >= 0x0001 && c <= 0x007F) ? 1 : (c <= 0x07FF ? 2 : 3);
+        }
+        return bytes;
+    }
 
     public ForwardedStep {
         Objects.requireNonNull(hop, "hop");

@@ -18,11 +18,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.Test;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyLogReader;
@@ -114,6 +117,32 @@ class CustodyForwardingTest {
         await().atMost(WAIT).until(() -> store.forwardedCustody().queued() == 0);
         assertThat(registry.get("gateway.wan.custody.steps").tag("way", "forwarded").counter().count())
                 .isEqualTo(steps.size());
+    }
+
+    @Test
+    void aRowOfManyLongIdsGoesBackInStepsThatEachFitOneFrameOfTheLink() throws Exception {
+        // The norm link's largest frame; 64 ids of up to 183 characters are a step of about 12 kB, dropped as too large before.
+        engine.close();
+        link.maxFrameBytes = 1357;
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        engine = s1.engine(S1Gateway.sites(), RelayPolicy.allowAll(CATALOGUE), meters);
+        engine.start();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            ids.add(i + "-" + String.join("", Collections.nCopies(5, UUID.randomUUID().toString())));
+        }
+        engine.received(S2, codec.data(7, 0, ids.stream().map(id -> fromS2(message(id, C))).toList()));
+
+        await().atMost(WAIT).until(() -> forwardedSteps().stream().filter(step -> step.event().equals("delivered"))
+                .flatMap(step -> step.messageIds().stream()).distinct().count() == ids.size());
+        List<ForwardedStep> delivered = forwardedSteps().stream().filter(step -> step.event().equals("delivered"))
+                .distinct().toList();
+        assertThat(delivered).hasSizeGreaterThan(1).allSatisfy(step -> assertThat(step.messageIds().size())
+                .isLessThan(ids.size()));
+        assertThat(delivered.stream().flatMap(step -> step.messageIds().stream()).toList())
+                .containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(link.frames()).allSatisfy(frame -> assertThat(frame.length).isLessThanOrEqualTo(1357));
+        assertThat(meters.find(MetricNames.WAN_DROPPED).counters()).allSatisfy(c -> assertThat(c.count()).isZero());
     }
 
     @Test
