@@ -1,8 +1,8 @@
 package kr.c4i.gateway.wan.store;
 
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

@@ -121,7 +121,8 @@ class CustodyForwardingTest {
 
     @Test
     void aRowOfManyLongIdsGoesBackInStepsThatEachFitOneFrameOfTheLink() throws Exception {
-        // The norm link's largest frame; 64 ids of up to 183 characters are a step of about 12 kB, dropped as too large before.
+        // The norm link's largest frame; 64 ids of up to 183 characters are a step of about 12 kB, which was dropped
+        // as too large before.
         engine.close();
         link.maxFrameBytes = 1357;
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
