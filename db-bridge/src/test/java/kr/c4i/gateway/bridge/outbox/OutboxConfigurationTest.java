@@ -52,11 +52,6 @@ class OutboxConfigurationTest {
         }
 
         @Bean
-        KmtfCatalogue kmtfCatalogue() {
-            return CATALOGUE;
-        }
-
-        @Bean
         KmtfValidator kmtfValidator() {
             return new KmtfValidator(CATALOGUE);
         }
