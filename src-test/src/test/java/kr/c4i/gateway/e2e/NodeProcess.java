@@ -37,9 +37,13 @@ final class NodeProcess implements AutoCloseable {
     private final List<String> command;
     private final Map<String, String> environment;
     private final Path log;
+    /** The process's working directory, where its JVM crash report and core dump land. */
+    private final Path workDir;
     private final int httpPort;
     private final String authorization;
     private Process process;
+    /** Whether this test ended the process, so an exit is not the process's own. */
+    private boolean endedHere;
 
     /** The launch's secrets go into the process's environment, not on a command line every local user can read. */
     NodeProcess(NodeLaunch launch, int httpPort, Path log) {
@@ -60,14 +64,17 @@ final class NodeProcess implements AutoCloseable {
         this.environment = environment;
         this.httpPort = httpPort;
         this.log = log;
+        String file = log.getFileName().toString();
+        this.workDir = log.resolveSibling(file.substring(0, file.lastIndexOf('.') < 0 ? file.length()
+                : file.lastIndexOf('.')) + "-cwd");
         authorization = "Basic " + Base64.getEncoder().encodeToString(
                 ("user:" + managementPassword).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
                 "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 // The client compiler only: several of these JVMs start at once on a small machine, and the tests'
                 // loads need no peak throughput.
-                "-XX:TieredStopAtLevel=1"));
-        command.addAll(List.of("-jar", jar.toString()));
+                "-XX:TieredStopAtLevel=1", "-XX:ErrorFile=" + workDir.resolve("hs_err_pid%p.log")));
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
         command.addAll(arguments);
     }
 
@@ -85,10 +92,17 @@ final class NodeProcess implements AutoCloseable {
     }
 
     NodeProcess start() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        Files.createDirectories(workDir);
+        // Core dumps on where the hard limit allows: a crash in a native thread that blocks signals (Cyclone DDS's
+        // own threads do) kills the JVM before it can write its crash report, and the core is all that is left.
+        List<String> shell = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -c unlimited 2>/dev/null; exec \"$@\"",
+                "sh"));
+        shell.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(shell).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         process = builder.start();
+        endedHere = false;
         return this;
     }
 
@@ -110,12 +124,17 @@ final class NodeProcess implements AutoCloseable {
                 .ignoreExceptionsInstanceOf(IOException.class) // not listening yet
                 .failFast(() -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log
-                                + "; it ends:\n" + logTail());
+                        throw new IllegalStateException(exitReport());
                     }
                 })
                 .until(() -> ready.test(get("/actuator/health")));
         return this;
+    }
+
+    /** How the process ended, its log's last lines and, after a crash, where it crashed. */
+    private String exitReport() {
+        return NodeCrash.describe(name, process.exitValue()) + "; see " + log + "; it ends:\n" + logTail()
+                + NodeCrash.report(process.exitValue(), workDir, Path.of(command.getFirst()));
     }
 
     /**
@@ -148,6 +167,7 @@ final class NodeProcess implements AutoCloseable {
 
     /** SIGKILL: the process gets no chance to flush, acknowledge or say goodbye. */
     void kill() throws InterruptedException {
+        endedHere = true;
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -182,7 +202,12 @@ final class NodeProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        if (process != null && !process.isAlive() && !endedHere && process.exitValue() > 128) {
+            // A crash the test did not cause, and may only see as messages that never arrived: say it here.
+            System.err.println(exitReport());
+        }
         if (process != null && process.isAlive()) {
+            endedHere = true;
             process.destroy();
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
                 kill();
