@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.core.transport.TransportKind;
@@ -35,7 +36,8 @@ abstract class EndToEndContract {
     private static final String SENT_COUNT = "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL";
     private static final String INBOX_IDS = "SELECT message_id FROM inbox ORDER BY 1";
 
-    @TempDir
+    /** Kept when a case fails: its nodes' logs are there. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     Cluster cluster;
