@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
@@ -61,7 +62,9 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * in outbox order and a RELIABLE DDS topic delivers in order, so an earlier one still unreceipted was never
  * delivered: the receiver was away, or only got the writer's history), or when it has gone {@code resendMax}
  * without a receipt. Resending merely because receipts are slow would add load exactly when a receiver is behind,
- * and turn a backlog into a storm.
+ * and turn a backlog into a storm. The urgent rows a bridge behind its outbox sends ahead of the others
+ * ({@link UrgentRowsAhead}) leave outbox order: their receipts show nothing missing (the rows before them may not be
+ * sent yet), and they are shown missing only by a receipt of a row sent after them, which has a higher id.
  *
  * <p>A receipt is a custody step: the custody log records it, naming the rows of the sends it receipts.
  *
@@ -146,8 +149,11 @@ public final class DeliveryLedger implements ReceiptHandler {
     record Due(String messageId, NodeId destination, int attempts, OutboxRow row) {
     }
 
-    /** A delivery awaited in memory: its outbox row, its send and the custody log row of the send (0: none). */
-    private record Waiting(long outboxId, String type, Instant sentAt, long sentIn) {
+    /**
+     * A delivery awaited in memory: its outbox row, its send and the custody log row of the send (0: none);
+     * {@code ahead}: sent ahead of rows with lower ids.
+     */
+    private record Waiting(long outboxId, String type, Instant sentAt, long sentIn, boolean ahead) {
     }
 
     /** A delivery to write into {@code outbox_delivery}. */
@@ -216,9 +222,10 @@ public final class DeliveryLedger implements ReceiptHandler {
      *
      * @param outboxId the outbox row of each message, by message id
      * @param sentIn the custody log row of each message's send, by message id (0 for none), which its receipt names
+     * @param ahead whether a message was sent ahead of rows with lower ids, by message id
      */
-    Sent sent(Connection tx, List<Outbound> sent, ToLongFunction<String> outboxId, ToLongFunction<String> sentIn)
-            throws SQLException {
+    Sent sent(Connection tx, List<Outbound> sent, ToLongFunction<String> outboxId, ToLongFunction<String> sentIn,
+            Predicate<String> ahead) throws SQLException {
         Map<NodeId, Map<String, Waiting>> deliveries = new HashMap<>();
         Instant now = clock.instant();
         long lowest = Long.MAX_VALUE;
@@ -228,7 +235,7 @@ public final class DeliveryLedger implements ReceiptHandler {
             }
             String messageId = outbound.envelope().messageId();
             Waiting w = new Waiting(outboxId.applyAsLong(messageId), outbound.type().id(), now,
-                    sentIn.applyAsLong(messageId));
+                    sentIn.applyAsLong(messageId), ahead.test(messageId));
             lowest = Math.min(lowest, w.outboxId());
             for (NodeId destination : outbound.destinations()) {
                 deliveries.computeIfAbsent(destination, d -> new LinkedHashMap<>()).put(messageId, w);
@@ -332,7 +339,9 @@ public final class DeliveryLedger implements ReceiptHandler {
         Map<Progress, Long> reached = new HashMap<>();
         CustodyLog.Entries steps = custody.entries();
         here.forEach((messageId, w) -> {
-            reached.merge(new Progress(receiver, w.type()), w.outboxId(), Math::max);
+            if (!w.ahead()) {
+                reached.merge(new Progress(receiver, w.type()), w.outboxId(), Math::max);
+            }
             steps.add(CustodyEvent.RECEIPTED, messageId, custody.link(), List.of(receiver), null, null, null,
                     w.sentIn());
         });
@@ -363,10 +372,14 @@ public final class DeliveryLedger implements ReceiptHandler {
         for (Map.Entry<NodeId, LinkedHashMap<String, Waiting>> of : waiting.entrySet()) {
             long upto = advanced.entrySet().stream().filter(e -> e.getKey().destination().equals(of.getKey()))
                     .mapToLong(Map.Entry::getValue).max().orElse(Long.MIN_VALUE);
-            // Oldest send first: what was sent before the newest receipted one is all that can be missing.
+            // Oldest send first: what was sent before the newest receipted one is all that can be missing. Rows sent
+            // ahead are the exception: rows with lower ids may come after them.
             for (Map.Entry<String, Waiting> delivery : of.getValue().entrySet()) {
                 Waiting w = delivery.getValue();
                 if (w.outboxId() >= upto) {
+                    if (w.ahead()) {
+                        continue;
+                    }
                     break;
                 }
                 Long reached = advanced.get(new Progress(of.getKey(), w.type()));

@@ -19,6 +19,7 @@ import kr.c4i.gateway.core.transport.ReceiptingTransport;
 import kr.c4i.gateway.core.transport.Transport;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.tracing.MessageTracing;
 
 /**
@@ -47,8 +48,8 @@ class OutboxConfiguration {
     }
 
     @Bean
-    OutboxRepository outboxRepository(DataSource dataSource) {
-        return new OutboxRepository(dataSource);
+    OutboxRepository outboxRepository(DataSource dataSource, KmtfCatalogue catalogue) {
+        return new OutboxRepository(dataSource, catalogue);
     }
 
     @Bean

@@ -3,10 +3,13 @@ package kr.c4i.gateway.bridge.outbox;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
@@ -115,7 +118,8 @@ public final class OutboxPublisher {
     }
 
     private Published publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
-        List<OutboxRow> rows = outbox.claim(tx, limit);
+        OutboxRepository.Claim claim = outbox.claim(tx, limit);
+        List<OutboxRow> rows = claim.rows();
         if (rows.isEmpty()) {
             return new Published(0, OutboxCursor.NONE, DeliveryLedger.Sent.NONE);
         }
@@ -123,7 +127,7 @@ public final class OutboxPublisher {
         DeliveryLedger.Sent awaiting;
         Map<String, OutboxRow> sent = new LinkedHashMap<>();
         try {
-            awaiting = publish(tx, rows, sent);
+            awaiting = publish(tx, rows, claim.ahead().size(), sent);
         }
         catch (RuntimeException ex) {
             // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
@@ -134,13 +138,21 @@ public final class OutboxPublisher {
             throw ex;
         }
         // A row quarantined is out of the outbox; one that failed alone stays unsent, and is the next claim's first.
+        // Rows claimed ahead of the rows in order do not move the cursor: the rows between are still to be claimed.
+        if (claim.inOrder().isEmpty()) {
+            return new Published(rows.size(), OutboxCursor.NONE, awaiting);
+        }
+        long end = claim.inOrder().getLast().id() + 1;
         long resumeAt = rows.stream().filter(row -> !sent.containsKey(row.messageId())).mapToLong(OutboxRow::id)
-                .findFirst().orElse(rows.getLast().id() + 1);
+                .filter(id -> id < end).min().orElse(end);
         return new Published(rows.size(), resumeAt, awaiting);
     }
 
-    /** @param rowsById filled with the rows sent, by message id */
-    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, Map<String, OutboxRow> rowsById)
+    /**
+     * @param ahead how many of the first rows were claimed ahead of the rest
+     * @param rowsById filled with the rows sent, by message id
+     */
+    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, int ahead, Map<String, OutboxRow> rowsById)
             throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         CustodyLog.Entries steps = custody.entries();
@@ -188,7 +200,17 @@ public final class OutboxPublisher {
         sent.forEach(row -> failures.clear(row.id()));
         metrics.published(sent.size());
         return ledger == null ? DeliveryLedger.Sent.NONE
-                : ledger.sent(tx, List.copyOf(toSend.values()), id -> rowsById.get(id).id(), sentIn);
+                : ledger.sent(tx, List.copyOf(toSend.values()), id -> rowsById.get(id).id(), sentIn,
+                        aheadOf(rows, ahead));
+    }
+
+    private static Predicate<String> aheadOf(List<OutboxRow> rows, int ahead) {
+        if (ahead == 0) {
+            return id -> false;
+        }
+        Set<String> ids = new HashSet<>();
+        rows.subList(0, ahead).forEach(row -> ids.add(row.messageId()));
+        return ids::contains;
     }
 
     /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */

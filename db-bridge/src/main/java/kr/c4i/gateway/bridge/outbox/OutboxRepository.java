@@ -7,25 +7,42 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
+
+import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
  * SQL over the outbox. Claims run inside the caller's transaction: the row locks taken by
  * {@code FOR UPDATE SKIP LOCKED} are what keep two bridge instances on one database from sending
  * the same row, and they last until the caller commits or rolls back. Where they start is the {@link OutboxCursor}'s.
+ *
+ * <p>Rows go in id order, except that a bridge behind its outbox (its last claim was full) first claims the FLASH and
+ * IMMEDIATE rows ahead ({@link UrgentRowsAhead}), FLASH first: a FLASH written behind 10,000 ROUTINE rows would
+ * otherwise wait for all of them (docs/results.md).
  */
 final class OutboxRepository {
 
+    private static final String COLUMNS = "id, message_id, kmtf_type, precedence, body, created_at, traceparent";
+
     private static final String CLAIM = """
-            SELECT id, message_id, kmtf_type, precedence, body, created_at, traceparent
+            SELECT %s
               FROM outbox
-             WHERE id >= ? AND sent_at IS NULL
+             WHERE id >= ? AND sent_at IS NULL AND id <> ALL (?)
              ORDER BY id
              LIMIT ?
-               FOR UPDATE SKIP LOCKED""";
+               FOR UPDATE SKIP LOCKED""".formatted(COLUMNS);
+
+    private static final String CLAIM_AHEAD = """
+            SELECT %s
+              FROM outbox
+             WHERE id = ANY (?) AND sent_at IS NULL
+               FOR UPDATE SKIP LOCKED""".formatted(COLUMNS);
 
     /** The table whose rows name the custody log row of their send ({@code sent_in}). */
     static final String TABLE = "outbox";
@@ -39,26 +56,78 @@ final class OutboxRepository {
 
     private static final String BACKLOG = "SELECT count(*) FROM outbox WHERE id >= ? AND sent_at IS NULL";
 
-    private final DataSource dataSource;
-    private final OutboxCursor cursor;
+    /**
+     * What one claim took: {@code ahead}, the urgent rows claimed ahead of the cursor (most urgent first), then
+     * {@code inOrder}, the rows in id order from the cursor on.
+     */
+    record Claim(List<OutboxRow> ahead, List<OutboxRow> inOrder) {
 
-    OutboxRepository(DataSource dataSource) {
-        this.dataSource = dataSource;
-        this.cursor = new OutboxCursor(dataSource);
+        /** Every row, in the order they are sent. */
+        List<OutboxRow> rows() {
+            if (ahead.isEmpty()) {
+                return inOrder;
+            }
+            List<OutboxRow> rows = new ArrayList<>(ahead);
+            rows.addAll(inOrder);
+            return rows;
+        }
     }
 
-    List<OutboxRow> claim(Connection tx, int limit) throws SQLException {
-        try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
-            ps.setLong(1, cursor.next(tx));
-            ps.setInt(2, limit);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<OutboxRow> rows = new ArrayList<>(limit);
-                while (rs.next()) {
-                    rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getBytes(5), OutboxRow.createdAt(rs, 6), rs.getString(7)));
-                }
-                return rows;
+    private final DataSource dataSource;
+    private final OutboxCursor cursor;
+    private final UrgentRowsAhead urgent;
+    /** Whether the last claim was full, so rows may wait beyond the next one: the first claim assumes so. */
+    private boolean behind = true;
+
+    /** With the default catalogue's types. */
+    OutboxRepository(DataSource dataSource) {
+        this(dataSource, KmtfCatalogue.loadDefault());
+    }
+
+    /** @param catalogue where a row whose precedence is NULL finds its type's */
+    OutboxRepository(DataSource dataSource, KmtfCatalogue catalogue) {
+        this.dataSource = dataSource;
+        this.cursor = new OutboxCursor(dataSource);
+        this.urgent = new UrgentRowsAhead(catalogue);
+    }
+
+    Claim claim(Connection tx, int limit) throws SQLException {
+        long from = cursor.next(tx);
+        List<OutboxRow> ahead = behind ? claimAhead(tx, urgent.take(tx, from, limit)) : List.of();
+        List<OutboxRow> inOrder = List.of();
+        if (ahead.size() < limit) {
+            try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
+                ps.setLong(1, from);
+                ps.setArray(2, tx.createArrayOf("bigint", ahead.stream().map(OutboxRow::id).toArray()));
+                ps.setInt(3, limit - ahead.size());
+                inOrder = rows(ps, limit - ahead.size());
             }
+        }
+        behind = ahead.size() + inOrder.size() == limit;
+        return new Claim(ahead, inOrder);
+    }
+
+    /** The rows of these ids still unsent and not claimed by another bridge, in the order given. */
+    private static List<OutboxRow> claimAhead(Connection tx, List<Long> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement ps = tx.prepareStatement(CLAIM_AHEAD)) {
+            ps.setArray(1, tx.createArrayOf("bigint", ids.toArray()));
+            Map<Long, OutboxRow> byId = new HashMap<>();
+            rows(ps, ids.size()).forEach(row -> byId.put(row.id(), row));
+            return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
+        }
+    }
+
+    private static List<OutboxRow> rows(PreparedStatement ps, int limit) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            List<OutboxRow> rows = new ArrayList<>(Math.min(limit, 1_000));
+            while (rs.next()) {
+                rows.add(new OutboxRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getBytes(5), OutboxRow.createdAt(rs, 6), rs.getString(7)));
+            }
+            return rows;
         }
     }
 

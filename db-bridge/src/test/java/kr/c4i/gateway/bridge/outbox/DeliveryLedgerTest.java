@@ -12,6 +12,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,10 +69,17 @@ class DeliveryLedgerTest {
 
     /** As the publisher does: noted in the send's transaction (which marks the rows sent), awaited once committed. */
     private void record(DeliveryLedger ledger, Outbound... outbounds) throws Exception {
+        recordAhead(ledger, 0, outbounds);
+    }
+
+    /** The same, with the first {@code ahead} sent ahead of rows with lower ids, as urgent rows are. */
+    private void recordAhead(DeliveryLedger ledger, int ahead, Outbound... outbounds) throws Exception {
+        Set<String> aheadIds = Stream.of(outbounds).limit(ahead).map(o -> o.envelope().messageId())
+                .collect(Collectors.toSet());
         DeliveryLedger.Sent sent;
         try (Connection tx = db.dataSource().getConnection()) {
             tx.setAutoCommit(false);
-            sent = ledger.sent(tx, List.of(outbounds), outboxIds::get, id -> 0);
+            sent = ledger.sent(tx, List.of(outbounds), outboxIds::get, id -> 0, aheadIds::contains);
             try (PreparedStatement ps = tx.prepareStatement(
                     "UPDATE outbox SET sent_at = clock_timestamp(), sent_by = 'a' WHERE message_id = ?")) {
                 for (Outbound outbound : outbounds) {
@@ -235,6 +245,37 @@ class DeliveryLedgerTest {
 
         assertThat(due(ledger)).extracting(DeliveryLedger.Due::messageId)
                 .as("SPOTREP is another topic, with its own order").containsExactly(missed.envelope().messageId());
+    }
+
+    @Test
+    void anUrgentRowSentAheadShowsNoRowSentAfterItMissing() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock, CustodyLog.off());
+        Outbound first = sent("SITREP", 1, B);
+        Outbound second = sent("SITREP", 2, B);
+        Outbound urgent = sent("SITREP", 3, B);
+        recordAhead(ledger, 1, urgent, first, second);
+        ledger.receipted(B, List.of(urgent.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).as("the rows sent after it are in flight, not missing").isEmpty();
+        assertThat(ledgerRows()).isEmpty();
+    }
+
+    @Test
+    void aReceiptOfARowSentAfterAnUrgentOneStillFindsTheRowsMissingBeforeIt() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock, CustodyLog.off());
+        Outbound first = sent("SITREP", 1, B);
+        Outbound second = sent("SITREP", 2, B);
+        Outbound urgent = sent("SITREP", 3, B);
+        recordAhead(ledger, 1, urgent, first, second);
+        // b returns and gets only the writer's history: the newest SITREP.
+        ledger.receipted(B, List.of(second.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).extracting(DeliveryLedger.Due::messageId)
+                .as("the look goes on past the urgent row, awaited first").containsExactly(first.envelope().messageId());
     }
 
     @Test

@@ -52,6 +52,11 @@ class OutboxConfigurationTest {
         }
 
         @Bean
+        KmtfCatalogue kmtfCatalogue() {
+            return CATALOGUE;
+        }
+
+        @Bean
         KmtfValidator kmtfValidator() {
             return new KmtfValidator(CATALOGUE);
         }

@@ -449,13 +449,14 @@ class OutboxPollerTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> db.count("SELECT count(*) FROM outbox") == 3
                     && db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL") == 0);
         }
+        // The FLASH row first: a bridge just started claims the urgent rows ahead of the others.
         assertThat(transport.sent).extracting(o -> o.envelope().messageId())
-                .containsExactly("first", "earliest", "latest");
+                .containsExactly("latest", "first", "earliest");
         // Exact to the microsecond at both ends of the range every transport carries.
         assertThat(transport.sent).extracting(o -> o.envelope().createdAt()).containsExactly(
-                Instant.parse("2026-11-21T14:30:00Z"), Instant.parse("1678-01-01T00:00:00Z"),
-                Instant.parse("2261-12-31T23:59:59.999999Z"));
-        assertThat(transport.sent).last().extracting(o -> o.envelope().precedence()).isEqualTo(Precedence.FLASH);
+                Instant.parse("2261-12-31T23:59:59.999999Z"), Instant.parse("2026-11-21T14:30:00Z"),
+                Instant.parse("1678-01-01T00:00:00Z"));
+        assertThat(transport.sent).first().extracting(o -> o.envelope().precedence()).isEqualTo(Precedence.FLASH);
         assertThat(db.strings("SELECT reason_kind FROM quarantine ORDER BY outbox_id")).containsExactly(
                 "invalid-message-id", "invalid-message-id", "invalid-message-id", "invalid-created-at",
                 "invalid-created-at", "invalid-created-at", "invalid-created-at", "invalid-precedence");
