@@ -92,6 +92,15 @@ class DeliveryLedgerTest {
         ledger.await(sent);
     }
 
+    /** Two SITREPs and an urgent one written after them, sent first: the three in the order sent. */
+    private List<Outbound> urgentSentAheadOfTwo(DeliveryLedger ledger) throws Exception {
+        Outbound first = sent("SITREP", 1, B);
+        Outbound second = sent("SITREP", 2, B);
+        Outbound urgent = sent("SITREP", 3, B);
+        recordAhead(ledger, 1, urgent, first, second);
+        return List.of(urgent, first, second);
+    }
+
     /** Each RELIABLE outbox row owed to b. */
     private static Optional<Outbound> owedToB(OutboxRow row) {
         MessageType type = CATALOGUE.require(row.kmtfType());
@@ -251,11 +260,8 @@ class DeliveryLedgerTest {
     void anUrgentRowSentAheadShowsNoRowSentAfterItMissing() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
                 clock, CustodyLog.off());
-        Outbound first = sent("SITREP", 1, B);
-        Outbound second = sent("SITREP", 2, B);
-        Outbound urgent = sent("SITREP", 3, B);
-        recordAhead(ledger, 1, urgent, first, second);
-        ledger.receipted(B, List.of(urgent.envelope().messageId()));
+        List<Outbound> sent = urgentSentAheadOfTwo(ledger);
+        ledger.receipted(B, List.of(sent.getFirst().envelope().messageId()));
         ledger.applyReceipts();
 
         assertThat(due(ledger)).as("the rows sent after it are in flight, not missing").isEmpty();
@@ -266,16 +272,14 @@ class DeliveryLedgerTest {
     void aReceiptOfARowSentAfterAnUrgentOneStillFindsTheRowsMissingBeforeIt() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
                 clock, CustodyLog.off());
-        Outbound first = sent("SITREP", 1, B);
-        Outbound second = sent("SITREP", 2, B);
-        Outbound urgent = sent("SITREP", 3, B);
-        recordAhead(ledger, 1, urgent, first, second);
-        // b returns and gets only the writer's history: the newest SITREP.
-        ledger.receipted(B, List.of(second.envelope().messageId()));
+        List<Outbound> sent = urgentSentAheadOfTwo(ledger);
+        // b returns and gets only the writer's history: the SITREP sent last.
+        ledger.receipted(B, List.of(sent.get(2).envelope().messageId()));
         ledger.applyReceipts();
 
         assertThat(due(ledger)).extracting(DeliveryLedger.Due::messageId)
-                .as("the look goes on past the urgent row, awaited first").containsExactly(first.envelope().messageId());
+                .as("the look goes on past the urgent row, awaited first")
+                .containsExactly(sent.get(1).envelope().messageId());
     }
 
     @Test

@@ -7,26 +7,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
-import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
-import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
-import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.routing.Clearances;
-import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.core.transport.TransportKind;
-import kr.c4i.gateway.custody.CustodyLog;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
@@ -38,7 +27,6 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 class OutboxCursorTest {
 
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
-    private static final NodeId A = NodeId.of("a");
 
     @TempDir
     Path dir;
@@ -53,11 +41,7 @@ class OutboxCursorTest {
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         outbox = new OutboxRepository(db.dataSource());
-        BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
-        publisher = new OutboxPublisher(db.dataSource(), outbox, new QuarantineRepository(),
-                new RowEnvelopes(new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")),
-                        CATALOGUE), A, Clearances.unrestricted(), metrics),
-                A, transport, metrics, BadRowPolicy.QUARANTINE, null, new RowFailures(5), CustodyLog.off());
+        publisher = OutboxLoop.publisher(db.dataSource(), outbox, CATALOGUE, transport, 5);
     }
 
     @AfterEach

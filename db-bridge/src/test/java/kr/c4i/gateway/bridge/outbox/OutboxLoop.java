@@ -1,18 +1,23 @@
 package kr.c4i.gateway.bridge.outbox;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.bridge.config.OutboxProperties;
+import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
@@ -22,6 +27,22 @@ import kr.c4i.gateway.tracing.MessageTracing;
 public final class OutboxLoop {
 
     private OutboxLoop() {
+    }
+
+    /**
+     * A publisher of node a sending every type to b, as over JMS: no ledger, no custody log.
+     *
+     * @param maxRowAttempts how often a row may fail alone before it is quarantined
+     */
+    public static OutboxPublisher publisher(DataSource dataSource, OutboxRepository outbox, KmtfCatalogue catalogue,
+            Transport transport, int maxRowAttempts) {
+        NodeId a = NodeId.of("a");
+        BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
+        RowEnvelopes envelopes = new RowEnvelopes(new KmtfValidator(catalogue),
+                RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")), catalogue), a, Clearances.unrestricted(),
+                metrics);
+        return new OutboxPublisher(dataSource, outbox, new QuarantineRepository(), envelopes, a, transport, metrics,
+                BadRowPolicy.QUARANTINE, null, new RowFailures(maxRowAttempts), CustodyLog.off());
     }
 
     /** @param ledger for a receipting transport; {@code null} for the others */

@@ -5,27 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import kr.c4i.gateway.bridge.config.OutboxProperties.BadRowPolicy;
-import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
-import kr.c4i.gateway.bridge.quarantine.QuarantineRepository;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
 import kr.c4i.gateway.bridge.support.Kmtf;
 import kr.c4i.gateway.bridge.support.RecordingTransport;
-import kr.c4i.gateway.core.NodeId;
-import kr.c4i.gateway.core.routing.Clearances;
-import kr.c4i.gateway.core.routing.RoutingTable;
-import kr.c4i.gateway.core.transport.TransportKind;
-import kr.c4i.gateway.custody.CustodyLog;
-import kr.c4i.gateway.kmtf.KmtfValidator;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 
 /**
@@ -36,7 +25,6 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 class OutboxUrgentFirstTest {
 
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
-    private static final NodeId A = NodeId.of("a");
 
     @TempDir
     Path dir;
@@ -51,11 +39,7 @@ class OutboxUrgentFirstTest {
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         outbox = new OutboxRepository(db.dataSource(), CATALOGUE);
-        BridgeMetrics metrics = new BridgeMetrics(new SimpleMeterRegistry(), TransportKind.JMS);
-        publisher = new OutboxPublisher(db.dataSource(), outbox, new QuarantineRepository(),
-                new RowEnvelopes(new KmtfValidator(CATALOGUE), RoutingTable.of(Map.of(NodeId.of("b"), List.of("*")),
-                        CATALOGUE), A, Clearances.unrestricted(), metrics),
-                A, transport, metrics, BadRowPolicy.QUARANTINE, null, new RowFailures(3), CustodyLog.off());
+        publisher = OutboxLoop.publisher(db.dataSource(), outbox, CATALOGUE, transport, 3);
     }
 
     @AfterEach
