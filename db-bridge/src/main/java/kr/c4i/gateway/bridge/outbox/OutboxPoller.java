@@ -136,7 +136,7 @@ public final class OutboxPoller implements AutoCloseable {
             try {
                 ensureListening();
                 int limit = isolating > 0 ? 1 : properties.batchSize();
-                int claimed = publisher.publishBatch(limit);
+                int claimed = publisher.publishBatch(limit, isolating > 0);
                 isolating = Math.max(0, isolating - claimed);
                 boolean behind = publisher.checkBehind(clock.instant());
                 resendUnreceipted(claimed < limit);

@@ -94,7 +94,15 @@ public final class OutboxPublisher {
 
     /** @return how many rows were claimed; fewer than {@code limit} means the outbox is drained */
     int publishBatch(int limit) throws SQLException, TransportException, BadRowException {
-        Published published = OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit));
+        return publishBatch(limit, false);
+    }
+
+    /**
+     * @param isolating whether the poller claims row by row to isolate a failure: then rows go in id order only
+     * @return how many rows were claimed; fewer than {@code limit} means the outbox is drained
+     */
+    int publishBatch(int limit, boolean isolating) throws SQLException, TransportException, BadRowException {
+        Published published = OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit, isolating));
         outbox.claimedUpTo(published.resumeAt());
         if (ledger != null) {
             ledger.await(published.awaiting());
@@ -117,8 +125,9 @@ public final class OutboxPublisher {
     private record Published(int claimed, long resumeAt, DeliveryLedger.Sent awaiting) {
     }
 
-    private Published publish(Connection tx, int limit) throws SQLException, TransportException, BadRowException {
-        OutboxRepository.Claim claim = outbox.claim(tx, limit);
+    private Published publish(Connection tx, int limit, boolean isolating)
+            throws SQLException, TransportException, BadRowException {
+        OutboxRepository.Claim claim = outbox.claim(tx, limit, isolating);
         List<OutboxRow> rows = claim.rows();
         if (rows.isEmpty()) {
             return new Published(0, OutboxCursor.NONE, DeliveryLedger.Sent.NONE);

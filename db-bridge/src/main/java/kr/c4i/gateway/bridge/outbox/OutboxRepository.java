@@ -33,6 +33,15 @@ final class OutboxRepository {
     private static final String CLAIM = """
             SELECT %s
               FROM outbox
+             WHERE id >= ? AND sent_at IS NULL
+             ORDER BY id
+             LIMIT ?
+               FOR UPDATE SKIP LOCKED""".formatted(COLUMNS);
+
+    /** {@link #CLAIM} past the rows this transaction claimed ahead, which it holds already. */
+    private static final String CLAIM_AFTER_AHEAD = """
+            SELECT %s
+              FROM outbox
              WHERE id >= ? AND sent_at IS NULL AND id <> ALL (?)
              ORDER BY id
              LIMIT ?
@@ -91,16 +100,24 @@ final class OutboxRepository {
         this.urgent = new UrgentRowsAhead(catalogue);
     }
 
-    Claim claim(Connection tx, int limit) throws SQLException {
+    /**
+     * @param inOrderOnly claim in id order only, as the poller does while it isolates a failure: the row that failed is
+     *        the next in id order, and urgent rows taken ahead of it would keep it from failing alone
+     */
+    Claim claim(Connection tx, int limit, boolean inOrderOnly) throws SQLException {
         long from = cursor.next(tx);
-        List<OutboxRow> ahead = behind ? claimAhead(tx, urgent.take(tx, from, limit)) : List.of();
+        List<OutboxRow> ahead = behind && !inOrderOnly ? claimAhead(tx, urgent.take(tx, from, limit)) : List.of();
         List<OutboxRow> inOrder = List.of();
         if (ahead.size() < limit) {
-            try (PreparedStatement ps = tx.prepareStatement(CLAIM)) {
-                ps.setLong(1, from);
-                ps.setArray(2, tx.createArrayOf("bigint", ahead.stream().map(OutboxRow::id).toArray()));
-                ps.setInt(3, limit - ahead.size());
-                inOrder = rows(ps, limit - ahead.size());
+            int left = limit - ahead.size();
+            try (PreparedStatement ps = tx.prepareStatement(ahead.isEmpty() ? CLAIM : CLAIM_AFTER_AHEAD)) {
+                int i = 1;
+                ps.setLong(i++, from);
+                if (!ahead.isEmpty()) {
+                    ps.setArray(i++, tx.createArrayOf("bigint", ahead.stream().map(OutboxRow::id).toArray()));
+                }
+                ps.setInt(i, left);
+                inOrder = rows(ps, left);
             }
         }
         behind = ahead.size() + inOrder.size() == limit;

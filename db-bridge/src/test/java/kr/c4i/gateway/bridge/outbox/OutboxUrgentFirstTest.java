@@ -125,4 +125,17 @@ class OutboxUrgentFirstTest {
                 .containsExactly("failing-immediate " + OutboxPublisher.REPEATED_FAILURE);
         assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
     }
+
+    @Test
+    void whileThePollerIsolatesAFailureRowByRowItClaimsInIdOrderSoTheFailingRowIsTheOneClaimed() throws Exception {
+        routine(3);
+        insert("flash", "EXORD", null);
+
+        assertThat(publisher.publishBatch(1, true)).isEqualTo(1);
+        assertThat(publisher.publishBatch(1, true)).isEqualTo(1);
+        assertThat(sent()).as("isolating: the rows in id order, the urgent one not ahead")
+                .containsExactly("r-0", "r-1");
+        assertThat(publisher.publishBatch(1, false)).isEqualTo(1);
+        assertThat(sent().getLast()).as("after the isolation, a full claim looks ahead again").isEqualTo("flash");
+    }
 }
