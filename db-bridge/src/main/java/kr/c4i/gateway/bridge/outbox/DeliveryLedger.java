@@ -64,7 +64,9 @@ import kr.c4i.gateway.kmtf.catalogue.Reliability;
  * without a receipt. Resending merely because receipts are slow would add load exactly when a receiver is behind,
  * and turn a backlog into a storm. The urgent rows a bridge behind its outbox sends ahead of the others
  * ({@link UrgentRowsAhead}) leave outbox order: their receipts show nothing missing (the rows before them may not be
- * sent yet), and they are shown missing only by a receipt of a row sent after them, which has a higher id.
+ * sent yet), in memory or once spilled ({@code in_order}, db-bridge V18), and they are shown missing only by a receipt
+ * of a row sent after them, which has a higher id. Nor do the receipts of deliveries taken over from a silent bridge:
+ * its writer's order is not this bridge's.
  *
  * <p>A receipt is a custody step: the custody log records it, naming the rows of the sends it receipts.
  *
@@ -78,9 +80,10 @@ public final class DeliveryLedger implements ReceiptHandler {
     static final int MAX_WAITING = 100_000;
 
     private static final String SPILL = """
-            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at, sent_in)
-            SELECT m, d, s, n, nullif(l, 0)
-              FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::bigint[]) AS u(m, d, s, n, l)
+            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at, sent_in, in_order)
+            SELECT m, d, s, n, nullif(l, 0), o
+              FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::bigint[], ?::boolean[])
+                   AS u(m, d, s, n, l, o)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
     // Renewed with the lowest outbox id a send awaits: a send may claim rows below those it awaits already (another
@@ -106,8 +109,8 @@ public final class DeliveryLedger implements ReceiptHandler {
              ORDER BY id""";
 
     private static final String ADOPT = """
-            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at, sent_in)
-            SELECT m, d, s, clock_timestamp(), nullif(l, 0)
+            INSERT INTO outbox_delivery (message_id, destination, last_sent_at, next_attempt_at, sent_in, in_order)
+            SELECT m, d, s, clock_timestamp(), nullif(l, 0), false
               FROM unnest(?::text[], ?::text[], ?::timestamptz[], ?::bigint[]) AS u(m, d, s, l)
             ON CONFLICT (message_id, destination) DO NOTHING""";
 
@@ -120,7 +123,7 @@ public final class DeliveryLedger implements ReceiptHandler {
              USING outbox o
              WHERE d.destination = ? AND d.message_id = ANY (?)
                AND o.message_id = d.message_id
-            RETURNING o.kmtf_type, o.id, d.message_id, d.sent_in""";
+            RETURNING o.kmtf_type, o.id, d.message_id, d.sent_in, d.in_order""";
 
     private static final String DUE = """
             SELECT d.message_id, d.destination, d.attempts,
@@ -351,7 +354,9 @@ public final class DeliveryLedger implements ReceiptHandler {
                 ps.setArray(2, tx.createArrayOf("text", spilled.toArray(String[]::new)));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        reached.merge(new Progress(receiver, rs.getString(1)), rs.getLong(2), Math::max);
+                        if (rs.getBoolean(5)) {
+                            reached.merge(new Progress(receiver, rs.getString(1)), rs.getLong(2), Math::max);
+                        }
                         steps.add(CustodyEvent.RECEIPTED, rs.getString(3), custody.link(), List.of(receiver), null,
                                 null, null, rs.getLong(4));
                     }
@@ -568,6 +573,8 @@ public final class DeliveryLedger implements ReceiptHandler {
                     ordered.stream().map(s -> utc(s.nextAttempt())).toArray()));
             ps.setArray(5, tx.createArrayOf("bigint",
                     ordered.stream().map(s -> s.waiting().sentIn()).toArray(Long[]::new)));
+            ps.setArray(6, tx.createArrayOf("boolean",
+                    ordered.stream().map(s -> !s.waiting().ahead()).toArray(Boolean[]::new)));
             ps.executeUpdate();
         }
     }

@@ -283,6 +283,50 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void aReceiptOfAnUrgentRowWrittenToTheLedgerAfterItWasSentAheadShowsNothingMissing() throws Exception {
+        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
+                clock, CustodyLog.off());
+        Outbound first = sent("SITREP", 1, B);
+        Outbound second = sent("SITREP", 2, B);
+        Outbound urgent = sent("SITREP", 3, B);
+        recordAhead(ledger, 1, urgent, first);
+        clock.advance(Duration.ofSeconds(5));
+        ledger.upkeep(DeliveryLedgerTest::owedToB);
+        assertThat(ledgerRows()).as("both slow: written to the ledger").hasSize(2);
+        record(ledger, second);
+
+        ledger.receipted(B, List.of(urgent.envelope().messageId()));
+        ledger.applyReceipts();
+
+        assertThat(due(ledger)).as("the row sent with it and the one sent since are in flight, not missing").isEmpty();
+        assertThat(ledgerRows()).containsExactly(first.envelope().messageId() + " b");
+    }
+
+    @Test
+    void aReceiptOfADeliveryTakenOverFromASilentBridgeShowsNothingMissingOfThisBridgesSends() throws Exception {
+        DeliveryLedger gone = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock, CustodyLog.off());
+        DeliveryLedger partner = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                clock, CustodyLog.off());
+        Outbound partners = sent("SITREP", 1, B);
+        Outbound gones = sent("SITREP", 2, B);
+        record(gone, gones);
+        gone.upkeep(DeliveryLedgerTest::owedToB);
+        db.execute("UPDATE outbox_sender SET renewed_at = renewed_at - interval '31 seconds'");
+        db.execute("UPDATE outbox SET sent_at = sent_at - interval '31 seconds'");
+        assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isEqualTo(1);
+        // The partner sends a row the silent one had claimed and rolled back, on its own writer.
+        record(partner, partners);
+
+        partner.receipted(B, List.of(gones.envelope().messageId()));
+        partner.applyReceipts();
+
+        assertThat(due(partner)).as("another writer's order says nothing of the partner's sends").isEmpty();
+        assertThat(ledgerRows()).isEmpty();
+        assertThat(partner.unreceipted()).isEqualTo(1);
+    }
+
+    @Test
     void aBurstStillInFlightIsNotResentWhenItsFirstReceiptsArrive() throws Exception {
         DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
                 clock, CustodyLog.off());
