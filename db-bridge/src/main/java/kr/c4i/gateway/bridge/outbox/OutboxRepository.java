@@ -30,22 +30,18 @@ final class OutboxRepository {
 
     private static final String COLUMNS = "id, message_id, kmtf_type, precedence, body, created_at, traceparent";
 
-    private static final String CLAIM = """
+    private static final String CLAIM_IN_ORDER = """
             SELECT %s
               FROM outbox
-             WHERE id >= ? AND sent_at IS NULL
+             WHERE id >= ? AND sent_at IS NULL%s
              ORDER BY id
              LIMIT ?
-               FOR UPDATE SKIP LOCKED""".formatted(COLUMNS);
+               FOR UPDATE SKIP LOCKED""";
+
+    private static final String CLAIM = CLAIM_IN_ORDER.formatted(COLUMNS, "");
 
     /** {@link #CLAIM} past the rows this transaction claimed ahead, which it holds already. */
-    private static final String CLAIM_AFTER_AHEAD = """
-            SELECT %s
-              FROM outbox
-             WHERE id >= ? AND sent_at IS NULL AND id <> ALL (?)
-             ORDER BY id
-             LIMIT ?
-               FOR UPDATE SKIP LOCKED""".formatted(COLUMNS);
+    private static final String CLAIM_AFTER_AHEAD = CLAIM_IN_ORDER.formatted(COLUMNS, " AND id <> ALL (?)");
 
     private static final String CLAIM_AHEAD = """
             SELECT %s
