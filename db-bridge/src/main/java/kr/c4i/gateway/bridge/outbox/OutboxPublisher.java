@@ -4,13 +4,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -136,7 +136,7 @@ public final class OutboxPublisher {
         DeliveryLedger.Sent awaiting;
         Map<String, OutboxRow> sent = new LinkedHashMap<>();
         try {
-            awaiting = publish(tx, rows, claim.ahead().size(), sent);
+            awaiting = publish(tx, rows, claim.ahead(), sent);
         }
         catch (RuntimeException ex) {
             // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
@@ -158,11 +158,11 @@ public final class OutboxPublisher {
     }
 
     /**
-     * @param ahead how many of the first rows were claimed ahead of the rest
+     * @param ahead the rows among {@code rows} claimed ahead of the rest
      * @param rowsById filled with the rows sent, by message id
      */
-    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, int ahead, Map<String, OutboxRow> rowsById)
-            throws SQLException, TransportException, BadRowException {
+    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, List<OutboxRow> ahead,
+            Map<String, OutboxRow> rowsById) throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         CustodyLog.Entries steps = custody.entries();
         for (OutboxRow row : rows) {
@@ -210,15 +210,14 @@ public final class OutboxPublisher {
         metrics.published(sent.size());
         return ledger == null ? DeliveryLedger.Sent.NONE
                 : ledger.sent(tx, List.copyOf(toSend.values()), id -> rowsById.get(id).id(), sentIn,
-                        aheadOf(rows, ahead));
+                        aheadOf(ahead));
     }
 
-    private static Predicate<String> aheadOf(List<OutboxRow> rows, int ahead) {
-        if (ahead == 0) {
+    private static Predicate<String> aheadOf(List<OutboxRow> ahead) {
+        if (ahead.isEmpty()) {
             return id -> false;
         }
-        Set<String> ids = new HashSet<>();
-        rows.subList(0, ahead).forEach(row -> ids.add(row.messageId()));
+        Set<String> ids = ahead.stream().map(OutboxRow::messageId).collect(Collectors.toSet());
         return ids::contains;
     }
 
