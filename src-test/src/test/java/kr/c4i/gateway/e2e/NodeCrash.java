@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -20,6 +21,8 @@ final class NodeCrash {
 
     private static final Map<Integer, String> SIGNALS = Map.of(4, "SIGILL", 6, "SIGABRT", 7, "SIGBUS", 8, "SIGFPE",
             9, "SIGKILL", 11, "SIGSEGV", 15, "SIGTERM");
+    /** The signals a fault raises (not a kill or a stop asked for), which leave a crash report or a core. */
+    private static final Set<Integer> FAULTS = Set.of(4, 6, 7, 8, 11);
     private static final int REPORT_LINES = 30;
     private static final long GDB_SECONDS = 120;
 
@@ -37,8 +40,7 @@ final class NodeCrash {
 
     /** Empty unless the process died of a signal that leaves a crash report or a core; else those, quoted. */
     static String report(int exitCode, Path workDir, Path java) {
-        int signal = exitCode - 128;
-        if (signal != 4 && signal != 6 && signal != 7 && signal != 8 && signal != 11) {
+        if (!FAULTS.contains(exitCode - 128)) {
             return "";
         }
         StringBuilder report = new StringBuilder();

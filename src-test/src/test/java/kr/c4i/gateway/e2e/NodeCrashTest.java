@@ -25,7 +25,8 @@ class NodeCrashTest {
         assertThat(shell.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(shell.exitValue()).isEqualTo(139);
 
-        assertThat(NodeCrash.describe("node a", shell.exitValue())).isEqualTo("node a exited with 139 (killed by SIGSEGV)");
+        assertThat(NodeCrash.describe("node a", shell.exitValue()))
+                .isEqualTo("node a exited with 139 (killed by SIGSEGV)");
         String report = NodeCrash.report(shell.exitValue(), dir, Path.of("/bin/sh"));
         String pattern = Files.readString(Path.of("/proc/sys/kernel/core_pattern")).strip();
         if (pattern.startsWith("|") || pattern.contains("/")) {

@@ -64,9 +64,7 @@ final class NodeProcess implements AutoCloseable {
         this.environment = environment;
         this.httpPort = httpPort;
         this.log = log;
-        String file = log.getFileName().toString();
-        this.workDir = log.resolveSibling(file.substring(0, file.lastIndexOf('.') < 0 ? file.length()
-                : file.lastIndexOf('.')) + "-cwd");
+        this.workDir = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "-cwd");
         authorization = "Basic " + Base64.getEncoder().encodeToString(
                 ("user:" + managementPassword).getBytes(StandardCharsets.UTF_8));
         command = new ArrayList<>(List.of(System.getProperty("gateway.java", "java"), "-Xmx384m",
