@@ -101,6 +101,22 @@ class DeliveryLedgerTest {
         return List.of(urgent, first, second);
     }
 
+    /** A ledger that awaits a delivery in memory for 5 s before it writes it into outbox_delivery. */
+    private DeliveryLedger ledger(Duration resendMax) {
+        return new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), resendMax, clock, CustodyLog.off());
+    }
+
+    /**
+     * 31 s later, by the database's clock too, for the rows sent and for the bridges holding deliveries in memory
+     * (a bridge that holds none renews its row meanwhile).
+     */
+    private void thirtyOneSecondsLater() throws Exception {
+        db.execute("UPDATE outbox_sender SET renewed_at = renewed_at - interval '31 seconds' "
+                + "WHERE unsettled_from IS NOT NULL");
+        db.execute("UPDATE outbox SET sent_at = sent_at - interval '31 seconds'");
+        clock.advance(Duration.ofSeconds(31));
+    }
+
     /** Each RELIABLE outbox row owed to b. */
     private static Optional<Outbound> owedToB(OutboxRow row) {
         MessageType type = CATALOGUE.require(row.kmtfType());
@@ -120,8 +136,7 @@ class DeliveryLedgerTest {
 
     @Test
     void reliableMessagesAwaitAReceiptFromEachDestinationBestEffortOnesDoNot() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofSeconds(30));
         String bestEffort = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.BEST_EFFORT)
                 .findFirst().orElseThrow().id();
         Outbound sitrep = sent("SITREP", 1, B, C);
@@ -141,8 +156,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aDeliveryReceiptedInTimeIsNeverWrittenToTheLedgerOneNotReceiptedIsWithItsSend() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofSeconds(30));
         Outbound receipted = sent("SITREP", 1, B);
         Outbound slow = sent("SPOTREP", 2, B);
         record(ledger, receipted, slow);
@@ -166,10 +180,8 @@ class DeliveryLedgerTest {
 
     @Test
     void whatABridgeThatWentSilentAwaitedIsTakenOverAfterResendMaxDueAtOnce() throws Exception {
-        DeliveryLedger gone = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
-        DeliveryLedger partner = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger gone = ledger(Duration.ofSeconds(30));
+        DeliveryLedger partner = ledger(Duration.ofSeconds(30));
         Outbound receipted = sent("SITREP", 1, B);
         Outbound first = sent("SITREP", 2, B);
         Outbound second = sent("SPOTREP", 3, B);
@@ -181,11 +193,8 @@ class DeliveryLedgerTest {
         assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isZero();
         assertThat(ledgerRows()).isEmpty();
 
-        // 31 s later, by the database's clock, with the partner renewing its own row meanwhile.
-        db.execute("UPDATE outbox_sender SET renewed_at = renewed_at - interval '31 seconds' "
-                + "WHERE unsettled_from IS NOT NULL");
-        db.execute("UPDATE outbox SET sent_at = sent_at - interval '31 seconds'");
-        clock.advance(Duration.ofSeconds(31));
+        // With the partner renewing its own row meanwhile.
+        thirtyOneSecondsLater();
         assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isEqualTo(2);
 
         assertThat(ledgerRows()).as("from the lowest it still awaited on; the one receipted before it is not owed")
@@ -198,8 +207,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptAppliedByThePollerMarksTheDeliveryDone() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofSeconds(30));
         Outbound sitrep = sent("SITREP", 1, B, C);
         record(ledger, sitrep);
 
@@ -218,8 +226,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptThatOvertakesTheSendersCommitIsAppliedAfterIt() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofSeconds(30));
         Outbound sitrep = sent("SITREP", 1, B);
         ledger.receipted(B, List.of(sitrep.envelope().messageId()));
         record(ledger, sitrep);
@@ -230,8 +237,7 @@ class DeliveryLedgerTest {
 
     @Test
     void receiptsOfUntrackedMessagesChangeNothing() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofSeconds(30));
         ledger.receipted(B, List.of("not-ours", "best-effort"));
 
         assertThat(ledger.applyReceipts()).isEqualTo(2);
@@ -240,8 +246,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aMessageIsDueOnceItsDestinationHasReceiptedALaterOneOfTheSameType() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         Outbound missed = sent("SITREP", 1, B);
         Outbound otherType = sent("SPOTREP", 2, B);
         Outbound later = sent("SITREP", 3, B);
@@ -258,8 +263,7 @@ class DeliveryLedgerTest {
 
     @Test
     void anUrgentRowSentAheadShowsNoRowSentAfterItMissing() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         List<Outbound> sent = urgentSentAheadOfTwo(ledger);
         ledger.receipted(B, List.of(sent.getFirst().envelope().messageId()));
         ledger.applyReceipts();
@@ -270,8 +274,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptOfARowSentAfterAnUrgentOneStillFindsTheRowsMissingBeforeIt() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         List<Outbound> sent = urgentSentAheadOfTwo(ledger);
         // b returns and gets only the writer's history: the SITREP sent last.
         ledger.receipted(B, List.of(sent.get(2).envelope().messageId()));
@@ -284,8 +287,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptOfAnUrgentRowWrittenToTheLedgerAfterItWasSentAheadShowsNothingMissing() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         Outbound first = sent("SITREP", 1, B);
         Outbound second = sent("SITREP", 2, B);
         Outbound urgent = sent("SITREP", 3, B);
@@ -304,16 +306,13 @@ class DeliveryLedgerTest {
 
     @Test
     void aReceiptOfADeliveryTakenOverFromASilentBridgeShowsNothingMissingOfThisBridgesSends() throws Exception {
-        DeliveryLedger gone = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
-        DeliveryLedger partner = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                clock, CustodyLog.off());
+        DeliveryLedger gone = ledger(Duration.ofSeconds(30));
+        DeliveryLedger partner = ledger(Duration.ofSeconds(30));
         Outbound partners = sent("SITREP", 1, B);
         Outbound gones = sent("SITREP", 2, B);
         record(gone, gones);
         gone.upkeep(DeliveryLedgerTest::owedToB);
-        db.execute("UPDATE outbox_sender SET renewed_at = renewed_at - interval '31 seconds'");
-        db.execute("UPDATE outbox SET sent_at = sent_at - interval '31 seconds'");
+        thirtyOneSecondsLater();
         assertThat(partner.upkeep(DeliveryLedgerTest::owedToB)).isEqualTo(1);
         // The partner sends a row the silent one had claimed and rolled back, on its own writer.
         record(partner, partners);
@@ -328,8 +327,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aBurstStillInFlightIsNotResentWhenItsFirstReceiptsArrive() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         Outbound first = sent("SITREP", 1, B);
         Outbound second = sent("SITREP", 2, B);
         Outbound third = sent("SITREP", 3, B);
@@ -342,8 +340,7 @@ class DeliveryLedgerTest {
 
     @Test
     void aResentMessageWaitsResendAfterBeforeItIsSentAgain() throws Exception {
-        DeliveryLedger ledger = new DeliveryLedger(db.dataSource(), Duration.ofSeconds(5), Duration.ofMinutes(10),
-                clock, CustodyLog.off());
+        DeliveryLedger ledger = ledger(Duration.ofMinutes(10));
         Outbound missed = sent("SITREP", 1, B);
         Outbound later = sent("SITREP", 2, B);
         record(ledger, missed, later);
