@@ -24,8 +24,9 @@ import kr.c4i.gateway.tools.node.GatewayLaunch;
 import kr.c4i.gateway.tools.node.NodeLaunch;
 
 /**
- * One bridge or WAN gateway as a separate operating-system process, started from the executable jar users deploy,
- * so a test can kill it with SIGKILL (no shutdown hook, no flush) and start it again.
+ * One bridge or WAN gateway as a separate operating-system process, started from the executable jar users deploy
+ * (extracted, with an ahead-of-time cache: {@link NodeJar}), so a test can kill it with SIGKILL (no shutdown hook, no
+ * flush) and start it again.
  */
 final class NodeProcess implements AutoCloseable {
 
@@ -34,7 +35,10 @@ final class NodeProcess implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
+    /** The JVM and its options; the jar's part and the node's arguments follow at each start. */
     private final List<String> command;
+    private final NodeJar jar;
+    private final List<String> arguments;
     private final Map<String, String> environment;
     private final Path log;
     /** The process's working directory, where its JVM crash report and core dump land. */
@@ -44,6 +48,8 @@ final class NodeProcess implements AutoCloseable {
     private Process process;
     /** Whether this test ended the process, so an exit is not the process's own. */
     private boolean endedHere;
+    /** The ahead-of-time cache this process writes as it exits, if it is its jar's training run. */
+    private @Nullable Path training;
 
     /** The launch's secrets go into the process's environment, not on a command line every local user can read. */
     NodeProcess(NodeLaunch launch, int httpPort, Path log) {
@@ -72,8 +78,8 @@ final class NodeProcess implements AutoCloseable {
                 // The client compiler only: several of these JVMs start at once on a small machine, and the tests'
                 // loads need no peak throughput.
                 "-XX:TieredStopAtLevel=1", "-XX:ErrorFile=" + workDir.resolve("hs_err_pid%p.log")));
-        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
-        command.addAll(arguments);
+        this.jar = NodeJar.of(jar, Path.of(command.getFirst()));
+        this.arguments = arguments;
     }
 
     static Path bridgeJar() {
@@ -96,10 +102,18 @@ final class NodeProcess implements AutoCloseable {
         List<String> shell = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -c unlimited 2>/dev/null; exec \"$@\"",
                 "sh"));
         shell.addAll(command);
+        NodeJar.Start launch = jar.start();
+        shell.addAll(launch.arguments());
+        shell.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(shell).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         process = builder.start();
+        training = launch.training();
+        if (training != null) {
+            Path output = training;
+            process.onExit().thenAccept(ended -> jar.trained(output, ended.exitValue()));
+        }
         endedHere = false;
         return this;
     }
@@ -207,7 +221,8 @@ final class NodeProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             endedHere = true;
             process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            // A training run writes its jar's cache as it exits, which takes some seconds more.
+            if (!process.waitFor(training == null ? 20 : 120, TimeUnit.SECONDS)) {
                 kill();
             }
         }
