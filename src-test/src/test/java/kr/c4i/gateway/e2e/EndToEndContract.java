@@ -36,6 +36,9 @@ abstract class EndToEndContract {
     private static final String SENT_COUNT = "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL";
     private static final String INBOX_IDS = "SELECT message_id FROM inbox ORDER BY 1";
 
+    /** The most messages a stream that a test ends writes: a minute's worth here, and a bound if it never ends it. */
+    private static final int STREAM_MAX = 20_000;
+
     /** Kept when a case fails: its nodes' logs are there. */
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -62,7 +65,12 @@ abstract class EndToEndContract {
 
     /** Inserts messages in the background, a few at a time, like an application at work. */
     CompletableFuture<Void> produce(int count) {
-        return produce(count, (type, i) -> cluster.insertOutbox("a", type, message(type, i)));
+        return stream(count).done().thenApply(written -> null);
+    }
+
+    /** As {@link #produce}, up to {@code max} messages, or fewer if the test ends the stream earlier. */
+    Stream stream(int max) {
+        return stream(max, (type, i) -> cluster.insertOutbox("a", type, message(type, i)));
     }
 
     /**
@@ -71,8 +79,8 @@ abstract class EndToEndContract {
      * the primary died, its answer did not) is done.
      */
     CompletableFuture<Void> produceThroughFailover(int count) {
-        return produce(count, (type, i) -> insertAgainUntilWritten(RawOutboxRow.of("a-" + i, type, "ROUTINE",
-                message(type, i), null)));
+        return stream(count, (type, i) -> insertAgainUntilWritten(RawOutboxRow.of("a-" + i, type, "ROUTINE",
+                message(type, i), null))).done().thenApply(written -> null);
     }
 
     /** How the application writes its {@code i}-th message, of {@code type}, into a's outbox. */
@@ -80,21 +88,50 @@ abstract class EndToEndContract {
         void write(String type, int i) throws Exception;
     }
 
-    private static CompletableFuture<Void> produce(int count, Write write) {
-        return CompletableFuture.runAsync(() -> {
+    private static Stream stream(int max, Write write) {
+        Stream stream = new Stream(max);
+        stream.done.completeAsync(() -> {
             try {
-                for (int i = 0; i < count; i++) {
+                int i = 0;
+                for (; i < stream.end; i++) {
                     write.write(i % 2 == 0 ? "SITREP" : "SPOTREP", i);
+                    stream.written = i + 1;
                     if (i % 20 == 0) {
                         // The stimulus, not a wait: pacing keeps the stream going while a test kills a node.
                         TimeUnit.MILLISECONDS.sleep(5);
                     }
                 }
+                return i;
             }
             catch (Exception ex) {
                 throw new IllegalStateException(ex);
             }
         });
+        return stream;
+    }
+
+    /**
+     * Messages written into a's outbox in the background; {@link #done} gives how many once the stream ends, at its
+     * maximum or where {@link #endAfter} put its end.
+     */
+    static final class Stream {
+
+        private final CompletableFuture<Integer> done = new CompletableFuture<>();
+        private volatile int end;
+        private volatile int written;
+
+        private Stream(int max) {
+            this.end = max;
+        }
+
+        /** Ends the stream {@code more} messages after those written so far, or at its maximum if that comes first. */
+        void endAfter(int more) {
+            this.end = Math.min(this.end, this.written + more);
+        }
+
+        CompletableFuture<Integer> done() {
+            return this.done;
+        }
     }
 
     private void insertAgainUntilWritten(RawOutboxRow row) throws Exception {
@@ -222,19 +259,22 @@ abstract class EndToEndContract {
         boolean jms = transport() == TransportKind.JMS;
         NodeProcess aVictim = firsts.getLast();
         NodeProcess bVictim = jms ? firsts.getFirst() : b2;
-        CompletableFuture<Void> producing = produce(3000);
+        // A stream that goes on until a's bridge is dead, however long the checks before take on a busy machine,
+        // and for 1,500 messages after it, so both kills fall in mid-stream.
+        Stream stream = stream(STREAM_MAX);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", INBOX_COUNT) > 300);
         // Both of each pair at work before either dies.
         await().atMost(Duration.ofSeconds(30)).until(() -> counted(a2, "gateway_outbox_published_total{") > 0
                 && counted(b2, "gateway_inbox_inserted_total{") > 0 && counted(firsts.getFirst(),
                         "gateway_inbox_inserted_total{") > 0);
-        Fault a = kill(aVictim, "a-killed", 3000);
+        Fault a = kill(aVictim, "a-killed", STREAM_MAX);
+        stream.endAfter(1500);
         await().atMost(Duration.ofSeconds(60)).until(() -> cluster.count("b", INBOX_COUNT)
                 > a.resumed().atFault() + 300);
-        Fault b = kill(bVictim, "b-killed", 3001);
-        producing.get(120, TimeUnit.SECONDS);
+        Fault b = kill(bVictim, "b-killed", STREAM_MAX + 1);
+        int written = stream.done().get(120, TimeUnit.SECONDS);
 
-        assertExactlyOnce(3002);
+        assertExactlyOnce(written + 2);
         if (jms) {
             report("the sending node's active bridge and broker primary (one process) killed, its backup's broker "
                     + "taking over", a.resumed(), a.flash());
