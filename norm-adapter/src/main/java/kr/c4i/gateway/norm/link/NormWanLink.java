@@ -726,6 +726,8 @@ public final class NormWanLink implements WanLink {
         private final Map<Long, Long> urgentHandedOver = new HashMap<>();
         /** The counter of the frame the outstanding watermark is on; 0 when none is. Unicast only. */
         private long watermarkAt;
+        /** When the outstanding watermark was asked for. */
+        private long watermarkArmedNanos;
         /** When the next probe may go, in multicast mode (no watermark paces it there). */
         private long nextProbeNanos;
         /** The last probe, while the peer is not UP; 0 when none. Unicast only. */
@@ -865,6 +867,7 @@ public final class NormWanLink implements WanLink {
         private void armWatermark(NormSession session) {
             boolean set = this.lastObject != 0 && session.setWatermark(this.lastObject);
             this.watermarkAt = set ? this.ledger.nextCounter() - 1 : 0;
+            this.watermarkArmedNanos = System.nanoTime();
         }
 
         /** The watermark request ended: acknowledged, or NORM gave up asking. Unicast mode. */
@@ -873,6 +876,12 @@ public final class NormWanLink implements WanLink {
             synchronized (lock()) {
                 long upTo = this.watermarkAt;
                 this.watermarkAt = 0;
+                // How long acknowledgements take is what the peer timeout must allow for on a long, lossy hop.
+                log.debug("norm WAN link of site {}: the watermark on frame {} to site {} ended {} after {} ms, with "
+                        + "{} frames ({} bytes) not acknowledged and {} frames not yet sent once",
+                        NormWanLink.this.site, upTo, this.site, status,
+                        (System.nanoTime() - this.watermarkArmedNanos) / 1_000_000,
+                        this.ledger.unacknowledgedFrames(), this.ledger.unacknowledgedBytes(), this.unsent.size());
                 if (status == NormSession.AckingStatus.SUCCESS) {
                     acknowledged(upTo);
                     if (this.ledger.state() != LinkState.UP) {
