@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * An executable jar in the form node processes start from: extracted once per test JVM (Spring Boot's tools mode), so
@@ -47,7 +46,7 @@ final class NodeJar {
                 .toAbsolutePath();
         Path into = home.resolve("jar");
         try {
-            deleteTree(home);
+            FileSystemUtils.deleteRecursively(home);
             Files.createDirectories(home);
             Process extract = new ProcessBuilder(java.toString(), "-Djarmode=tools", "-jar", built.toString(),
                     "extract", "--destination", into.toString()).redirectErrorStream(true).start();
@@ -99,17 +98,6 @@ final class NodeJar {
         }
         catch (IOException ex) {
             System.err.println("The AOT cache " + output + " could not become " + cache + ": " + ex);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
         }
     }
 
