@@ -70,11 +70,12 @@ public final class TraceCommand implements Callable<Integer> {
             try (Connection c = DriverManager.getConnection(url, connectionProperties())) {
                 c.setReadOnly(true);
                 CustodyLogReader.Answer answer = CustodyLogReader.read(c, messageId);
-                asked.add(answer.place() + " (" + url + ")");
+                asked.add(answer.place() + " (" + PostgresUrl.shown(url) + ")");
                 answers.add(answer);
             }
             catch (SQLException ex) {
-                err.println("trace: unable to read the custody log of " + url + ": " + oneLine(ex));
+                err.println("trace: unable to read the custody log of " + PostgresUrl.shown(url) + ": "
+                        + oneLine(ex));
                 unread++;
             }
         }
@@ -130,6 +131,11 @@ public final class TraceCommand implements Callable<Integer> {
                         + "jdbc:postgresql://node-a:5432/ifdb");
             }
             return text;
+        }
+
+        /** The URL as output shows it: without its password= parameter, which the terminal or a log would keep. */
+        static String shown(String url) {
+            return url.replaceAll("(?i)([?&])password=[^&]*(&|$)", "$1").replaceAll("[?&]$", "");
         }
     }
 }

@@ -123,6 +123,19 @@ class TraceCommandTest {
     }
 
     @Test
+    void aPasswordInAUrlIsNeverShown() {
+        String away = "jdbc:postgresql://127.0.0.1:1/ifdb?password=s3cret&connectTimeout=2";
+
+        CliDriver.Result r = CliDriver.run("trace", "m-1", "--database", away, "--database",
+                nodeA + "?user=postgres&password=s3cret");
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.INCOMPLETE.code());
+        assertThat(r.out() + r.err()).as(r.toString()).doesNotContain("s3cret")
+                .contains("jdbc:postgresql://127.0.0.1:1/ifdb?connectTimeout=2: ")
+                .contains("node a (" + nodeA + "?user=postgres)");
+    }
+
+    @Test
     void aUrlThatIsNotPostgresIsAUsageError() {
         CliDriver.Result r = CliDriver.run("trace", "m-1", "--database", "postgres://node-a/ifdb");
 
