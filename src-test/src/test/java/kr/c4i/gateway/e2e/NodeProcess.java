@@ -170,6 +170,11 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /** Where the process's log is and how it ends, for a failure report. */
+    String logEnd() {
+        return name + "'s log " + log + " ends:\n" + logTail();
+    }
+
     /** A management endpoint, asked with the node's credential. */
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))

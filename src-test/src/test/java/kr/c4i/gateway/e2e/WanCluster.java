@@ -370,6 +370,10 @@ final class WanCluster implements AutoCloseable {
         return client(id).strings("SELECT message_id FROM inbox ORDER BY 1");
     }
 
+    Variant variant() {
+        return variant;
+    }
+
     List<String> nodeIds() {
         return new ArrayList<>(nodes.keySet());
     }

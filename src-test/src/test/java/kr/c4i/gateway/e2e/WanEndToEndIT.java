@@ -29,6 +29,7 @@ import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -407,8 +408,8 @@ class WanEndToEndIT {
             await().alias("the standby leads").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                     .until(() -> leads(standby));
             Duration takeover = Duration.ofNanos(System.nanoTime() - lost);
-            Duration toC = untilDelivered(wan, "c", flash.fromA(), lost);
-            Duration toA = untilDelivered(wan, "a", flash.fromC(), lost);
+            Duration toC = untilDelivered(wan, "c", flash.fromA(), lost, standby, wan.gateway("s2"));
+            Duration toA = untilDelivered(wan, "a", flash.fromC(), lost, standby, wan.gateway("s2"));
             if (hangs) {
                 leader.thaw();
                 assertThat(leader.awaitExit(Duration.ofSeconds(60))).as("the thawed leader's exit code").isEqualTo(75);
@@ -446,8 +447,8 @@ class WanEndToEndIT {
             long killed = System.nanoTime();
             long promoted = wan.failoverStore("s1");
             Flashes flash = Flashes.written(wan, "at-failover");
-            Duration toC = untilDelivered(wan, "c", flash.fromA(), promoted);
-            Duration toA = untilDelivered(wan, "a", flash.fromC(), promoted);
+            Duration toC = untilDelivered(wan, "c", flash.fromA(), promoted, wan.gateway("s1"), wan.gateway("s2"));
+            Duration toA = untilDelivered(wan, "a", flash.fromC(), promoted, wan.gateway("s1"), wan.gateway("s2"));
 
             everyMessageOnceAndNoneInCustody(wan, "the store's failover", flash.withSentBy("a", fromA),
                     flash.withSentBy("c", fromC), List.of(wan.gateway("s1"), wan.gateway("s2")));
@@ -542,10 +543,28 @@ class WanEndToEndIT {
         return WanCluster.metric(gateway, "gateway_wan_pair_leader{") == 1;
     }
 
-    /** How long from {@code since} (System.nanoTime) until {@code id} is in node {@code node}'s inbox. */
-    private static Duration untilDelivered(WanCluster wan, String node, String id, long since) {
-        await().alias(id + " in " + node + "'s inbox").atMost(DELIVERY).pollInterval(Duration.ofMillis(50))
-                .until(() -> wan.inboxIds(node).contains(id));
+    /**
+     * How long from {@code since} (System.nanoTime) until {@code id} is in node {@code node}'s inbox. If it is not
+     * within {@link #DELIVERY}, the failure says where the message is, as {@code gateway trace} finds it, and how the
+     * {@code gateways}' logs end: a build machine keeps the test's output, not its directory.
+     */
+    private static Duration untilDelivered(WanCluster wan, String node, String id, long since,
+            NodeProcess... gateways) {
+        try {
+            await().alias(id + " in " + node + "'s inbox").atMost(DELIVERY).pollInterval(Duration.ofMillis(50))
+                    .until(() -> wan.inboxIds(node).contains(id));
+        }
+        catch (ConditionTimeoutException ex) {
+            // The position first: a build's summary shows a failure's first line.
+            String printed = wan.trace(id);
+            StringBuilder report = new StringBuilder(id).append(" not in ").append(node).append("'s inbox within ")
+                    .append(DELIVERY.toSeconds()).append(" s, ").append(wan.variant()).append(" variant; last known "
+                    + "position: ").append(Trail.of(printed).position()).append('\n').append(printed);
+            for (NodeProcess gateway : gateways) {
+                report.append('\n').append(gateway.logEnd());
+            }
+            throw new AssertionError(report.toString(), ex);
+        }
         return Duration.ofNanos(System.nanoTime() - since);
     }
 
