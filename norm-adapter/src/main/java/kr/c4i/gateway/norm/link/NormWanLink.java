@@ -85,6 +85,8 @@ public final class NormWanLink implements WanLink {
     static final long MULTICAST_PROBE_MILLIS = 1000;
     /** Round trips added to the peer timeout: each repair round of a lossy link costs about one. */
     static final int TIMEOUT_ROUND_TRIPS = 10;
+    /** The longest round trip and sending time the peer timeout allows for: a wild estimate must not hide a cut. */
+    static final int TIMEOUT_PART_CAP_SECONDS = 60;
 
     private final NormLinkSettings settings;
     private final SiteId site;
@@ -326,12 +328,18 @@ public final class NormWanLink implements WanLink {
     /**
      * How long frames may stay unacknowledged before the peer counts as lost: the configured timeout plus
      * {@value #TIMEOUT_ROUND_TRIPS} round trips as NORM measures them, so a long-delay link (satellite, HF) is not
-     * taken for cut while its repair rounds run. With 250 ms of one-way delay and 30% loss a fixed 5 s put a live
-     * peer DOWN 11 times in one run of the wan experiment.
+     * taken for cut while its repair rounds run (with 250 ms of one-way delay and 30% loss a fixed 5 s put a live peer
+     * DOWN 11 times in one run of the wan experiment), plus the time the link takes to send the unacknowledged bytes
+     * once at its rate: NORM asks for the acknowledgement only once it has sent everything before the watermark, so
+     * on a narrow link the wait grows with what is in flight (up to 120 kB, 7.9 s of 128 kbit/s, in the satellite
+     * run of docs/results.md). The round trip and the sending time count for {@value #TIMEOUT_PART_CAP_SECONDS} s at
+     * most.
      */
-    static Duration peerTimeout(Duration configured, double grttSeconds) {
-        double extra = Math.min(Math.max(grttSeconds, 0), 60) * TIMEOUT_ROUND_TRIPS;
-        return configured.plusNanos(Math.round(extra * 1e9));
+    static Duration peerTimeout(Duration configured, double grttSeconds, long unacknowledgedBytes,
+            double rateBitsPerSecond) {
+        double rounds = Math.min(Math.max(grttSeconds, 0), TIMEOUT_PART_CAP_SECONDS) * TIMEOUT_ROUND_TRIPS;
+        double sending = Math.min(Math.max(unacknowledgedBytes, 0) * 8 / rateBitsPerSecond, TIMEOUT_PART_CAP_SECONDS);
+        return configured.plusNanos(Math.round((rounds + sending) * 1e9));
     }
 
     private Peer peer(SiteId peer) {
@@ -931,7 +939,8 @@ public final class NormWanLink implements WanLink {
         List<LinkState> check(long now) {
             List<LinkState> transitions = new ArrayList<>(1);
             NormSession session = this.sender;
-            Duration timeout = peerTimeout(settings.peerTimeout(), session == null ? 0 : session.grttEstimate());
+            Duration timeout = peerTimeout(settings.peerTimeout(), session == null ? 0 : session.grttEstimate(),
+                    this.ledger.unacknowledgedBytes(), settings.txRateBitsPerSecond());
             synchronized (lock()) {
                 if (this.ledger.overdue(now, timeout)) {
                     down("nothing acknowledged for " + timeout, true, transitions);

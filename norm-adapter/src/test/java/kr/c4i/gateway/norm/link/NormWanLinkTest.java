@@ -426,10 +426,23 @@ class NormWanLinkTest {
     @Test
     void thePeerTimeoutGrowsWithTheRoundTripNormMeasures() {
         Duration configured = Duration.ofSeconds(5);
-        assertThat(NormWanLink.peerTimeout(configured, 0)).isEqualTo(configured);
+        assertThat(NormWanLink.peerTimeout(configured, 0, 0, 128_000)).isEqualTo(configured);
         // 250 ms each way: ten round trips of 0.5 s on top
-        assertThat(NormWanLink.peerTimeout(configured, 0.5)).isEqualTo(Duration.ofSeconds(10));
-        assertThat(NormWanLink.peerTimeout(configured, 0.02)).isEqualTo(Duration.ofMillis(5200));
+        assertThat(NormWanLink.peerTimeout(configured, 0.5, 0, 128_000)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(NormWanLink.peerTimeout(configured, 0.02, 0, 128_000)).isEqualTo(Duration.ofMillis(5200));
+        assertThat(NormWanLink.peerTimeout(configured, 3600, 0, 128_000)).as("capped")
+                .isEqualTo(Duration.ofSeconds(5 + 600));
+    }
+
+    @Test
+    void thePeerTimeoutAllowsForSendingWhatIsUnacknowledgedAtTheLinksRate() {
+        Duration configured = Duration.ofSeconds(5);
+        // 120 kB unacknowledged on 128 kbit/s: 7.5 s to send them once
+        assertThat(NormWanLink.peerTimeout(configured, 0.5, 120_000, 128_000)).isEqualTo(Duration.ofMillis(17_500));
+        // the same bytes on 2 Mbit/s hardly count
+        assertThat(NormWanLink.peerTimeout(configured, 0.02, 120_000, 2_000_000)).isEqualTo(Duration.ofMillis(5680));
+        assertThat(NormWanLink.peerTimeout(configured, 0, 100_000_000, 8_000)).as("capped")
+                .isEqualTo(Duration.ofSeconds(5 + 60));
     }
 
     @Test
