@@ -170,9 +170,12 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    /** Where the process's log is and how it ends, for a failure report. */
+    /** Whether the process still runs (or how it ended), where its log is and how it ends, for a failure report. */
     String logEnd() {
-        return name + "'s log " + log + " ends:\n" + logTail();
+        if (process != null && !process.isAlive()) {
+            return exitReport();
+        }
+        return name + " runs; its log " + log + " ends:\n" + logTail();
     }
 
     /** A management endpoint, asked with the node's credential. */
