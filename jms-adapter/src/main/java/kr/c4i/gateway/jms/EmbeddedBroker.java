@@ -1,7 +1,9 @@
 package kr.c4i.gateway.jms;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -9,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.netty.util.Version;
 import io.netty.util.internal.PlatformDependent;
 import kr.c4i.gateway.core.NodeId;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.server.ActiveMQServer;
@@ -155,6 +158,41 @@ public final class EmbeddedBroker implements AutoCloseable {
         EmbeddedActiveMQ server = this.broker;
         ActiveMQServer running = (server != null) ? server.getActiveMQServer() : null;
         return running != null && running.isReplicaSync();
+    }
+
+    /**
+     * What health shows of a broker of a pair: {@code pairRole}, {@code pairPartner}, {@code brokerRunning} (active
+     * or passive) and {@code pairSynchronized}; nothing for a lone broker.
+     */
+    public Map<String, Object> pairDetails() {
+        JmsTransportSettings.Pair pair = settings.embedded().pair();
+        if (pair == null) {
+            return Map.of();
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("pairRole", pair.role().label());
+        details.put("pairPartner", pair.partner());
+        details.put("brokerRunning", isRunning());
+        details.put("pairSynchronized", isPairSynchronized());
+        return details;
+    }
+
+    /**
+     * A broker of a pair while its process stands by (a WAN gateway's standby): up once it runs and holds its
+     * partner's journal, so that the standby can take over without waiting for the partner; {@code brokerActive}
+     * and the {@link #pairDetails}. Up, with no details, for a lone broker, which a standby does not run.
+     */
+    public TransportHealth standbyHealth() {
+        Map<String, Object> details = pairDetails();
+        if (details.isEmpty()) {
+            return TransportHealth.up(Map.of());
+        }
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("brokerActive", isActive());
+        shown.putAll(details);
+        boolean ready = Boolean.TRUE.equals(details.get("brokerRunning"))
+                && Boolean.TRUE.equals(details.get("pairSynchronized"));
+        return ready ? TransportHealth.up(shown) : TransportHealth.down(shown);
     }
 
     /** The running Artemis server, for tests that end it as a crash would. */

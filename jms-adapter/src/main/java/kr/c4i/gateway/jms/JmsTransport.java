@@ -237,7 +237,7 @@ public final class JmsTransport implements Transport {
      * {@code mode}, {@code brokerUrl}, {@code inboxQueue}, {@code senderConnected}, {@code consumerConnected} (once
      * subscribed), {@code lastError} (if any); with an embedded broker also {@code brokerActive}, {@code inboxDepth}
      * and per peer {@code queue}, {@code bridgeConnected} and {@code pending} (JMS messages waiting for that peer);
-     * with an embedded broker that is one of a pair, {@code pairRole}, {@code pairPartner} and
+     * with an embedded broker that is one of a pair, {@code pairRole}, {@code pairPartner}, {@code brokerRunning} and
      * {@code pairSynchronized} (the two hold the same journal), the broker being up when it runs, active or passive;
      * on a transport that relays, {@code relayedQueues}: per queue its {@code depth} (embedded broker) and, once
      * {@link #subscribeRelayed subscribed}, {@code consumerConnected} and {@code lastError}. Depths count JMS
@@ -262,9 +262,7 @@ public final class JmsTransport implements Transport {
             else {
                 // A passive broker of a pair is as it should be, as long as it runs.
                 brokerUp = this.broker.isRunning();
-                details.put("pairRole", pair.role().label());
-                details.put("pairPartner", pair.partner());
-                details.put("pairSynchronized", this.broker.isPairSynchronized());
+                details.putAll(this.broker.pairDetails());
             }
             this.broker.messageCount(inbox).ifPresent((depth) -> details.put("inboxDepth", depth));
         }
@@ -313,6 +311,14 @@ public final class JmsTransport implements Transport {
         }
         boolean up = this.opened && !this.closed && brokerUp && (senderConnected || consumerConnected);
         return up ? TransportHealth.up(details) : TransportHealth.down(details);
+    }
+
+    /**
+     * While this process stands by and only its embedded broker of a pair runs ({@link #startBroker}): that broker's
+     * {@link EmbeddedBroker#standbyHealth}, up once it holds its partner's journal; up with no details without one.
+     */
+    public TransportHealth standbyHealth() {
+        return (this.broker != null) ? this.broker.standbyHealth() : TransportHealth.up(Map.of());
     }
 
     /** Stops the consumer (letting a batch in the handler finish), disconnects and stops the embedded broker. */

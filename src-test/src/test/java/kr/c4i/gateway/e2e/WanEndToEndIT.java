@@ -383,6 +383,27 @@ class WanEndToEndIT {
         leaderLost(Variant.DDS, true);
     }
 
+    /**
+     * A standby's health: each side UP as the standby; over JMS, its LAN and link brokers (the backups of the
+     * leader's) hold their primaries' journals, without which they could not take over the leader's messages.
+     */
+    private static void readyToTakeOver(NodeProcess standby, Variant variant) throws Exception {
+        String health = standby.get("/actuator/health").body();
+        for (String side : List.of("lan", "wanLink", "store")) {
+            assertThat((String) JsonPath.read(health, "$.components." + side + ".details.role")).as(health)
+                    .isEqualTo("standby");
+            assertThat((String) JsonPath.read(health, "$.components." + side + ".status")).as(health).isEqualTo("UP");
+        }
+        if (variant == Variant.JMS) {
+            for (String side : List.of("lan", "wanLink")) {
+                assertThat((String) JsonPath.read(health, "$.components." + side + ".details.pairRole")).as(health)
+                        .isEqualTo("backup");
+                assertThat((Boolean) JsonPath.read(health, "$.components." + side + ".details.pairSynchronized"))
+                        .as(health).isTrue();
+            }
+        }
+    }
+
     private void leaderLost(Variant variant, boolean hangs) throws Exception {
         try (WanCluster wan = new WanCluster(dir, variant, sites("s1", List.of("a"), "s2", List.of("c")),
                 Map.of("gateway.wan.pair.enabled", "true"))) {
@@ -392,6 +413,9 @@ class WanEndToEndIT {
             NodeProcess standby = wan.startStandby("s1").awaitAnswering(WanCluster.STARTUP);
             assertThat(leads(leader)).as("the first gateway of s1 leads").isTrue();
             assertThat(leads(standby)).as("the second gateway of s1 leads").isFalse();
+            // What an operator checks before taking the leader down: the standby's health, UP once it can take over.
+            await().alias("the standby ready to take over").atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> readyToTakeOver(standby, variant));
             CompletableFuture<List<String>> fromA = produce(wan, "a", 2000, i -> "ROUTINE");
             CompletableFuture<List<String>> fromC = produce(wan, "c", 2000, i -> "ROUTINE");
             await().atMost(DELIVERY).until(() -> wan.inboxIds("c").size() > 300 && wan.inboxIds("a").size() > 300);

@@ -33,6 +33,7 @@ import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.InvalidSettingsException;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.custody.CustodyProperties;
@@ -380,17 +381,18 @@ class WanGatewayConfiguration {
 
     @Bean
     HealthIndicator lanHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
-        return WanHealth.whileLeading(WanHealth.lan(engine), leading(leadership));
+        return WanHealth.whileLeading(WanHealth.lan(engine), leading(leadership), () -> engine.lan().standbyHealth());
     }
 
     @Bean
     HealthIndicator wanLinkHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
-        return WanHealth.whileLeading(WanHealth.link(engine), leading(leadership));
+        return WanHealth.whileLeading(WanHealth.link(engine), leading(leadership), () -> engine.link().standbyHealth());
     }
 
     @Bean
     HealthIndicator storeHealthIndicator(RelayEngine engine, ObjectProvider<RelayLeadership> leadership) {
-        return WanHealth.whileLeading(WanHealth.store(engine), leading(leadership));
+        return WanHealth.whileLeading(WanHealth.store(engine), leading(leadership),
+                () -> TransportHealth.up(Map.of()));
     }
 
     /** Whether this gateway relays: a lone one always, one of a pair while it leads. */

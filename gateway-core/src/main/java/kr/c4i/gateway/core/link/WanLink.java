@@ -7,6 +7,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -112,6 +113,14 @@ public interface WanLink extends AutoCloseable {
 
     /** What a health endpoint shows about the link: per peer state and counters, the link's settings. */
     Map<String, Object> details();
+
+    /**
+     * While its gateway is the standby of a pair: whether what {@link #standBy} started is ready for a takeover (a
+     * broker of a pair holds its partner's journal), with details for the standby's health. Up with none by default.
+     */
+    default TransportHealth standbyHealth() {
+        return TransportHealth.up(Map.of());
+    }
 
     /** Stops sending and receiving and releases everything; never throws, may be called twice. */
     @Override

@@ -18,10 +18,10 @@ import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.jms.EmbeddedBroker;
 import kr.c4i.gateway.jms.EmbeddedBrokerCustomizer;
-import kr.c4i.gateway.jms.JmsTransportSettings;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,6 +160,12 @@ public final class JmsWanLink implements WanLink {
         }
     }
 
+    /** Its embedded broker of a pair's {@link EmbeddedBroker#standbyHealth}; up with no details without one. */
+    @Override
+    public TransportHealth standbyHealth() {
+        return (this.broker != null) ? this.broker.standbyHealth() : TransportHealth.up(Map.of());
+    }
+
     private void startBroker() throws TransportException {
         if (this.broker != null) {
             this.broker.startFor("site " + settings.site());
@@ -202,7 +208,7 @@ public final class JmsWanLink implements WanLink {
 
     /**
      * {@code kind}, {@code site}, {@code broker} (embedded or external), {@code brokerUrl}, {@code brokerActive}
-     * (embedded), {@code queue}, {@code queueDepth} (embedded), {@code invalidQueue}, {@code invalidMessages},
+     * (embedded) and, one of a pair, its {@link EmbeddedBroker#pairDetails}, {@code queue}, {@code queueDepth} (embedded), {@code invalidQueue}, {@code invalidMessages},
      * {@code receiverConnected}, {@code lastError}, {@code budgetBytesPerSecond}, {@code windows},
      * {@code maxFrameBytes}, and per peer its {@code url}, {@code queue}, {@code state}, {@code unacknowledgedBytes},
      * {@code framesSent}, {@code bytesSent}, {@code framesConfirmed}, {@code framesReceived}, {@code bytesReceived},
@@ -220,12 +226,7 @@ public final class JmsWanLink implements WanLink {
         if (this.broker != null) {
             details.put("brokerActive", this.broker.isActive());
             this.broker.messageCount(queue).ifPresent((depth) -> details.put("queueDepth", depth));
-            JmsTransportSettings.Pair pair = settings.embedded().pair();
-            if (pair != null) {
-                details.put("pairRole", pair.role().label());
-                details.put("pairPartner", pair.partner());
-                details.put("pairSynchronized", this.broker.isPairSynchronized());
-            }
+            details.putAll(this.broker.pairDetails());
         }
         details.put("invalidQueue", settings.invalidQueue());
         FrameReceiver frames = this.receiver;

@@ -342,9 +342,13 @@ class JmsWanLinkTest {
         JmsWanLink s2 = new JmsWanLink(this.sites.settings("s2").withPeers(Map.of(S1, JmsLinkSettings.Peer.at(
                 "(tcp://127.0.0.1:" + primaryPort + ",tcp://127.0.0.1:" + backupPort + ")?ha=true"))));
         try (leader; standby; s2) {
+            assertThat(standby.standbyHealth().up()).as("a standby whose backup broker has not started").isFalse();
             leader.standBy();
             standby.standBy();
-            await().atMost(TIMEOUT).until(() -> Boolean.TRUE.equals(standby.details().get("pairSynchronized")));
+            await().atMost(TIMEOUT).until(() -> standby.standbyHealth().up());
+            assertThat(standby.standbyHealth().details()).containsEntry("pairSynchronized", true)
+                    .containsEntry("brokerRunning", true).containsEntry("brokerActive", false);
+            assertThat(standby.details()).containsEntry("pairSynchronized", true);
             assertThat(leader.details()).containsEntry("brokerActive", true).containsEntry("pairRole", "primary");
             assertThat(standby.details()).containsEntry("brokerActive", false).containsEntry("pairRole", "backup");
             s2.open(new RecordingFrameHandler());

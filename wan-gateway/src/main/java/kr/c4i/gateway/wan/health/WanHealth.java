@@ -3,6 +3,7 @@ package kr.c4i.gateway.wan.health;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -28,11 +29,21 @@ public final class WanHealth {
     }
 
     /**
-     * The indicator while this gateway relays; UP with {@code role: standby} while it is the standby of a pair, whose
-     * LAN side, link and store are not open: it is ready to lead, and its peer's health tells of the site.
+     * The indicator while this gateway relays; while it is the standby of a pair, whose LAN side, link and store are
+     * not open, {@code role: standby} with what it runs meanwhile ({@code standingBy}: its brokers of primary/backup
+     * pairs): UP when that is ready for a takeover, DEGRADED while it is not (a backup broker that does not yet hold
+     * its partner's journal could not take over the leader's messages now). Its peer's health tells of the site.
      */
-    public static HealthIndicator whileLeading(HealthIndicator indicator, BooleanSupplier leading) {
-        return () -> leading.getAsBoolean() ? indicator.health() : Health.up().withDetail("role", "standby").build();
+    public static HealthIndicator whileLeading(HealthIndicator indicator, BooleanSupplier leading,
+            Supplier<TransportHealth> standingBy) {
+        return () -> {
+            if (leading.getAsBoolean()) {
+                return indicator.health();
+            }
+            TransportHealth standby = standingBy.get();
+            return Health.status(standby.up() ? Status.UP : DEGRADED).withDetail("role", "standby")
+                    .withDetails(standby.details()).build();
+        };
     }
 
     /** The site's LAN: the LAN side's own view (broker, participant). */

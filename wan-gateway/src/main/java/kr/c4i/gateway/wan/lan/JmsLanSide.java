@@ -126,6 +126,11 @@ public final class JmsLanSide implements LanSide {
         }
     }
 
+    @Override
+    public TransportHealth standbyHealth() {
+        return this.transport.standbyHealth();
+    }
+
     private void ingest(LanIngest ingest, List<Envelope> batch) throws Exception {
         Set<String> stored = ingest.ingest(batch);
         List<String> notStored = batch.stream().map(Envelope::messageId).filter(id -> !stored.contains(id))

@@ -1,6 +1,7 @@
 package kr.c4i.gateway.wan.lan;
 
 import java.util.List;
+import java.util.Map;
 
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
@@ -35,6 +36,14 @@ public interface LanSide extends AutoCloseable {
      * @throws TransportException if it cannot start (address taken)
      */
     default void standBy() throws TransportException {
+    }
+
+    /**
+     * While its gateway is the standby of a pair: whether what {@link #standBy} started is ready for a takeover (a
+     * broker of a pair holds its partner's journal), with details for the standby's health. Up with none by default.
+     */
+    default TransportHealth standbyHealth() {
+        return TransportHealth.up(Map.of());
     }
 
     /**

@@ -19,6 +19,7 @@ import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 
 /**
@@ -86,6 +87,11 @@ public final class SealedWanLink implements WanLink {
     @Override
     public void standBy() throws TransportException {
         link.standBy();
+    }
+
+    @Override
+    public TransportHealth standbyHealth() {
+        return link.standbyHealth();
     }
 
     @Override

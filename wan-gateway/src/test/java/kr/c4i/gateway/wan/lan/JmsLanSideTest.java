@@ -24,6 +24,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.jms.JmsTransport;
 import kr.c4i.gateway.jms.JmsTransportSettings;
 import kr.c4i.gateway.jms.PairRole;
@@ -158,9 +159,15 @@ class JmsLanSideTest {
         int backupPort = LoopbackPorts.freeTcp();
         JmsLanSide leader = pairedGateway(PairRole.PRIMARY, primaryPort, backupPort);
         JmsLanSide standby = pairedGateway(PairRole.BACKUP, backupPort, primaryPort);
+        assertThat(standby.standbyHealth().up()).as("a standby whose backup broker has not started").isFalse();
         leader.standBy();
         standby.standBy();
-        await().atMost(WAIT).until(() -> Boolean.TRUE.equals(standby.health().details().get("pairSynchronized")));
+        // The standby's health says when its broker holds the leader's journal, as the standby's health shows it.
+        await().atMost(WAIT).until(() -> standby.standbyHealth().up());
+        assertThat(standby.standbyHealth().details()).containsEntry("pairSynchronized", true)
+                .containsEntry("brokerRunning", true).containsEntry("brokerActive", false)
+                .containsEntry("pairRole", "backup");
+        assertThat(standby.health().details()).containsEntry("pairSynchronized", true);
         assertThat(leader.health().details()).containsEntry("brokerActive", true);
         assertThat(standby.health().details()).containsEntry("brokerActive", false);
         JmsTransport a = new JmsTransport(settings(A, LoopbackPorts.freeTcp(), Map.of()).withPeers(Map.of(C,
@@ -196,6 +203,8 @@ class JmsLanSideTest {
         gateway.standBy();
 
         assertThat(gateway.health().details()).containsEntry("brokerActive", false);
+        assertThat(gateway.standbyHealth()).as("nothing to wait for on a standby").isEqualTo(
+                TransportHealth.up(Map.of()));
         gateway.open(new RecordingIngest());
         assertThat(gateway.health().details()).containsEntry("brokerActive", true);
     }
