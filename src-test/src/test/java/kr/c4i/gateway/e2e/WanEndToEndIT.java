@@ -518,7 +518,13 @@ class WanEndToEndIT {
             List<String> steps = lines.subList(2, carried).stream().map(Trail::withoutTime).toList();
             List<String> hops = carried == lines.size() - 1 ? List.of()
                     : lines.subList(carried + 2, lines.size() - 1).stream().map(Trail::withoutTime).toList();
-            return new Trail(printed, steps, hops, lines.getLast().substring(POSITION.length()));
+            return new Trail(printed, steps, hops, positionIn(printed));
+        }
+
+        /** The last line trace printed: the position without its label, or the line as it is where it gave none. */
+        static String positionIn(String printed) {
+            String last = printed.strip().lines().reduce((first, next) -> next).orElse("");
+            return last.startsWith(POSITION) ? last.substring(POSITION.length()) : last;
         }
 
         private static String withoutTime(String row) {
@@ -588,8 +594,7 @@ class WanEndToEndIT {
             catch (RuntimeException traceFailed) {
                 printed = traceFailed.getMessage();
             }
-            String last = printed.strip().lines().reduce((first, next) -> next).orElse("");
-            String position = last.startsWith(Trail.POSITION) ? last.substring(Trail.POSITION.length()) : last;
+            String position = Trail.positionIn(printed);
             StringBuilder report = new StringBuilder(id).append(" not in ").append(node).append("'s inbox within ")
                     .append(DELIVERY.toSeconds()).append(" s, ").append(wan.variant()).append(" variant; last known "
                     + "position: ").append(position).append('\n').append(printed);

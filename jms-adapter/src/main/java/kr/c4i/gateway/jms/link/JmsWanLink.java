@@ -208,7 +208,8 @@ public final class JmsWanLink implements WanLink {
 
     /**
      * {@code kind}, {@code site}, {@code broker} (embedded or external), {@code brokerUrl}, {@code brokerActive}
-     * (embedded) and, one of a pair, its {@link EmbeddedBroker#pairDetails}, {@code queue}, {@code queueDepth} (embedded), {@code invalidQueue}, {@code invalidMessages},
+     * (embedded) and, one of a pair, its {@link EmbeddedBroker#pairDetails}, {@code queue}, {@code queueDepth}
+     * (embedded), {@code invalidQueue}, {@code invalidMessages},
      * {@code receiverConnected}, {@code lastError}, {@code budgetBytesPerSecond}, {@code windows},
      * {@code maxFrameBytes}, and per peer its {@code url}, {@code queue}, {@code state}, {@code unacknowledgedBytes},
      * {@code framesSent}, {@code bytesSent}, {@code framesConfirmed}, {@code framesReceived}, {@code bytesReceived},
