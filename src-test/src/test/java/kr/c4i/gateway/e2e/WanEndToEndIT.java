@@ -411,7 +411,10 @@ class WanEndToEndIT {
             wan.startAll();
             NodeProcess leader = wan.gateway("s1");
             NodeProcess standby = wan.startStandby("s1").awaitAnswering(WanCluster.STARTUP);
-            assertThat(leads(leader)).as("the first gateway of s1 leads").isTrue();
+            // Leadership comes on the election's thread, once the leader's brokers (started after its HTTP port
+            // answers) are up and its relay has started: a standby quicker to answer may still find it on its way.
+            await().alias("the first gateway of s1 leads").atMost(WanCluster.STARTUP)
+                    .pollInterval(Duration.ofMillis(200)).until(() -> leads(leader));
             assertThat(leads(standby)).as("the second gateway of s1 leads").isFalse();
             // What an operator checks before taking the leader down: the standby's health, UP once it can take over.
             await().alias("the standby ready to take over").atMost(Duration.ofMinutes(1))

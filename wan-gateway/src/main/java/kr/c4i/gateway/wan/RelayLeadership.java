@@ -1,5 +1,6 @@
 package kr.c4i.gateway.wan;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.Counter;
@@ -22,6 +23,10 @@ import kr.c4i.gateway.core.metrics.MetricNames;
  * process when leadership is lost or the relay cannot start, so that its supervisor starts it again as the standby
  * and the other gateway leads. Not {@code SmartLifecycleRoleController}: it logs a failed start and carries on, which
  * would leave the site with a leader that relays nothing.
+ * <p>
+ * The relay starts on a thread of its own, not the election's: the election renews the lease on that thread, and a
+ * start that outlasts the lease (a JMS gateway's relay waits for its brokers, a new leader for its predecessor's store
+ * session) would let the standby take a lease its leader still holds, and the leader would then leave.
  */
 final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
 
@@ -34,16 +39,22 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
     private final SmartLifecycle relay;
     private final Runnable leave;
     private final Counter takeovers;
+    private final Executor starter;
     private final AtomicBoolean leading = new AtomicBoolean();
+    /** Orders the relay's start and stop: a stop waits for a start under way, a start after a stop does nothing. */
+    private final Object relayMonitor = new Object();
     private volatile boolean closing;
+    private volatile boolean revoked;
 
     /**
      * @param relay the relay's lifecycle ({@link RelayLifecycle}), not started by the context
+     * @param starter runs the relay's start, off the election's thread
      * @param leave ends the process with {@link #EXIT_LEADERSHIP_LOST}, on a thread of its own
      */
-    RelayLeadership(SiteId site, SmartLifecycle relay, MeterRegistry registry, Runnable leave) {
+    RelayLeadership(SiteId site, SmartLifecycle relay, MeterRegistry registry, Executor starter, Runnable leave) {
         this.site = site;
         this.relay = relay;
+        this.starter = starter;
         this.leave = leave;
         Gauge.builder(MetricNames.WAN_PAIR_LEADER, leading, l -> l.get() ? 1 : 0).tag(MetricNames.TAG_SITE,
                 site.value()).description("1 while this gateway leads its pair").register(registry);
@@ -77,27 +88,40 @@ final class RelayLeadership implements ApplicationListener<ApplicationEvent> {
             return;
         }
         log.info("This gateway leads site {}'s pair: opening the store and starting the relay", site);
-        try {
-            relay.start();
+        starter.execute(this::startRelay);
+    }
+
+    private void startRelay() {
+        synchronized (relayMonitor) {
+            if (closing || revoked) {
+                return;
+            }
+            try {
+                relay.start();
+            }
+            catch (RuntimeException ex) {
+                log.error("The leader of site {}'s pair could not start the relay ({}): leaving, so that the other "
+                        + "gateway leads", site, ex.getMessage(), ex);
+                leave.run();
+                return;
+            }
+            leading.set(true);
+            takeovers.increment();
         }
-        catch (RuntimeException ex) {
-            log.error("The leader of site {}'s pair could not start the relay ({}): leaving, so that the other "
-                    + "gateway leads", site, ex.getMessage(), ex);
-            leave.run();
-            return;
-        }
-        leading.set(true);
-        takeovers.increment();
     }
 
     private void stopRelay() {
-        if (relay.isRunning()) {
-            relay.stop();
+        synchronized (relayMonitor) {
+            leading.set(false);
+            if (relay.isRunning()) {
+                relay.stop();
+            }
         }
     }
 
     private void revoked() {
-        boolean was = leading.getAndSet(false);
+        revoked = true;
+        boolean was = leading.get();
         stopRelay();
         if (closing) {
             log.info("This gateway of site {} hands its pair's leadership over as it stops", site);

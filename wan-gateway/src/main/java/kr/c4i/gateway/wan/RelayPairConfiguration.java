@@ -1,6 +1,7 @@
 package kr.c4i.gateway.wan;
 
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.Executor;
 
 import javax.sql.DataSource;
 
@@ -64,9 +65,10 @@ class RelayPairConfiguration {
     @Bean
     RelayLeadership relayLeadership(SiteId site, RelayLifecycle relayLifecycle, MeterRegistry registry,
             ConfigurableApplicationContext context) {
-        return new RelayLeadership(site, relayLifecycle, registry, () -> Thread.ofPlatform()
-                .name("wan-leadership-exit")
-                .start(() -> System.exit(SpringApplication.exit(context, () -> RelayLeadership.EXIT_LEADERSHIP_LOST))));
+        Executor starter = start -> Thread.ofPlatform().name("wan-relay-start").start(start);
+        Runnable leave = () -> Thread.ofPlatform().name("wan-leadership-exit")
+                .start(() -> System.exit(SpringApplication.exit(context, () -> RelayLeadership.EXIT_LEADERSHIP_LOST)));
+        return new RelayLeadership(site, relayLifecycle, registry, starter, leave);
     }
 
     /** The role both gateways of the site's pair compete for. */
