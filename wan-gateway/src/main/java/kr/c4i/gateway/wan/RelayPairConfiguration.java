@@ -33,6 +33,9 @@ class RelayPairConfiguration {
     /** The lock region in {@code int_lock}: the table holds only this gateway pair's lock, named by its role. */
     static final String REGION = "wan-gateway";
 
+    /** The election's lifecycle phase (Spring Integration's default): late, after the web server and the store. */
+    static final int ELECTION_PHASE = Integer.MAX_VALUE - 1000;
+
     @Bean
     @DependsOnDatabaseInitialization
     DefaultLockRepository relayLockRepository(DataSource dataSource) {
@@ -54,12 +57,15 @@ class RelayPairConfiguration {
         LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(relayLockRegistry,
                 new DefaultCandidate(candidateId(), role(site)));
         initiator.setHeartBeatMillis(wan.pair().heartbeat().toMillis());
+        initiator.setPhase(ELECTION_PHASE);
         return initiator;
     }
 
     @Bean
-    RelayStandby relayStandby(RelayEngine engine, LockRegistryLeaderInitiator relayLeaderInitiator) {
-        return new RelayStandby(engine, relayLeaderInitiator.getPhase() - 1);
+    RelayStandby relayStandby(RelayEngine engine) {
+        // The phase from a constant, not from the initiator bean: depending on that bean would have the context start
+        // the election first, and a gateway lead before its brokers run.
+        return new RelayStandby(engine, ELECTION_PHASE - 1);
     }
 
     @Bean

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
@@ -133,6 +134,12 @@ class WanGatewayApplicationTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> leads(leader));
         assertThat(leads(standby)).as("the second gateway of s1 leads too").isFalse();
+        // A gateway leads only with its standby brokers running: they start in a phase before the election's, and
+        // nothing may make them depend on it, since a context starts a lifecycle bean's dependencies first.
+        assertThat(leader.getBean(RelayStandby.class).getPhase())
+                .isLessThan(leader.getBean(LockRegistryLeaderInitiator.class).getPhase());
+        assertThat(leader.getBeanFactory().getDependenciesForBean("relayStandby"))
+                .doesNotContain("relayLeaderInitiator");
         assertThat((String) JsonPath.read(get(standby, "/actuator/health"), "$.components.store.details.role"))
                 .isEqualTo("standby");
         a.send(sitrep("a-1"));
