@@ -148,7 +148,8 @@ public final class DashboardEndpoint {
                 }
             }
         }
-        return sum;
+        // A gauge without a value (a standby's link, a loss not measured yet) is a line without one, not "NaN".
+        return Double.isNaN(sum) ? null : sum;
     }
 
     private static Resource resource(String name) {

@@ -50,6 +50,11 @@ class DashboardEndpointTest {
         }
 
         @Bean
+        DashboardChart levelsChart() {
+            return DashboardChart.of("Levels", "items", Series.value("unknown", "test.unknown"));
+        }
+
+        @Bean
         DashboardChart packingChart() {
             return DashboardChart.of("Packing", "after/before", Series.ratio("packed over raw", "test.bytes",
                     Series.rate("", "test.raw").where("stage", "in")).where("stage", "out"));
@@ -140,6 +145,16 @@ class DashboardEndpointTest {
 
         assertThat(get("/actuator/dashboard/figures", PASSWORD).body()).contains("\"title\":\"Packing\"")
                 .contains("{\"label\":\"packed over raw\",\"kind\":\"ratio\",\"value\":30.0,\"of\":100.0}");
+    }
+
+    /** A gauge that has no value (NaN: a standby's link, a loss not yet measured) is a line without one. */
+    @Test
+    void aGaugeWithoutAValueIsALineWithoutOne() throws Exception {
+        MeterRegistry registry = service.getBean(MeterRegistry.class);
+        registry.gauge("test.unknown", Double.NaN);
+
+        assertThat(get("/actuator/dashboard/figures", PASSWORD).body()).contains("\"title\":\"Levels\"")
+                .contains("{\"label\":\"unknown\",\"kind\":\"value\",\"value\":null}");
     }
 
     @Test
