@@ -19,6 +19,7 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
 
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.wan.config.WanProperties;
+import kr.c4i.gateway.wan.metrics.RelayGauges;
 import kr.c4i.gateway.wan.relay.RelayEngine;
 
 /**
@@ -69,12 +70,14 @@ class RelayPairConfiguration {
     }
 
     @Bean
-    RelayLeadership relayLeadership(SiteId site, RelayLifecycle relayLifecycle, MeterRegistry registry,
-            ConfigurableApplicationContext context) {
+    RelayLeadership relayLeadership(SiteId site, RelayEngine engine, RelayLifecycle relayLifecycle,
+            MeterRegistry registry, ConfigurableApplicationContext context) {
         Executor starter = start -> Thread.ofPlatform().name("wan-relay-start").start(start);
         Runnable leave = () -> Thread.ofPlatform().name("wan-leadership-exit")
                 .start(() -> System.exit(SpringApplication.exit(context, () -> RelayLeadership.EXIT_LEADERSHIP_LOST)));
-        return new RelayLeadership(site, relayLifecycle, registry, starter, leave);
+        RelayLeadership leadership = new RelayLeadership(site, relayLifecycle, registry, starter, leave);
+        RelayGauges.registerPairReady(registry, site, engine, leadership::leading);
+        return leadership;
     }
 
     /** The role both gateways of the site's pair compete for. */

@@ -372,11 +372,13 @@ class WanGatewayConfiguration {
 
     @Bean
     RelayLifecycle relayLifecycle(RelayEngine engine, MeterRegistry registry, Clock clock, WanProperties wan) {
-        RelayGauges.register(registry, engine, clock);
         WanProperties.Pair pair = wan.pair();
         // The old leader has not renewed for a whole lease; alive, it notices within a heartbeat and closes its
         // store. Waiting two heartbeats more lets it, and keeps a hung machine's takeover near the lease.
-        return new RelayLifecycle(engine, !pair.enabled(), pair.enabled() ? pair.heartbeat().multipliedBy(2) : null);
+        RelayLifecycle lifecycle = new RelayLifecycle(engine, !pair.enabled(),
+                pair.enabled() ? pair.heartbeat().multipliedBy(2) : null);
+        RelayGauges.register(registry, engine, lifecycle::isRunning, clock);
+        return lifecycle;
     }
 
     @Bean

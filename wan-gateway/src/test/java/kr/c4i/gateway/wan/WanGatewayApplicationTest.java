@@ -142,8 +142,15 @@ class WanGatewayApplicationTest {
                 .doesNotContain("relayLeaderInitiator");
         assertThat((String) JsonPath.read(get(standby, "/actuator/health"), "$.components.store.details.role"))
                 .isEqualTo("standby");
+        // Both could relay now; the standby's link and store are not its own yet: not down, not empty, unknown.
+        String standbyScrape = get(standby, "/actuator/prometheus");
+        assertThat(standbyScrape).contains("gateway_wan_pair_ready{gateway=\"s1\",site=\"s1\"} 1.0")
+                .contains("gateway_wan_link_up{gateway=\"s1\",site=\"s2\"} NaN")
+                .contains("gateway_wan_store_copies{gateway=\"s1\",precedence=\"flash\",route=\"s2\"} NaN");
         a.send(sitrep("a-1"));
         await().atMost(Duration.ofSeconds(60)).until(() -> inbox.contains("a-1"));
+        assertThat(get(leader, "/actuator/prometheus")).contains("gateway_wan_pair_ready{gateway=\"s1\",site=\"s1\"} 1.0")
+                .contains("gateway_wan_link_up{gateway=\"s1\",site=\"s2\"} 1.0");
 
         long stopped = System.nanoTime();
         leader.close();

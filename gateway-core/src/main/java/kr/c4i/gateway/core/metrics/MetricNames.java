@@ -136,6 +136,11 @@ public final class MetricNames {
     public static final String WAN_PAIR_LEADER = "gateway.wan.pair.leader";
     /** Leadership of the pair taken, from the standby's side; tag {@code site}. */
     public static final String WAN_PAIR_TAKEOVERS = "gateway.wan.pair.takeovers";
+    /**
+     * 1 while this gateway of a pair could relay if the other went: it leads, or it stands by with every side ready
+     * to take over (over JMS, its backup brokers hold the leader's journals); else 0. Tag {@code site}.
+     */
+    public static final String WAN_PAIR_READY = "gateway.wan.pair.ready";
 
     public static final String TAG_SITE = "site";
     public static final String TAG_ROUTE = "route";

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -32,7 +33,9 @@ import kr.c4i.gateway.wan.store.StoreStats;
 
 /**
  * Gauges of the store per route and precedence, and of the link per peer site; read at each scrape. The store's
- * gauges share one {@link RelayStore#stats()} per scrape (see {@link #SNAPSHOT_TTL}), not one per gauge.
+ * gauges share one {@link RelayStore#stats()} per scrape (see {@link #SNAPSHOT_TTL}), not one per gauge. While the
+ * relay does not run (on a pair's standby, which neither opens the store nor the link) they read NaN, not 0: a
+ * standby's link is not down, and alerts comparing them with a number stay quiet on it.
  */
 public final class RelayGauges {
 
@@ -45,12 +48,13 @@ public final class RelayGauges {
     private RelayGauges() {
     }
 
-    public static void register(MeterRegistry registry, RelayEngine engine, Clock clock) {
+    /** @param relaying whether the relay runs: the gauges of its store and link read NaN while it does not */
+    public static void register(MeterRegistry registry, RelayEngine engine, BooleanSupplier relaying, Clock clock) {
         RelayStore store = engine.store();
         List<Route> routes = new ArrayList<>();
         routes.add(Route.lan());
         engine.link().peers().stream().sorted().forEach(peer -> routes.add(Route.peer(peer)));
-        registerLevels(registry, store::stats, routes, clock);
+        registerLevels(registry, store::stats, routes, relaying, clock);
         Gauge.builder(MetricNames.WAN_STORE_BOUND, store, s -> s.limits().maxBytes()).baseUnit("bytes")
                 .description("The store's bound").register(registry);
         for (Precedence precedence : Precedence.values()) {
@@ -67,13 +71,27 @@ public final class RelayGauges {
                             + "handshake that Cyclone does not retry had failed").register(registry);
         }
         for (SiteId peer : engine.link().peers()) {
-            Gauge.builder(MetricNames.WAN_LINK_UP, engine, e -> e.link().state(peer) == LinkState.UP ? 1 : 0)
+            Gauge.builder(MetricNames.WAN_LINK_UP, engine,
+                    e -> relaying.getAsBoolean() ? e.link().state(peer) == LinkState.UP ? 1 : 0 : Double.NaN)
                     .description("1 while the link reaches the peer site").tag(TAG_SITE, peer.value())
                     .register(registry);
-            Gauge.builder(MetricNames.WAN_LINK_INFLIGHT_BYTES, engine, e -> e.inFlightBytes(peer)).baseUnit("bytes")
+            Gauge.builder(MetricNames.WAN_LINK_INFLIGHT_BYTES, engine,
+                    e -> relaying.getAsBoolean() ? e.inFlightBytes(peer) : Double.NaN).baseUnit("bytes")
                     .description("Bytes sent to the peer site and not yet receipted").tag(TAG_SITE, peer.value())
                     .register(registry);
         }
+    }
+
+    /**
+     * {@link MetricNames#WAN_PAIR_READY} of one gateway of a pair: 1 while it {@code leads}, or while its LAN side and
+     * link report themselves ready to take over ({@code standbyHealth}), as its health does.
+     */
+    public static void registerPairReady(MeterRegistry registry, SiteId site, RelayEngine engine,
+            BooleanSupplier leads) {
+        Gauge.builder(MetricNames.WAN_PAIR_READY, engine, e -> leads.getAsBoolean()
+                || e.lan().standbyHealth().up() && e.link().standbyHealth().up() ? 1 : 0)
+                .description("1 while this gateway leads its pair or could take over from the leader")
+                .tag(TAG_SITE, site.value()).register(registry);
     }
 
     /** The norm link's measured loss and parity per peer site, read from the link (before any sealing wraps it). */
@@ -108,27 +126,33 @@ public final class RelayGauges {
         }
     }
 
-    /** The copies, bytes and oldest age per route and precedence, all read from one snapshot of {@code stats}. */
-    static void registerLevels(MeterRegistry registry, Supplier<StoreStats> stats, List<Route> routes, Clock clock) {
+    /**
+     * The copies, bytes and oldest age per route and precedence, all read from one snapshot of {@code stats}; NaN,
+     * without reading it, while not {@code relaying}.
+     */
+    static void registerLevels(MeterRegistry registry, Supplier<StoreStats> stats, List<Route> routes,
+            BooleanSupplier relaying, Clock clock) {
         Timed<StoreStats> snapshot = new Timed<>(stats, clock);
         for (Route route : routes) {
             for (Precedence precedence : Precedence.values()) {
-                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_COPIES, "copies",
+                level(registry, snapshot, relaying, route, precedence, MetricNames.WAN_STORE_COPIES, "copies",
                         s -> s.level(route, precedence).copies());
-                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_BYTES, "bytes",
+                level(registry, snapshot, relaying, route, precedence, MetricNames.WAN_STORE_BYTES, "bytes",
                         s -> s.level(route, precedence).bytes());
-                level(registry, snapshot, route, precedence, MetricNames.WAN_STORE_OLDEST_AGE, "seconds", s -> {
-                    Instant oldest = s.level(route, precedence).oldestStoredAt();
-                    return oldest == null ? 0 : Duration.between(oldest, clock.instant()).toMillis() / 1000.0;
-                });
+                level(registry, snapshot, relaying, route, precedence, MetricNames.WAN_STORE_OLDEST_AGE, "seconds",
+                        s -> {
+                            Instant oldest = s.level(route, precedence).oldestStoredAt();
+                            return oldest == null ? 0 : Duration.between(oldest, clock.instant()).toMillis() / 1000.0;
+                        });
             }
         }
     }
 
-    private static void level(MeterRegistry registry, Timed<StoreStats> snapshot, Route route, Precedence precedence,
-            String name, String unit, ToDoubleFunction<StoreStats> value) {
+    private static void level(MeterRegistry registry, Timed<StoreStats> snapshot, BooleanSupplier relaying, Route route,
+            Precedence precedence, String name, String unit, ToDoubleFunction<StoreStats> value) {
         // Held strongly: the snapshot is the gauges' own, nothing else keeps it.
-        Gauge.builder(name, snapshot, s -> value.applyAsDouble(s.get())).strongReference(true).baseUnit(unit)
+        Gauge.builder(name, snapshot, s -> relaying.getAsBoolean() ? value.applyAsDouble(s.get()) : Double.NaN)
+                .strongReference(true).baseUnit(unit)
                 .tag(TAG_ROUTE, route.key()).tag(TAG_PRECEDENCE, precedence.label()).register(registry);
     }
 

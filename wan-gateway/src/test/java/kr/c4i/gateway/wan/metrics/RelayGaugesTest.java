@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -40,7 +41,7 @@ class RelayGaugesTest {
 
     @Test
     void aScrapeReadsTheStoreOnceForAllItsGauges() {
-        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), clock);
+        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), () -> true, clock);
 
         String scrape = registry.scrape();
 
@@ -58,7 +59,7 @@ class RelayGaugesTest {
 
     @Test
     void theNextScrapeTakesAFreshSnapshot() {
-        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), clock);
+        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), () -> true, clock);
         registry.scrape();
         current = stats(5);
 
@@ -73,6 +74,21 @@ class RelayGaugesTest {
         clock.advance(Duration.ofHours(-1));
         assertThat(registry.scrape()).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} 7.0");
         assertThat(reads).hasValue(3);
+    }
+
+    @Test
+    void whileTheRelayDoesNotRunTheStoresGaugesReadNaNWithoutAskingIt() {
+        AtomicBoolean relaying = new AtomicBoolean();
+        RelayGauges.registerLevels(registry, stats, List.of(Route.lan(), TO_S2), relaying::get, clock);
+
+        assertThat(registry.scrape()).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} NaN");
+        assertThat(registry.get(MetricNames.WAN_STORE_OLDEST_AGE).tags("route", "s2", "precedence", "flash").gauge()
+                .value()).isNaN();
+        assertThat(reads).as("stats() calls on a standby").hasValue(0);
+
+        relaying.set(true);
+        assertThat(registry.scrape()).contains("gateway_wan_store_copies{precedence=\"flash\",route=\"s2\"} 3.0");
+        assertThat(reads).hasValue(1);
     }
 
     @Test
