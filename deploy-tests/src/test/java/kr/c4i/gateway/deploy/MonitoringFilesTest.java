@@ -43,8 +43,8 @@ class MonitoringFilesTest {
      * on a dashboard, into an alert, or here; one that gets a panel leaves this list.
      */
     private static final Set<String> NOT_ON_A_DASHBOARD = Set.of(MetricNames.INBOUND_REJECTED,
-            MetricNames.CLEARANCE_REFUSED, MetricNames.WAN_FRAMES_REFUSED, MetricNames.WAN_PAIR_LEADER,
-            MetricNames.WAN_PAIR_TAKEOVERS, MetricNames.WAN_STORE_DUPLICATES, MetricNames.WAN_POLICY_RELOADS,
+            MetricNames.CLEARANCE_REFUSED, MetricNames.WAN_FRAMES_REFUSED, MetricNames.WAN_STORE_DUPLICATES,
+            MetricNames.WAN_POLICY_RELOADS,
             MetricNames.WAN_QUARANTINED, MetricNames.CUSTODY_PRUNED, MetricNames.CUSTODY_PRUNE_FAILURES,
             MetricNames.CUSTODY_INDEX_MERGE_FAILURES, MetricNames.OUTBOX_TRACEPARENT_INVALID);
 

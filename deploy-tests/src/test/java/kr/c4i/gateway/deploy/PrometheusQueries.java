@@ -27,6 +27,8 @@ public final class PrometheusQueries {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private PrometheusQueries() {
     }
 
@@ -47,26 +49,10 @@ public final class PrometheusQueries {
      * {@code artemis_} on DDS nodes.
      */
     public static List<String> check(URI prometheus, List<Query> queries) throws IOException, InterruptedException {
-        URI endpoint = URI.create(prometheus.toString().replaceAll("/+$", "") + "/api/v1/query");
-        JsonMapper json = JsonMapper.builder().build();
         List<String> failures = new ArrayList<>();
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()) {
             for (Query query : queries) {
-                // POST, as Grafana does: an expression can be longer than a URL should be.
-                HttpRequest request = HttpRequest.newBuilder(endpoint).timeout(TIMEOUT)
-                        .header("Content-Type", "application/x-www-form-urlencoded")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "query=" + URLEncoder.encode(query.expr(), StandardCharsets.UTF_8)))
-                        .build();
-                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                JsonNode answer;
-                try {
-                    answer = json.readTree(response.body());
-                }
-                catch (JacksonException ex) {
-                    throw new IOException(endpoint + " answered HTTP " + response.statusCode() + ", not Prometheus' "
-                            + "JSON: " + response.body().lines().findFirst().orElse(""), ex);
-                }
+                JsonNode answer = answer(client, prometheus, query.expr());
                 if (!answer.path("status").asString("").equals("success")) {
                     failures.add(query.where() + ": invalid (" + answer.path("errorType").asString("") + ": "
                             + answer.path("error").asString("") + "): " + oneLine(query.expr()));
@@ -77,6 +63,41 @@ public final class PrometheusQueries {
             }
         }
         return failures;
+    }
+
+    /**
+     * The series an instant query finds now, each as Prometheus gives it ({@code metric}, {@code value}).
+     *
+     * @throws IOException when Prometheus does not answer as Prometheus, or refuses the expression
+     */
+    public static List<JsonNode> series(URI prometheus, String expr) throws IOException, InterruptedException {
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()) {
+            JsonNode answer = answer(client, prometheus, expr);
+            if (!answer.path("status").asString("").equals("success")) {
+                throw new IOException("Prometheus refused " + oneLine(expr) + ": " + answer.path("error").asString(""));
+            }
+            List<JsonNode> series = new ArrayList<>();
+            answer.path("data").path("result").forEach(series::add);
+            return series;
+        }
+    }
+
+    /** Prometheus' answer to an instant query, POSTed as Grafana does: an expression can be longer than a URL. */
+    private static JsonNode answer(HttpClient client, URI prometheus, String expr)
+            throws IOException, InterruptedException {
+        URI endpoint = URI.create(prometheus.toString().replaceAll("/+$", "") + "/api/v1/query");
+        HttpRequest request = HttpRequest.newBuilder(endpoint).timeout(TIMEOUT)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8)))
+                .build();
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        try {
+            return JSON.readTree(response.body());
+        }
+        catch (JacksonException ex) {
+            throw new IOException(endpoint + " answered HTTP " + response.statusCode() + ", not Prometheus' JSON: "
+                    + response.body().lines().findFirst().orElse(""), ex);
+        }
     }
 
     /** A vector's or matrix's series; a scalar or string is one value. */

@@ -76,7 +76,7 @@ class ComposeStackIT {
      * c (through the standby) exactly once.
      */
     private static void thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(ComposeStack stack,
-            String transport) {
+            String transport) throws Exception {
         stack.compose(Duration.ofMinutes(5), "--profile", "pair", "up", "-d", "--wait", "--wait-timeout", "240",
                 "node-b2", "wan-gateway-s1-standby");
         assertThat(stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
@@ -96,11 +96,29 @@ class ComposeStackIT {
                 }
             });
         }
+        theStacksPrometheusScrapesTheStandby();
         stack.compose(Duration.ofMinutes(1), "kill", "node-b", "wan-gateway-s1");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
                 stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
                 .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 1\\.0"));
         fromAToBAndCExactlyOnce(stack, "pair");
+    }
+
+    /**
+     * The standby joins the stack's Prometheus targets by name once it runs (prometheus.yml's DNS lookup): ready to
+     * take over, and its link, which it does not run, neither up nor down, so GatewayWanLinkDown stays quiet on it.
+     */
+    private static void theStacksPrometheusScrapesTheStandby() throws Exception {
+        String standby = "{instance=\"wan-gateway-s1-standby:8091\"}";
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                PrometheusQueries.series(PROMETHEUS, "gateway_wan_pair_ready" + standby + " == 1"))
+                .as("the standby ready to take over, as Prometheus scraped it").hasSize(1));
+        assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_wan_link_up" + standby)).as("the standby's link")
+                .isNotEmpty();
+        assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_wan_link_up" + standby + " == 0"))
+                .as("the standby's link down, as GatewayWanLinkDown asks").isEmpty();
+        assertThat(PrometheusQueries.series(PROMETHEUS, "max by (site) (gateway_wan_pair_leader) == 0"))
+                .as("a site whose pair has no leader, as GatewayWanPairWithoutLeader asks").isEmpty();
     }
 
     /**
