@@ -385,9 +385,11 @@ class WanEndToEndIT {
 
     /**
      * A standby's health: each side UP as the standby; over JMS, its LAN and link brokers (the backups of the
-     * leader's) hold their primaries' journals, without which they could not take over the leader's messages.
+     * leader's) hold their primaries' journals, without which they could not take over the leader's messages. Its
+     * gateway_wan_pair_ready gauge says the same.
      */
     private static void readyToTakeOver(NodeProcess standby, Variant variant) throws Exception {
+        assertThat(WanCluster.metric(standby, "gateway_wan_pair_ready{")).as("gateway_wan_pair_ready").isEqualTo(1);
         String health = standby.get("/actuator/health").body();
         for (String side : List.of("lan", "wanLink", "store")) {
             assertThat((String) JsonPath.read(health, "$.components." + side + ".details.role")).as(health)
