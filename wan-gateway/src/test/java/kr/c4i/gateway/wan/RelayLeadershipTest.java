@@ -85,9 +85,7 @@ class RelayLeadershipTest {
 
     @Test
     void theRelayStartsOffTheElectionsThreadWhichStaysFreeToRenewTheLease() throws Exception {
-        relay.starting = new CountDownLatch(1);
-        RelayLeadership offThread = new RelayLeadership(SiteId.of("s1"), relay, registry,
-                start -> Thread.ofPlatform().name("relay-start").start(start), leaves::incrementAndGet);
+        RelayLeadership offThread = startingOffThread();
 
         offThread.onApplicationEvent(new OnGrantedEvent(this, null, ROLE));
         assertThat(offThread.leading()).as("leading before the relay has started").isFalse();
@@ -100,9 +98,7 @@ class RelayLeadershipTest {
 
     @Test
     void leadershipLostWhileTheRelayStartsStopsItOnceStartedAndLeaves() throws Exception {
-        relay.starting = new CountDownLatch(1);
-        RelayLeadership offThread = new RelayLeadership(SiteId.of("s1"), relay, registry,
-                start -> Thread.ofPlatform().name("relay-start").start(start), leaves::incrementAndGet);
+        RelayLeadership offThread = startingOffThread();
         offThread.onApplicationEvent(new OnGrantedEvent(this, null, ROLE));
 
         Thread election = Thread.ofPlatform().name("election")
@@ -130,6 +126,13 @@ class RelayLeadershipTest {
         assertThat(relay.started).isZero();
         assertThat(queuing.leading()).isFalse();
         assertThat(leaves).hasValue(1);
+    }
+
+    /** A leadership that starts the relay on a thread of its own, as shipped, with a relay whose start waits. */
+    private RelayLeadership startingOffThread() {
+        relay.starting = new CountDownLatch(1);
+        return new RelayLeadership(SiteId.of("s1"), relay, registry,
+                start -> Thread.ofPlatform().name("relay-start").start(start), leaves::incrementAndGet);
     }
 
     /** The relay's lifecycle as the leadership sees it: started, stopped, or refusing to start. */
