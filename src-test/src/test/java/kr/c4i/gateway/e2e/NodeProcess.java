@@ -1,5 +1,6 @@
 package kr.c4i.gateway.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import com.jayway.jsonpath.JsonPath;
 import org.jspecify.annotations.Nullable;
 
 import kr.c4i.gateway.tools.node.GatewayLaunch;
@@ -183,6 +185,16 @@ final class NodeProcess implements AutoCloseable {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
                 .header("Authorization", authorization).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Asserts that {@code health} (an {@code /actuator/health} body) shows in {@code component} a broker of a pair that
+     * is the backup and holds its primary's journal: what an operator checks before taking the primary down.
+     */
+    static void assertSynchronizedBackup(String health, String component) {
+        String details = "$.components." + component + ".details.";
+        assertThat((String) JsonPath.read(health, details + "pairRole")).as(health).isEqualTo("backup");
+        assertThat((Boolean) JsonPath.read(health, details + "pairSynchronized")).as(health).isTrue();
     }
 
     /** SIGKILL: the process gets no chance to flush, acknowledge or say goodbye. */

@@ -397,12 +397,8 @@ class WanEndToEndIT {
             assertThat((String) JsonPath.read(health, "$.components." + side + ".status")).as(health).isEqualTo("UP");
         }
         if (variant == Variant.JMS) {
-            for (String side : List.of("lan", "wanLink")) {
-                assertThat((String) JsonPath.read(health, "$.components." + side + ".details.pairRole")).as(health)
-                        .isEqualTo("backup");
-                assertThat((Boolean) JsonPath.read(health, "$.components." + side + ".details.pairSynchronized"))
-                        .as(health).isTrue();
-            }
+            NodeProcess.assertSynchronizedBackup(health, "lan");
+            NodeProcess.assertSynchronizedBackup(health, "wanLink");
         }
     }
 
