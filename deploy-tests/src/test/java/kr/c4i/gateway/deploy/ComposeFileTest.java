@@ -204,6 +204,7 @@ class ComposeFileTest {
                 + (secret instanceof Map<?, ?> long_ ? String.valueOf(long_.get("source")) : secret)));
 
         Set<String> scraped = new LinkedHashSet<>();
+        Set<String> looked = new LinkedHashSet<>();
         for (Object job : list(Repository.yaml(configuration).get("scrape_configs"))) {
             Map<String, Object> scrape = map(job);
             if (!"/actuator/prometheus".equals(scrape.get("metrics_path"))) {
@@ -215,20 +216,27 @@ class ComposeFileTest {
             for (Object staticConfig : list(scrape.get("static_configs"))) {
                 list(map(staticConfig).get("targets")).forEach(target -> scraped.add(target.toString()));
             }
-        }
-        // The nodes and gateways compose starts by default; prometheus.yml's targets are static, so one under a
-        // profile would be a target that is down whenever the profile is not up.
-        Set<String> expected = new TreeSet<>();
-        gatewayServices().forEach((name, service) -> {
-            if (!service.containsKey("profiles")) {
-                Built image = builtImage(service);
-                String port = environment(service).getOrDefault("MANAGEMENT_SERVER_PORT", Dockerfile.read(image.dockerfile())
-                        .environment(image.target()).getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
-                expected.add(name + ":" + port);
+            for (Object dnsConfig : list(scrape.get("dns_sd_configs"))) {
+                Map<String, Object> lookup = map(dnsConfig);
+                list(lookup.get("names")).forEach(name -> looked.add(name + ":" + lookup.get("port")));
             }
+        }
+        // The nodes and gateways compose starts by default are static targets; one under a profile is found by a DNS
+        // lookup of its name, as a static target would be down whenever its profile is not up.
+        Set<String> always = new TreeSet<>();
+        Set<String> profiled = new TreeSet<>();
+        gatewayServices().forEach((name, service) -> {
+            Built image = builtImage(service);
+            String port = environment(service).getOrDefault("MANAGEMENT_SERVER_PORT", Dockerfile.read(image.dockerfile())
+                    .environment(image.target()).getOrDefault("MANAGEMENT_SERVER_PORT", "8081"));
+            (service.containsKey("profiles") ? profiled : always).add(name + ":" + port);
         });
-        assertThat(expected).as("gateway services").isNotEmpty();
-        assertThat(scraped).as("targets scraped at /actuator/prometheus with basic_auth").containsAll(expected);
+        assertThat(always).as("gateway services").isNotEmpty();
+        assertThat(profiled).as("gateway services under a profile").isNotEmpty();
+        assertThat(scraped).as("targets scraped at /actuator/prometheus with basic_auth").containsAll(always)
+                .doesNotContainAnyElementsOf(profiled);
+        assertThat(looked).as("profiles' targets looked up by name, scraped at /actuator/prometheus with basic_auth")
+                .containsAll(profiled);
     }
 
     @Test

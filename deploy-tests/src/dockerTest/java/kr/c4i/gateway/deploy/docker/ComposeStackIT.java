@@ -96,7 +96,7 @@ class ComposeStackIT {
                 }
             });
         }
-        theStacksPrometheusScrapesTheStandby();
+        theStacksPrometheusScrapesThePair();
         stack.compose(Duration.ofMinutes(1), "kill", "node-b", "wan-gateway-s1");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
                 stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
@@ -105,14 +105,21 @@ class ComposeStackIT {
     }
 
     /**
-     * The standby joins the stack's Prometheus targets by name once it runs (prometheus.yml's DNS lookup): ready to
-     * take over, and its link, which it does not run, neither up nor down, so GatewayWanLinkDown stays quiet on it.
+     * The pair's second machines join the stack's Prometheus targets by name once they run (prometheus.yml's DNS
+     * lookups): node-b2 scraped as node b's, and the standby ready to take over, its link, which it does not run,
+     * neither up nor down, so GatewayWanLinkDown stays quiet on it.
      */
-    private static void theStacksPrometheusScrapesTheStandby() throws Exception {
+    private static void theStacksPrometheusScrapesThePair() throws Exception {
         String standby = "{instance=\"wan-gateway-s1-standby:8091\"}";
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-                PrometheusQueries.series(PROMETHEUS, "gateway_wan_pair_ready" + standby + " == 1"))
-                .as("the standby ready to take over, as Prometheus scraped it").hasSize(1));
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_wan_pair_ready" + standby + " == 1"))
+                    .as("the standby ready to take over, as Prometheus scraped it").hasSize(1);
+            assertThat(PrometheusQueries.series(PROMETHEUS,
+                    "up{job=\"db-bridge\",instance=\"node-b2:8081\"} == 1"))
+                    .as("node-b2 scraped, as Prometheus found it by its name").hasSize(1);
+        });
+        assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_outbox_backlog{instance=\"node-b2:8081\",node=\"b\"}"))
+                .as("node-b2's outbox backlog, b's").isNotEmpty();
         assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_wan_link_up" + standby)).as("the standby's link")
                 .isNotEmpty();
         assertThat(PrometheusQueries.series(PROMETHEUS, "gateway_wan_link_up" + standby + " == 0"))
