@@ -408,11 +408,11 @@ class WanEndToEndIT {
             wan.pair("s1");
             wan.startAll();
             NodeProcess leader = wan.gateway("s1");
+            // The first gateway leads before the second starts. Of two gateways starting together either may lead
+            // (the election runs once a gateway's brokers are up, seconds after its HTTP port answers), and this case
+            // kills the one whose brokers are the primaries.
+            awaitLeads("the first gateway of s1", leader, WanCluster.STARTUP);
             NodeProcess standby = wan.startStandby("s1").awaitAnswering(WanCluster.STARTUP);
-            // Leadership comes on the election's thread, once the leader's brokers (started after its HTTP port
-            // answers) are up and its relay has started: a standby quicker to answer may still find it on its way.
-            await().alias("the first gateway of s1 leads").atMost(WanCluster.STARTUP)
-                    .pollInterval(Duration.ofMillis(200)).until(() -> leads(leader));
             assertThat(leads(standby)).as("the second gateway of s1 leads").isFalse();
             // What an operator checks before taking the leader down: the standby's health, UP once it can take over.
             await().alias("the standby ready to take over").atMost(Duration.ofMinutes(1))
@@ -430,8 +430,7 @@ class WanEndToEndIT {
                 leader.kill();
             }
             Flashes flash = Flashes.written(wan, "at-fault");
-            await().alias("the standby leads").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> leads(standby));
+            awaitLeads("the standby", standby, Duration.ofSeconds(30));
             Duration takeover = Duration.ofNanos(System.nanoTime() - lost);
             Duration toC = untilDelivered(wan, "c", flash.fromA(), lost, standby, wan.gateway("s2"));
             Duration toA = untilDelivered(wan, "a", flash.fromC(), lost, standby, wan.gateway("s2"));
@@ -572,6 +571,22 @@ class WanEndToEndIT {
 
     private static boolean leads(NodeProcess gateway) throws Exception {
         return WanCluster.metric(gateway, "gateway_wan_pair_leader{") == 1;
+    }
+
+    /**
+     * Waits, polling every 50 ms, until {@code gateway} leads its pair; if it does not within {@code atMost}, the
+     * failure shows how its log ends (the election's grants and revokes, the relay's start): a build machine keeps
+     * the test's output, not its directory.
+     */
+    private static void awaitLeads(String alias, NodeProcess gateway, Duration atMost) {
+        try {
+            await().alias(alias + " leads").atMost(atMost).pollInterval(Duration.ofMillis(50))
+                    .until(() -> leads(gateway));
+        }
+        catch (ConditionTimeoutException ex) {
+            throw new AssertionError(alias + " does not lead within " + atMost.toSeconds() + " s\n"
+                    + gateway.logEnd(), ex);
+        }
     }
 
     /**
