@@ -26,6 +26,7 @@ import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
 import kr.c4i.gateway.core.transport.Transport;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -99,7 +100,8 @@ public final class OutboxPublisher {
 
     /**
      * @param isolating whether the poller claims row by row to isolate a failure: then rows go in id order only
-     * @return how many rows were claimed; fewer than {@code limit} means the outbox is drained
+     * @return how many rows were claimed, or {@code limit} when the transport was busy before it took them all;
+     *         fewer than {@code limit} means the outbox is drained
      */
     int publishBatch(int limit, boolean isolating) throws SQLException, TransportException, BadRowException {
         Published published = OutboxTransaction.inTransaction(dataSource, tx -> publish(tx, limit, isolating));
@@ -107,7 +109,7 @@ public final class OutboxPublisher {
         if (ledger != null) {
             ledger.await(published.awaiting());
         }
-        return published.claimed();
+        return published.cutShort() ? limit : published.claimed();
     }
 
     /**
@@ -120,9 +122,14 @@ public final class OutboxPublisher {
 
     /**
      * What one transaction claimed, where the next claim resumes (at the first row it left unsent, to be tried again,
-     * or after its last; {@link OutboxCursor#NONE} if it claimed none) and the receipts its sends await once it has committed.
+     * or after its last; {@link OutboxCursor#NONE} if it claimed none), the receipts its sends await once it has
+     * committed, and whether the transport was busy before it took every row sent.
      */
-    private record Published(int claimed, long resumeAt, DeliveryLedger.Sent awaiting) {
+    private record Published(int claimed, long resumeAt, DeliveryLedger.Sent awaiting, boolean cutShort) {
+    }
+
+    /** What one transaction's send left awaiting receipts, and whether the transport took less than it was given. */
+    private record Sent(DeliveryLedger.Sent awaiting, boolean cutShort) {
     }
 
     private Published publish(Connection tx, int limit, boolean isolating)
@@ -130,13 +137,13 @@ public final class OutboxPublisher {
         OutboxRepository.Claim claim = outbox.claim(tx, limit, isolating);
         List<OutboxRow> rows = claim.rows();
         if (rows.isEmpty()) {
-            return new Published(0, OutboxCursor.NONE, DeliveryLedger.Sent.NONE);
+            return new Published(0, OutboxCursor.NONE, DeliveryLedger.Sent.NONE, false);
         }
         metrics.polled(rows.size());
-        DeliveryLedger.Sent awaiting;
+        Sent outcome;
         Map<String, OutboxRow> sent = new LinkedHashMap<>();
         try {
-            awaiting = publish(tx, rows, claim.ahead(), sent);
+            outcome = publish(tx, rows, claim.ahead(), sent);
         }
         catch (RuntimeException ex) {
             // Failures of one row are handled below; this one is of the batch. Alone in it, the row is the suspect:
@@ -149,19 +156,19 @@ public final class OutboxPublisher {
         // A row quarantined is out of the outbox; one that failed alone stays unsent, and is the next claim's first.
         // Rows claimed ahead of the rows in order do not move the cursor: the rows between are still to be claimed.
         if (claim.inOrder().isEmpty()) {
-            return new Published(rows.size(), OutboxCursor.NONE, awaiting);
+            return new Published(rows.size(), OutboxCursor.NONE, outcome.awaiting(), outcome.cutShort());
         }
         long end = claim.inOrder().getLast().id() + 1;
         long resumeAt = rows.stream().filter(row -> !sent.containsKey(row.messageId())).mapToLong(OutboxRow::id)
                 .filter(id -> id < end).min().orElse(end);
-        return new Published(rows.size(), resumeAt, awaiting);
+        return new Published(rows.size(), resumeAt, outcome.awaiting(), outcome.cutShort());
     }
 
     /**
      * @param ahead the rows among {@code rows} claimed ahead of the rest
      * @param rowsById filled with the rows sent, by message id
      */
-    private DeliveryLedger.Sent publish(Connection tx, List<OutboxRow> rows, List<OutboxRow> ahead,
+    private Sent publish(Connection tx, List<OutboxRow> rows, List<OutboxRow> ahead,
             Map<String, OutboxRow> rowsById) throws SQLException, TransportException, BadRowException {
         Map<String, Outbound> toSend = new LinkedHashMap<>();
         CustodyLog.Entries steps = custody.entries();
@@ -194,7 +201,7 @@ public final class OutboxPublisher {
                 failed(tx, steps, row, "while its envelope was built", ex);
             }
         }
-        send(tx, steps, toSend, rowsById);
+        boolean cutShort = send(tx, steps, toSend, rowsById);
         // The send's step is found through the outbox rows it marks: logged first, so that they can name its row.
         Map<String, Integer> sentEntries = new HashMap<>();
         for (Outbound outbound : toSend.values()) {
@@ -208,9 +215,9 @@ public final class OutboxPublisher {
         outbox.markSent(tx, sent, node.value(), sentIn);
         sent.forEach(row -> failures.clear(row.id()));
         metrics.published(sent.size());
-        return ledger == null ? DeliveryLedger.Sent.NONE
+        return new Sent(ledger == null ? DeliveryLedger.Sent.NONE
                 : ledger.sent(tx, List.copyOf(toSend.values()), id -> rowsById.get(id).id(), sentIn,
-                        aheadOf(ahead));
+                        aheadOf(ahead)), cutShort);
     }
 
     private static Predicate<String> aheadOf(List<OutboxRow> ahead) {
@@ -221,13 +228,18 @@ public final class OutboxPublisher {
         return ids::contains;
     }
 
-    /** Sends what is left in {@code toSend}; removes from both maps what was refused or failed alone. */
-    private void send(Connection tx, CustodyLog.Entries steps, Map<String, Outbound> toSend,
+    /**
+     * Sends what is left in {@code toSend}; removes from both maps what was refused, failed alone, or was not taken
+     * by a transport that became busy.
+     *
+     * @return whether the transport was busy before it took all of it
+     */
+    private boolean send(Connection tx, CustodyLog.Entries steps, Map<String, Outbound> toSend,
             Map<String, OutboxRow> rowsById) throws SQLException, TransportException, BadRowException {
         while (!toSend.isEmpty()) {
             try {
                 send(List.copyOf(toSend.values()));
-                return;
+                return false;
             }
             catch (MessageRejectedException rejected) {
                 // The transport will never take this one: quarantine it and send the rest.
@@ -237,13 +249,27 @@ public final class OutboxPublisher {
                 }
                 refuse(tx, steps, row, "transport-rejected", rejected.getMessage());
             }
+            catch (TransportBusyException busy) {
+                if (busy.taken().isEmpty()) {
+                    throw busy;
+                }
+                // What it took is on its way: marked sent in this transaction. The rest stays unsent, and the next
+                // claim resumes at it; sent again with it, the taken messages would cross the slow link twice.
+                Set<String> taken = Set.copyOf(busy.taken());
+                toSend.keySet().retainAll(taken);
+                rowsById.keySet().retainAll(taken);
+                log.debug("The transport took {} messages of the batch before it was busy; the rest stays unsent: {}",
+                        taken.size(), busy.getMessage());
+                return true;
+            }
             catch (RuntimeException ex) {
                 // Not an outage (that is a TransportException): find the message it is about by sending one at a
                 // time. Receivers absorb what the failed call may already have sent.
                 sendOneByOne(tx, steps, toSend, rowsById, ex);
-                return;
+                return false;
             }
         }
+        return false;
     }
 
     private void sendOneByOne(Connection tx, CustodyLog.Entries steps, Map<String, Outbound> toSend,

@@ -361,6 +361,26 @@ class OutboxPollerTest {
         assertThat(registry.get("gateway.transport.send.failures").counter().count()).isZero();
     }
 
+    /**
+     * A DDS writer that fills in the middle of a batch has taken the messages before it: they are marked sent, and
+     * only the rest is sent again. Sending the whole batch again put each taken message on the slow link twice
+     * (docs/results.md, "The DDS loss cells' duplicates").
+     */
+    @Test
+    void whatABusyTransportTookIsMarkedSentAndNeverSentAgain() throws Exception {
+        transport.busyAfter(7);
+        for (int i = 0; i < 20; i++) {
+            db.insertOutbox("SITREP", Kmtf.message("SITREP", i));
+        }
+        try (OutboxPoller poller = poller(Duration.ofMinutes(5), BadRowPolicy.QUARANTINE)) {
+            poller.start();
+            await().atMost(Duration.ofSeconds(20)).until(poller::waiting);
+        }
+        List<String> ids = transport.sent.stream().map(outbound -> outbound.envelope().messageId()).toList();
+        assertThat(ids).as("every message once").hasSize(20).doesNotHaveDuplicates();
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE sent_at IS NULL")).isZero();
+    }
+
     @Test
     void anInsertWakesThePollerLongBeforeTheIdlePoll() throws Exception {
         try (OutboxPoller poller = poller(Duration.ofMinutes(5), BadRowPolicy.QUARANTINE)) {

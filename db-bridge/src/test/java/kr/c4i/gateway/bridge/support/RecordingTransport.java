@@ -23,6 +23,7 @@ public final class RecordingTransport implements Transport {
     public final ConcurrentLinkedQueue<Outbound> sent = new ConcurrentLinkedQueue<>();
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private final AtomicInteger busyLeft = new AtomicInteger();
+    private final AtomicInteger busyAfter = new AtomicInteger(-1);
     private volatile String rejectedMessageTypes = "";
     private volatile String explodingMessageTypes = "";
     /** How many send calls threw for {@link #explode}. */
@@ -36,6 +37,14 @@ public final class RecordingTransport implements Transport {
     /** The next {@code count} sends find the transport busy, as a DDS writer full for its write timeout. */
     public void busyNext(int count) {
         busyLeft.set(count);
+    }
+
+    /**
+     * The next send of more than {@code taken} messages takes its first {@code taken} and then finds the transport
+     * busy, as a DDS writer that fills in the middle of a batch.
+     */
+    public void busyAfter(int taken) {
+        busyAfter.set(taken);
     }
 
     /** Messages of this type are refused as if too large for the wire. */
@@ -69,6 +78,12 @@ public final class RecordingTransport implements Transport {
         }
         if (busyLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new TransportBusyException("writer full (test)", null);
+        }
+        int taken = busyAfter.get();
+        if (taken >= 0 && batch.size() > taken && busyAfter.compareAndSet(taken, -1)) {
+            sent.addAll(batch.subList(0, taken));
+            throw new TransportBusyException("writer full after " + taken + " messages (test)", null,
+                    batch.subList(0, taken).stream().map(outbound -> outbound.envelope().messageId()).toList());
         }
         for (Outbound outbound : batch) {
             if (outbound.type().id().equals(rejectedMessageTypes)) {

@@ -378,7 +378,7 @@ public final class DdsTransport implements ReceiptingTransport {
      * @throws MessageRejectedException for the first message whose type this transport does not know, whose body
      *         is over the type's maximum size, or whose text is not valid UTF-8
      * @throws TransportBusyException if a RELIABLE writer stayed full for the write timeout (readers not keeping
-     *         up): what was written before it is sent
+     *         up): what was written before it is sent, and named by {@link TransportBusyException#taken()}
      * @throws TransportUnavailableException if the transport is not open
      */
     @Override
@@ -412,7 +412,13 @@ public final class DdsTransport implements ReceiptingTransport {
             for (int i = 0; i < samples.size(); i++) {
                 Channel channel = targets.get(i);
                 written.add(channel);
-                write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+                try {
+                    write(channel, samples.get(i).withSeq(channel.seq().incrementAndGet()));
+                }
+                catch (TransportBusyException busy) {
+                    throw new TransportBusyException(busy.getMessage(), busy.getCause(), batch.subList(0, i).stream()
+                            .map(outbound -> outbound.envelope().messageId()).toList());
+                }
                 if (channel.type().reliability() == Reliability.BEST_EFFORT) {
                     int matched = remoteReaders.computeIfAbsent(channel, this::remoteReaders);
                     countUnmatched(channel, batch.get(i).destinations().size() - matched);
