@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ import kr.c4i.gateway.core.transport.InboundHandler;
 import kr.c4i.gateway.core.transport.InboundRefusal;
 import kr.c4i.gateway.core.transport.MessageRejectedException;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportException;
 import kr.c4i.gateway.core.transport.TransportHealth;
 import kr.c4i.gateway.dds.transport.DdsTransport;
@@ -241,7 +243,9 @@ public final class DdsLanSide implements LanSide {
     /**
      * Publishes each message on its type's topic for its destination nodes at this site.
      *
-     * @throws TransportException if a RELIABLE writer stayed full (readers not keeping up) or the domain is gone
+     * @return as {@link LanSide#deliver}; when a RELIABLE writer stayed full (readers not keeping up), what it did
+     *         not take is {@link LanDelivery#notTaken not taken}
+     * @throws TransportException if the domain is gone
      */
     @Override
     public LanDelivery deliver(List<RelayedEnvelope> batch) throws TransportException {
@@ -281,14 +285,24 @@ public final class DdsLanSide implements LanSide {
             }
             sends.put(id, new Outbound(envelope, type, destinations));
         }
+        Set<String> notTaken = new LinkedHashSet<>();
         try {
             send(sends, rejected);
+        }
+        catch (TransportBusyException busy) {
+            // What the writers took before one was full is on its way, a RELIABLE one resent by this side until
+            // receipted: offered again by the engine, it would cross the LAN twice. Only the rest goes back.
+            Set<String> taken = Set.copyOf(busy.taken());
+            sends.keySet().stream().filter(id -> !taken.contains(id) && !rejected.containsKey(id))
+                    .forEach(notTaken::add);
+            log.debug("This site's nodes are not keeping up: {} of {} relayed messages taken, the rest offered again",
+                    taken.size(), sends.size());
         }
         catch (TransportException | RuntimeException ex) {
             registered.forEach(this.pending::remove);
             throw ex;
         }
-        rejected.keySet().forEach(id -> {
+        Stream.concat(rejected.keySet().stream(), notTaken.stream()).forEach(id -> {
             passed.remove(id);
             waiting.remove(id);
             Pending p = registered.get(id);
@@ -297,7 +311,7 @@ public final class DdsLanSide implements LanSide {
             }
         });
         this.delivered.addAndGet(passed.size());
-        return new LanDelivery(passed, waiting, rejected);
+        return new LanDelivery(passed, waiting, rejected, notTaken);
     }
 
     /** Sends all; a message the transport rejects is set aside with its reason and the rest sent again. */

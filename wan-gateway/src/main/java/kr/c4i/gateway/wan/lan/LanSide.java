@@ -52,7 +52,7 @@ public interface LanSide extends AutoCloseable {
      *
      * @param batch messages bound for this site
      * @return which messages passed custody now, which will be reported later through {@link LanIngest#delivered},
-     *         and which can never be delivered
+     *         which can never be delivered, and which the LAN was too busy to take after it took the rest
      * @throws TransportException if the LAN cannot take them now; none is reported passed by this call (some may
      *         still reach nodes, and be reported through {@link LanIngest#delivered}); the engine offers them again
      */

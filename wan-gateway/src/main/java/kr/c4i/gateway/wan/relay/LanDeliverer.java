@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -176,6 +177,10 @@ final class LanDeliverer implements Runnable {
             throw ex;
         }
         backoff.reset();
+        if (!delivery.notTaken().isEmpty()) {
+            // The LAN waited for its nodes before it refused these, so they are offered again at once, not backed off.
+            backlog.putBack(delivery.notTaken().stream().map(pending::remove).filter(Objects::nonNull).toList());
+        }
         List<Waiting> done = new ArrayList<>();
         for (String id : delivery.passed()) {
             Waiting copy = pending.remove(id);

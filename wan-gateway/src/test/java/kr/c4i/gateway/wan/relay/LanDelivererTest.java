@@ -94,10 +94,62 @@ class LanDelivererTest {
                 + deliverer.pending() == 5);
     }
 
+    @Test
+    void whatABusyLanTookIsNotOfferedAgainAndTheRestIs() throws Exception {
+        RelayStore store = RelayStore.opened(pool, StoreLimits.of(1_000_000), Clock.systemUTC());
+        store.accept(IntStream.range(0, 7).mapToObj(i -> Copy.of(Route.lan(), relayed("m-" + i))).toList());
+        TakingTwo lan = new TakingTwo();
+        deliverer = new LanDeliverer(S2, lan, store, store.backlog(Route.lan()),
+                new PrecedenceScheduler(store.backlog(Route.lan())), new RelayMetrics(new SimpleMeterRegistry()),
+                Clock.systemUTC(), 1_000_000, MAX_PENDING * 10, IDLE);
+        thread = Thread.ofPlatform().name("lan-deliver-test").start(deliverer);
+
+        await().alias("every message handed over").atMost(Duration.ofSeconds(30))
+                .until(() -> lan.handed.size() >= 7 && store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE) == 0);
+        assertThat(lan.offers).as("the whole batch first, then what was not taken").first().isEqualTo(7);
+        assertThat(lan.handed).as("each message on the LAN once").hasSize(7).doesNotHaveDuplicates();
+        assertThat(deliverer.pending()).isZero();
+    }
+
     private static RelayedEnvelope relayed(String id) {
         Envelope envelope = new Envelope(id, NodeId.of("a"), "SITREP", Precedence.ROUTINE, "UNCLASSIFIED",
                 Instant.parse("2026-11-23T08:00:00Z"), ("MSGID/SITREP/" + id + "//").getBytes(StandardCharsets.UTF_8));
         return RelayedEnvelope.of(envelope, List.of(SiteId.of("s1")), Set.of(S2));
+    }
+
+    /** A LAN whose writer is full after two messages of each batch: those pass at once, the rest are not taken. */
+    private static final class TakingTwo implements LanSide {
+
+        final List<String> handed = new CopyOnWriteArrayList<>();
+        final List<Integer> offers = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void open(LanIngest ingest) {
+        }
+
+        @Override
+        public String kind() {
+            return "test";
+        }
+
+        @Override
+        public LanDelivery deliver(List<RelayedEnvelope> batch) {
+            offers.add(batch.size());
+            List<String> ids = batch.stream().map(RelayedEnvelope::messageId).toList();
+            List<String> taken = ids.subList(0, Math.min(2, ids.size()));
+            handed.addAll(taken);
+            return new LanDelivery(Set.copyOf(taken), Set.of(), Map.of(),
+                    Set.copyOf(ids.subList(taken.size(), ids.size())));
+        }
+
+        @Override
+        public TransportHealth health() {
+            return TransportHealth.up(Map.of());
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** This site's nodes: they take every message and receipt it later, when the test says so. */
