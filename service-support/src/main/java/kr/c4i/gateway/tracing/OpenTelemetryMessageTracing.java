@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportException;
 
 /**
@@ -65,9 +66,14 @@ final class OpenTelemetryMessageTracing implements MessageTracing {
             sender.send(leaving);
         }
         catch (TransportException | RuntimeException ex) {
-            for (Span span : spans) {
-                span.setStatus(StatusCode.ERROR, ex.getMessage() == null ? "" : ex.getMessage());
-                span.setAttribute(ERROR_TYPE, ex.getClass().getName());
+            // A busy transport sent what it took before it was busy: those sends succeeded.
+            Set<String> taken = ex instanceof TransportBusyException busy ? Set.copyOf(busy.taken()) : Set.of();
+            for (int i = 0; i < spans.size(); i++) {
+                Span span = spans.get(i);
+                if (!taken.contains(batch.get(i).envelope().messageId())) {
+                    span.setStatus(StatusCode.ERROR, ex.getMessage() == null ? "" : ex.getMessage());
+                    span.setAttribute(ERROR_TYPE, ex.getClass().getName());
+                }
                 span.end();
             }
             throw ex;

@@ -51,6 +51,7 @@ import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
+import kr.c4i.gateway.core.transport.TransportBusyException;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.core.transport.TransportUnavailableException;
 import kr.c4i.gateway.custody.CustodyLog;
@@ -210,6 +211,39 @@ class OutboxTraceParentTest {
             assertThat(links(consumer)).as(envelope.messageId())
                     .containsExactly(envelope.traceParent().traceId() + "-" + envelope.traceParent().parentId());
         }
+    }
+
+    /** A transport busy after the first message of the batch: that message's send succeeded, the others' failed. */
+    @Test
+    void aBusyTransportsSpansFailOnlyForWhatItDidNotTake() throws Exception {
+        InMemorySpanExporter exporter = InMemorySpanExporter.create();
+        SdkTracerProvider provider = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                .build();
+        opened.add(provider);
+        MessageTracing tracing = MessageTracing.of(OpenTelemetrySdk.builder().setTracerProvider(provider).build());
+        RecordingTransport transport = new RecordingTransport();
+        transport.busyAfter(1);
+        OutboxPoller poller = OutboxLoop.poller(a.dataSource(), properties(), CATALOGUE, ROUTING,
+                Clearances.unrestricted(), A, transport, new BridgeMetrics(registry, TransportKind.DDS), null,
+                Clock.systemUTC(), CustodyLog.off(), tracing);
+        opened.add(poller);
+        poller.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> transport.sent.size() == 3);
+
+        String taken = transport.sent.peek().envelope().messageId();
+        List<SpanData> producers = exporter.getFinishedSpanItems().stream()
+                .filter(s -> s.getKind() == SpanKind.PRODUCER).toList();
+        assertThat(producers.stream().filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR))
+                .hasSize(2).allSatisfy(span -> {
+                    assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.message.id")))
+                            .isNotEqualTo(taken);
+                    assertThat(span.getAttributes().get(AttributeKey.stringKey("error.type")))
+                            .isEqualTo(TransportBusyException.class.getName());
+                });
+        assertThat(byMessage(succeeded(exporter), SpanKind.PRODUCER)).as("one successful send each")
+                .containsOnlyKeys("m-context", "m-malformed", "m-none");
+        assertThat(producers.stream().filter(s -> taken.equals(
+                s.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))))).hasSize(1);
     }
 
     private OutboxProperties properties() {
