@@ -117,11 +117,10 @@ class LanDelivererTest {
         return RelayedEnvelope.of(envelope, List.of(SiteId.of("s1")), Set.of(S2));
     }
 
-    /** A LAN whose writer is full after two messages of each batch: those pass at once, the rest are not taken. */
-    private static final class TakingTwo implements LanSide {
+    /** A LAN side of a test: what {@link #deliver} does is the test's; the rest does nothing. */
+    private abstract static class TestLan implements LanSide {
 
         final List<String> handed = new CopyOnWriteArrayList<>();
-        final List<Integer> offers = new CopyOnWriteArrayList<>();
 
         @Override
         public void open(LanIngest ingest) {
@@ -130,16 +129,6 @@ class LanDelivererTest {
         @Override
         public String kind() {
             return "test";
-        }
-
-        @Override
-        public LanDelivery deliver(List<RelayedEnvelope> batch) {
-            offers.add(batch.size());
-            List<String> ids = batch.stream().map(RelayedEnvelope::messageId).toList();
-            List<String> taken = ids.subList(0, Math.min(2, ids.size()));
-            handed.addAll(taken);
-            return new LanDelivery(Set.copyOf(taken), Set.of(), Map.of(),
-                    Set.copyOf(ids.subList(taken.size(), ids.size())));
         }
 
         @Override
@@ -152,22 +141,27 @@ class LanDelivererTest {
         }
     }
 
-    /** This site's nodes: they take every message and receipt it later, when the test says so. */
-    private static final class Nodes implements LanSide {
+    /** A LAN whose writer is full after two messages of each batch: those pass at once, the rest are not taken. */
+    private static final class TakingTwo extends TestLan {
 
-        private final List<String> handed = new CopyOnWriteArrayList<>();
+        final List<Integer> offers = new CopyOnWriteArrayList<>();
+
+        @Override
+        public LanDelivery deliver(List<RelayedEnvelope> batch) {
+            offers.add(batch.size());
+            List<String> ids = batch.stream().map(RelayedEnvelope::messageId).toList();
+            List<String> taken = ids.subList(0, Math.min(2, ids.size()));
+            handed.addAll(taken);
+            return new LanDelivery(Set.copyOf(taken), Set.of(), Map.of(),
+                    Set.copyOf(ids.subList(taken.size(), ids.size())));
+        }
+    }
+
+    /** This site's nodes: they take every message and receipt it later, when the test says so. */
+    private static final class Nodes extends TestLan {
 
         List<String> handed() {
             return handed;
-        }
-
-        @Override
-        public void open(LanIngest ingest) {
-        }
-
-        @Override
-        public String kind() {
-            return "test";
         }
 
         @Override
@@ -175,15 +169,6 @@ class LanDelivererTest {
             Set<String> ids = batch.stream().map(RelayedEnvelope::messageId).collect(Collectors.toSet());
             handed.addAll(batch.stream().map(RelayedEnvelope::messageId).toList());
             return new LanDelivery(Set.of(), ids, Map.of());
-        }
-
-        @Override
-        public TransportHealth health() {
-            return TransportHealth.up(Map.of());
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
