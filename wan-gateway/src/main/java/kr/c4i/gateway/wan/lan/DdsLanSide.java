@@ -78,6 +78,8 @@ public final class DdsLanSide implements LanSide {
     private final AtomicLong invalid = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong resent = new AtomicLong();
+    // Deliveries a full writer cut short, logged sparsely: on a slow LAN it happens again and again.
+    private final AtomicLong busy = new AtomicLong();
     private volatile @Nullable LanIngest ingest;
     private volatile @Nullable ScheduledExecutorService resender;
     private volatile boolean open;
@@ -289,14 +291,16 @@ public final class DdsLanSide implements LanSide {
         try {
             send(sends, rejected);
         }
-        catch (TransportBusyException busy) {
+        catch (TransportBusyException full) {
             // What the writers took before one was full is on its way, a RELIABLE one resent by this side until
             // receipted: offered again by the engine, it would cross the LAN twice. Only the rest goes back.
-            Set<String> taken = Set.copyOf(busy.taken());
+            Set<String> taken = Set.copyOf(full.taken());
             sends.keySet().stream().filter(id -> !taken.contains(id) && !rejected.containsKey(id))
                     .forEach(notTaken::add);
-            log.debug("This site's nodes are not keeping up: {} of {} relayed messages taken, the rest offered again",
-                    taken.size(), sends.size());
+            if (Long.bitCount(this.busy.incrementAndGet()) == 1) {
+                log.warn("This site's nodes are not keeping up (#{}): {} of {} relayed messages taken, the rest "
+                        + "offered again: {}", this.busy.get(), taken.size(), sends.size(), full.getMessage());
+            }
         }
         catch (TransportException | RuntimeException ex) {
             registered.forEach(this.pending::remove);
@@ -410,6 +414,7 @@ public final class DdsLanSide implements LanSide {
         details.put("invalid", this.invalid.get());
         details.put("delivered", this.delivered.get());
         details.put("resent", this.resent.get());
+        details.put("busy", this.busy.get());
         return new TransportHealth(health.up() && this.open, details);
     }
 
