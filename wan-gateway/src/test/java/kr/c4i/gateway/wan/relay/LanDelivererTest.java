@@ -82,13 +82,13 @@ class LanDelivererTest {
                 Clock.systemUTC(), oneCopy, MAX_PENDING, IDLE);
         thread = Thread.ofPlatform().name("lan-deliver-test").start(deliverer);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.handed().size() == MAX_PENDING);
+        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.handed.size() == MAX_PENDING);
         assertThat(deliverer.pending()).isEqualTo(MAX_PENDING);
 
-        deliverer.delivered(List.of(nodes.handed().getFirst()));
+        deliverer.delivered(List.of(nodes.handed.getFirst()));
 
         await().alias("the next copy handed over once there was room").atMost(Duration.ofSeconds(30))
-                .until(() -> nodes.handed().size() == MAX_PENDING + 1);
+                .until(() -> nodes.handed.size() == MAX_PENDING + 1);
         assertThat(deliverer.pending()).isEqualTo(MAX_PENDING);
         await().atMost(Duration.ofSeconds(30)).until(() -> store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE)
                 + deliverer.pending() == 5);
@@ -105,7 +105,8 @@ class LanDelivererTest {
         thread = Thread.ofPlatform().name("lan-deliver-test").start(deliverer);
 
         await().alias("every message handed over").atMost(Duration.ofSeconds(30))
-                .until(() -> lan.handed.size() >= 7 && store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE) == 0);
+                .until(() -> lan.handed.size() >= 7
+                        && store.backlog(Route.lan()).waitingCount(Precedence.ROUTINE) == 0);
         assertThat(lan.offers).as("the whole batch first, then what was not taken").first().isEqualTo(7);
         assertThat(lan.handed).as("each message on the LAN once").hasSize(7).doesNotHaveDuplicates();
         assertThat(deliverer.pending()).isZero();
@@ -159,10 +160,6 @@ class LanDelivererTest {
 
     /** This site's nodes: they take every message and receipt it later, when the test says so. */
     private static final class Nodes extends TestLan {
-
-        List<String> handed() {
-            return handed;
-        }
 
         @Override
         public LanDelivery deliver(List<RelayedEnvelope> batch) {
