@@ -18,7 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * one of the many connections those processes open (JDBC, bridges, HTTP) or a server's port 0, and the later bind
  * then fails. No port is handed out twice by one JVM; JVMs that run at once on one machine (Failsafe's forks) each
  * draw from a band of the range of their own ({@value #BAND} of {@value #BANDS}), or they could hand out the same port
- * and the second process to bind it fails.
+ * and the second process to bind it fails. The range starts above the host ports docker-compose.yml publishes
+ * (18081-18092), since bin/test runs the compose stack beside the other modules' tests.
  */
 public final class LoopbackPorts {
 
@@ -27,7 +28,7 @@ public final class LoopbackPorts {
     /** How many bands the range is cut into. */
     static final String BANDS = "loopback-ports.bands";
 
-    private static final int LOWEST = 10_000;
+    private static final int LOWEST = 20_000;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     private static final int[] RANGE = band(System.getProperty(BAND), System.getProperty(BANDS), LOWEST,
             ephemeralStart());
