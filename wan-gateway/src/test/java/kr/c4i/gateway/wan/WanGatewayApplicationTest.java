@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,6 +152,14 @@ class WanGatewayApplicationTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> inbox.contains("a-1"));
         assertThat(get(leader, "/actuator/prometheus")).contains("gateway_wan_pair_ready{gateway=\"s1\",site=\"s1\"} 1.0")
                 .contains("gateway_wan_link_up{gateway=\"s1\",site=\"s2\"} 1.0");
+
+        // A leader that hangs mid-renewal holds the lease's row: PostgreSQL must end its transaction for the standby.
+        try (Connection session = leader.getBean(DataSource.class).getConnection();
+                Statement show = session.createStatement();
+                ResultSet timeout = show.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+            assertThat(timeout.next()).isTrue();
+            assertThat(timeout.getString(1)).isEqualTo("10s");
+        }
 
         long stopped = System.nanoTime();
         leader.close();
