@@ -266,7 +266,8 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
      * @param redeliveryDelay delay before a rolled-back message is delivered again, doubled on each attempt;
      *        default 100 ms
      * @param maxRedeliveryDelay upper bound of that delay; default 5 s
-     * @param duplicateIdCacheSize message ids remembered per address to drop resends; default 20000
+     * @param duplicateIdCacheSize duplicate ids remembered per address to drop resends; default
+     *        {@value #DUPLICATE_ID_CACHE_SIZE}
      * @param pair the other broker of this node when the node runs on two machines; {@code null} (the default) for a
      *        lone broker
      */
@@ -280,10 +281,19 @@ public record JmsTransportSettings(NodeId nodeId, @Nullable BrokerMode mode, @Nu
                     duplicateIdCacheSize, null);
         }
 
+        /**
+         * Enough for what may come again: a peer's bridge resends what its confirmation window held (1 MiB, some
+         * thousand lone messages), a sender the batch whose commit failed; the inbox keeps any older resend once. Each
+         * id is a record in the journal until it leaves the cache, and a journal file keeps what it holds until its
+         * last record goes: Artemis's 20,000, of bundles of up to 64 KiB, held a gigabyte of journal, which the broker
+         * read again and again to compact (docs/benchmarks.md).
+         */
+        public static final int DUPLICATE_ID_CACHE_SIZE = 2_000;
+
         /** Where the acceptor listens and where the data lives; defaults for the rest. */
         public static Embedded at(String host, int port, Path dataDirectory) {
             return new Embedded(host, port, dataDirectory, true, Duration.ofMillis(100), Duration.ofSeconds(5),
-                    20_000);
+                    DUPLICATE_ID_CACHE_SIZE);
         }
 
         /** This broker as one of a pair, or alone when {@code pair} is {@code null}. */

@@ -44,7 +44,7 @@ class EmbeddedBrokerConfigurationFactoryTest {
         assertThat(this.configuration.getLargeMessagesDirectory()).isEqualTo("/var/lib/gw/a/large-messages");
         assertThat(this.configuration.isJournalSyncTransactional()).isTrue();
         assertThat(this.configuration.isJMXManagementEnabled()).isFalse();
-        assertThat(this.configuration.getIDCacheSize()).isEqualTo(20_000);
+        assertThat(this.configuration.getIDCacheSize()).isEqualTo(2_000);
         assertThat(this.configuration.isPersistIDCache()).isTrue();
     }
 

@@ -25,7 +25,7 @@ class JmsTransportSettingsTest {
         assertThat(settings.invalidQueue()).isEqualTo("kmtf.invalid");
         assertThat(settings.queueName(B)).isEqualTo("kmtf.node.b");
         assertThat(settings.embedded().journalSyncTransactional()).isTrue();
-        assertThat(settings.embedded().duplicateIdCacheSize()).isEqualTo(20_000);
+        assertThat(settings.embedded().duplicateIdCacheSize()).isEqualTo(2_000);
         assertThat(settings.receive().timeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.peers()).isEmpty();
     }
