@@ -2,6 +2,9 @@ package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -22,7 +26,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 /**
  * Where a message's time goes in the database, for {@code bench --profile}: per message of the throughput phase and
  * per node, the statements each kind of query ran (from {@code pg_stat_statements}, commits included), the
- * CPU time of the machine, of this JVM and of each node's PostgreSQL server ({@code /proc}), the transactions
+ * CPU time of the machine, of this JVM and its threads, and of each node's PostgreSQL server ({@code /proc}), the transactions
  * committed, the WAL written and flushed ({@code pg_stat_wal}), and what the busy backends were waiting
  * on ({@code pg_stat_activity}, sampled every {@value #SAMPLE_MILLIS} ms). The bench's own load generator and probes
  * are counted too, under their own statements, so the bridge's share is read off the rows it ran.
@@ -39,10 +43,19 @@ final class BenchProfile implements AutoCloseable {
     /** Clock ticks per second of {@code /proc}'s CPU times: 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100;
 
+    /** The JVM's own threads, as Linux names them (their first 15 characters), by what they do. */
+    private static final Map<String, String> JVM_THREADS = Map.of("C1 CompilerThre", "JIT compiler",
+            "C2 CompilerThre", "JIT compiler", "GC Thread", "garbage collector", "G1 ", "garbage collector",
+            "VM Thread", "JVM safepoints (VM Thread)");
+
+    /** The most thread groups printed; the rest are summed in one line. */
+    private static final int THREAD_GROUPS = 14;
+
     private record Node(String name, DataSource database) {
     }
 
     private final Map<String, Long> cpuAtStart = new LinkedHashMap<>();
+    private final Map<String, Long> threadsAtStart = new LinkedHashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, Map<String, Long>> waits = new TreeMap<>();
     private volatile boolean sampling;
@@ -70,6 +83,7 @@ final class BenchProfile implements AutoCloseable {
             waits.put(node.name(), new TreeMap<>());
         }
         cpuAtStart.putAll(cpuTicks());
+        threadsAtStart.putAll(threadNanos());
         sampling = true;
         sampler = Thread.ofPlatform().name("bench-profile").daemon().start(this::sample);
     }
@@ -91,6 +105,43 @@ final class BenchProfile implements AutoCloseable {
             ticks.put(node.name() + "'s PostgreSQL", sum);
         }
         return ticks;
+    }
+
+    /**
+     * CPU time so far of this JVM's threads in nanoseconds, summed by name with each run of digits as {@code N}
+     * ({@code Thread-12 (activemq-io-kmtf-a)} and a pool's workers count as one): its Java threads, and its own
+     * compiler, collector and VM threads, which Java does not list, from {@code /proc/self/task}.
+     */
+    static Map<String, Long> threadNanos() {
+        Map<String, Long> nanos = new TreeMap<>();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            long cpu = (info == null) ? -1 : threads.getThreadCpuTime(info.getThreadId());
+            if (cpu > 0) {
+                nanos.merge(info.getThreadName().replaceAll("\\d+", "N"), cpu, Long::sum);
+            }
+        }
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            tasks.forEach(task -> {
+                String comm = comm(task);
+                JVM_THREADS.entrySet().stream().filter(e -> comm.startsWith(e.getKey())).findFirst()
+                        .ifPresent(e -> nanos.merge(e.getValue(),
+                                (long) (statTicks(task.resolve("stat")) / TICKS_PER_SECOND * 1e9), Long::sum));
+            });
+        }
+        catch (IOException ex) {
+            // Not Linux: the Java threads only.
+        }
+        return nanos;
+    }
+
+    private static String comm(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).strip();
+        }
+        catch (IOException ex) {
+            return "";
+        }
     }
 
     private static long postmaster(DataSource db) throws SQLException {
@@ -184,6 +235,7 @@ final class BenchProfile implements AutoCloseable {
         out.printf("%nCPU per message of the measured phase (%d messages), from /proc:%n", messages);
         cpuAtEnd.forEach((what, ticks) -> out.printf("  %8.1f us  %s%n",
                 (ticks - cpuAtStart.getOrDefault(what, ticks)) / TICKS_PER_SECOND * 1e6 / messages, what));
+        reportThreads(out, messages);
         for (Node node : nodes) {
             out.printf("%nprofile of %s's database, per message of the measured phase (%d messages)%n",
                     node.name(), messages);
@@ -225,6 +277,22 @@ final class BenchProfile implements AutoCloseable {
                     .forEach(e -> out.printf("    %5.1f%%  %s%n", 100.0 * e.getValue() / samples, e.getKey()));
         }
         out.flush();
+    }
+
+    /** This JVM's share by thread: the busiest groups, the rest in one line. */
+    private void reportThreads(PrintWriter out, long messages) {
+        Map<String, Long> used = new LinkedHashMap<>();
+        threadNanos().forEach((name, nanos) -> used.put(name, nanos - threadsAtStart.getOrDefault(name, 0L)));
+        List<Map.Entry<String, Long>> busiest = used.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
+        out.printf("  of this JVM, by thread (numbers in names as N; threads of native libraries and threads that "
+                + "ended are not listed):%n");
+        busiest.stream().limit(THREAD_GROUPS).forEach(e -> out.printf("    %8.1f us  %s%n",
+                e.getValue() / 1e3 / messages, e.getKey()));
+        long rest = busiest.stream().skip(THREAD_GROUPS).mapToLong(Map.Entry::getValue).sum();
+        if (rest > 0) {
+            out.printf("    %8.1f us  %d other threads%n", rest / 1e3 / messages, busiest.size() - THREAD_GROUPS);
+        }
     }
 
     @Override

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.offset;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import javax.sql.DataSource;
 
@@ -100,8 +105,24 @@ class BenchProbesTest {
                 try (Statement st = busy.createStatement()) {
                     st.execute("SELECT count(*) FROM generate_series(1, 3000000)");
                 }
+                // Two threads of one pool, 100 ms of CPU each and alive at the report: one line, 20 ms per message.
+                CountDownLatch burnt = new CountDownLatch(2);
+                CountDownLatch reported = new CountDownLatch(1);
+                List<Thread> burners = new ArrayList<>();
+                for (String name : List.of("burner-1", "burner-2")) {
+                    burners.add(Thread.ofPlatform().name(name).start(() -> {
+                        burnTenthOfASecond();
+                        burnt.countDown();
+                        awaitQuietly(reported);
+                    }));
+                }
+                burnt.await();
                 StringWriter out = new StringWriter();
                 profile.report(new PrintWriter(out), 10);
+                reported.countDown();
+                for (Thread burner : burners) {
+                    burner.join();
+                }
 
                 assertThat(out.toString()).contains("profile of node a's database, per message of the measured "
                         + "phase (10 messages)", "busy backends by wait");
@@ -114,7 +135,27 @@ class BenchProbesTest {
                         .containsPattern("\\d+\\.\\d us  this JVM");
                 // The count took the server tens of milliseconds at least: thousands of microseconds per message.
                 assertThat(out.toString()).containsPattern("\\d{4,}\\.\\d us  node a's PostgreSQL");
+                assertThat(out.toString()).containsPattern("of this JVM, by thread")
+                        .containsPattern("\\s2\\d{4}\\.\\d us  burner-N\\n");
             }
+        }
+    }
+
+    /** Keeps this thread on the CPU for 100 ms of its own CPU time. */
+    private static void burnTenthOfASecond() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long until = threads.getCurrentThreadCpuTime() + 100_000_000L;
+        while (threads.getCurrentThreadCpuTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 }
