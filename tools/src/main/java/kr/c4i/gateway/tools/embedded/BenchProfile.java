@@ -2,9 +2,6 @@ package kr.c4i.gateway.tools.embedded;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import kr.c4i.gateway.tools.JvmCpu;
 
 /**
  * Where a message's time goes in the database, for {@code bench --profile}: per message of the throughput phase and
@@ -42,11 +40,6 @@ final class BenchProfile implements AutoCloseable {
 
     /** Clock ticks per second of {@code /proc}'s CPU times: 100 on every Linux this runs on. */
     private static final double TICKS_PER_SECOND = 100;
-
-    /** The JVM's own threads, as Linux names them (their first 15 characters), by what they do. */
-    private static final Map<String, String> JVM_THREADS = Map.of("C1 CompilerThre", "JIT compiler",
-            "C2 CompilerThre", "JIT compiler", "GC Thread", "garbage collector", "G1 ", "garbage collector",
-            "VM Thread", "JVM safepoints (VM Thread)");
 
     /** The most thread groups printed; the rest are summed in one line. */
     private static final int THREAD_GROUPS = 14;
@@ -83,7 +76,7 @@ final class BenchProfile implements AutoCloseable {
             waits.put(node.name(), new TreeMap<>());
         }
         cpuAtStart.putAll(cpuTicks());
-        threadsAtStart.putAll(threadNanos());
+        threadsAtStart.putAll(JvmCpu.threadNanos());
         sampling = true;
         sampler = Thread.ofPlatform().name("bench-profile").daemon().start(this::sample);
     }
@@ -105,43 +98,6 @@ final class BenchProfile implements AutoCloseable {
             ticks.put(node.name() + "'s PostgreSQL", sum);
         }
         return ticks;
-    }
-
-    /**
-     * CPU time so far of this JVM's threads in nanoseconds, summed by name with each run of digits as {@code N}
-     * ({@code Thread-12 (activemq-io-kmtf-a)} and a pool's workers count as one): its Java threads, and its own
-     * compiler, collector and VM threads, which Java does not list, from {@code /proc/self/task}.
-     */
-    static Map<String, Long> threadNanos() {
-        Map<String, Long> nanos = new TreeMap<>();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            long cpu = (info == null) ? -1 : threads.getThreadCpuTime(info.getThreadId());
-            if (cpu > 0) {
-                nanos.merge(info.getThreadName().replaceAll("\\d+", "N"), cpu, Long::sum);
-            }
-        }
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            tasks.forEach(task -> {
-                String comm = comm(task);
-                JVM_THREADS.entrySet().stream().filter(e -> comm.startsWith(e.getKey())).findFirst()
-                        .ifPresent(e -> nanos.merge(e.getValue(),
-                                (long) (statTicks(task.resolve("stat")) / TICKS_PER_SECOND * 1e9), Long::sum));
-            });
-        }
-        catch (IOException ex) {
-            // Not Linux: the Java threads only.
-        }
-        return nanos;
-    }
-
-    private static String comm(Path task) {
-        try {
-            return Files.readString(task.resolve("comm")).strip();
-        }
-        catch (IOException ex) {
-            return "";
-        }
     }
 
     private static long postmaster(DataSource db) throws SQLException {
@@ -282,7 +238,7 @@ final class BenchProfile implements AutoCloseable {
     /** This JVM's share by thread: the busiest groups, the rest in one line. */
     private void reportThreads(PrintWriter out, long messages) {
         Map<String, Long> used = new LinkedHashMap<>();
-        threadNanos().forEach((name, nanos) -> used.put(name, nanos - threadsAtStart.getOrDefault(name, 0L)));
+        JvmCpu.threadNanos().forEach((name, nanos) -> used.put(name, nanos - threadsAtStart.getOrDefault(name, 0L)));
         List<Map.Entry<String, Long>> busiest = used.entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
         out.printf("  of this JVM, by thread (numbers in names as N; threads of native libraries and threads that "
