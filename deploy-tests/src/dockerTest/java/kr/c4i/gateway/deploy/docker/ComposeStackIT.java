@@ -98,7 +98,10 @@ class ComposeStackIT {
         }
         theStacksPrometheusScrapesThePair();
         stack.compose(Duration.ofMinutes(1), "kill", "node-b", "wan-gateway-s1");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
+        // The lease runs out in 5 s and the standby then opens its store, link and LAN side: seconds on a quiet
+        // machine, but over 30 s under CI beside the other modules' tests (load 21 on 2 cores, 2026-12-03). The
+        // takeover's time is measured elsewhere (WanGatewayApplicationTest, WanEndToEndIT); here only that it leads.
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(
                 stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
                 .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 1\\.0"));
         fromAToBAndCExactlyOnce(stack, "pair");

@@ -37,9 +37,6 @@ class DeliveryContractIT {
 
     private static final String SECRET = UUID.randomUUID().toString();
 
-    /** A service's start on a loaded 2-core machine: 45 s quiet, over 2 minutes beside other stacks. */
-    private static final Duration STARTUP = Duration.ofMinutes(4);
-
     @ParameterizedTest
     @ValueSource(strings = { "jms", "dds" })
     void aMessageInsertedIntoAsOutboxArrivesOnceInBsInbox(String transport) throws SQLException {
@@ -99,7 +96,7 @@ class DeliveryContractIT {
                 .withExposedPorts(8081)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("node-" + id)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8081)
-                        .withStartupTimeout(STARTUP));
+                        .withStartupTimeout(LocalImages.SERVICE_STARTUP));
     }
 
     private static InterfaceDatabaseClient client(PostgreSQLContainer database) {

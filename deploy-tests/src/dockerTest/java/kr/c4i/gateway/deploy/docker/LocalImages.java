@@ -1,5 +1,7 @@
 package kr.c4i.gateway.deploy.docker;
 
+import java.time.Duration;
+
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
 
@@ -15,6 +17,12 @@ final class LocalImages {
 
     /** Debian's PostgreSQL behind the official image's contract, so Testcontainers' PostgreSQL module takes it. */
     static final DockerImageName POSTGRES = local("c4i-gateway/postgres:15").asCompatibleSubstituteFor("postgres");
+
+    /**
+     * How long a node's or a gateway's container may take to be ready: 45 s on a quiet 2-core machine, 65-81 s with
+     * 24 busy processes beside it (2026-12-03), more under CI beside the other modules' tests (load 21).
+     */
+    static final Duration SERVICE_STARTUP = Duration.ofMinutes(6);
 
     private LocalImages() {
     }

@@ -39,9 +39,6 @@ class WanRelayContractIT {
 
     private static final String SECRET = UUID.randomUUID().toString();
 
-    /** A service's start on a loaded 2-core machine: 45 s quiet, over 2 minutes beside other stacks. */
-    private static final Duration STARTUP = Duration.ofMinutes(4);
-
     @ParameterizedTest(name = "{0} LAN, {1} link")
     @CsvSource({ "jms, jms", "dds, dds" })
     void aMessageFromAAtSiteS1ArrivesOnceInCsInboxAtSiteS2(String transport, String link) throws SQLException {
@@ -116,7 +113,7 @@ class WanRelayContractIT {
                 .withExposedPorts(8081)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("node-" + id)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8081)
-                        .withStartupTimeout(STARTUP));
+                        .withStartupTimeout(LocalImages.SERVICE_STARTUP));
     }
 
     /** A site's WAN gateway as docker-compose.yml starts one, its peer by name (one network here, no WAN of its own). */
@@ -141,7 +138,7 @@ class WanRelayContractIT {
                 .withEnv(env).withExposedPorts(8091)
                 .withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("wan-gateway-" + site)))
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forPort(8091)
-                        .withStartupTimeout(STARTUP));
+                        .withStartupTimeout(LocalImages.SERVICE_STARTUP));
     }
 
     private static InterfaceDatabaseClient client(PostgreSQLContainer database) {
