@@ -20,7 +20,8 @@ final class LocalImages {
 
     /**
      * How long a node's or a gateway's container may take to be ready: 45 s on a quiet 2-core machine, 65-81 s with
-     * 24 busy processes beside it (2026-12-03), more under CI beside the other modules' tests (load 21).
+     * 24 busy processes beside it (2026-12-03). Under CI at load 21, with 4 minutes here, a gateway's container failed
+     * to start, whether by this bound or otherwise the log kept did not say.
      */
     static final Duration SERVICE_STARTUP = Duration.ofMinutes(6);
 
