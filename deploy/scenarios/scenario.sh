@@ -26,6 +26,7 @@
 #                                         every experiment; DIR/report.md and DIR/report.json; exit 1 if any message
 #                                         is missing or duplicated. --transports recreates the stack per transport
 #                                         (GATEWAY_TRANSPORT and GATEWAY_WAN_LINK) and puts the stack's own back after.
+# A service restarted or added by an experiment may take START_TIMEOUT seconds to become ready (600).
 # SQL, jq programs and container-side shell are single-quoted on purpose: they expand where they run.
 # shellcheck disable=SC2016
 set -euo pipefail
@@ -45,6 +46,11 @@ now() { date +%s.%N; }
 # Milliseconds from epoch seconds A to B (every container reads the host's clock).
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
 root_exec() { compose exec -T --user root "$@"; }
+# How long a service may take to start: 600 s by default, as the images' health check allows. A node started beside
+# others on a slow machine needs minutes: with every container held to 0.45 CPU node-b alone took 154 s, and the
+# fanout profile's node-d, started beside node-e, was not ready after 300 s, nor after 600 s in a second run
+# (2026-12-03). A CI at load 21 started eleven services at once in 3m53s.
+start_seconds="${START_TIMEOUT:-600}"
 
 # The address docker-compose.yml gives a node; the fanout profile's nodes d-g and the pair profile's node-b2 included.
 address() {
@@ -270,7 +276,7 @@ lift_cut() { docker exec --user root "$(container "$1")" nft delete table inet c
 # READY as the harness takes it: the node's readiness probe answers UP (polled every 0.2 s; Docker's health status
 # lags by up to its check interval).
 wait_ready() {
-  local node="$1" seconds="${2:-240}" deadline port=8081
+  local node="$1" seconds="${2:-$start_seconds}" deadline port=8081
   deadline=$((SECONDS + seconds))
   until docker exec "$(container "$node")" curl -fsS -o /dev/null "http://127.0.0.1:$port/actuator/health/readiness" 2>/dev/null; do
     (( SECONDS < deadline )) || die "$node not ready after $seconds s"
@@ -396,7 +402,7 @@ fanout_up() {
   log "fanout: starting the fanout profile's nodes ${nodes[*]}"
   # On the transport the stack runs now, which may not be .env's (all --transports).
   GATEWAY_TRANSPORT="$(transport)" GATEWAY_WAN_LINK="$(wan_link)" compose --profile fanout up -d "${services[@]}" >&2
-  for node in "${nodes[@]}"; do wait_ready "$node" 300; done
+  for node in "${nodes[@]}"; do wait_ready "$node"; done
 }
 fanout_down() { compose --profile fanout stop "${fanout_services[@]}" >&2 2>/dev/null || true; }
 # What a's eth0 sends other than to its database and Prometheus (exempt_addresses): an nftables counter on its egress
@@ -573,10 +579,10 @@ cleanup() {
 on_exit() { trap cleanup EXIT; trap 'exit 130' INT TERM; }
 
 await_stack() {
-  local service deadline=$((SECONDS + 300))
+  local service deadline=$((SECONDS + start_seconds))
   for service in node-a node-b node-c wan-gateway-s1 wan-gateway-s2; do
     until [ "$(docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{end}}' "$(container "$service")" 2>/dev/null)" = healthy ]; do
-      (( SECONDS < deadline )) || die "$service not healthy after 300 s"
+      (( SECONDS < deadline )) || die "$service not healthy after $start_seconds s"
       sleep 2
     done
   done
@@ -620,18 +626,19 @@ all() {
   local started original load; started="$(date -u +%FT%TZ)"; original="$(transport)"; load="$(cut -d' ' -f1-3 /proc/loadavg)"
   on_exit
   detect_backend
-  local t aborted=false
+  local t aborted=false abort_lines=""
   fanout_started=yes
-  # A failed experiment ends its transport's run, not the report: the report then says it was aborted.
+  # A failed experiment ends its transport's run, not the report: the report then says it was aborted, and with the
+  # run's last lines, where its error is.
   if [ -z "$transports" ]; then
     await_stack
-    run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || aborted=true
+    run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || { aborted=true; abort_lines+="$(tail -n 8 "$out/run.log")"$'\n'; }
   else
     for t in ${transports//,/ }; do
       log "stack: GATEWAY_TRANSPORT=$t GATEWAY_WAN_LINK=$t"
       GATEWAY_TRANSPORT="$t" GATEWAY_WAN_LINK="$t" compose up -d >&2
       await_stack
-      run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || aborted=true
+      run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || { aborted=true; abort_lines+="$(tail -n 8 "$out/run.log")"$'\n'; }
     done
     if [ "$(transport)" != "$original" ]; then
       log "stack: back to $original"
@@ -639,15 +646,15 @@ all() {
       await_stack
     fi
   fi
-  write_report "$out" "$started" "$quick" "$load" "$args" "$aborted"
+  write_report "$out" "$started" "$quick" "$load" "$args" "$aborted" "$abort_lines"
   jq -e '.passed' "$out/report.json" > /dev/null
 }
 
 write_report() {
-  local out="$1" started="$2" quick="$3" load="$4" args="$5" aborted="$6"
+  local out="$1" started="$2" quick="$3" load="$4" args="$5" aborted="$6" abort_lines="${7:-}"
   jq -s --arg started "$started" --arg finished "$(date -u +%FT%TZ)" --arg backend "$backend" --arg line "$(backend_line)" \
      --argjson quick "$([ "$quick" = yes ] && echo true || echo false)" --arg load "$load" --arg kernel "$(uname -r)" \
-     --argjson cpus "$(nproc)" --arg command "deploy/scenarios/scenario.sh all $args" --argjson aborted "$aborted" '
+     --argjson cpus "$(nproc)" --arg command "deploy/scenarios/scenario.sh all $args" --argjson aborted "$aborted" --arg abort_lines "$abort_lines" '
     def complete: .delivered == .expected and .duplicates == 0;
     (map(. + {complete: complete})) as $cells
     | {tool: "deploy/scenarios/scenario.sh", command: $command, started: $started, finished: $finished,
@@ -658,7 +665,7 @@ write_report() {
        cells: $cells,
        expected: ($cells | map(.expected) | add // 0), delivered: ($cells | map(.delivered) | add // 0),
        missing: ($cells | map(.expected - .delivered) | add // 0), duplicates: ($cells | map(.duplicates) | add // 0),
-       aborted: $aborted, passed: ((($cells | length) > 0) and ($aborted | not) and ($cells | all(complete)))}' "$cells" > "$out/report.json"
+       aborted: $aborted, aborted_with: (if $aborted then $abort_lines else null end), passed: ((($cells | length) > 0) and ($aborted | not) and ($cells | all(complete)))}' "$cells" > "$out/report.json"
   markdown "$out/report.json" > "$out/report.md"
   log "report: $out/report.md, $out/report.json"
 }
@@ -675,6 +682,7 @@ markdown() {
     "- run: \(.started) to \(.finished); transports \(.transports | join(", ")); \(if .quick then "quick" else "full" end)",
     "- machine: \(.machine.cpus) CPUs, kernel \(.machine.kernel), load average at start \(.machine.load_average_at_start)",
     "- delivered \(.delivered)/\(.expected), missing \(.missing), duplicates \(.duplicates)\(if .aborted then ", an experiment aborted (run.log)" else "" end): \(if .passed then "passed" else "FAILED" end)\n",
+    (if .aborted then "Its last lines, where it aborted:\n\n```\n\(.aborted_with)```\n" else empty end),
     (if .experiments.recovery then
       "## Recovery (Table 2): response time, ms from the cut lifted (b healthy behind it) to its last message\n",
       "| middleware | rep | response ms | study mean (sd) | harness mean (sd) | reconnect ms | first ms | boot ms (apart) | delivered | duplicates |",

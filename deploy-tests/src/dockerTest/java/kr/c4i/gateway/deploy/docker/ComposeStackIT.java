@@ -77,8 +77,9 @@ class ComposeStackIT {
      */
     private static void thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(ComposeStack stack,
             String transport) throws Exception {
-        stack.compose(Duration.ofMinutes(5), "--profile", "pair", "up", "-d", "--wait", "--wait-timeout", "240",
-                "node-b2", "wan-gateway-s1-standby");
+        stack.compose(LocalImages.SERVICE_STARTUP.plusMinutes(1), "--profile", "pair", "up", "-d", "--wait",
+                "--wait-timeout", String.valueOf(LocalImages.SERVICE_STARTUP.toSeconds()), "node-b2",
+                "wan-gateway-s1-standby");
         assertThat(stack.management("wan-gateway-s1-standby", "/actuator/prometheus")).as("the standby's metrics")
                 .containsPattern("gateway_wan_pair_leader\\{[^}]*\\} 0\\.0");
         if ("jms".equals(transport)) {
@@ -240,7 +241,11 @@ class ComposeStackIT {
         assertThat(report.get("cells").size()).as("cells in %s", out.resolve("report.json")).isPositive();
         assertThat(missing).as("cells short of their messages or with duplicates").isEmpty();
         assertThat(report.get("transports").toString()).contains(transport);
-        assertThat(report.get("passed").asBoolean()).as("the report's own verdict").isTrue();
+        // An aborted experiment's error is in the run's last lines, which the report keeps.
+        assertThat(report.get("passed").asBoolean())
+                .as("the report's own verdict; an experiment aborted: %s, with:%n%s", report.get("aborted").asBoolean(),
+                        report.path("aborted_with").asString(""))
+                .isTrue();
         assertThat(scriptFailure).as("scenario.sh's exit").isNull();
     }
 

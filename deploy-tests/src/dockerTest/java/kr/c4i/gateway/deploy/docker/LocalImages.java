@@ -19,9 +19,9 @@ final class LocalImages {
     static final DockerImageName POSTGRES = local("c4i-gateway/postgres:15").asCompatibleSubstituteFor("postgres");
 
     /**
-     * How long a node's or a gateway's container may take to be ready: 45 s on a quiet 2-core machine, 65-81 s with
-     * 24 busy processes beside it (2026-12-03). Under CI at load 21, with 4 minutes here, a gateway's container failed
-     * to start, whether by this bound or otherwise the log kept did not say.
+     * How long a node's or a gateway's container, or two of them started together, may take to be ready: 45 s on a
+     * quiet 2-core machine, 65-81 s with 24 busy processes beside it, 3m53s for four started together under a CI at
+     * load 21, 154 s for one node restarted with the containers held to 0.45 CPU (2026-12-03).
      */
     static final Duration SERVICE_STARTUP = Duration.ofMinutes(6);
 
