@@ -49,7 +49,7 @@ root_exec() { compose exec -T --user root "$@"; }
 # How long a service may take to start: 600 s by default, as the images' health check allows. A node started beside
 # others on a slow machine needs minutes: with every container held to 0.45 CPU node-b alone took 154 s, and the
 # fanout profile's node-d, started beside node-e, was not ready after 300 s, nor after 600 s in a second run
-# (2026-12-03). A CI at load 21 started eleven services at once in 3m53s.
+# (2026-12-03). Under a CI at load 21, four services of a container suite started together took 3m53s.
 start_seconds="${START_TIMEOUT:-600}"
 
 # The address docker-compose.yml gives a node; the fanout profile's nodes d-g and the pair profile's node-b2 included.

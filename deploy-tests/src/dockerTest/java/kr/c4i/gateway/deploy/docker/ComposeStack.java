@@ -73,8 +73,9 @@ final class ComposeStack implements AutoCloseable {
     void up() {
         down();
         try {
-            // The images' health check gives a service 600 s to start; eleven starting at once on two cores under
-            // load take minutes (3m53s under a CI at load 21; 11 minutes with every container held to 0.4 CPU).
+            // The images' health check gives a service 600 s to start; services starting together on two cores under
+            // load take minutes (four took 3m53s under a CI at load 21; eleven, 11 minutes with every container held to
+            // 0.4 CPU).
             compose(Duration.ofMinutes(11), "up", "-d", "--wait", "--wait-timeout", "600");
         }
         catch (IllegalStateException ex) {
