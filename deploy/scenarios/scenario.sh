@@ -626,19 +626,20 @@ all() {
   local started original load; started="$(date -u +%FT%TZ)"; original="$(transport)"; load="$(cut -d' ' -f1-3 /proc/loadavg)"
   on_exit
   detect_backend
-  local t aborted=false abort_lines=""
+  local t abort_lines=""
   fanout_started=yes
-  # A failed experiment ends its transport's run, not the report: the report then says it was aborted, and with the
+  # A failed experiment ends its transport's run, not the report: the report then says it was aborted, with the
   # run's last lines, where its error is.
+  logged_run() { run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || abort_lines+="$(tail -n 8 "$out/run.log")"$'\n'; }
   if [ -z "$transports" ]; then
     await_stack
-    run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || { aborted=true; abort_lines+="$(tail -n 8 "$out/run.log")"$'\n'; }
+    logged_run
   else
     for t in ${transports//,/ }; do
       log "stack: GATEWAY_TRANSPORT=$t GATEWAY_WAN_LINK=$t"
       GATEWAY_TRANSPORT="$t" GATEWAY_WAN_LINK="$t" compose up -d >&2
       await_stack
-      run_transport "$quick" "$reps" 2>&1 | tee -a "$out/run.log" || { aborted=true; abort_lines+="$(tail -n 8 "$out/run.log")"$'\n'; }
+      logged_run
     done
     if [ "$(transport)" != "$original" ]; then
       log "stack: back to $original"
@@ -646,15 +647,15 @@ all() {
       await_stack
     fi
   fi
-  write_report "$out" "$started" "$quick" "$load" "$args" "$aborted" "$abort_lines"
+  write_report "$out" "$started" "$quick" "$load" "$args" "$abort_lines"
   jq -e '.passed' "$out/report.json" > /dev/null
 }
 
 write_report() {
-  local out="$1" started="$2" quick="$3" load="$4" args="$5" aborted="$6" abort_lines="${7:-}"
+  local out="$1" started="$2" quick="$3" load="$4" args="$5" abort_lines="$6"
   jq -s --arg started "$started" --arg finished "$(date -u +%FT%TZ)" --arg backend "$backend" --arg line "$(backend_line)" \
      --argjson quick "$([ "$quick" = yes ] && echo true || echo false)" --arg load "$load" --arg kernel "$(uname -r)" \
-     --argjson cpus "$(nproc)" --arg command "deploy/scenarios/scenario.sh all $args" --argjson aborted "$aborted" --arg abort_lines "$abort_lines" '
+     --argjson cpus "$(nproc)" --arg command "deploy/scenarios/scenario.sh all $args" --arg abort_lines "$abort_lines" '
     def complete: .delivered == .expected and .duplicates == 0;
     (map(. + {complete: complete})) as $cells
     | {tool: "deploy/scenarios/scenario.sh", command: $command, started: $started, finished: $finished,
@@ -665,7 +666,8 @@ write_report() {
        cells: $cells,
        expected: ($cells | map(.expected) | add // 0), delivered: ($cells | map(.delivered) | add // 0),
        missing: ($cells | map(.expected - .delivered) | add // 0), duplicates: ($cells | map(.duplicates) | add // 0),
-       aborted: $aborted, aborted_with: (if $aborted then $abort_lines else null end), passed: ((($cells | length) > 0) and ($aborted | not) and ($cells | all(complete)))}' "$cells" > "$out/report.json"
+       aborted: ($abort_lines != ""), aborted_with: (if $abort_lines == "" then null else $abort_lines end),
+       passed: ((($cells | length) > 0) and $abort_lines == "" and ($cells | all(complete)))}' "$cells" > "$out/report.json"
   markdown "$out/report.json" > "$out/report.md"
   log "report: $out/report.md, $out/report.json"
 }
