@@ -1,5 +1,8 @@
 package kr.c4i.gateway.jms;
 
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -9,7 +12,9 @@ import javax.net.ssl.SSLContext;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.core.remoting.impl.ssl.DefaultSSLContextFactory;
 import org.apache.activemq.artemis.spi.core.remoting.ssl.SSLContextConfig;
+import org.apache.activemq.artemis.utils.ConfigurationHelper;
 import org.apache.activemq.artemis.spi.core.remoting.ssl.SSLContextFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Artemis's TLS contexts, with one addition: a connector whose {@code sslContext} parameter is a
@@ -22,6 +27,9 @@ import org.apache.activemq.artemis.spi.core.remoting.ssl.SSLContextFactory;
  * registry is the process's: a {@link BrokerTls} registers itself whenever it configures a connector. Every holder
  * of one trust name is as good as another for connecting (the name says whom it trusts, and any identity that trust
  * issued is accepted), so the last one registered serves.
+ *
+ * <p>Either way a context is made once and kept until one of the files it was read from changes ({@link
+ * TlsContextCache}), as Artemis asks again on every connection attempt.
  */
 public final class NamedTlsContextFactory implements SSLContextFactory {
 
@@ -33,6 +41,8 @@ public final class NamedTlsContextFactory implements SSLContextFactory {
     private static final ConcurrentMap<String, BrokerTls> HOLDERS = new ConcurrentHashMap<>();
 
     private final SSLContextFactory fallback = new DefaultSSLContextFactory();
+
+    private final TlsContextCache contexts = new TlsContextCache();
 
     /** Registers {@code tls} under its trust name, which it returns. */
     static String register(BrokerTls tls) {
@@ -52,9 +62,24 @@ public final class NamedTlsContextFactory implements SSLContextFactory {
                         + " in this process: the broker announcing this connector trusts other authorities than "
                         + "this process's trust store holds");
             }
-            return holder.clientContext();
+            return this.contexts.get(holder, Arrays.asList(holder.keyStore(), holder.keyStorePasswordFile(),
+                    holder.trustStore(), holder.effectiveTrustStorePasswordFile()), holder::clientContext);
         }
-        return this.fallback.getSSLContext(config, parameters);
+        // Artemis makes the context from the config (passwords included) and this flag alone.
+        boolean useDefault = ConfigurationHelper.getBooleanProperty(
+                TransportConstants.USE_DEFAULT_SSL_CONTEXT_PROP_NAME, false, parameters);
+        return this.contexts.get(List.of(config, useDefault), Arrays.asList(path(config.getKeystorePath()),
+                path(config.getTruststorePath()), path(config.getCrlPath())),
+                () -> this.fallback.getSSLContext(config, parameters));
+    }
+
+    @Override
+    public void clearSSLContexts() {
+        this.contexts.clear();
+    }
+
+    private static @Nullable Path path(@Nullable String location) {
+        return (location == null || location.isBlank()) ? null : Path.of(location);
     }
 
     @Override

@@ -3,7 +3,10 @@ package kr.c4i.gateway.jms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
 
 import javax.net.ssl.SSLContext;
@@ -46,6 +49,41 @@ class NamedTlsContextFactoryTest {
 
         assertThat(context.getProtocol()).isEqualTo("TLS");
         assertThat(context.createSSLEngine().getSupportedProtocols()).contains("TLSv1.3");
+    }
+
+    @Test
+    void aNamedContextIsMadeOnceAndAgainWhenItsKeyStoreIsReplaced() throws Exception {
+        TlsFixture site = new TlsFixture("s1", this.tempDir);
+        Map<String, Object> named = Map.of(TransportConstants.SSL_CONTEXT_PROP_NAME,
+                NamedTlsContextFactory.register(site.loopback("a")));
+        NamedTlsContextFactory factory = new NamedTlsContextFactory();
+
+        SSLContext first = factory.getSSLContext(SSLContextConfig.builder().build(), named);
+        assertThat(factory.getSSLContext(SSLContextConfig.builder().build(), named)).isSameAs(first);
+
+        site.loopback("a");
+        assertThat(factory.getSSLContext(SSLContextConfig.builder().build(), named)).isNotSameAs(first);
+    }
+
+    @Test
+    void aContextFromStorePathsIsMadeOnceAndAgainWhenAStoreChanges() throws Exception {
+        TlsFixture site = new TlsFixture("s1", this.tempDir);
+        BrokerTls tls = site.loopback("b");
+        String password = BrokerTls.readPassword(tls.keyStorePasswordFile());
+        SSLContextConfig config = SSLContextConfig.builder().keystorePath(tls.keyStore().toString())
+                .keystoreType(BrokerTls.STORE_TYPE).keystorePassword(password)
+                .truststorePath(tls.trustStore().toString()).truststoreType(BrokerTls.STORE_TYPE)
+                .truststorePassword(password).build();
+        NamedTlsContextFactory factory = new NamedTlsContextFactory();
+
+        SSLContext first = factory.getSSLContext(config, Map.of());
+        assertThat(factory.getSSLContext(SSLContextConfig.builder().from(config).build(), Map.of())).isSameAs(first);
+        assertThat(factory.getSSLContext(config, Map.of(TransportConstants.USE_DEFAULT_SSL_CONTEXT_PROP_NAME, true)))
+                .isSameAs(SSLContext.getDefault());
+
+        // Written again (same password, so the config still opens it): a later modification time.
+        Files.setLastModifiedTime(tls.trustStore(), FileTime.from(Instant.now().plusSeconds(5)));
+        assertThat(factory.getSSLContext(config, Map.of())).isNotSameAs(first);
     }
 
     @Test
