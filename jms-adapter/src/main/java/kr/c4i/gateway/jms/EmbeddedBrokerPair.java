@@ -60,6 +60,10 @@ final class EmbeddedBrokerPair {
                 .setStaticConnectors(List.of(connectorName(role.partner())))
                 // Only one of the two is ever active, so there is nothing to balance.
                 .setMessageLoadBalancingType(MessageLoadBalancingType.OFF)
+                // Artemis retries an absent partner every 500 ms for ever; backing off to the clients' bound finds a
+                // returning partner as soon as they do, at a quarter of the attempts.
+                .setRetryIntervalMultiplier(2.0)
+                .setMaxRetryInterval(CLIENT_MAX_RETRY_INTERVAL_MILLIS)
                 .setClientFailureCheckPeriod(pair.failureCheckPeriod().toMillis())
                 .setConnectionTTL(pair.connectionTtl().toMillis()));
         configuration.setClusterUser(settings.clusterUserFor(pair));

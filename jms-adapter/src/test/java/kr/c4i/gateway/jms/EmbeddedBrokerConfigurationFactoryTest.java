@@ -185,6 +185,9 @@ class EmbeddedBrokerConfigurationFactoryTest {
             assertThat(cluster.getMessageLoadBalancingType()).isEqualTo(MessageLoadBalancingType.OFF);
             assertThat(cluster.getClientFailureCheckPeriod()).isEqualTo(5_000);
             assertThat(cluster.getConnectionTTL()).isEqualTo(15_000);
+            assertThat(cluster.getRetryInterval()).isEqualTo(500);
+            assertThat(cluster.getRetryIntervalMultiplier()).isEqualTo(2.0);
+            assertThat(cluster.getMaxRetryInterval()).isEqualTo(2_000);
         });
         assertThat(primary.getConnectorConfigurations().get("kmtf-pair-primary").getParams())
                 .containsEntry("host", "node-a1").containsEntry("port", 61700);
