@@ -80,10 +80,16 @@ public final class ManagementSecurityConfiguration {
         return new AndRequestMatcher(EndpointRequest.to(HealthEndpoint.class), openPaths);
     }
 
-    /** Spring Boot's single user, without its generated password (which would change at every restart). */
+    /**
+     * Spring Boot's single user, without its generated password (which would change at every restart). Given as a
+     * {@link UserDetailsService} alone: Spring's in-memory manager is also a password service, so Spring Security
+     * re-encoded a plain password with bcrypt at the first login, and every scrape after it paid a bcrypt check
+     * (5-6% of a core per service at a scrape every 5 s; docs/benchmarks.md, "the compose stack at idle"). The
+     * password is in the environment as given anyway.
+     */
     @Bean
     @ConditionalOnMissingBean({ UserDetailsService.class, AuthenticationManager.class, AuthenticationProvider.class })
-    InMemoryUserDetailsManager managementUser(SecurityProperties security) {
+    UserDetailsService managementUser(SecurityProperties security) {
         SecurityProperties.User user = security.getUser();
         if (user.isPasswordGenerated()) {
             throw new ManagementPasswordMissingException(user.getName());
@@ -91,7 +97,8 @@ public final class ManagementSecurityConfiguration {
         String password = user.getPassword();
         // Like Spring Boot: a password may be stored encoded, e.g. {bcrypt}$2a$10$...; otherwise it is plain.
         String stored = ENCODED_PASSWORD.matcher(password).matches() ? password : "{noop}" + password;
-        return new InMemoryUserDetailsManager(User.withUsername(user.getName()).password(stored)
-                .roles(user.getRoles().toArray(String[]::new)).build());
+        InMemoryUserDetailsManager users = new InMemoryUserDetailsManager(User.withUsername(user.getName())
+                .password(stored).roles(user.getRoles().toArray(String[]::new)).build());
+        return users::loadUserByUsername;
     }
 }

@@ -35,6 +35,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.security.core.userdetails.UserDetailsPasswordService;
+import org.springframework.security.core.userdetails.UserDetailsService;
 
 /**
  * A minimal Spring Boot web application with actuator and this module and nothing of its own but two health
@@ -129,6 +131,16 @@ class ManagementEndpointsTest {
         assertThat(metrics.body()).contains("jvm_memory_used_bytes");
         assertThat(get(port, "/actuator/health", PASSWORD).body()).contains("\"components\"").contains("\"first\"")
                 .contains("\"second\"");
+    }
+
+    @Test
+    void aPlainPasswordStaysPlainAfterLoginsSoAScrapeCostsNoBcryptCheck() throws Exception {
+        for (int scrape = 0; scrape < 2; scrape++) {
+            assertThat(get(port, "/actuator/prometheus", PASSWORD).statusCode()).isEqualTo(200);
+        }
+        UserDetailsService users = service.getBean(UserDetailsService.class);
+        assertThat(users).isNotInstanceOf(UserDetailsPasswordService.class);
+        assertThat(users.loadUserByUsername("user").getPassword()).isEqualTo("{noop}" + PASSWORD);
     }
 
     @Test
