@@ -61,9 +61,11 @@ class ComposeStackIT {
             assertThat(stack.read("wan-gateway-s1", "/pki/config/wan-gateway-s1.yaml"))
                     .contains("peers.s2: /pki/s2/gw-s2/identity.crt");
 
+            theIdleCostScriptMeasuresEveryService(stack);
             everyReliableMessageArrivesOnceAtEverySubscriber(stack);
             aFlashAcrossTheWanComesBackAsADeliveryReport(stack);
             theQuickScenariosDeliverEveryMessageOnce(stack, transport);
+            peersThatWereAwayAreNotLoggedAtEveryRetry(stack);
             everyDashboardQueryAnswers(transport);
             thePairProfileCarriesOnWhenNodeBAndS1sGatewayLoseAMachine(stack, transport);
         }
@@ -208,6 +210,30 @@ class ComposeStackIT {
         await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(
                 stack.count("postgres-a", "SELECT count(*) FROM quarantine WHERE message_id LIKE '" + run + "-bad-%'"))
                 .isEqualTo(2));
+    }
+
+    /** deploy/scenarios/idle-cost.sh: the host's busy share, and a row for every service of the stack. */
+    private static void theIdleCostScriptMeasuresEveryService(ComposeStack stack) {
+        String report = stack.run(List.of(ROOT.resolve("deploy/scenarios/idle-cost.sh").toString(), "5"),
+                Duration.ofMinutes(2));
+        assertThat(report.lines().findFirst()).hasValueSatisfying(
+                (first) -> assertThat(first).matches("host busy: \\d+\\.\\d% of \\d+ cores over 5 s"));
+        for (String service : List.of("node-a", "node-b", "node-c", "wan-gateway-s1", "wan-gateway-s2", "postgres-a",
+                "postgres-s1", "prometheus")) {
+            assertThat(report).as("idle-cost.sh's report").containsPattern("(?m)^  " + service + "-1 +\\d+\\.\\d%");
+        }
+    }
+
+    /**
+     * By now the scenarios have stopped node-b and the fanout nodes, and the pair profile's brokers were never up: every
+     * JMS peer that was away was retried every 2 s, but its failed connection is logged once per 10 minutes (before,
+     * 120 lines a minute in node-a's log alone).
+     */
+    private static void peersThatWereAwayAreNotLoggedAtEveryRetry(ComposeStack stack) {
+        for (String service : List.of("node-a", "node-b", "wan-gateway-s1")) {
+            assertThat(stack.logs(service).lines().filter((line) -> line.contains("AMQ214016")).count())
+                    .as("Artemis's failed-connection errors in %s's log", service).isLessThan(60);
+        }
     }
 
     /** deploy/scenarios/scenario.sh all --quick on this stack; its report says what each cell delivered. */
