@@ -43,6 +43,7 @@ log_bytes() {
 
 # The snapshots stay outside the host's window, so their own work is not counted as the stack's; the threads' window
 # is the time between them.
+load="$(cut -d' ' -f1-3 /proc/loadavg)"
 start=$EPOCHREALTIME
 before="$(thread_ticks)"
 read -r busy1 total1 < <(host_jiffies)
@@ -53,6 +54,7 @@ span="$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{print b - a}')"
 
 echo "host busy: $(awk -v b=$((busy2 - busy1)) -v t=$((total2 - total1)) 'BEGIN{printf "%.1f", 100*b/t}')% of" \
   "$(nproc) cores over ${seconds} s"
+echo "load average at the start: $load"
 # Thread numbers folded (Thread-3 and Thread-5 are one pool); a thread that began or ended between the snapshots
 # counts from zero or not at all, a small error against a minute of ticks.
 delta="$(awk -F'\t' '{gsub(/[0-9]+/, "N", $2)} NR==FNR{b[$1"\t"$2]+=$3; next} {a[$1"\t"$2]+=$3}
