@@ -40,6 +40,7 @@ import kr.c4i.gateway.core.TraceParent;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.custody.CustodyEvent;
 import kr.c4i.gateway.custody.CustodyLog;
+import kr.c4i.gateway.jdbc.BinaryCopyRows;
 import kr.c4i.gateway.jdbc.Transactions;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.relay.RelayedEnvelope;

@@ -1,15 +1,19 @@
-package kr.c4i.gateway.wan.store;
+package kr.c4i.gateway.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,23 +23,26 @@ class BinaryCopyRowsTest {
 
     private static final String COPY = "COPY copy_test (b, i, s, t, ts, body, list) FROM STDIN (FORMAT binary)";
 
-    private static StoreDatabase db;
+    private static EmbeddedPostgres postgres;
 
     @BeforeAll
     static void startDatabase() throws Exception {
-        db = new StoreDatabase();
+        postgres = EmbeddedPostgres.start();
     }
 
     @AfterAll
     static void stopDatabase() throws Exception {
-        db.close();
+        postgres.close();
     }
 
     @BeforeEach
     void emptyTable() throws SQLException {
-        db.execute("DROP TABLE IF EXISTS copy_test", """
-                CREATE TABLE copy_test (b bigint, i integer, s smallint CHECK (s >= 0), t text, ts timestamptz,
-                                        body bytea, list text[])""");
+        try (Connection c = connection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS copy_test");
+            s.execute("""
+                    CREATE TABLE copy_test (b bigint, i integer, s smallint CHECK (s >= 0), t text, ts timestamptz,
+                                            body bytea, list text[])""");
+        }
     }
 
     @Test
@@ -50,16 +57,16 @@ class BinaryCopyRowsTest {
                 .timestamptz(Instant.parse("2026-11-23T22:00:00.000001Z")).bytea(large)
                 .textArray(List.of(), Function.identity());
 
-        try (Connection c = db.dataSource().getConnection()) {
+        try (Connection c = connection()) {
             rows.copyIn(c, COPY);
         }
 
-        assertThat(db.strings("""
+        assertThat(strings("""
                 SELECT concat_ws(' | ', b, i, s, coalesce(t, 'null'), ts AT TIME ZONE 'UTC', encode(body, 'hex'),
                                  array_to_string(list, ','), cardinality(list))
                   FROM copy_test WHERE b < 0""")).containsExactly(
                 "-9223372036854775808 | -1 | 32767 | 위치 보고 ✓ Ä | 1999-12-31 23:59:59.999999 | 00ff | alpha,ß | 2");
-        assertThat(db.strings("""
+        assertThat(strings("""
                 SELECT concat_ws(' | ', b, i, s, coalesce(t, 'null'), ts AT TIME ZONE 'UTC', length(body),
                                  cardinality(list), body = decode(repeat('7f', 100000), 'hex'))
                   FROM copy_test WHERE b > 0""")).containsExactly(
@@ -74,11 +81,40 @@ class BinaryCopyRowsTest {
         rows.row(7).bigint(2).integer(2).smallint((short) -1).text("refused").timestamptz(Instant.EPOCH)
                 .bytea(new byte[0]).textArray(List.of("a"), Function.identity());
 
-        try (Connection c = db.dataSource().getConnection()) {
+        try (Connection c = connection()) {
             assertThatThrownBy(() -> rows.copyIn(c, COPY)).isInstanceOf(SQLException.class)
                     .hasMessageContaining("copy_test_s_check");
         }
 
-        assertThat(db.count("SELECT count(*) FROM copy_test")).isZero();
+        assertThat(strings("SELECT count(*) FROM copy_test")).containsExactly("0");
+    }
+
+    @Test
+    void nothingIsNullInAColumnOfAnyType() throws Exception {
+        BinaryCopyRows rows = new BinaryCopyRows(0);
+        rows.row(7).nothing().nothing().nothing().nothing().nothing().nothing().nothing();
+
+        try (Connection c = connection()) {
+            rows.copyIn(c, COPY);
+        }
+
+        assertThat(strings("""
+                SELECT concat_ws(' ', b IS NULL, i IS NULL, s IS NULL, t IS NULL, ts IS NULL, body IS NULL,
+                                 list IS NULL)
+                  FROM copy_test""")).containsExactly("t t t t t t t");
+    }
+
+    private static Connection connection() throws SQLException {
+        return postgres.getPostgresDatabase().getConnection();
+    }
+
+    private static List<String> strings(String query) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (Connection c = connection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+        }
+        return values;
     }
 }

@@ -1,4 +1,4 @@
-package kr.c4i.gateway.wan.store;
+package kr.c4i.gateway.jdbc;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -21,7 +21,7 @@ import org.postgresql.copy.CopyIn;
  * form (network byte order); the caller writes exactly as many fields per row as it declares. Text is sent as UTF-8,
  * the client encoding PostgreSQL's driver sets.
  */
-final class BinaryCopyRows {
+public final class BinaryCopyRows {
 
     private static final byte[] SIGNATURE = "PGCOPY\n\377\r\n\0".getBytes(StandardCharsets.ISO_8859_1);
     // timestamptz travels as microseconds since 2000-01-01 00:00 UTC.
@@ -32,7 +32,7 @@ final class BinaryCopyRows {
     private int length;
     private int rows;
 
-    BinaryCopyRows(int expectedBytes) {
+    public BinaryCopyRows(int expectedBytes) {
         buffer = new byte[Math.max(64, expectedBytes)];
         put(SIGNATURE);
         putInt(0); // flags: no OIDs
@@ -40,48 +40,53 @@ final class BinaryCopyRows {
     }
 
     /** Starts a row of this many fields. */
-    BinaryCopyRows row(int fields) {
+    public BinaryCopyRows row(int fields) {
         putShort(fields);
         rows++;
         return this;
     }
 
-    BinaryCopyRows bigint(long value) {
+    public BinaryCopyRows bigint(long value) {
         putInt(8);
         putLong(value);
         return this;
     }
 
-    BinaryCopyRows integer(int value) {
+    public BinaryCopyRows integer(int value) {
         putInt(4);
         putInt(value);
         return this;
     }
 
-    BinaryCopyRows smallint(short value) {
+    public BinaryCopyRows smallint(short value) {
         putInt(2);
         putShort(value);
         return this;
     }
 
     /** A {@code timestamptz}, to the microsecond: finer parts are cut off. */
-    BinaryCopyRows timestamptz(Instant value) {
+    public BinaryCopyRows timestamptz(Instant value) {
         putInt(8);
         putLong((value.getEpochSecond() - POSTGRES_EPOCH_SECOND) * 1_000_000 + value.getNano() / 1_000);
         return this;
     }
 
-    BinaryCopyRows bytea(byte[] value) {
+    public BinaryCopyRows bytea(byte[] value) {
         putInt(value.length);
         put(value);
         return this;
     }
 
+    /** SQL {@code NULL}, in a column of any type. */
+    public BinaryCopyRows nothing() {
+        putInt(-1);
+        return this;
+    }
+
     /** A {@code text}, or SQL {@code NULL} for {@code null}. */
-    BinaryCopyRows text(@Nullable String value) {
+    public BinaryCopyRows text(@Nullable String value) {
         if (value == null) {
-            putInt(-1);
-            return this;
+            return nothing();
         }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         putInt(bytes.length);
@@ -90,7 +95,7 @@ final class BinaryCopyRows {
     }
 
     /** A one-dimensional {@code text[]} of the values' texts, without nulls, lower bound 1. */
-    <T> BinaryCopyRows textArray(Collection<T> values, Function<T, String> text) {
+    public <T> BinaryCopyRows textArray(Collection<T> values, Function<T, String> text) {
         byte[][] elements = new byte[values.size()][];
         int size = 20;
         int i = 0;
@@ -118,7 +123,7 @@ final class BinaryCopyRows {
      *
      * @throws SQLException if the server refused a row (a constraint, a type), or stored another number of rows
      */
-    void copyIn(Connection c, String copy) throws SQLException {
+    public void copyIn(Connection c, String copy) throws SQLException {
         putShort(-1); // trailer
         CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copy);
         long stored;
