@@ -8,10 +8,16 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import kr.c4i.gateway.bridge.metrics.BridgeMetrics;
 import kr.c4i.gateway.bridge.support.InterfaceDatabase;
+import kr.c4i.gateway.bridge.support.MutableClock;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.HopTrace;
 import kr.c4i.gateway.core.NodeId;
@@ -28,6 +35,7 @@ import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.transport.TransportKind;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
+import kr.c4i.gateway.tracing.MessageTracing;
 
 class InboxWriterTest {
 
@@ -36,13 +44,14 @@ class InboxWriterTest {
 
     private InterfaceDatabase db;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MutableClock clock = new MutableClock();
     private InboxWriter writer;
 
     @BeforeEach
     void start() throws Exception {
         db = new InterfaceDatabase(dir.resolve("pg"));
         writer = new InboxWriter(db.dataSource(), new BridgeMetrics(registry, TransportKind.JMS),
-                new CustodyLog("b", "jms"));
+                new CustodyLog("b", "jms"), MessageTracing.off(), clock);
     }
 
     @AfterEach
@@ -154,5 +163,85 @@ class InboxWriterTest {
         writer.deliver(List.of(envelope(1, Instant.now())));
 
         assertThat(db.strings("SELECT setting FROM commit_setting")).containsExactly("on");
+    }
+
+    @Test
+    void aBatchThatMeetsMessagesAlreadyThereIsWrittenWithoutThemAndTheNextOnesSkipThemUntilTheCoolDownEnds()
+            throws Exception {
+        Instant created = Instant.now();
+        assertThat(writer.copies()).isTrue();
+        writer.deliver(List.of(envelope(1, created), envelope(2, created)));
+        assertThat(writer.copies()).as("nothing met so far").isTrue();
+
+        writer.deliver(List.of(envelope(2, created), envelope(3, created)));
+
+        assertThat(db.strings("SELECT string_agg(message_id, ',' ORDER BY message_id) FROM inbox"))
+                .containsExactly("m-1,m-2,m-3");
+        assertThat(registry.get("gateway.inbox.duplicates").counter().count()).isEqualTo(1);
+        assertThat(db.strings("SELECT array_to_string(message_ids, ',') FROM custody_log ORDER BY id"))
+                .as("the copy that failed left no step; the insert after it logged only the new message")
+                .containsExactly("m-1,m-2", "m-3");
+        assertThat(writer.copies()).isFalse();
+        clock.advance(InboxWriter.CONFLICT_COOL_DOWN.minusMillis(1));
+        assertThat(writer.copies()).isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(writer.copies()).isTrue();
+    }
+
+    @Test
+    void aMessageTwiceInOneCopiedBatchIsWrittenOnceAndCountedOnceAsADuplicate() throws Exception {
+        Instant created = Instant.now();
+
+        writer.deliver(List.of(envelope(7, created), envelope(8, created), envelope(7, created)));
+
+        assertThat(db.strings("SELECT string_agg(message_id, ',' ORDER BY message_id) FROM inbox"))
+                .containsExactly("m-7,m-8");
+        assertThat(registry.get("gateway.inbox.duplicates").counter().count()).isEqualTo(1);
+        assertThat(writer.copies()).as("a repeat inside the batch is no conflict").isTrue();
+        assertThat(db.count("SELECT count(*) FROM inbox i JOIN custody_log c ON c.id = i.delivered_in "
+                + "WHERE i.message_id = ANY (c.message_ids)")).as("each copied row names its step").isEqualTo(2);
+    }
+
+    @Test
+    void twoWritersDeliveringTheSameBatchesAtOnceAsANodePairDoesStoreEachMessageOnce() throws Exception {
+        SimpleMeterRegistry otherRegistry = new SimpleMeterRegistry();
+        InboxWriter other = new InboxWriter(db.dataSource(), new BridgeMetrics(otherRegistry, TransportKind.JMS),
+                new CustodyLog("b2", "jms"));
+        Instant created = Instant.now();
+        List<List<Envelope>> batches = new ArrayList<>();
+        for (int b = 0; b < 40; b++) {
+            List<Envelope> batch = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                // Each batch in another order, as two transports' arrivals come.
+                batch.add(envelope(b * 50 + ((i * 7 + b) % 50), created));
+            }
+            batches.add(batch);
+        }
+        ExecutorService pair = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Void>> done = pair.invokeAll(List.<Callable<Void>>of(() -> {
+                for (List<Envelope> batch : batches) {
+                    writer.deliver(batch);
+                }
+                return null;
+            }, () -> {
+                for (List<Envelope> batch : batches.reversed()) {
+                    other.deliver(batch);
+                }
+                return null;
+            }), 2, TimeUnit.MINUTES);
+            for (Future<Void> f : done) {
+                f.get();
+            }
+        }
+        finally {
+            pair.shutdownNow();
+        }
+
+        assertThat(db.count("SELECT count(*) FROM inbox")).isEqualTo(2_000);
+        assertThat(registry.get("gateway.inbox.inserted").counter().count()
+                + otherRegistry.get("gateway.inbox.inserted").counter().count()).isEqualTo(2_000);
+        assertThat(db.count("SELECT count(*) FROM custody_log, unnest(message_ids)"))
+                .as("each message delivered once in the log, by one of the two").isEqualTo(2_000);
     }
 }
