@@ -52,9 +52,9 @@ public final class InboxWriter implements InboundHandler {
     /** How long after a batch met messages already in the inbox the writer skips them instead of copying. */
     static final Duration CONFLICT_COOL_DOWN = Duration.ofSeconds(10);
 
-    // In message id order (bytes, as both statements sort): both bridges of a node pair insert the same messages,
-    // and in their arrival orders their unique-index locks could deadlock (PostgreSQL then aborts one after a
-    // second); in one order one waits instead.
+    // Both write in message id order (the copy sorted in Java, the insert by COLLATE "C": one order for ASCII ids).
+    // Both bridges of a node pair insert the same messages, and in their arrival orders their unique-index locks
+    // could deadlock (PostgreSQL then aborts one after a second); in one order one waits instead.
     private static final String COPY = """
             COPY inbox (message_id, origin_node, kmtf_type, precedence, classification, body, created_at, trace,
                         traceparent, transport, delivered_in) FROM STDIN (FORMAT binary)""";
