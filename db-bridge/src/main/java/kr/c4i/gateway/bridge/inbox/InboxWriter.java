@@ -10,15 +10,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -127,10 +126,11 @@ public final class InboxWriter implements InboundHandler {
         }
         metrics.delivered(batch.size());
         MessageTracing.Receiving receiving = tracing.receiving(metrics.transport().label());
+        List<Envelope> rows = distinctInIdOrder(batch);
         List<Inserted> created = null;
         if (copies()) {
             try {
-                created = copy(batch);
+                created = copy(rows);
             }
             catch (SQLException ex) {
                 if (!UNIQUE_VIOLATION.equals(ex.getSQLState())) {
@@ -140,7 +140,7 @@ public final class InboxWriter implements InboundHandler {
             }
         }
         if (created == null) {
-            created = insertSkippingWhatIsThere(batch);
+            created = insertSkippingWhatIsThere(rows);
         }
         Set<String> stored = new HashSet<>(created.size() * 2);
         Instant now = Instant.now();
@@ -157,28 +157,39 @@ public final class InboxWriter implements InboundHandler {
         metrics.inserted(inserted, batch.size() - inserted);
     }
 
-    /** The batch, its repeats left out, in one {@code COPY}; every message is new or the whole copy fails. */
-    private List<Inserted> copy(List<Envelope> batch) throws SQLException {
+    /** The batch's messages, each once (its first delivery), in message id order. */
+    private static List<Envelope> distinctInIdOrder(List<Envelope> batch) {
         Map<String, Envelope> unique = new LinkedHashMap<>(batch.size() * 2);
-        int size = 0;
         for (Envelope e : batch) {
-            if (unique.putIfAbsent(e.messageId(), e) == null) {
-                size += e.body().length + COPY_ROW_OVERHEAD;
-            }
+            unique.putIfAbsent(e.messageId(), e);
         }
-        int bytes = size;
         List<Envelope> rows = new ArrayList<>(unique.values());
         rows.sort(BY_MESSAGE_ID);
+        return rows;
+    }
+
+    /** A delivery step for each of the rows, the i-th row's the i-th entry. */
+    private CustodyLog.Entries deliveries(List<Envelope> rows) {
+        CustodyLog.Entries steps = custody.entries();
+        for (Envelope e : rows) {
+            steps.addFoundThrough(TABLE, CustodyEvent.DELIVERED, e.messageId(), List.of(e.origin()), e.precedence(),
+                    e.origin());
+        }
+        return steps;
+    }
+
+    /** The rows (distinct messages) in one {@code COPY}; every message is new or the whole copy fails. */
+    private List<Inserted> copy(List<Envelope> rows) throws SQLException {
+        int bytes = 0;
+        for (Envelope e : rows) {
+            bytes += e.body().length + COPY_ROW_OVERHEAD;
+        }
         String transport = metrics.transport().label();
+        int size = bytes;
         // The transport acknowledges once deliver returns: the commit is durable when it does.
         return Transactions.durable(dataSource, tx -> {
-            CustodyLog.Entries steps = custody.entries();
-            for (Envelope e : rows) {
-                steps.addFoundThrough(TABLE, CustodyEvent.DELIVERED, e.messageId(), List.of(e.origin()),
-                        e.precedence(), e.origin());
-            }
-            CustodyLog.Written logged = steps.write(tx);
-            BinaryCopyRows copy = new BinaryCopyRows(bytes);
+            CustodyLog.Written logged = deliveries(rows).write(tx);
+            BinaryCopyRows copy = new BinaryCopyRows(size);
             List<Inserted> inserted = new ArrayList<>(rows.size());
             for (int i = 0; i < rows.size(); i++) {
                 Envelope e = rows.get(i);
@@ -200,52 +211,44 @@ public final class InboxWriter implements InboundHandler {
         });
     }
 
-    /** The batch in one statement that skips the messages already in the inbox; returns the rows it wrote. */
-    private List<Inserted> insertSkippingWhatIsThere(List<Envelope> batch) throws SQLException {
+    /** The rows (distinct messages) in one statement that skips those already in the inbox; returns what it wrote. */
+    private List<Inserted> insertSkippingWhatIsThere(List<Envelope> rows) throws SQLException {
         // The transport acknowledges once deliver returns: the commit is durable when it does.
         return Transactions.durable(dataSource, tx -> {
-            // Split by origin, for each origin's delivery reports.
-            CustodyLog.Entries steps = custody.entries();
-            Map<String, Integer> entries = new HashMap<>(batch.size() * 2);
-            for (Envelope e : batch) {
-                if (entries.putIfAbsent(e.messageId(), steps.size()) == null) {
-                    steps.addFoundThrough(TABLE, CustodyEvent.DELIVERED, e.messageId(), List.of(e.origin()),
-                            e.precedence(), e.origin());
-                }
-            }
+            CustodyLog.Entries steps = deliveries(rows);
             CustodyLog.Written logged = steps.write(tx);
             try (PreparedStatement ps = tx.prepareStatement(INSERT)) {
                 ps.setString(1, metrics.transport().label());
-                ps.setArray(2, texts(tx, batch, Envelope::messageId));
-                ps.setArray(3, texts(tx, batch, e -> e.origin().value()));
-                ps.setArray(4, texts(tx, batch, Envelope::kmtfType));
-                ps.setArray(5, texts(tx, batch, e -> e.precedence().name()));
-                ps.setArray(6, texts(tx, batch, Envelope::classification));
-                ps.setArray(7, tx.createArrayOf("bytea", batch.stream().map(Envelope::body).toArray(byte[][]::new)));
-                ps.setArray(8, tx.createArrayOf("bigint", batch.stream()
+                ps.setArray(2, texts(tx, rows, Envelope::messageId));
+                ps.setArray(3, texts(tx, rows, e -> e.origin().value()));
+                ps.setArray(4, texts(tx, rows, Envelope::kmtfType));
+                ps.setArray(5, texts(tx, rows, e -> e.precedence().name()));
+                ps.setArray(6, texts(tx, rows, Envelope::classification));
+                ps.setArray(7, tx.createArrayOf("bytea", rows.stream().map(Envelope::body).toArray(byte[][]::new)));
+                ps.setArray(8, tx.createArrayOf("bigint", rows.stream()
                         .map(e -> ChronoUnit.MICROS.between(Instant.EPOCH, e.createdAt())).toArray(Long[]::new)));
-                ps.setArray(9, texts(tx, batch, Envelope::traceText));
-                ps.setArray(10, texts(tx, batch, e -> e.traceParent() == null ? null : e.traceParent().value()));
+                ps.setArray(9, texts(tx, rows, Envelope::traceText));
+                ps.setArray(10, texts(tx, rows, e -> e.traceParent() == null ? null : e.traceParent().value()));
                 ps.setArray(11, tx.createArrayOf("bigint",
-                        batch.stream().map(e -> logged.row(entries.get(e.messageId()))).toArray(Long[]::new)));
-                List<Inserted> inserted = new ArrayList<>(batch.size());
+                        IntStream.range(0, rows.size()).mapToObj(logged::row).toArray(Long[]::new)));
+                List<Inserted> inserted = new ArrayList<>(rows.size());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(new Inserted(rs.getString(2), rs.getTimestamp(1).toInstant()));
                     }
                 }
-                if (inserted.size() < entries.size() && !steps.isEmpty()) {
-                    unlogAbsorbed(tx, inserted, logged, entries.values());
+                if (inserted.size() < rows.size() && !steps.isEmpty()) {
+                    unlogAbsorbed(tx, inserted, logged, rows.size());
                 }
                 return inserted;
             }
         });
     }
 
-    private static void unlogAbsorbed(Connection tx, List<Inserted> inserted, CustodyLog.Written logged,
-            Collection<Integer> entries) throws SQLException {
-        Array rows = tx.createArrayOf("bigint",
-                entries.stream().map(logged::row).filter(row -> row > 0).distinct().toArray(Long[]::new));
+    private static void unlogAbsorbed(Connection tx, List<Inserted> inserted, CustodyLog.Written logged, int entries)
+            throws SQLException {
+        Array rows = tx.createArrayOf("bigint", IntStream.range(0, entries).mapToObj(logged::row)
+                .filter(row -> row > 0).distinct().toArray(Long[]::new));
         Array kept = tx.createArrayOf("text", inserted.stream().map(Inserted::messageId).toArray(String[]::new));
         try (PreparedStatement unlog = tx.prepareStatement(UNLOG_ABSORBED);
                 PreparedStatement drop = tx.prepareStatement(DROP_ABSORBED)) {
@@ -268,11 +271,11 @@ public final class InboxWriter implements InboundHandler {
      * A column of the batch as a {@code text[]} parameter. Typed as {@code String[]}, PgJDBC sends it in binary; an
      * {@code Object[]} it spells out and quotes as an array literal, which the server then parses.
      */
-    private static Array texts(Connection tx, List<Envelope> batch, Function<Envelope, String> column)
+    private static Array texts(Connection tx, List<Envelope> rows, Function<Envelope, String> column)
             throws SQLException {
-        String[] values = new String[batch.size()];
+        String[] values = new String[rows.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = column.apply(batch.get(i));
+            values[i] = column.apply(rows.get(i));
         }
         return tx.createArrayOf("text", values);
     }
