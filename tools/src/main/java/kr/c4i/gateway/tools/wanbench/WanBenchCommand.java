@@ -32,6 +32,7 @@ import kr.c4i.gateway.interfacedb.OutboxMessage;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.tools.ExitCode;
+import kr.c4i.gateway.tools.JitWarmUp;
 import kr.c4i.gateway.tools.JvmCpu;
 import kr.c4i.gateway.tools.MachineCpu;
 import kr.c4i.gateway.tools.embedded.KmtfLoadGenerator;
@@ -75,9 +76,8 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
     private static final int SEND_BATCH = 500;
     private static final Duration DRAIN = Duration.ofSeconds(120);
-    // The warm-up ends once the JIT compiler takes less than this share of a round's CPU, or after this many rounds.
-    private static final double WARM_JIT_SHARE = 0.05;
-    private static final int WARMUP_ROUNDS = 30;
+    // How long the warm-up may wait for the JIT compiler to be quiet.
+    private static final Duration WARM_LIMIT = Duration.ofMinutes(5);
 
     @Spec
     CommandSpec spec;
@@ -152,8 +152,8 @@ public final class WanBenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "50000", converter = OptionValues.PositiveInt.class,
             description = "Messages per warm-up round through the unshaped pair before measuring; rounds go on until "
-                    + "the JIT compiler takes under 5%% of a round's CPU, at most 30 (the throughput line says how "
-                    + "much compiling was still left).")
+                    + "the JIT compiler took under 5%% of the JVM's CPU in two rounds in a row, at most 5 minutes (the "
+                    + "throughput line says how much compiling was still left).")
     int warmup;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "200000", converter = OptionValues.PositiveInt.class,
@@ -305,26 +305,20 @@ public final class WanBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Rounds of {@code --warmup} messages at full speed until the JIT compiler took under {@link #WARM_JIT_SHARE} of
-     * a round's CPU (at most {@link #WARMUP_ROUNDS}), so the phase measures compiled code, not the compiler; then
-     * waits until the pair has settled and has its stores' PostgreSQL checkpoint and vacuum what the warm-up left, so
-     * no work left from the warm-up runs during the phase.
+     * Rounds of {@code --warmup} messages at full speed until the JIT compiler is quiet ({@link JitWarmUp}), at most
+     * {@link #WARM_LIMIT}, so the phase measures compiled code, not the compiler; then waits until the pair has
+     * settled and has its stores' PostgreSQL checkpoint and vacuum what the warm-up left, so no work left from the
+     * warm-up runs during the phase.
      */
     private void warmUp(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator) throws Exception {
-        for (int round = 1; round <= WARMUP_ROUNDS; round++) {
-            long cpuBefore = JvmCpu.processNanos();
-            long jitBefore = JvmCpu.jitNanos();
+        new JitWarmUp(WARM_LIMIT).run((round) -> {
             String prefix = "w" + round + "-";
             Inbox.Phase warm = inbox.begin(prefix);
             sendAtFullSpeed(pair, generator, prefix, warmup, Duration.ofSeconds(maxSeconds));
             awaitArrivals(warm, warmup, "warm-up");
-            double share = (JvmCpu.jitNanos() - jitBefore) / (double) Math.max(1, JvmCpu.processNanos() - cpuBefore);
-            progress(out, "warm-up round %d: %d messages, the JIT compiler took %.0f%% of the JVM's CPU", round,
-                    warm.arrived(), share * 100);
-            if (share < WARM_JIT_SHARE) {
-                break;
-            }
-        }
+            return warm.arrived() + " messages";
+        }, (round, what, share, took) -> progress(out, "warm-up round %d: %s, the JIT compiler took %.0f%% of the "
+                + "JVM's CPU", round, what, share * 100));
         if (!await(pair::settled, DRAIN)) {
             throw new IllegalStateException("The pair did not settle after the warm-up within " + DRAIN + ": "
                     + pair.stages());
