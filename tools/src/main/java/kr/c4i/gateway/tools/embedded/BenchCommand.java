@@ -2,9 +2,7 @@ package kr.c4i.gateway.tools.embedded;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,7 +24,7 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 import kr.c4i.gateway.tools.ExitCode;
-import kr.c4i.gateway.tools.JvmCpu;
+import kr.c4i.gateway.tools.JitWarmUp;
 
 /**
  * Measures the bridge end to end between two nodes on this machine: sustained throughput with the
@@ -44,10 +42,11 @@ import kr.c4i.gateway.tools.JvmCpu;
                 + "and reports the bridge's throughput over the reference's and the load average.")
 final class BenchCommand implements Callable<Integer> {
 
-    /** A warm-up round in which the JIT compiler took less than this share of the JVM's CPU ends the warm-up. */
-    private static final double QUIET_JIT = 0.05;
+    /** How long a warm-up round after the first lasts, about: long enough that its JIT share is not noise. */
+    private static final Duration WARM_ROUND = Duration.ofSeconds(5);
 
-    private static final int MAX_EXTRA_WARMUPS = 30;
+    /** How long the warm-up may wait for the JIT compiler to be quiet. */
+    private static final Duration WARM_LIMIT = Duration.ofMinutes(4);
 
     @Spec
     CommandSpec spec;
@@ -57,9 +56,9 @@ final class BenchCommand implements Callable<Integer> {
     ClusterOptions cluster = ClusterOptions.removedWhateverTheOutcome();
 
     @Option(names = "--warmup", defaultValue = "30000", converter = OptionValues.NonNegativeLong.class,
-            description = "Messages sent before measuring; then rounds of a third as many until the JIT compiler "
-                    + "takes under 5%% of a round's CPU (at most 30 more rounds), so that the figures are the "
-                    + "bridge's steady state. 0: no warm-up.")
+            description = "Messages sent before measuring; then rounds of about 5 s (at least a third as many "
+                    + "messages) until the JIT compiler took under 5%% of the JVM's CPU in two rounds in a row (at "
+                    + "most 4 minutes), so that the figures are the bridge's steady state. 0: no warm-up.")
     long warmup;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "50000", converter = OptionValues.PositiveLong.class,
@@ -93,6 +92,8 @@ final class BenchCommand implements Callable<Integer> {
 
     private double bridgeThroughput;
     private ReplicationReference.Durability durability;
+    /** The messages the warm-up took, which the reference then feeds too, so both measure tables of one size. */
+    private long warmedUpWith;
 
     /** Checked against the catalogue in its setter. */
     int size;
@@ -120,12 +121,12 @@ final class BenchCommand implements Callable<Integer> {
         int exitCode = measureBridge(out, workDir);
         Optional<ReplicationReference.Result> reference = Optional.empty();
         if (!noReference) {
-            out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmup, messages);
+            out.printf("  reference  %d + %d rows by PostgreSQL logical replication ...%n", warmedUpWith, messages);
             out.flush();
             try (ReplicationReference replication = ReplicationReference.start(workDir.resolve("reference"),
                     durability, profile ? BenchProfile::prepare : UnaryOperator.identity());
                     BenchProfile databases = new BenchProfile()) {
-                reference = Optional.of(replication.measure(generator(), warmup, messages, profile ? databases : null,
+                reference = Optional.of(replication.measure(generator(), warmedUpWith, messages, profile ? databases : null,
                         out));
             }
         }
@@ -153,8 +154,8 @@ final class BenchCommand implements Callable<Integer> {
             durability = ReplicationReference.Durability.of(outbox);
 
             warmUp(out, generator, outbox, inbox);
-            tidy(outbox, "outbox", "outbox_delivery");
-            tidy(inbox, "inbox");
+            WarmUpTidy.tidy(outbox, "outbox", "outbox_delivery");
+            WarmUpTidy.tidy(inbox, "inbox");
             if (profile) {
                 databases.add("node a (outbox)", outbox);
                 databases.add("node b (inbox)", inbox);
@@ -193,41 +194,30 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Sends {@link #warmup} messages, then rounds of a third as many while the JIT compiler took {@link #QUIET_JIT} or
-     * more of the JVM's CPU through the last one (at most {@link #MAX_EXTRA_WARMUPS}), as {@code wan-bench} does: with a
-     * fixed 30,000 the C2 compiler thread still took 80% of a core through the JMS throughput phase, which the phase's
-     * figures then counted as the bridge's.
+     * Sends {@link #warmup} messages, then rounds of about {@link #WARM_ROUND} each (at least a third of
+     * {@link #warmup}) until the JIT compiler is quiet ({@link JitWarmUp}), at most {@link #WARM_LIMIT}: with rounds of
+     * a fixed 10,000 messages, half a second each at today's rates, 30 rounds left the C2 compiler taking a third of
+     * the JVM's CPU through the JMS throughput phase, which the phase's figures then counted as the bridge's.
      */
     private void warmUp(PrintWriter out, KmtfLoadGenerator generator, DataSource outbox, DataSource inbox)
             throws Exception {
         if (warmup == 0) {
             return;
         }
-        long count = warmup;
-        for (int round = 0; round <= MAX_EXTRA_WARMUPS; round++) {
-            long cpu = JvmCpu.processNanos();
-            long jit = JvmCpu.jitNanos();
+        long[] next = { warmup };
+        JitWarmUp.Outcome outcome = new JitWarmUp(WARM_LIMIT).run((round) -> {
+            long count = next[0];
+            long start = System.nanoTime();
             phase(out, "warm-up", generator, outbox, inbox, count, 0);
-            double share = (JvmCpu.jitNanos() - jit) / (double) Math.max(1, JvmCpu.processNanos() - cpu);
-            out.printf("             the JIT compiler took %.0f%% of the JVM's CPU%n", 100 * share);
-            if (share < QUIET_JIT) {
-                return;
-            }
-            count = Math.max(1, warmup / 3);
-        }
-        out.printf("  the JIT still compiles after %d more warm-up rounds; measuring anyway%n", MAX_EXTRA_WARMUPS);
-    }
-
-    /**
-     * Has a database clear the dead rows the warm-up left (a vacuum) and write out its dirty pages (a checkpoint),
-     * which it would otherwise do on its own schedule during the measured phases, as {@code wan-bench} does.
-     */
-    private static void tidy(DataSource db, String... tables) throws SQLException {
-        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
-            for (String table : tables) {
-                s.execute("VACUUM ANALYZE " + table);
-            }
-            s.execute("CHECKPOINT");
+            warmedUpWith += count;
+            double seconds = (System.nanoTime() - start) / 1e9;
+            next[0] = Math.max(Math.max(1, warmup / 3), (long) (count / seconds * WARM_ROUND.toSeconds()));
+            return count + " messages";
+        }, (round, what, share, took) -> out.printf("             the JIT compiler took %.0f%% of the JVM's CPU (%.1f s)%n",
+                100 * share, took.toMillis() / 1e3));
+        if (!outcome.quiet()) {
+            out.printf("  the JIT still compiles after %d warm-up rounds in %d s; measuring anyway%n", outcome.rounds(),
+                    outcome.took().toSeconds());
         }
     }
 
@@ -236,7 +226,8 @@ final class BenchCommand implements Callable<Integer> {
             long count, int rate) throws Exception {
         out.printf("  %-10s %d messages%s ...%n", name, count, rate == 0 ? " as fast as possible" : " at " + rate + " msg/s");
         out.flush();
-        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(inbox, "inbox");
+        // A phase's messages are created, and so received, after this instant; earlier phases have all arrived.
+        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(inbox, "inbox", Instant.now());
         long before = arrivals.rows();
         long start = System.nanoTime();
         new LoadDriver(generator, outbox).drive(count, rate, 0);

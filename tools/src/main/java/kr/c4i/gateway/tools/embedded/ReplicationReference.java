@@ -206,8 +206,9 @@ final class ReplicationReference implements AutoCloseable {
     }
 
     /**
-     * Feeds {@code warmup} rows and waits for them, then feeds {@code rows} rows as fast as the
-     * publisher takes them (the bridge bench's throughput phase) and measures them.
+     * Feeds {@code warmup} rows and waits for them, has both clusters vacuum and checkpoint as the bridge's bench does
+     * after its warm-up, then feeds {@code rows} rows as fast as the publisher takes them (the bridge bench's
+     * throughput phase) and measures them.
      *
      * @throws IllegalStateException when rows do not arrive in time or arrive different
      */
@@ -222,6 +223,8 @@ final class ReplicationReference implements AutoCloseable {
     Result measure(KmtfLoadGenerator generator, long warmup, long rows, @Nullable BenchProfile profile,
             @Nullable PrintWriter out) throws SQLException, InterruptedException {
         feed(generator, warmup);
+        WarmUpTidy.tidy(publisher, "outbox");
+        WarmUpTidy.tidy(subscriber, "outbox");
         if (profile != null) {
             profile.add("reference publisher", publisher);
             profile.add("reference subscriber", subscriber);
@@ -250,7 +253,7 @@ final class ReplicationReference implements AutoCloseable {
         if (count == 0) {
             return 0;
         }
-        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(subscriber, "outbox");
+        InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(subscriber, "outbox", Instant.now());
         long before = arrivals.rows();
         long start = System.nanoTime();
         new LoadDriver(generator, publisher).drive(count, 0, 0);

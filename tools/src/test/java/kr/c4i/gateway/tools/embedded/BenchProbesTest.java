@@ -69,6 +69,29 @@ class BenchProbesTest {
     }
 
     @Test
+    void arrivalsSinceAPhaseBeganLeaveEarlierRowsOutAndStillFindOneCommittedLate() throws Exception {
+        try (EmbeddedDatabase postgres = start()) {
+            DataSource db = postgres.dataSource();
+            execute(db, "CREATE TABLE arrivals (id bigserial PRIMARY KEY, received_at timestamptz NOT NULL)");
+            execute(db, "CREATE INDEX arrivals_received_at ON arrivals (received_at)");
+            // A warm-up's rows, before the phase.
+            insert(db, 50, "timestamptz '2026-12-04 09:00'");
+            InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(db, "arrivals", Instant.parse("2026-12-04T10:00:00Z"));
+            assertThat(arrivals.rows()).isZero();
+
+            insert(db, 10, "clock_timestamp()");
+            assertThat(arrivals.reached(10)).isTrue();
+
+            // Stamped in the phase but before the last row seen, as a late commit leaves it: the count since the phase
+            // began finds it. One stamped before the phase is never counted.
+            insert(db, 1, "timestamptz '2026-12-04 10:00:01+00'");
+            insert(db, 1, "timestamptz '2026-12-04 09:59:59+00'");
+            assertThat(arrivals.rows()).isEqualTo(11);
+            assertThat(arrivals.reached(12)).isFalse();
+        }
+    }
+
+    @Test
     void theSendingNodesShareIsTakenFromTheOutboxRowsSentSinceThePhaseBegan() throws Exception {
         try (EmbeddedDatabase postgres = start()) {
             DataSource db = postgres.dataSource();
