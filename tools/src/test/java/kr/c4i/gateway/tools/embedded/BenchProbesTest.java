@@ -41,6 +41,12 @@ class BenchProbesTest {
         }
     }
 
+    /** A table shaped as the inbox is where arrivals are counted: {@code received_at} and its index. */
+    private static void createArrivals(DataSource db) throws SQLException {
+        execute(db, "CREATE TABLE arrivals (id bigserial PRIMARY KEY, received_at timestamptz NOT NULL)");
+        execute(db, "CREATE INDEX arrivals_received_at ON arrivals (received_at)");
+    }
+
     private static void insert(DataSource db, int rows, String receivedAt) throws SQLException {
         execute(db, "INSERT INTO arrivals (received_at) SELECT " + receivedAt + " FROM generate_series(1, " + rows + ")");
     }
@@ -49,8 +55,7 @@ class BenchProbesTest {
     void arrivalsCountRowsAsTheyComeAndStillFindOneCommittedLateWithAnEarlierTime() throws Exception {
         try (EmbeddedDatabase postgres = start()) {
             DataSource db = postgres.dataSource();
-            execute(db, "CREATE TABLE arrivals (id bigserial PRIMARY KEY, received_at timestamptz NOT NULL)");
-            execute(db, "CREATE INDEX arrivals_received_at ON arrivals (received_at)");
+            createArrivals(db);
             insert(db, 5, "clock_timestamp()");
             InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(db, "arrivals");
             assertThat(arrivals.rows()).isEqualTo(5);
@@ -72,8 +77,7 @@ class BenchProbesTest {
     void arrivalsSinceAPhaseBeganLeaveEarlierRowsOutAndStillFindOneCommittedLate() throws Exception {
         try (EmbeddedDatabase postgres = start()) {
             DataSource db = postgres.dataSource();
-            execute(db, "CREATE TABLE arrivals (id bigserial PRIMARY KEY, received_at timestamptz NOT NULL)");
-            execute(db, "CREATE INDEX arrivals_received_at ON arrivals (received_at)");
+            createArrivals(db);
             // A warm-up's rows, before the phase.
             insert(db, 50, "timestamptz '2026-12-04 09:00'");
             InboxProbe.Arrivals arrivals = new InboxProbe.Arrivals(db, "arrivals", Instant.parse("2026-12-04T10:00:00Z"));
