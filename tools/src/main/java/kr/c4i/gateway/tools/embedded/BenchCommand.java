@@ -45,8 +45,6 @@ final class BenchCommand implements Callable<Integer> {
     /** How long a warm-up round after the first lasts, about: long enough that its JIT share is not noise. */
     private static final Duration WARM_ROUND = Duration.ofSeconds(5);
 
-    /** How long the warm-up may wait for the JIT compiler to be quiet. */
-    private static final Duration WARM_LIMIT = Duration.ofMinutes(4);
 
     @Spec
     CommandSpec spec;
@@ -58,8 +56,13 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "30000", converter = OptionValues.NonNegativeLong.class,
             description = "Messages sent before measuring; then rounds of about 5 s (at least a third as many "
                     + "messages) until the JIT compiler took under 5%% of the JVM's CPU in two rounds in a row (at "
-                    + "most 4 minutes), so that the figures are the bridge's steady state. 0: no warm-up.")
+                    + "most --warmup-limit), so that the figures are the bridge's steady state. 0: no warm-up.")
     long warmup;
+
+    @Option(names = "--warmup-limit", defaultValue = "4m", converter = OptionValues.PositiveDuration.class,
+            description = "How long the warm-up may wait for the JIT compiler to be quiet before measuring anyway "
+                    + "(90s, 5m or PT5M).")
+    Duration warmupLimit;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "50000", converter = OptionValues.PositiveLong.class,
             description = "Messages in the throughput phase.")
@@ -195,7 +198,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /**
      * Sends {@link #warmup} messages, then rounds of about {@link #WARM_ROUND} each (at least a third of
-     * {@link #warmup}) until the JIT compiler is quiet ({@link JitWarmUp}), at most {@link #WARM_LIMIT}: with rounds of
+     * {@link #warmup}) until the JIT compiler is quiet ({@link JitWarmUp}), at most {@link #warmupLimit}: with rounds of
      * a fixed 10,000 messages, half a second each at today's rates, 30 rounds left the C2 compiler taking a third of
      * the JVM's CPU through the JMS throughput phase, which the phase's figures then counted as the bridge's.
      */
@@ -205,7 +208,7 @@ final class BenchCommand implements Callable<Integer> {
             return;
         }
         long[] next = { warmup };
-        JitWarmUp.Outcome outcome = new JitWarmUp(WARM_LIMIT).run((round) -> {
+        JitWarmUp.Outcome outcome = new JitWarmUp(warmupLimit).run((round) -> {
             long count = next[0];
             long start = System.nanoTime();
             phase(out, "warm-up", generator, outbox, inbox, count, 0);

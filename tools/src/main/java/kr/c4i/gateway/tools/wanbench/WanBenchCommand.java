@@ -76,8 +76,6 @@ public final class WanBenchCommand implements Callable<Integer> {
     private static final KmtfCatalogue CATALOGUE = KmtfCatalogue.loadDefault();
     private static final int SEND_BATCH = 500;
     private static final Duration DRAIN = Duration.ofSeconds(120);
-    // How long the warm-up may wait for the JIT compiler to be quiet.
-    private static final Duration WARM_LIMIT = Duration.ofMinutes(5);
 
     @Spec
     CommandSpec spec;
@@ -152,9 +150,14 @@ public final class WanBenchCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", defaultValue = "50000", converter = OptionValues.PositiveInt.class,
             description = "Messages per warm-up round through the unshaped pair before measuring; rounds go on until "
-                    + "the JIT compiler took under 5%% of the JVM's CPU in two rounds in a row, at most 5 minutes (the "
-                    + "throughput line says how much compiling was still left).")
+                    + "the JIT compiler took under 5%% of the JVM's CPU in two rounds in a row, at most --warmup-limit "
+                    + "(the throughput line says how much compiling was still left).")
     int warmup;
+
+    @Option(names = "--warmup-limit", defaultValue = "5m", converter = OptionValues.PositiveDuration.class,
+            description = "How long the warm-up may wait for the JIT compiler to be quiet before measuring anyway "
+                    + "(90s, 5m or PT5M).")
+    Duration warmupLimit;
 
     @Option(names = { "-m", "--messages" }, defaultValue = "200000", converter = OptionValues.PositiveInt.class,
             description = "Messages in the throughput phase.")
@@ -306,12 +309,12 @@ public final class WanBenchCommand implements Callable<Integer> {
 
     /**
      * Rounds of {@code --warmup} messages at full speed until the JIT compiler is quiet ({@link JitWarmUp}), at most
-     * {@link #WARM_LIMIT}, so the phase measures compiled code, not the compiler; then waits until the pair has
+     * {@code --warmup-limit}, so the phase measures compiled code, not the compiler; then waits until the pair has
      * settled and has its stores' PostgreSQL checkpoint and vacuum what the warm-up left, so no work left from the
      * warm-up runs during the phase.
      */
     private void warmUp(PrintWriter out, RelayPair pair, Inbox inbox, KmtfLoadGenerator generator) throws Exception {
-        new JitWarmUp(WARM_LIMIT).run((round) -> {
+        new JitWarmUp(warmupLimit).run((round) -> {
             String prefix = "w" + round + "-";
             Inbox.Phase warm = inbox.begin(prefix);
             sendAtFullSpeed(pair, generator, prefix, warmup, Duration.ofSeconds(maxSeconds));

@@ -52,7 +52,7 @@ class WanBenchCommandTest {
     @Test
     @Timeout(600)
     void aTinyRunPrintsEveryFigure() {
-        CliDriver.Result r = CliDriver.run("wan-bench", "--warmup", "50", "--messages", "300", "--latency-rate", "100",
+        CliDriver.Result r = CliDriver.run("wan-bench", "--warmup", "50", "--warmup-limit", "5s", "--messages", "300", "--latency-rate", "100",
                 "--latency-seconds", "2", "--latency-settle-seconds", "1", "--flash", "8000=60000", "--backlog",
                 "30000", "--flash-count", "2", "--flash-interval", "300", "--mix-messages", "100",
                 "--target-throughput", "1", "--target-p99", "60000");
@@ -80,7 +80,7 @@ class WanBenchCommandTest {
     @Test
     @Timeout(600)
     void aTinyRunOverJmsLansPrintsEveryFigure() {
-        CliDriver.Result r = CliDriver.run("wan-bench", "--lan", "jms", "--link", "jms", "--plain", "--warmup", "50",
+        CliDriver.Result r = CliDriver.run("wan-bench", "--lan", "jms", "--link", "jms", "--plain", "--warmup", "50", "--warmup-limit", "5s",
                 "--messages", "300", "--latency-rate", "100", "--latency-seconds", "2", "--latency-settle-seconds",
                 "1", "--flash", "8000=60000", "--backlog", "30000", "--flash-count", "2", "--flash-interval", "300",
                 "--mix-messages", "100", "--target-throughput", "1", "--target-p99", "60000");
