@@ -25,6 +25,7 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 import kr.c4i.gateway.kmtf.catalogue.Reliability;
 import kr.c4i.gateway.tools.ExitCode;
 import kr.c4i.gateway.tools.JitWarmUp;
+import kr.c4i.gateway.tools.WarmUpTidy;
 
 /**
  * Measures the bridge end to end between two nodes on this machine: sustained throughput with the
@@ -44,7 +45,6 @@ final class BenchCommand implements Callable<Integer> {
 
     /** How long a warm-up round after the first lasts, about: long enough that its JIT share is not noise. */
     private static final Duration WARM_ROUND = Duration.ofSeconds(5);
-
 
     @Spec
     CommandSpec spec;

@@ -25,6 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
 
+import kr.c4i.gateway.tools.WarmUpTidy;
 import kr.c4i.gateway.tools.embedded.InboxProbe.Latency;
 
 /**

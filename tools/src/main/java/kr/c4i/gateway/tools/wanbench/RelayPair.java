@@ -46,6 +46,7 @@ import kr.c4i.gateway.pki.SiteAuthority;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.ports.LoopbackPorts;
+import kr.c4i.gateway.tools.WarmUpTidy;
 import kr.c4i.gateway.tools.embedded.EmbeddedDatabase;
 import kr.c4i.gateway.wan.config.LanProperties;
 import kr.c4i.gateway.wan.frame.FrameCodec;
@@ -296,10 +297,7 @@ final class RelayPair implements AutoCloseable {
      */
     void tidyStores() throws java.sql.SQLException {
         for (Gateway gateway : List.of(gateway1, gateway2)) {
-            try (java.sql.Connection c = gateway.pool.getConnection(); java.sql.Statement s = c.createStatement()) {
-                s.execute("VACUUM ANALYZE relay_copy");
-                s.execute("CHECKPOINT");
-            }
+            WarmUpTidy.tidy(gateway.pool, "relay_copy");
         }
     }
 
