@@ -212,16 +212,19 @@ final class BenchProfile implements AutoCloseable {
                             rs.getLong(2) / (double) messages);
                 }
                 try (ResultSet rs = st.executeQuery(
-                        "SELECT wal_records, wal_bytes, wal_write, wal_sync, wal_sync_time FROM pg_stat_wal")) {
+                        "SELECT wal_records, wal_bytes, wal_write, wal_sync, wal_sync_time, wal_fpi FROM pg_stat_wal")) {
                     rs.next();
-                    out.printf("  WAL records %8.2f   bytes %8.0f   writes %8.4f   flushes (fsync) %8.4f   "
-                            + "flush time %6.3f ms%n", rs.getLong(1) / (double) messages, rs.getDouble(2) / messages,
+                    out.printf("  WAL records %8.2f   bytes %8.0f   full-page images %7.4f   writes %8.4f   "
+                            + "flushes (fsync) %8.4f   flush time %6.3f ms%n", rs.getLong(1) / (double) messages,
+                            rs.getDouble(2) / messages, rs.getLong(6) / (double) messages,
                             rs.getLong(3) / (double) messages, rs.getLong(4) / (double) messages,
                             rs.getDouble(5) / messages);
                 }
-                out.println("  statements (calls per message, mean ms, total s, rows per call):");
+                // A statement's WAL shows what a row costs the disk, and full-page images what follows a checkpoint.
+                out.println("  statements (calls per message, mean ms, total s, rows per call, WAL bytes per message, "
+                        + "full-page images per message):");
                 try (ResultSet rs = st.executeQuery("""
-                        SELECT calls, mean_exec_time, total_exec_time, rows,
+                        SELECT calls, mean_exec_time, total_exec_time, rows, wal_bytes, wal_fpi,
                                left(regexp_replace(query, '\\s+', ' ', 'g'), 90)
                           FROM pg_stat_statements
                          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -229,8 +232,9 @@ final class BenchProfile implements AutoCloseable {
                          ORDER BY total_exec_time DESC LIMIT 14""")) {
                     while (rs.next()) {
                         long calls = rs.getLong(1);
-                        out.printf("    %8.4f  %7.3f  %7.2f  %8.1f  %s%n", calls / (double) messages, rs.getDouble(2),
-                                rs.getDouble(3) / 1000, rs.getLong(4) / (double) Math.max(1, calls), rs.getString(5));
+                        out.printf("    %8.4f  %7.3f  %7.2f  %8.1f  %6.0f  %7.4f  %s%n", calls / (double) messages,
+                                rs.getDouble(2), rs.getDouble(3) / 1000, rs.getLong(4) / (double) Math.max(1, calls),
+                                rs.getDouble(5) / messages, rs.getLong(6) / (double) messages, rs.getString(7));
                     }
                 }
             }

@@ -123,9 +123,13 @@ class BenchProbesTest {
         try (EmbeddedDatabase postgres = start()) {
             DataSource db = postgres.dataSource();
             execute(db, "CREATE TABLE outbox (id bigserial PRIMARY KEY, body text)");
+            // A page in the table and in its index before the checkpoint: a page a statement creates needs no image.
+            execute(db, "INSERT INTO outbox (body) VALUES ('before')");
             try (BenchProfile profile = new BenchProfile()) {
                 profile.add("node a", db);
                 profile.start();
+                // After a checkpoint the first change to each page writes the whole page to the WAL.
+                execute(db, "CHECKPOINT");
                 for (int i = 0; i < 20; i++) {
                     execute(db, "INSERT INTO outbox (body) VALUES ('m" + i + "')");
                 }
@@ -162,8 +166,10 @@ class BenchProbesTest {
                 assertThat(out.toString()).contains("profile of node a's database, per message of the measured "
                         + "phase (10 messages)", "busy backends by wait");
                 // 20 single-row inserts over 10 messages: two each, each its own transaction.
-                assertThat(out.toString()).containsPattern("\\s2\\.0000\\s+[0-9.]+\\s+[0-9.]+\\s+1\\.0\\s+INSERT INTO "
-                        + "outbox \\(body\\) VALUES");
+                // Each insert's WAL (a heap and an index record at least), and the two pages' images after the checkpoint.
+                assertThat(out.toString()).containsPattern("\\s2\\.0000\\s+[0-9.]+\\s+[0-9.]+\\s+1\\.0\\s+"
+                        + "([1-9]\\d{2,})\\s+0\\.(?!0000)\\d{4}\\s+INSERT INTO outbox \\(body\\) VALUES");
+                assertThat(out.toString()).containsPattern("full-page images\\s+(?!0\\.0000)\\d+\\.\\d{4}");
                 // Each insert on a connection of its own, which commits a little of its own too: more than two.
                 assertThat(out.toString()).containsPattern("transactions committed\\s+([2-9]|[1-9]\\d+)\\.\\d{3}");
                 assertThat(out.toString()).containsPattern("\\d+\\.\\d us  machine \\(all processes\\)")
