@@ -166,7 +166,8 @@ class BenchProbesTest {
                 assertThat(out.toString()).contains("profile of node a's database, per message of the measured "
                         + "phase (10 messages)", "busy backends by wait");
                 // 20 single-row inserts over 10 messages: two each, each its own transaction.
-                // Each insert's WAL (a heap and an index record at least), and the two pages' images after the checkpoint.
+                // Each insert's WAL (a heap and an index record at least), and the two pages' images after the
+                // checkpoint.
                 assertThat(out.toString()).containsPattern("\\s2\\.0000\\s+[0-9.]+\\s+[0-9.]+\\s+1\\.0\\s+"
                         + "([1-9]\\d{2,})\\s+0\\.(?!0000)\\d{4}\\s+INSERT INTO outbox \\(body\\) VALUES");
                 assertThat(out.toString()).containsPattern("full-page images\\s+(?!0\\.0000)\\d+\\.\\d{4}");
