@@ -205,7 +205,7 @@ wan_clear() {
 }
 # An outage as a cut beyond the sites' routers: every frame a gateway receives on the WAN is dropped, both ends, so
 # both directions; ARP still answers and nothing is reset, so each gateway finds out by its link's own timeouts
-# (jms: about 5 s; dds: the 10 s lease or peer-timeout). Any rate shaping in place stays.
+# (jms: about 5 s; dds: the link's 5 s lease or peer-timeout). Any rate shaping in place stays.
 wan_cut() {
   local gateway dev
   detect_backend

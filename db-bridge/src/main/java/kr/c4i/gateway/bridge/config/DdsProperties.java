@@ -38,10 +38,16 @@ import kr.c4i.gateway.dds.transport.DdsTransportSettings;
  * @param nackRepeatInterval how soon a reader asks again for data whose retransmit was lost too (Cyclone's 1 s
  *        when unset). Overrides {@code Internal/AutoReschedNackDelay} in {@code config}.
  * @param announceInterval how often the node announces itself; after a cut, peers find it again at its next
- *        announcement at the latest (Cyclone's 8 s when unset). Each announcement is a few hundred bytes to the
+ *        announcement at the latest (0.8 {@code lease} when unset). Each announcement is a few hundred bytes to the
  *        multicast group and to every participant index of every peer ({@code maxParticipantsPerHost}), so short
  *        intervals cost slow links (see docs/benchmarks.md).
  *        Overrides {@code Discovery/SPDPInterval} in {@code config}.
+ * @param lease how long other nodes keep this one, its readers and writers, after last hearing from it; Cyclone
+ *        announces a node every 0.8 lease unless {@code announceInterval} is set. A node killed without leaving
+ *        holds every RELIABLE writer that reaches it for this long once the writer's window is full, so shorter
+ *        frees the others sooner, and a node restarted within it finds its old readers still holding its data
+ *        back (docs/results.md, issue 30's recovery). 1..60 s. Overrides {@code Discovery/LeaseDuration} in
+ *        {@code config}.
  * @param maxParticipantsPerHost with {@code peers}: how many DDS participants each peer host may run and still be
  *        found by unicast discovery. Every announcement is sent to each of them on every peer, so
  *        on a slow link set it to what the peer hosts really run (see docs/benchmarks.md).
@@ -64,6 +70,7 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
         @Nullable String library, @DefaultValue("10s") Duration writeTimeout,
         @DefaultValue("1400B") DataSize maxDatagramSize, @Nullable Duration heartbeatMaxInterval,
         @Nullable Duration nackRepeatInterval, @Nullable Duration announceInterval,
+        @DefaultValue(DdsTransportSettings.DEFAULT_NODE_LEASE) Duration lease,
         @DefaultValue("32") int maxParticipantsPerHost, @DefaultValue("10s") Duration matchTimeout,
         @DefaultValue("4096") int bestEffortBacklog, @DefaultValue Security security,
         @DefaultValue HandshakeRecovery handshakeRecovery, @DefaultValue StartAnnouncements startAnnouncements) {
@@ -140,7 +147,8 @@ public record DdsProperties(@DefaultValue("0") int domainId, @Nullable String ne
                 .networkInterface(this.networkInterface).multicastAddress(this.multicastAddress)
                 .multicast(this.multicast).peers(this.peers)
                 .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE, Integer.MAX_VALUE))
-                .announceInterval(this.announceInterval).maxParticipantsPerHost(this.maxParticipantsPerHost)
+                .announceInterval(this.announceInterval).lease(this.lease)
+                .maxParticipantsPerHost(this.maxParticipantsPerHost)
                 .heartbeatMaxInterval(this.heartbeatMaxInterval).nackRepeatInterval(this.nackRepeatInterval)
                 .library(this.library).vendorConfig(this.config)
                 .security(this.security.options().settings(node)).build();

@@ -182,6 +182,7 @@ class TransportConfigurationTest {
             assertThat(settings.participant().domainId()).isZero();
             assertThat(settings.participant().network().maxDatagramSize()).isEqualTo(1400);
             assertThat(settings.participant().discovery().maxParticipantsPerHost()).isEqualTo(32);
+            assertThat(settings.participant().discovery().lease()).isEqualTo(Duration.ofSeconds(4));
             assertThat(settings.participant().writeBatch()).isTrue();
             assertThat(settings.writeTimeout()).isEqualTo(Duration.ofSeconds(10));
             assertThat(settings.bestEffortBacklog()).isEqualTo(4096);
@@ -242,6 +243,21 @@ class TransportConfigurationTest {
         runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.announce-interval=30s")
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("gateway.dds.announce-interval=30s").hasStackTraceContaining("lease"));
+    }
+
+    @Test
+    void ddsLeaseComesFromPropertiesBoundsTheAnnouncementsAndOneOutOfRangeIsRefused() {
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.lease=20s",
+                "gateway.dds.announce-interval=15s").run(context -> assertThat(context
+                        .getBean(DdsTransportSettings.class).participant().discovery().lease())
+                        .isEqualTo(Duration.ofSeconds(20)));
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.announce-interval=5s")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.announce-interval=5s")
+                        .hasStackTraceContaining("shorter than the lease (PT4S)"));
+        runner.withPropertyValues("gateway.node.transport=dds", PLAIN_DDS, "gateway.dds.lease=500ms")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("gateway.dds.lease=500ms").hasStackTraceContaining("1..60 s"));
     }
 
     @Test

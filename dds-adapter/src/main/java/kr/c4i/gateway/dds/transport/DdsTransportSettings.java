@@ -43,6 +43,13 @@ public record DdsTransportSettings(ParticipantSettings participant, Duration wri
     public static final Duration DEFAULT_REDELIVERY_DELAY = Duration.ofMillis(200);
     public static final String DEFAULT_RECEIPTS_TOPIC = "kmtf/gateway/receipts";
     public static final boolean DEFAULT_WRITE_BATCH = true;
+    /**
+     * The lease a gateway node's participant announces ({@code gateway.dds.lease}, {@code gateway.wan.lan.dds.lease}),
+     * Cyclone's being 10 s. A node killed without leaving keeps its readers matched for that long, and each RELIABLE
+     * writer (KEEP_ALL) that reaches them stops once its window is full of data they never acknowledge; a node
+     * restarted after a crash is up again in about 4.5 s, so a shorter lease is over before its new readers match.
+     */
+    public static final String DEFAULT_NODE_LEASE = "4s";
 
     public DdsTransportSettings {
         Objects.requireNonNull(participant, "participant");

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,12 +21,14 @@ import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
  * Arguments: domain id, node id, and optionally the comma-separated types to subscribe to instead of all; with
  * them, each {@code RECEIVED} line ends with the BEST_EFFORT samples the transport counted as dropped here.
  * With the system property {@value #SECURITY_DIR} naming a directory {@link DdsSecurityFiles#write} filled, the
- * node joins with DDS Security as itself.
+ * node joins with DDS Security as itself; with {@value #LEASE} (ISO-8601), it announces that lease.
  */
 public final class PeerMain {
 
     /** System property: the DDS Security directory to join with. */
     static final String SECURITY_DIR = "kr.c4i.gateway.test.dds-security";
+    /** System property: the lease the node announces, Cyclone's own when unset. */
+    static final String LEASE = "kr.c4i.gateway.test.dds-lease";
 
     private PeerMain() {
     }
@@ -39,6 +42,11 @@ public final class PeerMain {
         Set<String> distinct = ConcurrentHashMap.newKeySet();
         AtomicLong total = new AtomicLong();
         DdsTransportSettings settings = TestNetwork.transport(domainId).build();
+        String lease = System.getProperty(LEASE);
+        if (lease != null) {
+            settings = settings.toBuilder().participant(settings.participant().toBuilder()
+                    .lease(Duration.parse(lease)).build()).build();
+        }
         String security = System.getProperty(SECURITY_DIR);
         if (security != null) {
             settings = settings.toBuilder().participant(settings.participant().toBuilder()

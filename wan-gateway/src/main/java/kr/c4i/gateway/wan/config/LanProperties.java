@@ -36,6 +36,9 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
      * @param multicast false for unicast only (then list {@code peers}); Cyclone's default when unset
      * @param peers addresses to send unicast discovery to
      * @param maxDatagramSize the largest datagram sent on the LAN
+     * @param lease how long the site's nodes keep the gateway's participant after last hearing from it, as
+     *        {@code gateway.dds.lease} for a node: a gateway killed without leaving holds the nodes' RELIABLE
+     *        writers that reach it for this long once their windows are full
      * @param writeTimeout how long a send may block on a RELIABLE topic whose readers do not keep up
      * @param bestEffortBacklog samples a BEST_EFFORT reader holds while the gateway is busy
      * @param maxBatch most messages taken off the LAN and stored in one transaction: each store commit waits for
@@ -52,6 +55,7 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
     public record Dds(@DefaultValue("0") int domainId, @Nullable String networkInterface,
             @Nullable String multicastAddress, @Nullable Boolean multicast, List<String> peers,
             @DefaultValue("1400B") DataSize maxDatagramSize,
+            @DefaultValue(DdsTransportSettings.DEFAULT_NODE_LEASE) Duration lease,
             @DefaultValue("10s") Duration writeTimeout, @DefaultValue("4096") int bestEffortBacklog,
             @DefaultValue(DEFAULT_MAX_BATCH_TEXT) int maxBatch, @DefaultValue("2s") Duration resendAfter,
             @DefaultValue("30s") Duration resendMax,
@@ -78,7 +82,7 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
                         .multicast(this.multicast).peers(this.peers)
                         .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE,
                                 Integer.MAX_VALUE))
-                        .library(this.library).security(this.security.options().settings(gateway)).build();
+                        .lease(this.lease).library(this.library).security(this.security.options().settings(gateway)).build();
                 return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
                         .maxBatch(this.maxBatch).handshakeRecovery(new DdsTransportSettings.HandshakeRecovery(
                                 this.handshakeRecovery.enabled(), this.handshakeRecovery.delay(),

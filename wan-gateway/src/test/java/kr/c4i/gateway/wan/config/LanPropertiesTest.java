@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,18 @@ class LanPropertiesTest {
                 .isGreaterThan(DdsTransportSettings.DEFAULT_MAX_BATCH), PLAIN_DDS);
         dds(dds -> assertThat(dds.transportSettings(GATEWAY).maxBatch()).isEqualTo(500), PLAIN_DDS,
                 "gateway.wan.lan.dds.max-batch=500");
+    }
+
+    @Test
+    void theGatewayAnnouncesTheLeaseOfANodeUnlessSetOtherwise() {
+        dds(dds -> assertThat(dds.transportSettings(GATEWAY).participant().discovery().lease())
+                .isEqualTo(Duration.parse("PT" + DdsTransportSettings.DEFAULT_NODE_LEASE))
+                .isLessThan(ParticipantSettings.DEFAULT_LEASE), PLAIN_DDS);
+        dds(dds -> assertThat(dds.transportSettings(GATEWAY).participant().discovery().lease())
+                .isEqualTo(Duration.ofSeconds(7)), PLAIN_DDS, "gateway.wan.lan.dds.lease=7s");
+        dds(dds -> assertThatIllegalArgumentException().isThrownBy(() -> dds.transportSettings(GATEWAY))
+                .withMessageContaining("gateway.wan.lan.dds.lease: lease must be 1..60 s"), PLAIN_DDS,
+                "gateway.wan.lan.dds.lease=90s");
     }
 
     @Test
