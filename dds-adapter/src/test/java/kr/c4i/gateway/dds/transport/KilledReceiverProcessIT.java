@@ -65,8 +65,8 @@ class KilledReceiverProcessIT {
 
     /** Starts a receiver announcing {@code lease} (Cyclone's own when null), awaits its match and kills it. */
     private void killMatchedPeer(DdsTransport alpha, @Nullable Duration lease) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
         if (lease != null) {
             command.add("-D" + PeerMain.LEASE + "=" + lease);
         }

@@ -82,7 +82,8 @@ public record LanProperties(@DefaultValue("jms") TransportKind transport, @Defau
                         .multicast(this.multicast).peers(this.peers)
                         .maxDatagramSize((int) Math.clamp(this.maxDatagramSize.toBytes(), Integer.MIN_VALUE,
                                 Integer.MAX_VALUE))
-                        .lease(this.lease).library(this.library).security(this.security.options().settings(gateway)).build();
+                        .lease(this.lease).library(this.library)
+                        .security(this.security.options().settings(gateway)).build();
                 return DdsTransportSettings.builder(this.writeTimeout, this.bestEffortBacklog).participant(participant)
                         .maxBatch(this.maxBatch).handshakeRecovery(new DdsTransportSettings.HandshakeRecovery(
                                 this.handshakeRecovery.enabled(), this.handshakeRecovery.delay(),
