@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +30,10 @@ class ScenariosIT {
         Prerequisites.require(problems.isEmpty(), "root with ip, tc, ss, nft, ethtool, sysctl and curl for network "
                 + "namespaces, qdiscs and nftables rules: " + String.join("; ", problems));
         Path output = Path.of("target", "scenarios-it");
-        // Namespaces of its own, so a scenario run someone has going on this machine never meets the test's.
-        CliDriver.Result r = CliDriver.run("run", "--quick", "--prefix", "c4it-", "--subnet", "10.78.0",
+        // Namespaces of its own for each run, so neither a scenario run nor this test running from another checkout on
+        // the same machine (two CI runs at once) ever meets them.
+        String prefix = "c4" + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36) + "-";
+        CliDriver.Result r = CliDriver.run("run", "--quick", "--prefix", prefix, "--subnet", "10.78.0",
                 "--output", output.toString());
         String report = Files.exists(output.resolve(ResultFiles.REPORT))
                 ? Files.readString(output.resolve(ResultFiles.REPORT)) : "(no report)";
