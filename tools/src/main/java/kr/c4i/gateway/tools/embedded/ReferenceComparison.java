@@ -15,6 +15,12 @@ import kr.c4i.gateway.tools.embedded.ReplicationReference.Result;
 record ReferenceComparison(double bridgePerSecond, Optional<Result> reference, Optional<LoadAverage> loadAtStart,
         Optional<LoadAverage> loadAtEnd) {
 
+    /**
+     * A reference this close to the rate its publisher was fed at kept pace with the feed: replication could have
+     * gone faster, so its figure is the feed's and the ratio an upper bound.
+     */
+    static final double FEED_BOUND_SHARE = 0.95;
+
     /** Bridge over reference, or empty without a usable reference figure. */
     Optional<Double> ratio() {
         return reference.map(Result::rowsPerSecond)
@@ -32,10 +38,17 @@ record ReferenceComparison(double bridgePerSecond, Optional<Result> reference, O
                     result.latency().p50Millis(), result.latency().p99Millis()));
             lines.add("bridge / reference       : "
                     + ratio().map(r -> format("%.3f (%.0f msg/s / %.0f rows/s)", r, bridgePerSecond,
-                            result.rowsPerSecond())).orElse("n/a (no reference figure)"));
+                            result.rowsPerSecond()) + feedBound(result)).orElse("n/a (no reference figure)"));
         }, () -> lines.add("reference                : skipped (--no-reference)"));
         lines.add("load average (1/5/15 min): " + load(loadAtStart) + " at start, " + load(loadAtEnd) + " at end");
         return lines;
+    }
+
+    private static String feedBound(Result result) {
+        double share = result.rowsPerSecond() / result.fedPerSecond();
+        return (result.fedPerSecond() > 0 && share >= FEED_BOUND_SHARE)
+                ? format("; an upper bound: the reference kept pace with its feed (%.1f%% of it)", 100 * share)
+                : "";
     }
 
     private static String load(Optional<LoadAverage> load) {

@@ -41,6 +41,19 @@ class ReferenceComparisonTest {
     }
 
     @Test
+    void callsTheRatioAnUpperBoundWhenTheReferenceKeptPaceWithItsFeed() {
+        // 50,000 rows/s replicated of 51,000 fed: 98% of the feed, so replication was not the limit.
+        Result keptPace = new Result(new Latency(50_000, 12.5, 480.25, 900, START, START.plusSeconds(1)), 51_000,
+                new Durability(Map.of()));
+        assertThat(new ReferenceComparison(25_000, Optional.of(keptPace), QUIET, QUIET).lines()).contains(
+                "bridge / reference       : 0.500 (25000 msg/s / 50000 rows/s); an upper bound: the reference kept"
+                        + " pace with its feed (98.0% of it)");
+        Result behind = new Result(keptPace.latency(), 53_000, new Durability(Map.of()));
+        assertThat(new ReferenceComparison(25_000, Optional.of(behind), QUIET, QUIET).lines()).contains(
+                "bridge / reference       : 0.500 (25000 msg/s / 50000 rows/s)");
+    }
+
+    @Test
     void saysSoWhenTheReferenceWasSkippedOrHasNoFigure() {
         assertThat(new ReferenceComparison(6000, Optional.empty(), QUIET, Optional.empty()).lines()).containsExactly(
                 "reference                : skipped (--no-reference)",
