@@ -11,13 +11,15 @@ import kr.c4i.gateway.tools.embedded.ReplicationReference.Result;
  * The bench's last lines: the bridge's throughput against the reference's (PostgreSQL's logical
  * replication) measured in the same run, and the machine's load around the run. The ratio is the
  * figure to compare across machines and runs; the absolute figures move with the machine's load.
+ *
+ * @param bridgeFedPerSecond how fast the load generator got the bridge's rows into node a's outbox
  */
-record ReferenceComparison(double bridgePerSecond, Optional<Result> reference, Optional<LoadAverage> loadAtStart,
-        Optional<LoadAverage> loadAtEnd) {
+record ReferenceComparison(double bridgePerSecond, double bridgeFedPerSecond, Optional<Result> reference,
+        Optional<LoadAverage> loadAtStart, Optional<LoadAverage> loadAtEnd) {
 
     /**
-     * A reference this close to the rate its publisher was fed at kept pace with the feed: replication could have
-     * gone faster, so its figure is the feed's and the ratio an upper bound.
+     * A side this close to the rate its rows were fed at kept pace with its feed and might have gone faster: its
+     * figure is the feed's. A reference held so makes the ratio an upper bound, a bridge held so a lower one.
      */
     static final double FEED_BOUND_SHARE = 0.95;
 
@@ -44,11 +46,25 @@ record ReferenceComparison(double bridgePerSecond, Optional<Result> reference, O
         return lines;
     }
 
-    private static String feedBound(Result result) {
-        double share = result.rowsPerSecond() / result.fedPerSecond();
-        return (result.fedPerSecond() > 0 && share >= FEED_BOUND_SHARE)
-                ? format("; an upper bound: the reference kept pace with its feed (%.1f%% of it)", 100 * share)
-                : "";
+    private String feedBound(Result result) {
+        Optional<Double> bridge = shareOfFeed(bridgePerSecond, bridgeFedPerSecond);
+        Optional<Double> replication = shareOfFeed(result.rowsPerSecond(), result.fedPerSecond());
+        if (bridge.isPresent() && replication.isPresent()) {
+            return format("; both kept pace with their feeds (the bridge %.1f%%, the reference %.1f%%): the ratio"
+                    + " compares the feeds", 100 * bridge.get(), 100 * replication.get());
+        }
+        if (replication.isPresent()) {
+            return format("; an upper bound: the reference kept pace with its feed (%.1f%% of it)",
+                    100 * replication.get());
+        }
+        return bridge.map(share -> format("; a lower bound: the bridge kept pace with its feed (%.1f%% of it)",
+                100 * share)).orElse("");
+    }
+
+    /** What share of its feed a side moved, when that is {@link #FEED_BOUND_SHARE} or more. */
+    private static Optional<Double> shareOfFeed(double perSecond, double fedPerSecond) {
+        return Optional.of(fedPerSecond).filter(fed -> fed > 0).map(fed -> perSecond / fed)
+                .filter(share -> share >= FEED_BOUND_SHARE);
     }
 
     private static String load(Optional<LoadAverage> load) {
