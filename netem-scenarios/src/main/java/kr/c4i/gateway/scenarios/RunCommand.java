@@ -77,8 +77,14 @@ final class RunCommand implements Callable<Integer> {
     @Nullable List<String> wanLinks;
 
     @Option(names = "--wan-messages", converter = Messages.class,
-            description = "ROUTINE messages per wan cell (default 1000, quick 200).")
+            description = "ROUTINE messages per wan cell at least (default 1000, quick 200).")
     @Nullable Integer wanMessages;
+
+    @Option(names = "--wan-cell-seconds", paramLabel = "SECONDS",
+            description = "Seconds of its payload bound each wan cell carries at least, in more messages than "
+                    + "--wan-messages where the link is fast, so that a cell outlasts a slow hop's round trips "
+                    + "(default 10, quick 0; 0: --wan-messages in every cell).")
+    @Nullable Integer wanCellSeconds;
 
     @Option(names = "--wan-cells", split = ",", paramLabel = "LOSS@RATE",
             description = "Loss cells of the WAN link, e.g. 10%%@128kbit (default: the study's six; quick: 10%%@2mbit).")
@@ -300,6 +306,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (wanVariants != null) {
             wan = wan.withVariants(wanVariants.stream().flatMap(v -> WanVariant.parse(v).stream()).toList());
+        }
+        if (wanCellSeconds != null) {
+            wan = wan.withCellSeconds(wanCellSeconds);
         }
         return wan.withLoad(wanCells != null ? wanCells.stream().map(RunCommand::lossCell).toList() : wan.cells(),
                 wanMessages != null ? wanMessages : wan.messages());

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import kr.c4i.gateway.scenarios.experiment.LossCell;
 import kr.c4i.gateway.scenarios.experiment.RunPlan;
 import kr.c4i.gateway.scenarios.experiment.WanVariant;
+import kr.c4i.gateway.scenarios.net.Rate;
 import kr.c4i.gateway.scenarios.report.ResultFiles;
 import kr.c4i.gateway.tools.ExitCode;
 
@@ -89,6 +91,7 @@ class ScenariosCliTest {
             run --wan-delay 0,fast                 | 'fast' is not a WAN delay; write e.g. 250ms, 1s or 0
             run --wan-delay 11s                    | a WAN delay must be whole milliseconds from 0 to 10 s, was 11000 ms
             run --wan-variants mix,zstd            | 'zstd' is not a wan variant; use filler, mix, uncompressed or all
+            run --wan-cell-seconds 601             | a wan cell's seconds of its bound must be 0 to 600, was 601
             network plan --loss 101                | Invalid value for option '--loss': 101 is out of range: use 0 to 100
             network plan --loss -1                 | Invalid value for option '--loss': -1 is out of range: use 0 to 100
             network plan --queue-packets 0         | Invalid value for option '--queue-packets': 0 is out of range: use 1 or more
@@ -119,6 +122,16 @@ class ScenariosCliTest {
         assertThat(plan("run", "--wan-variants", "all").wan().variants()).containsExactly(WanVariant.FILLER,
                 WanVariant.MIX, WanVariant.UNCOMPRESSED);
         assertThat(CliDriver.run("run", "--help").out()).contains("--wan-variants");
+    }
+
+    @Test
+    void fastWanCellsCarryTenSecondsOfTheirBoundUnlessAsked() {
+        LossCell fast = new LossCell(0.1, Rate.MBIT_2);
+        assertThat(plan("run").wan().messagesIn(fast)).isEqualTo(11_250);
+        assertThat(plan("run", "--wan-cell-seconds", "0").wan().messagesIn(fast)).isEqualTo(1_000);
+        assertThat(plan("run", "--wan-cell-seconds", "2", "--wan-messages", "500").wan().messagesIn(fast))
+                .isEqualTo(2_250);
+        assertThat(plan("run", "--quick").wan().messagesIn(fast)).isEqualTo(200);
     }
 
     private static RunPlan plan(String... args) {

@@ -16,6 +16,14 @@ public record LossCell(double loss, Rate rate) {
         }
     }
 
+    /**
+     * What the link could carry if it sent nothing but message text: rate x (1 - loss) / (8 x size) messages per
+     * second.
+     */
+    public double payloadBound(int size) {
+        return rate.bitsPerSecond() * (1 - loss) / (8.0 * size);
+    }
+
     /** {@code 10% 128 kbit/s}: the key of the cell in result files. */
     public String key() {
         return Math.round(loss * 100) + "% " + rate.label();

@@ -93,14 +93,15 @@ final class WanExperiment {
         Instant started = Instant.now();
         String tag = tag("wan", repetition);
         String flashTag = tag + "f";
-        Duration timeout = wan.timeout(cell.rate(), cell.loss(), wan.messages() + wan.flashMessages());
+        int messages = wan.messagesIn(cell);
+        Duration timeout = wan.timeout(cell.rate(), cell.loss(), messages + wan.flashMessages());
         Duration spacing = Duration.ofMillis(Math.round(
-                wan.nominalSeconds(cell.rate(), cell.loss(), wan.messages()) * 1000 / (2.0 * wan.flashMessages())));
+                wan.nominalSeconds(cell.rate(), cell.loss(), messages) * 1000 / (2.0 * wan.flashMessages())));
         if (spacing.compareTo(MIN_FLASH_SPACING) < 0) {
             spacing = MIN_FLASH_SPACING;
         }
         StringBuilder note = new StringBuilder();
-        List<byte[]> load = bodies(variant, wan.messages());
+        List<byte[]> load = bodies(variant, messages);
         network.shapeWan(new LinkShape(cell.rate(), cell.loss(), plan.queuePackets()));
         long delivered;
         long flashDelivered;
@@ -119,7 +120,7 @@ final class WanExperiment {
             }
             deadline = Instant.now().plus(timeout);
             flashDelivered = bed.awaitInbox(RECEIVER, flashTag, wan.flashMessages(), deadline);
-            delivered = bed.awaitInbox(RECEIVER, tag, wan.messages(), deadline);
+            delivered = bed.awaitInbox(RECEIVER, tag, messages, deadline);
             sent = network.wanPort(1).minus(before);
             delayed = network.delayCounters().minus(delayBefore);
             counted = countedSince(bed, countedBefore, note);
@@ -130,14 +131,14 @@ final class WanExperiment {
         InterfaceDatabaseClient inbox = bed.node(RECEIVER).database();
         InboxStats stats = inbox.inboxStats(tag);
         Instant lastSent = bed.node(SENDER).database().outboxStats(tag).lastSent();
-        if (delivered < wan.messages()) {
-            note.insert(0, "only " + delivered + " of " + wan.messages() + " within " + timeout.toSeconds() + " s"
+        if (delivered < messages) {
+            note.insert(0, "only " + delivered + " of " + messages + " within " + timeout.toSeconds() + " s"
                     + (note.isEmpty() ? "" : "; "));
         }
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Metrics.BUDGET_BPS, (double) bed.budget());
         if (stats.firstCreated() != null) {
-            Instant end = delivered >= wan.messages() && stats.lastReceived() != null ? stats.lastReceived() : deadline;
+            Instant end = delivered >= messages && stats.lastReceived() != null ? stats.lastReceived() : deadline;
             double seconds = Duration.between(stats.firstCreated(), end).toNanos() / 1e9;
             m.put(Metrics.DURATION_MS, seconds * 1000);
             m.put(Metrics.MSG_PER_S, seconds > 0 ? delivered / seconds : 0);
@@ -147,7 +148,7 @@ final class WanExperiment {
         }
         m.put(Metrics.WIRE_BYTES, (double) sent.rxBytes());
         m.put(Metrics.WIRE_PACKETS, (double) sent.rxPackets());
-        m.put(Metrics.BYTES_PER_MESSAGE, sent.rxBytes() / (double) (wan.messages() + wan.flashMessages()));
+        m.put(Metrics.BYTES_PER_MESSAGE, sent.rxBytes() / (double) (messages + wan.flashMessages()));
         RecoveryExperiment.put(m, Metrics.FIRST_DELIVERY_MS, stats.firstCreated(), stats.firstReceived(), true);
         // How soon site 1's node had handed the load to its LAN: the rest of the time is the gateways' and the WAN's.
         RecoveryExperiment.put(m, Metrics.SENT_MS, stats.firstCreated(), lastSent, true);
@@ -161,7 +162,7 @@ final class WanExperiment {
         putCompression(m, counted);
         putDelay(m, delay, delayed);
         return new RepetitionResult(ExperimentKind.WAN.key(), bed.link().label(),
-                CellKeys.wan(cell.key(), delay, variant), repetition, started, wan.messages(), delivered, m,
+                CellKeys.wan(cell.key(), delay, variant), repetition, started, messages, delivered, m,
                 note.toString());
     }
 

@@ -1,6 +1,7 @@
 package kr.c4i.gateway.scenarios.experiment;
 
 import java.time.Duration;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,7 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  *
  * @param links WAN links to run, each with its own deployment (the LANs run the link's transport)
  * @param nodesPerSite nodes on each site's LAN (1 or 2; the third host is the gateway)
- * @param messages ROUTINE messages per loss cell, from site 1's first node to site 2's first node
+ * @param messages ROUTINE messages per loss cell at least, from site 1's first node to site 2's first node
  * @param size bytes per message
  * @param flashMessages FLASH messages sent one by one while the ROUTINE load crosses the WAN
  * @param cells loss and rate of the WAN link (the loss experiment's cells)
@@ -25,10 +26,14 @@ import kr.c4i.gateway.scenarios.node.WanLinkKind;
  *        before it existed, which had none
  * @param variants the bodies and compression each cell runs with, each cell once per variant; absent in runs made
  *        before it existed, which ran today's filler bodies, compressed
+ * @param cellSeconds seconds of its payload bound each loss cell carries at least, in more than {@code messages}
+ *        where the link is fast: a cell of 1,000 messages at 2 Mbit/s is over in about a second, less than a
+ *        satellite hop's round trips and the repair of its last frames take, so its rate would be theirs and not the
+ *        link's; 0 (and in runs made before it existed): {@code messages} in every cell
  */
 public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
         List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages, List<Duration> delays,
-        List<WanVariant> variants) {
+        List<WanVariant> variants, @Nullable Integer cellSeconds) {
 
     /** The longest delay: the helper holds at most {@code LinkDelay.MAX_PACKETS} frames for it. */
     public static final Duration MAX_DELAY = Duration.ofSeconds(10);
@@ -37,6 +42,9 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
     private static final Duration MAX_TIMEOUT = Duration.ofSeconds(600);
     /** Rough WAN bytes of a 200-byte message (frames compress), only for deadlines. */
     private static final int DEADLINE_WIRE_BYTES = 400;
+    /** Seconds of the payload bound a cell of the full plan carries at least. */
+    private static final int FULL_CELL_SECONDS = 10;
+    private static final int MAX_CELL_SECONDS = 600;
 
     public WanPlan {
         links = List.copyOf(links);
@@ -49,6 +57,11 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
         }
         if (messages < 1 || flashMessages < 1 || outageMessages < 1 || size < 1) {
             throw new IllegalArgumentException("WAN message counts and size must be positive");
+        }
+        cellSeconds = cellSeconds == null ? 0 : cellSeconds;
+        if (cellSeconds < 0 || cellSeconds > MAX_CELL_SECONDS) {
+            throw new IllegalArgumentException("a wan cell's seconds of its bound must be 0 to " + MAX_CELL_SECONDS
+                    + ", was " + cellSeconds);
         }
         delays = delays == null ? List.of(Duration.ZERO) : delays.stream().distinct().toList();
         if (delays.isEmpty()) {
@@ -70,13 +83,16 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
     public WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, int size, int flashMessages,
             List<LossCell> cells, @Nullable Duration outage, Rate outageRate, int outageMessages) {
         this(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate, outageMessages, null,
-                null);
+                null, 0);
     }
 
-    /** Every link, the study's six cells and a 60 s outage at 256 kbit/s. */
+    /**
+     * Every link, the study's six cells of at least 1,000 messages and 10 s of their bound, and a 60 s outage at 256
+     * kbit/s.
+     */
     public static WanPlan full() {
-        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.DDS, WanLinkKind.NORM), 2, 1000, 200, 20, RunPlan.studyLossCells(),
-                Duration.ofSeconds(60), Rate.KBIT_256, 250);
+        return new WanPlan(List.of(WanLinkKind.JMS, WanLinkKind.DDS, WanLinkKind.NORM), 2, 1000, 200, 20,
+                RunPlan.studyLossCells(), Duration.ofSeconds(60), Rate.KBIT_256, 250, null, null, FULL_CELL_SECONDS);
     }
 
     /**
@@ -106,6 +122,23 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
         return (cells.size() + (outage == null ? 0 : 1)) * delays.size() * variants.size();
     }
 
+    /**
+     * ROUTINE messages of a loss cell: {@code messages}, or more where that is under {@code cellSeconds} of its
+     * bound.
+     */
+    public int messagesIn(LossCell cell) {
+        return (int) Math.max(messages, Math.ceil(cellSeconds * cell.payloadBound(size)));
+    }
+
+    /** The ROUTINE messages of the plan's cells: the fewest and the most ({@code messages} when it has none). */
+    public IntSummaryStatistics messageCounts() {
+        IntSummaryStatistics counts = cells.stream().mapToInt(this::messagesIn).summaryStatistics();
+        if (counts.getCount() == 0) {
+            counts.accept(messages);
+        }
+        return counts;
+    }
+
     /** Whether any cell runs with a WAN delay. */
     public boolean delayed() {
         return delays.stream().anyMatch(d -> !d.isZero());
@@ -126,24 +159,30 @@ public record WanPlan(List<WanLinkKind> links, int nodesPerSite, int messages, i
     /** The same plan with other links. */
     public WanPlan withLinks(List<WanLinkKind> chosen) {
         return new WanPlan(chosen, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages, delays, variants);
+                outageMessages, delays, variants, cellSeconds);
     }
 
     /** The same plan with other cells and message count. */
     public WanPlan withLoad(List<LossCell> chosenCells, int messageCount) {
         return new WanPlan(links, nodesPerSite, messageCount, size, flashMessages, chosenCells, outage, outageRate,
-                outageMessages, delays, variants);
+                outageMessages, delays, variants, cellSeconds);
     }
 
     /** The same plan with other WAN delays. */
     public WanPlan withDelays(List<Duration> chosen) {
         return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages, chosen, variants);
+                outageMessages, chosen, variants, cellSeconds);
+    }
+
+    /** The same plan with cells of at least these seconds of their bound (0: {@code messages} in every cell). */
+    public WanPlan withCellSeconds(int seconds) {
+        return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
+                outageMessages, delays, variants, seconds);
     }
 
     /** The same plan with other variants. */
     public WanPlan withVariants(List<WanVariant> chosen) {
         return new WanPlan(links, nodesPerSite, messages, size, flashMessages, cells, outage, outageRate,
-                outageMessages, delays, chosen);
+                outageMessages, delays, chosen, cellSeconds);
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -286,7 +287,7 @@ public final class MarkdownReport {
                 + "unimpaired), their gateway hosts joined by one WAN link with the cell's rate and loss (loss on "
                 + "every frame either gateway sends). Per site ").append(wan.nodesPerSite())
                 .append(wan.nodesPerSite() == 1 ? " node" : " nodes").append(" and a WAN gateway (`wan`), the sites' "
-                        + "LANs running the link's transport. ").append(Fmt.whole(wan.messages())).append(" ROUTINE x ")
+                        + "LANs running the link's transport. ").append(routineLoad(wan)).append(" ROUTINE x ")
                 .append(wan.size()).append("-byte messages from site 1's first node to site 2's first node; msg/s = "
                         + "delivered / (last delivery - first insert), or / (deadline - first insert). Meanwhile ")
                 .append(wan.flashMessages()).append(" FLASH messages, one by one: their latency, outbox to inbox. "
@@ -447,7 +448,7 @@ public final class MarkdownReport {
                     md.append(' ').append(Fmt.meanSd(Cells.stats(run, ExperimentKind.WAN, link.label(), key,
                             Metrics.MSG_PER_S))).append(" |");
                 }
-                md.append(' ').append(Fmt.number(NormTargets.payloadBound(cell, wan.size()))).append(" |\n");
+                md.append(' ').append(Fmt.number(cell.payloadBound(wan.size()))).append(" |\n");
             }
         }
         md.append('\n');
@@ -458,6 +459,14 @@ public final class MarkdownReport {
         return f == null ? Fmt.NONE : Fmt.whole(f.mean()) + " (" + Fmt.whole(f.sd()) + ")";
     }
 
+    /** {@code 1,000}, or {@code 1,000-11,250 (at least 10 s of each cell's payload bound)}. */
+    private static String routineLoad(WanPlan wan) {
+        IntSummaryStatistics counts = wan.messageCounts();
+        return counts.getMin() == counts.getMax() ? Fmt.whole(counts.getMax())
+                : Fmt.whole(counts.getMin()) + "-" + Fmt.whole(counts.getMax()) + " (at least "
+                        + Fmt.whole(wan.messages()) + " and " + wan.cellSeconds() + " s of each cell's payload bound)";
+    }
+
     /** The norm link's targets cell by cell, and what its FLASH figure was measured behind. */
     private static void normTargets(StringBuilder md, RunResult run) {
         List<NormTargets.Cell> cells = NormTargets.cells(run);
@@ -465,7 +474,7 @@ public final class MarkdownReport {
             return;
         }
         WanPlan wan = run.plan().wan();
-        long backlog = NormTargets.backlogBytes(wan);
+        long backlog = NormTargets.largestBacklogBytes(wan);
         md.append("The norm link's targets per cell. Delivered: every ROUTINE and FLASH message of every repetition. "
                 + "Bound: at least ").append(Fmt.percent(NormTargets.BOUND_SHARE)).append(" of the payload bound; "
                 + "above: more than the bound, what the link's compression should reach (no such target with "
@@ -474,8 +483,7 @@ public final class MarkdownReport {
                 + "and ").append(Fmt.whole(NormTargets.FLASH_P99_128KBIT_MS)).append(" ms at 128 kbit/s (no target "
                 + "at other rates); across a delay, ").append(Fmt.whole(NormTargets.DELAYED_FLASH_P99_MS))
                 .append(" ms at 30% loss and 128 kbit/s only, and no \"above\" target. The target names a 10 MB ROUTINE backlog; here the FLASH messages follow a ROUTINE "
-                + "load of ").append(Fmt.whole(wan.messages())).append(" x ").append(wan.size()).append(" B = ")
-                .append(Fmt.whole(backlog / 1000.0)).append(" kB written at once at site 1, one by one over the first "
+                + "load of ").append(NormTargets.backlogText(wan)).append(" written at once at site 1, one by one over the first "
                         + "half of the load's nominal time, so each waits behind what is left of it")
                 .append(backlog < NormTargets.TARGET_BACKLOG_BYTES ? ": **not** the 10 MB backlog, a lighter test"
                         : "")

@@ -2,6 +2,7 @@ package kr.c4i.gateway.scenarios.report;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.OptionalDouble;
 
@@ -78,14 +79,6 @@ public final class NormTargets {
         }
     }
 
-    /**
-     * What a link could carry if it sent nothing but message text: rate x (1 - loss) / (8 x size) messages per
-     * second.
-     */
-    public static double payloadBound(LossCell cell, int size) {
-        return cell.rate().bitsPerSecond() * (1 - cell.loss()) / (8.0 * size);
-    }
-
     /** The FLASH p99 limit at a rate (ms), NaN where the target sets none. */
     public static double flashLimitMs(Rate rate) {
         return rate.bitsPerSecond() == Rate.MBIT_2.bitsPerSecond() ? FLASH_P99_2MBIT_MS
@@ -101,9 +94,21 @@ public final class NormTargets {
                 ? DELAYED_FLASH_P99_MS : Double.NaN;
     }
 
-    /** The ROUTINE bytes written at once at site 1 before the FLASH probes of a cell. */
-    public static long backlogBytes(WanPlan wan) {
-        return (long) wan.messages() * wan.size();
+    /** The most ROUTINE bytes written at once at site 1 before a cell's FLASH probes. */
+    public static long largestBacklogBytes(WanPlan wan) {
+        return (long) wan.messageCounts().getMax() * wan.size();
+    }
+
+    /** The ROUTINE load the cells' FLASH probes follow: {@code 1,000 x 200 B = 200 kB}, or a range of them. */
+    public static String backlogText(WanPlan wan) {
+        IntSummaryStatistics counts = wan.messageCounts();
+        if (counts.getMin() == counts.getMax()) {
+            return Fmt.whole(counts.getMax()) + " x " + wan.size() + " B = "
+                    + Fmt.whole(largestBacklogBytes(wan) / 1000.0) + " kB";
+        }
+        return Fmt.whole(counts.getMin()) + "-" + Fmt.whole(counts.getMax()) + " x " + wan.size() + " B = "
+                + Fmt.whole((double) counts.getMin() * wan.size() / 1000.0) + "-"
+                + Fmt.whole(largestBacklogBytes(wan) / 1000.0) + " kB";
     }
 
     /**
@@ -137,7 +142,7 @@ public final class NormTargets {
         }
         long incomplete = reps.stream().filter(r -> !allArrived(r, wan)).count();
         Stats rate = Cells.stats(run, ExperimentKind.WAN, NORM, key, Metrics.MSG_PER_S);
-        double bound = payloadBound(cell, wan.size());
+        double bound = cell.payloadBound(wan.size());
         double p99 = reps.stream().map(r -> r.metric(Metrics.FLASH_P99_MS)).filter(OptionalDouble::isPresent)
                 .mapToDouble(OptionalDouble::getAsDouble).max().orElse(Double.NaN);
         double limit = flashLimitMs(cell, delay);
@@ -190,15 +195,14 @@ public final class NormTargets {
                 + "cell", !compressedCells.isEmpty(), none(compressedCells, Cell::aboveBound),
                 count(compressedCells) + missed(compressedCells, Cell::aboveBound, NormTargets::shareText)));
         List<Cell> flashCells = cells.stream().filter(c -> c.flash() != Status.NOT_MEASURED).toList();
-        String backlog = wan == null ? "" : Fmt.whole(wan.messages()) + " x " + wan.size() + " B = "
-                + Fmt.whole(backlogBytes(wan) / 1000.0) + " kB";
+        String backlog = wan == null ? "" : backlogText(wan);
         checks.add(check("wan-norm-flash", "WAN norm: FLASH p99 under " + Fmt.whole(FLASH_P99_2MBIT_MS) + " ms at 2 "
                 + "Mbit/s and " + Fmt.whole(FLASH_P99_128KBIT_MS) + " ms at 128 kbit/s (target: with a 10 MB ROUTINE "
                 + "backlog; this run's ROUTINE load: " + backlog + ")", !flashCells.isEmpty(),
                 none(flashCells, Cell::flash), count(flashCells) + ", worst p99 "
                         + Fmt.whole(flashCells.stream().mapToDouble(Cell::flashP99).max().orElse(Double.NaN)) + " ms"
                         + missed(flashCells, Cell::flash, c -> "p99 " + Fmt.whole(c.flashP99()) + " ms")
-                        + (wan != null && backlogBytes(wan) < TARGET_BACKLOG_BYTES
+                        + (wan != null && largestBacklogBytes(wan) < TARGET_BACKLOG_BYTES
                                 ? "; measured behind " + backlog + ", not the target's 10 MB" : "")));
         if (wan != null && wan.delayed()) {
             delayedChecks(run, all.stream().filter(Cell::delayed).toList(), checks);

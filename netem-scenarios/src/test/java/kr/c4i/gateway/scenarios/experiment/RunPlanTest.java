@@ -113,6 +113,24 @@ class RunPlanTest {
     }
 
     @Test
+    void aFastWanCellCarriesTenSecondsOfItsBoundAndASlowOneTheStudysThousand() {
+        WanPlan full = WanPlan.full();
+        // 2 Mbit/s x 0.9 / (8 x 200 B) = 1,125 msg/s of bound; 10 s of it
+        assertThat(full.messagesIn(new LossCell(0.1, Rate.MBIT_2))).isEqualTo(11_250);
+        assertThat(full.messagesIn(new LossCell(0.3, Rate.MBIT_2))).isEqualTo(8_750);
+        assertThat(full.messagesIn(new LossCell(0.1, Rate.KBIT_256))).isEqualTo(1_440);
+        assertThat(full.messagesIn(new LossCell(0.1, Rate.KBIT_128))).isEqualTo(1_000);
+        assertThat(full.messageCounts().getMin()).isEqualTo(1_000);
+        assertThat(full.messageCounts().getMax()).isEqualTo(11_250);
+        // CI's quick cell and a plan without the floor take the count as given
+        assertThat(WanPlan.quick().messagesIn(new LossCell(0.1, Rate.MBIT_2))).isEqualTo(200);
+        assertThat(full.withCellSeconds(0).messagesIn(new LossCell(0.1, Rate.MBIT_2))).isEqualTo(1_000);
+        assertThat(full.withLoad(full.cells(), 20_000).messagesIn(new LossCell(0.1, Rate.MBIT_2))).isEqualTo(20_000);
+        assertThatIllegalArgumentException().isThrownBy(() -> full.withCellSeconds(-1))
+            .withMessageContaining("seconds of its bound must be 0 to 600");
+    }
+
+    @Test
     void aLossDeadlineIsSixTimesTheCellsNominalTimeWithinOneToTenMinutes() {
         RunPlan full = RunPlan.full(ALL, BOTH);
         // 1000 x 400 B x 8 / (128 kbit/s x 0.7) = 35.7 s, x 6

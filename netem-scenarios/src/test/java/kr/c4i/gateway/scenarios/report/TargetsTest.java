@@ -73,9 +73,9 @@ class TargetsTest {
     @Test
     void thePayloadBoundIsTheRateLessLossOverTheMessageBits() {
         // the table: 72 msg/s at 10% x 128 kbit/s, 875 at 30% x 2 Mbit/s, 200-byte messages
-        assertThat(NormTargets.payloadBound(new LossCell(0.1, Rate.KBIT_128), 200)).isEqualTo(72.0);
-        assertThat(NormTargets.payloadBound(new LossCell(0.3, Rate.MBIT_2), 200)).isCloseTo(875.0, within(1e-9));
-        assertThat(NormTargets.payloadBound(new LossCell(0.3, Rate.KBIT_256), 200)).isCloseTo(112.0, within(1e-9));
+        assertThat(new LossCell(0.1, Rate.KBIT_128).payloadBound(200)).isEqualTo(72.0);
+        assertThat(new LossCell(0.3, Rate.MBIT_2).payloadBound(200)).isCloseTo(875.0, within(1e-9));
+        assertThat(new LossCell(0.3, Rate.KBIT_256).payloadBound(200)).isCloseTo(112.0, within(1e-9));
     }
 
     @Test
