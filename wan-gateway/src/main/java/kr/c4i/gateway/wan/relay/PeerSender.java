@@ -36,7 +36,7 @@ import kr.c4i.gateway.wan.store.Removal;
 
 /**
  * The one thread that sends to one peer site: receipts for what the peer sent first (they are small and free the
- * peer's store), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its credit
+ * peer's store; on a long round trip those owed within a tenth of it go as one frame), then DATA frames in the scheduler's order, as fast as the pacer allows, never more than its credit
  * ahead of the peer's receipts and never more than a short queue ahead of what the link has put on the wire. On a
  * link that spends more on urgent frames, urgent messages go in frames of their own. A frame's copies leave the
  * store only when the peer receipts it; a frame not receipted within the receipt timeout, or in flight when the link
@@ -48,6 +48,16 @@ final class PeerSender implements Runnable {
 
     /** How long the thread sleeps at most when nothing wakes it: it then looks for overdue frames. */
     private static final Duration IDLE = Duration.ofMillis(200);
+
+    /**
+     * The longest a receipt waits for others to go in its frame. Each frame is an object the link repairs and
+     * acknowledges on its own: across a satellite hop with 30% loss, one receipt frame per DATA frame put thousands in
+     * flight and held the acknowledgement up past the peer timeout (docs/results.md, the satellite hop).
+     */
+    static final Duration RECEIPT_DELAY_MAX = Duration.ofMillis(100);
+
+    /** The share of the round trip a receipt waits for others: the peer's credit holds a round trip and more. */
+    static final int RECEIPT_DELAY_ROUND_TRIP_DIVISOR = 10;
 
     private final SiteId peer;
     private final WanLink link;
@@ -67,6 +77,8 @@ final class PeerSender implements Runnable {
     private final Condition work = lock.newCondition();
     // Receipts owed to the peer, by the peer's epoch; guarded by lock.
     private final Map<Long, SortedSet<Long>> receiptsOwed = new java.util.LinkedHashMap<>();
+    // When the receipts owed go, by System.nanoTime(); guarded by lock, meaningful while some are owed.
+    private long receiptsDueAt;
     private boolean signalled;
     /** The link said the peer went DOWN since the last step: it may be UP again already (a restarted peer). */
     private final AtomicBoolean wentDown = new AtomicBoolean();
@@ -133,16 +145,32 @@ final class PeerSender implements Runnable {
         wake();
     }
 
-    /** The peer sent a DATA frame that is now stored here: it is owed a receipt. */
+    /**
+     * The peer sent a DATA frame that is now stored here: it is owed a receipt, which goes with those owed after it
+     * within {@link #receiptDelay} of the link's round trip.
+     */
     void owe(long peerEpoch, long seq) {
+        boolean first;
         lock.lock();
         try {
+            first = receiptsOwed.isEmpty();
+            if (first) {
+                receiptsDueAt = System.nanoTime() + receiptDelay(link.roundTrip(peer)).toNanos();
+            }
             receiptsOwed.computeIfAbsent(peerEpoch, e -> new TreeSet<>()).add(seq);
         }
         finally {
             lock.unlock();
         }
-        wake();
+        if (first) { // the thread then waits no longer than the receipts' due time
+            wake();
+        }
+    }
+
+    /** How long a receipt owed waits for others: a tenth of the round trip, at most {@link #RECEIPT_DELAY_MAX}. */
+    static Duration receiptDelay(Duration roundTrip) {
+        Duration share = roundTrip.isNegative() ? Duration.ZERO : roundTrip.dividedBy(RECEIPT_DELAY_ROUND_TRIP_DIVISOR);
+        return share.compareTo(RECEIPT_DELAY_MAX) > 0 ? RECEIPT_DELAY_MAX : share;
     }
 
     /** The peer stored these frames: their copies leave the store, their bytes free the credit. */
@@ -352,7 +380,7 @@ final class PeerSender implements Runnable {
         Map<Long, SortedSet<Long>> owed;
         lock.lock();
         try {
-            if (receiptsOwed.isEmpty()) {
+            if (receiptsOwed.isEmpty() || receiptsDueAt - System.nanoTime() > 0) {
                 return;
             }
             owed = new java.util.LinkedHashMap<>(receiptsOwed);
@@ -394,10 +422,15 @@ final class PeerSender implements Runnable {
         metrics.framesResent(peer, frames.size());
     }
 
+    /**
+     * Waits until woken, for at most {@code nanos}, and no longer than until receipts owed are due (those already due
+     * wait for the link to come up).
+     */
     private void await(long nanos) {
         lock.lock();
         try {
-            long left = nanos;
+            long untilDue = receiptsDueAt - System.nanoTime();
+            long left = !receiptsOwed.isEmpty() && untilDue > 0 ? Math.min(nanos, untilDue) : nanos;
             while (!signalled && running && left > 0) {
                 left = work.awaitNanos(left);
             }

@@ -1,5 +1,6 @@
 package kr.c4i.gateway.wan.relay;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +28,8 @@ final class RecordingLink implements WanLink {
     volatile @Nullable Precedence urgentFrom;
     /** The largest frame it takes, as an engine built after a test sets it reads it: the norm link's is 1,357. */
     volatile int maxFrameBytes = 64 * 1024;
+    /** The round trip it says it measures: none unless a test sets one. */
+    volatile Duration roundTrip = Duration.ZERO;
     private final SiteId peer;
 
     RecordingLink(SiteId peer) {
@@ -75,6 +78,11 @@ final class RecordingLink implements WanLink {
     @Override
     public long unacknowledgedBytes(SiteId to) {
         return 0;
+    }
+
+    @Override
+    public Duration roundTrip(SiteId to) {
+        return roundTrip;
     }
 
     @Override
