@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,6 @@ import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.frame.ReceiptFrame;
-import kr.c4i.gateway.wan.store.ForwardedStep;
 
 /** Receipts owed within a share of a long round trip go to the peer as one frame, and none is left out. */
 class ReceiptDelayTest {
@@ -35,8 +35,7 @@ class ReceiptDelayTest {
 
     @BeforeEach
     void startEngine() throws Exception {
-        s1 = new S1Gateway(new CustodyLog(S1.value(), "test").forwarding(S1Gateway.sites()::isRemote,
-                ForwardedStep.EVENTS));
+        s1 = new S1Gateway(CustodyLog.off());
         engine = s1.engine();
     }
 
@@ -67,7 +66,7 @@ class ReceiptDelayTest {
 
         await().atMost(WAIT).until(() -> receipted().size() == frames);
         assertThat(receipted()).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.LongStream.rangeClosed(1, frames).boxed().toList());
+                LongStream.rangeClosed(1, frames).boxed().toList());
         assertThat(receipts()).hasSizeLessThan(frames).allSatisfy(r -> assertThat(r.epoch()).isEqualTo(PEER_EPOCH));
     }
 
