@@ -2,7 +2,9 @@ package kr.c4i.gateway.dds.transport;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +38,9 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
 
 /**
  * The transport's one receive thread: a wait set with one read condition per reader serves every subscribed type
- * and the receipt reader. Messages are taken (lent, copied, returned), turned into envelopes and handed to the
- * inbound handler in batches; once the handler returns, a receipt per origin is published in that origin's
+ * and the receipt reader. Messages are taken (lent, copied, returned) as fast as the readers hold them, turned into
+ * envelopes, held, and handed to the inbound handler in batches, most urgent first ({@link HeldMessages}); once the
+ * handler returns, a receipt per origin is published in that origin's
  * partition for the envelopes it delivered. A batch the handler fails on is handed to it again after a growing
  * delay, so nothing taken is dropped while the transport is open; if it closes first, the origin resends what stays
  * unreceipted.
@@ -52,6 +55,9 @@ final class ReceiveLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ReceiveLoop.class);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration MAX_REDELIVERY_DELAY = Duration.ofSeconds(10);
+    /** The hold: up to this many batches, and this many bytes of message text, taken ahead of the handler. */
+    private static final int HOLD_BATCHES = 64;
+    private static final long HOLD_BYTES = 32L << 20;
     /** The refusal kind of a message whose origin its writer's partition does not allow. */
     static final String FORGED_ORIGIN = DdsTransportStats.REFUSED_FORGED_ORIGIN;
 
@@ -70,8 +76,9 @@ final class ReceiveLoop implements Runnable {
     private volatile ReceiptHandler receiptHandler;
     private volatile InboundHandler inboundHandler;
     private volatile boolean running = true;
-    // The receive thread's only: which ready reader takes first in the next round.
+    // The receive thread's only: which ready reader takes first in the next round, and what was taken.
     private int rotation;
+    private final HeldMessages held;
     private final AtomicLong invalidLogged = new AtomicLong();
     // With DDS Security: what each matched writer's partitions allow, by publication handle (handles are unique
     // for the process's life, so an entry never goes stale; a bound keeps churn from growing it).
@@ -101,6 +108,8 @@ final class ReceiveLoop implements Runnable {
         this.counters = counters;
         this.waitSet = participant.createWaitSet();
         this.secured = settings.participant().security() != null;
+        this.held = new HeldMessages((int) Math.min(Integer.MAX_VALUE, (long) settings.maxBatch() * HOLD_BATCHES),
+                HOLD_BYTES);
     }
 
     /** Counters shared with the transport. */
@@ -149,9 +158,8 @@ final class ReceiveLoop implements Runnable {
     public void run() {
         while (this.running) {
             try {
-                List<DataReader<?>> ready = this.waitSet.await(POLL);
-                List<Envelope> batch = new ArrayList<>();
-                List<InboundRefusal> refused = new ArrayList<>();
+                // While messages are held, only look for more: the handler waits for none of them.
+                List<DataReader<?>> ready = this.waitSet.await(this.held.isEmpty() ? POLL : Duration.ZERO);
                 List<Subscription> withMessages = new ArrayList<>(ready.size());
                 for (DataReader<?> reader : ready) {
                     if (reader == this.receiptReader) {
@@ -161,7 +169,10 @@ final class ReceiveLoop implements Runnable {
                         withMessages.add(this.subscriptions.get(reader));
                     }
                 }
-                takeFairly(withMessages, batch, refused);
+                takeAll(withMessages);
+                List<Envelope> batch = new ArrayList<>();
+                List<InboundRefusal> refused = new ArrayList<>();
+                this.held.next(this.settings.maxBatch(), batch, refused);
                 if (!batch.isEmpty() || !refused.isEmpty()) {
                     List<Envelope> delivered = deliver(batch, refused);
                     if (delivered != null) {
@@ -183,44 +194,31 @@ final class ReceiveLoop implements Runnable {
     }
 
     /**
-     * Takes up to a batch from the readers that hold messages: an equal share of it from each first, starting at
-     * another reader each round, then what room is left from those that had more. The wait set names its readers in
-     * the same order every time; taking the batch from the first ones would leave the types behind them waiting for
-     * as long as the first ones are busy, past their origins' resend time. What does not fit keeps its reader's
-     * condition triggered for the next round.
+     * Takes what the readers hold into the hold, a batch's worth from each in turn, starting at another reader each
+     * round, until they are empty or the hold is full. What does not fit keeps its reader's condition triggered.
      */
-    private void takeFairly(List<Subscription> ready, List<Envelope> batch, List<InboundRefusal> refused) {
-        int readers = ready.size();
-        if (readers == 0) {
+    private void takeAll(List<Subscription> ready) {
+        if (ready.isEmpty()) {
             return;
         }
-        int max = this.settings.maxBatch();
-        int share = Math.max(1, max / readers);
-        int first = Math.floorMod(this.rotation++, readers);
-        List<Subscription> hadMore = new ArrayList<>();
-        for (int i = 0; i < readers; i++) {
-            int room = max - batch.size() - refused.size();
-            if (room <= 0) {
-                return;
+        List<Subscription> readers = new ArrayList<>(ready);
+        Collections.rotate(readers, -Math.floorMod(this.rotation++, readers.size()));
+        while (!readers.isEmpty() && this.held.hasRoom()) {
+            Iterator<Subscription> each = readers.iterator();
+            while (each.hasNext()) {
+                int wanted = Math.min(this.settings.maxBatch(), this.held.room());
+                if (wanted == 0) {
+                    return;
+                }
+                if (takeMessages(each.next(), wanted) < wanted) {
+                    each.remove();
+                }
             }
-            Subscription subscription = ready.get((first + i) % readers);
-            int wanted = Math.min(share, room);
-            if (takeMessages(subscription, batch, refused, wanted) == wanted) {
-                hadMore.add(subscription);
-            }
-        }
-        for (Subscription subscription : hadMore) {
-            int room = max - batch.size() - refused.size();
-            if (room <= 0) {
-                return;
-            }
-            takeMessages(subscription, batch, refused, room);
         }
     }
 
     /** Takes up to {@code max} samples of the reader; returns how many it took. */
-    private int takeMessages(Subscription subscription, List<Envelope> batch, List<InboundRefusal> refused,
-            int max) {
+    private int takeMessages(Subscription subscription, int max) {
         MessageType type = subscription.type();
         int[] decoded = new int[1];
         DataReader<KmtfMessageSample> reader = subscription.reader();
@@ -231,7 +229,7 @@ final class ReceiveLoop implements Runnable {
             }
             if (this.secured && !allowed(reader, publication, true).contains(sample.origin())) {
                 this.counters.forgedOrigins.increment();
-                refused.add(new InboundRefusal(sample.origin(), sample.messageId(), sample.messageType(),
+                this.held.add(new InboundRefusal(sample.origin(), sample.messageId(), sample.messageType(),
                         type.topicName(), FORGED_ORIGIN, "origin " + sample.origin() + " is not one its writer's "
                         + "partition allows " + allowed(reader, publication, true) + ": a node wrote as another",
                         sample.body()));
@@ -239,12 +237,12 @@ final class ReceiveLoop implements Runnable {
                 return;
             }
             try {
-                batch.add(EnvelopeMapper.toEnvelope(sample, type));
+                this.held.add(EnvelopeMapper.toEnvelope(sample, type));
                 this.counters.received.increment();
             }
             catch (InvalidSample ex) {
                 this.counters.invalid.increment();
-                refused.add(EnvelopeMapper.refusal(sample, type, ex));
+                this.held.add(EnvelopeMapper.refusal(sample, type, ex));
                 logInvalid(type, ex.kind, ex.getMessage());
             }
         });
@@ -253,7 +251,7 @@ final class ReceiveLoop implements Runnable {
             long undecodable = subscription.reader().status().undecodable();
             long added = undecodable - subscription.undecodable().getAndSet(undecodable);
             for (long i = 0; i < added; i++) {
-                refused.add(new InboundRefusal(null, null, null, type.topicName(), "undecodable", "a sample on "
+                this.held.add(new InboundRefusal(null, null, null, type.topicName(), "undecodable", "a sample on "
                         + type.topicName() + " could not be decoded (a string that is not UTF-8 or over 1 MiB, a "
                         + "corrupt sequence); the DDS binding's warning names the member", null));
                 logInvalid(type, "undecodable", "a sample could not be decoded");

@@ -323,9 +323,9 @@ class DdsTransportTest {
     }
 
     @Test
-    void whileSeveralTypesWaitEachBatchTakesAShareOfEveryOneOfThem() throws Exception {
+    void whileSeveralTypesOfOnePrecedenceWaitEachBatchTakesAShareOfEveryOneOfThem() throws Exception {
         List<MessageType> types = CATALOGUE.types().stream().filter(t -> t.reliability() == Reliability.RELIABLE)
-                .limit(2).toList();
+                .filter(t -> t.defaultPrecedence() == Precedence.IMMEDIATE).limit(2).toList();
         DdsTransport alpha = open(ALPHA, Set.of());
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -354,6 +354,36 @@ class DdsTransportTest {
             assertThat(Collections.frequency(batch, types.get(0).id())).isEqualTo(5);
             assertThat(Collections.frequency(batch, types.get(1).id())).isEqualTo(5);
         }
+    }
+
+    @Test
+    void aFlashMessageArrivingBehindABurstOfItsTypeIsHandedOverBeforeTheBurst() throws Exception {
+        MessageType type = reliableType(10);
+        DdsTransport alpha = open(ALPHA, Set.of());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<List<String>> batches = new CopyOnWriteArrayList<>();
+        DdsTransport bravo = transport(BRAVO, Set.of(type.id()), TestNetwork.transport().maxBatch(10).build());
+        bravo.open();
+        bravo.subscribe(batch -> {
+            batches.add(batch.stream().map(Envelope::messageId).toList());
+            busy.countDown();
+            // The first batch holds the loop while the burst and then the FLASH message fill the reader.
+            awaitLatch(release);
+        });
+        awaitMatched(alpha, type, 1);
+        sendMany(alpha, type, "first", 1, 1);
+        awaitLatch(busy);
+        List<String> burst = sendMany(alpha, type, "routine", 200, 50);
+        Envelope flash = new Envelope("flash", ALPHA, type.id(), Precedence.FLASH, "UNCLASSIFIED", Instant.now(),
+                ("MSGID/" + type.id() + "/FLASH//").getBytes(StandardCharsets.UTF_8));
+        alpha.send(List.of(new Outbound(flash, type, List.of(BRAVO))));
+        release.countDown();
+        await(() -> batches.stream().mapToInt(List::size).sum() == 202, "all 202 messages");
+        // Twenty batches of the burst came before it off the reader; it goes first, and the burst in its order.
+        assertThat(batches.get(1).getFirst()).isEqualTo("flash");
+        assertThat(batches.stream().skip(1).flatMap(List::stream).filter(id -> !id.equals("flash")))
+                .containsExactlyElementsOf(burst);
     }
 
     @Test
