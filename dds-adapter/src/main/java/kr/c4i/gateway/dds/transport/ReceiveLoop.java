@@ -40,10 +40,9 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * The transport's one receive thread: a wait set with one read condition per reader serves every subscribed type
  * and the receipt reader. Messages are taken (lent, copied, returned) as fast as the readers hold them, turned into
  * envelopes, held, and handed to the inbound handler in batches, most urgent first ({@link HeldMessages}); once the
- * handler returns, a receipt per origin is published in that origin's
- * partition for the envelopes it delivered. A batch the handler fails on is handed to it again after a growing
- * delay, so nothing taken is dropped while the transport is open; if it closes first, the origin resends what stays
- * unreceipted.
+ * handler returns, a receipt per origin is published in that origin's partition for the envelopes it delivered. A
+ * batch the handler fails on is handed to it again after a growing delay, so nothing taken is dropped while the
+ * transport is open; if it closes first, the origin resends what stays unreceipted.
  *
  * <p>A sample that is no envelope (undecodable, on the wrong topic, over the type's size, blank id, invalid origin)
  * is counted as invalid and handed to the handler as an {@link InboundRefusal} with the batch, never dropped

@@ -36,8 +36,9 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  *        message of it or a more urgent one does, the others are repaired on request only ({@code ROUTINE}: every
  *        frame)
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
- * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost, plus ten round trips as
- *        NORM measures them and the time to send the unacknowledged bytes once at the link's rate
+ * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost, plus 10 to 60 round trips
+ *        as NORM measures them (more the more loss the link measures) and the time to send the unacknowledged bytes
+ *        once at the link's rate
  * @param bufferBytes memory for the sender's repair state per peer, and for the receiver per remote sender
  * @param txLossPercent packets NORM drops on purpose before they leave (NORM's test hook); 0 in operation
  * @param library libnorm's file name or path; Debian's {@code libnorm.so.1} when null

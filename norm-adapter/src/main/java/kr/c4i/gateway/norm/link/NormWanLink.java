@@ -83,8 +83,12 @@ public final class NormWanLink implements WanLink {
     private static final byte[] PROBE = {'p'};
     /** How often a peer that is not UP is probed in multicast mode, where no watermark paces the probes. */
     static final long MULTICAST_PROBE_MILLIS = 1000;
-    /** Round trips added to the peer timeout: each repair round of a lossy link costs about one. */
+    /** Round trips added to the peer timeout at least: each repair round of a lossy link costs about one. */
     static final int TIMEOUT_ROUND_TRIPS = 10;
+    /** Round trips added to the peer timeout at most, however lossy the link measures. */
+    static final int TIMEOUT_ROUND_TRIPS_MAX = 60;
+    /** The chance of a live peer's watermark failing for as long as the timeout's round trips allow. */
+    static final double TIMEOUT_CHANCE = 1e-6;
     /** The longest round trip and sending time the peer timeout allows for: a wild estimate must not hide a cut. */
     static final int TIMEOUT_PART_CAP_SECONDS = 60;
 
@@ -326,20 +330,49 @@ public final class NormWanLink implements WanLink {
     }
 
     /**
-     * How long frames may stay unacknowledged before the peer counts as lost: the configured timeout plus
-     * {@value #TIMEOUT_ROUND_TRIPS} round trips as NORM measures them, so a long-delay link (satellite, HF) is not
-     * taken for cut while its repair rounds run (with 250 ms of one-way delay and 30% loss a fixed 5 s put a live peer
-     * DOWN 11 times in one run of the wan experiment), plus the time the link takes to send the unacknowledged bytes
-     * once at its rate: NORM asks for the acknowledgement only once it has sent everything before the watermark, so
-     * on a narrow link the wait grows with what is in flight (up to 120 kB, 7.9 s of 128 kbit/s, in the satellite
-     * run of docs/results.md). The round trip and the sending time count for {@value #TIMEOUT_PART_CAP_SECONDS} s at
-     * most.
+     * How long frames may stay unacknowledged before the peer counts as lost: the configured timeout plus round trips
+     * as NORM measures them, so a long-delay link (satellite, HF) is not taken for cut while its repair rounds run
+     * (with 250 ms of one-way delay and 30% loss a fixed 5 s put a live peer DOWN 11 times in one run of the wan
+     * experiment), plus the time the link takes to send the unacknowledged bytes once at its rate: NORM asks for the
+     * acknowledgement only once it has sent everything before the watermark, so on a narrow link the wait grows with
+     * what is in flight (up to 120 kB, 7.9 s of 128 kbit/s, in the satellite run of docs/results.md). How many round
+     * trips: {@link #timeoutRoundTrips}. A wild estimate must not hide a cut: the round trip counts for
+     * {@value #TIMEOUT_PART_CAP_SECONDS} s at most, the round trips together for ten of those, the sending time for
+     * {@value #TIMEOUT_PART_CAP_SECONDS} s.
+     *
+     * @param loss the share of a request or its answer lost on the way, both ways together; 0 when not measured
      */
-    static Duration peerTimeout(Duration configured, double grttSeconds, long unacknowledgedBytes,
+    static Duration peerTimeout(Duration configured, double grttSeconds, double loss, long unacknowledgedBytes,
             double rateBitsPerSecond) {
-        double rounds = Math.min(Math.max(grttSeconds, 0), TIMEOUT_PART_CAP_SECONDS) * TIMEOUT_ROUND_TRIPS;
+        double rounds = Math.min(Math.min(Math.max(grttSeconds, 0), TIMEOUT_PART_CAP_SECONDS) * timeoutRoundTrips(loss),
+                TIMEOUT_PART_CAP_SECONDS * TIMEOUT_ROUND_TRIPS);
         double sending = Math.min(Math.max(unacknowledgedBytes, 0) * 8 / rateBitsPerSecond, TIMEOUT_PART_CAP_SECONDS);
         return configured.plusNanos(Math.round((rounds + sending) * 1e9));
+    }
+
+    /**
+     * Round trips a watermark may take on a link that loses {@code loss} of a request or its answer: NORM asks again
+     * every step of about two round trips, and a live peer's acknowledgement needs a step whose request and answer
+     * both arrive, so the timeout allows as many steps as make a run of failed ones a one-in-a-million chance
+     * ({@value #TIMEOUT_CHANCE}). Across a 250 ms hop at 30% loss each way a watermark took up to 11 steps, and ten
+     * round trips (five steps) put a live peer DOWN in most runs; at 30% each way this allows 42, at 10% 18. Never
+     * fewer than {@value #TIMEOUT_ROUND_TRIPS}, never more than {@value #TIMEOUT_ROUND_TRIPS_MAX}.
+     */
+    static int timeoutRoundTrips(double loss) {
+        if (!(loss > 0)) {
+            return TIMEOUT_ROUND_TRIPS;
+        }
+        double steps = Math.ceil(Math.log(TIMEOUT_CHANCE) / Math.log(Math.min(loss, 0.99)));
+        return (int) Math.clamp(2 * steps, TIMEOUT_ROUND_TRIPS, TIMEOUT_ROUND_TRIPS_MAX);
+    }
+
+    /** The share of a request or its answer lost: of either, {@code out} lost on the way there, {@code in} back. */
+    static double lossBothWays(double out, double in) {
+        return 1 - (1 - clampLoss(out)) * (1 - clampLoss(in));
+    }
+
+    private static double clampLoss(double loss) {
+        return Double.isNaN(loss) ? 0 : Math.clamp(loss, 0, 1);
     }
 
     private Peer peer(SiteId peer) {
@@ -721,6 +754,8 @@ public final class NormWanLink implements WanLink {
          */
         volatile double parityLoss = Double.NaN;
         volatile int lossSamples;
+        /** The peer timeout as the last check reckoned it. */
+        volatile Duration timeoutNow = settings.peerTimeout();
         // Guarded by lock().
         /**
          * Counter, NORM object and (multicast mode) the group's enqueue order of each frame handed over and not
@@ -939,8 +974,11 @@ public final class NormWanLink implements WanLink {
         List<LinkState> check(long now) {
             List<LinkState> transitions = new ArrayList<>(1);
             NormSession session = this.sender;
+            double in = this.received.samples() < LossWindow.MIN_SAMPLES ? 0
+                    : (double) this.received.lost() / this.received.samples();
             Duration timeout = peerTimeout(settings.peerTimeout(), session == null ? 0 : session.grttEstimate(),
-                    this.ledger.unacknowledgedBytes(), settings.txRateBitsPerSecond());
+                    lossBothWays(this.loss, in), this.ledger.unacknowledgedBytes(), settings.txRateBitsPerSecond());
+            this.timeoutNow = timeout;
             synchronized (lock()) {
                 if (this.ledger.overdue(now, timeout)) {
                     down("nothing acknowledged for " + timeout, true, transitions);
@@ -1062,6 +1100,7 @@ public final class NormWanLink implements WanLink {
             details.put("queuedBytes", queuedBytes());
             NormSession session = this.sender;
             details.put("grttSeconds", session == null ? 0.0 : session.grttEstimate());
+            details.put("peerTimeoutNow", this.timeoutNow.toString());
             details.put("restarts", this.restarts.sum());
             details.put("probesSent", this.probesSent.sum());
             details.put("probesReceived", this.probesReceived.sum());

@@ -426,11 +426,36 @@ class NormWanLinkTest {
     @Test
     void thePeerTimeoutGrowsWithTheRoundTripNormMeasures() {
         Duration configured = Duration.ofSeconds(5);
-        assertThat(NormWanLink.peerTimeout(configured, 0, 0, 128_000)).isEqualTo(configured);
+        assertThat(NormWanLink.peerTimeout(configured, 0, 0, 0, 128_000)).isEqualTo(configured);
         // 250 ms each way: ten round trips of 0.5 s on top
-        assertThat(NormWanLink.peerTimeout(configured, 0.5, 0, 128_000)).isEqualTo(Duration.ofSeconds(10));
-        assertThat(NormWanLink.peerTimeout(configured, 0.02, 0, 128_000)).isEqualTo(Duration.ofMillis(5200));
-        assertThat(NormWanLink.peerTimeout(configured, 3600, 0, 128_000)).as("capped")
+        assertThat(NormWanLink.peerTimeout(configured, 0.5, 0, 0, 128_000)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(NormWanLink.peerTimeout(configured, 0.02, 0, 0, 128_000)).isEqualTo(Duration.ofMillis(5200));
+        assertThat(NormWanLink.peerTimeout(configured, 3600, 0, 0, 128_000)).as("capped")
+                .isEqualTo(Duration.ofSeconds(5 + 600));
+    }
+
+    @Test
+    void thePeerTimeoutAllowsMoreRoundTripsTheMoreOfARequestOrItsAnswerIsLost() {
+        assertThat(NormWanLink.timeoutRoundTrips(0)).isEqualTo(NormWanLink.TIMEOUT_ROUND_TRIPS);
+        assertThat(NormWanLink.timeoutRoundTrips(Double.NaN)).isEqualTo(NormWanLink.TIMEOUT_ROUND_TRIPS);
+        // 1% each way: a failed step is rare, the floor holds
+        assertThat(NormWanLink.timeoutRoundTrips(NormWanLink.lossBothWays(0.01, 0.01))).isEqualTo(10);
+        // 10% each way: 19% of the steps fail, nine steps make a one-in-a-million run
+        assertThat(NormWanLink.lossBothWays(0.1, 0.1)).isCloseTo(0.19, within(1e-9));
+        assertThat(NormWanLink.timeoutRoundTrips(0.19)).isEqualTo(18);
+        // 30% each way: 51% fail, 21 steps
+        assertThat(NormWanLink.timeoutRoundTrips(NormWanLink.lossBothWays(0.3, 0.3))).isEqualTo(42);
+        assertThat(NormWanLink.timeoutRoundTrips(0.9)).isEqualTo(NormWanLink.TIMEOUT_ROUND_TRIPS_MAX);
+        assertThat(NormWanLink.timeoutRoundTrips(1)).isEqualTo(NormWanLink.TIMEOUT_ROUND_TRIPS_MAX);
+        // Not measured yet, or a report out of range: counted as no loss, or all of it
+        assertThat(NormWanLink.lossBothWays(Double.NaN, 0.1)).isCloseTo(0.1, within(1e-9));
+        assertThat(NormWanLink.lossBothWays(-1, 2)).isEqualTo(1);
+
+        Duration configured = Duration.ofSeconds(5);
+        // 250 ms each way at 30% loss each way: 42 round trips of 0.5 s on top
+        assertThat(NormWanLink.peerTimeout(configured, 0.5, NormWanLink.lossBothWays(0.3, 0.3), 0, 128_000))
+                .isEqualTo(Duration.ofSeconds(26));
+        assertThat(NormWanLink.peerTimeout(configured, 3600, 0.9, 0, 128_000)).as("capped")
                 .isEqualTo(Duration.ofSeconds(5 + 600));
     }
 
@@ -438,10 +463,10 @@ class NormWanLinkTest {
     void thePeerTimeoutAllowsForSendingWhatIsUnacknowledgedAtTheLinksRate() {
         Duration configured = Duration.ofSeconds(5);
         // 120 kB unacknowledged on 128 kbit/s: 7.5 s to send them once
-        assertThat(NormWanLink.peerTimeout(configured, 0.5, 120_000, 128_000)).isEqualTo(Duration.ofMillis(17_500));
+        assertThat(NormWanLink.peerTimeout(configured, 0.5, 0, 120_000, 128_000)).isEqualTo(Duration.ofMillis(17_500));
         // the same bytes on 2 Mbit/s hardly count
-        assertThat(NormWanLink.peerTimeout(configured, 0.02, 120_000, 2_000_000)).isEqualTo(Duration.ofMillis(5680));
-        assertThat(NormWanLink.peerTimeout(configured, 0, 100_000_000, 8_000)).as("capped")
+        assertThat(NormWanLink.peerTimeout(configured, 0.02, 0, 120_000, 2_000_000)).isEqualTo(Duration.ofMillis(5680));
+        assertThat(NormWanLink.peerTimeout(configured, 0, 0, 100_000_000, 8_000)).as("capped")
                 .isEqualTo(Duration.ofSeconds(5 + 60));
     }
 

@@ -33,8 +33,9 @@ import kr.c4i.gateway.norm.link.NormLinkSettings;
  *        frames of their own, so the parity is not spent on less urgent ones; {@code ROUTINE} sends parity with
  *        every frame
  * @param grttEstimate the round-trip estimate NORM starts with; it measures the real one from there
- * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost; the link adds ten of
- *        NORM's round trips and the time to send the unacknowledged bytes once at its rate
+ * @param peerTimeout how long frames may stay unacknowledged before the peer counts as lost; the link adds 10 to 60
+ *        of NORM's round trips (more the more loss it measures) and the time to send the unacknowledged bytes once at
+ *        its rate
  * @param bufferSize memory for the repair state per peer, sending and receiving
  * @param txLoss percentage of its packets the link drops on purpose (NORM's test hook), for demonstrations; 0 in
  *        operation
