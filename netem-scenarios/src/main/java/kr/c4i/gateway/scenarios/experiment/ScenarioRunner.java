@@ -212,7 +212,7 @@ public final class ScenarioRunner {
             progress.status(what + ": starting nodes and gateways");
             bed.start(plan.nodeStartTimeout());
             progress.status(what + ": warming up");
-            experiment.warmUp(bed, first.variant(), plan.deliveryTimeout());
+            experiment.warmUp(bed, first, plan.deliveryTimeout());
             budget.left--;
             left--;
             progress.step(what + " ready");
@@ -221,7 +221,7 @@ public final class ScenarioRunner {
                 network.delayWan(step.delay(), delayLauncher());
                 if (bed.useGateways(WanExperiment.budget(link, step.rate()), step.variant().compressed(),
                         plan.nodeStartTimeout())) {
-                    experiment.warmUp(bed, step.variant(), plan.deliveryTimeout());
+                    experiment.warmUp(bed, step, plan.deliveryTimeout());
                 }
                 for (int r = 1; r <= plan.repetitions(); r++) {
                     int rep = r;

@@ -70,16 +70,17 @@ final class WanExperiment {
     }
 
     /**
-     * Messages of the variant from site 1 to site 2 on the unimpaired WAN until they all arrive: JIT, connections,
-     * discovery.
+     * Messages of the step's variant from site 1 to site 2 on the unimpaired WAN until they all arrive: JIT,
+     * connections, discovery. As many as the step's cell writes ({@link WanStep#warmUpMessages}).
      */
-    void warmUp(WanTestbed bed, WanVariant variant, Duration timeout) throws Exception {
+    void warmUp(WanTestbed bed, WanStep step, Duration timeout) throws Exception {
         String tag = tag("warm", 0);
-        insert(bed, tag, 0, ROUTINE, bodies(variant, plan.warmupMessages()));
-        long got = bed.awaitInbox(RECEIVER, tag, plan.warmupMessages(), Instant.now().plus(timeout));
-        if (got < plan.warmupMessages()) {
+        int count = step.warmUpMessages(plan.wan(), plan.warmupMessages());
+        insert(bed, tag, 0, ROUTINE, bodies(step.variant(), count));
+        long got = bed.awaitInbox(RECEIVER, tag, count, Instant.now().plus(timeout));
+        if (got < count) {
             throw new IllegalStateException("Warm-up of the wan " + bed.link().label() + " deployment: " + got + " of "
-                    + plan.warmupMessages() + " crossed the WAN within " + timeout.toSeconds() + " s");
+                    + count + " crossed the WAN within " + timeout.toSeconds() + " s");
         }
     }
 

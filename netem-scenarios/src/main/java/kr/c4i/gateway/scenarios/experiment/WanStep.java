@@ -43,6 +43,16 @@ record WanStep(@Nullable LossCell cell, Rate rate, Duration delay, WanVariant va
         return steps;
     }
 
+    /**
+     * Messages that warm gateways up which start for this step: as many as its cell writes, at least {@code least}.
+     * Twenty left their JIT cold, and the first repetition after a start measured it: a FLASH message behind the
+     * first burst of 11,250 waited 0.8-1.1 s in a node or a gateway, where the next repetitions waited 13-382 ms
+     * (docs/results.md).
+     */
+    int warmUpMessages(WanPlan wan, int least) {
+        return cell == null ? least : Math.max(least, wan.messagesIn(cell));
+    }
+
     String key(WanPlan wan) {
         return cell == null ? wan.outageKey(delay, variant) : CellKeys.wan(cell.key(), delay, variant);
     }
