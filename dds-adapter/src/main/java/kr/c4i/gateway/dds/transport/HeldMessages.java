@@ -16,7 +16,7 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
  * urgent first. A reader gives its samples in the order they arrived, and every message of a type shares one reader
  * (the envelope is keyless); a FLASH message arriving behind a ROUTINE burst of its type would otherwise wait for
  * the whole burst to pass through the handler. Taking what the readers hold into this (bounded) hold and handing
- * over by precedence lets it pass ahead.
+ * over by precedence lets it pass ahead. Its receipt still keeps the order of arrival ({@link ReceiptOrder}).
  *
  * <p>Within a precedence, each batch gives every type that waits an equal share, starting at another type each
  * batch, so a busy type does not keep the others waiting past their origins' resend time. Refusals go first: they

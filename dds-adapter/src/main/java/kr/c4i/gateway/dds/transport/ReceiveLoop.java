@@ -40,9 +40,10 @@ import kr.c4i.gateway.kmtf.catalogue.MessageType;
  * The transport's one receive thread: a wait set with one read condition per reader serves every subscribed type
  * and the receipt reader. Messages are taken (lent, copied, returned) as fast as the readers hold them, turned into
  * envelopes, held, and handed to the inbound handler in batches, most urgent first ({@link HeldMessages}); once the
- * handler returns, a receipt per origin is published in that origin's partition for the envelopes it delivered. A
- * batch the handler fails on is handed to it again after a growing delay, so nothing taken is dropped while the
- * transport is open; if it closes first, the origin resends what stays unreceipted.
+ * handler returns, a receipt per origin is published in that origin's partition for the envelopes it delivered, in
+ * the order they arrived per origin and type ({@link ReceiptOrder}). A batch the handler fails on is handed to it
+ * again after a growing delay, so nothing taken is dropped while the transport is open; if it closes first, the
+ * origin resends what stays unreceipted.
  *
  * <p>A sample that is no envelope (undecodable, on the wrong topic, over the type's size, blank id, invalid origin)
  * is counted as invalid and handed to the handler as an {@link InboundRefusal} with the batch, never dropped
@@ -78,6 +79,7 @@ final class ReceiveLoop implements Runnable {
     // The receive thread's only: which ready reader takes first in the next round, and what was taken.
     private int rotation;
     private final HeldMessages held;
+    private final ReceiptOrder receiptOrder = new ReceiptOrder();
     private final AtomicLong invalidLogged = new AtomicLong();
     // With DDS Security: what each matched writer's partitions allow, by publication handle (handles are unique
     // for the process's life, so an entry never goes stale; a bound keeps churn from growing it).
@@ -175,7 +177,7 @@ final class ReceiveLoop implements Runnable {
                 if (!batch.isEmpty() || !refused.isEmpty()) {
                     List<Envelope> delivered = deliver(batch, refused);
                     if (delivered != null) {
-                        publishReceipts(delivered);
+                        publishReceipts(this.receiptOrder.handedOver(batch, delivered));
                     }
                 }
             }
@@ -236,7 +238,9 @@ final class ReceiveLoop implements Runnable {
                 return;
             }
             try {
-                this.held.add(EnvelopeMapper.toEnvelope(sample, type));
+                Envelope envelope = EnvelopeMapper.toEnvelope(sample, type);
+                this.held.add(envelope);
+                this.receiptOrder.arrived(envelope);
                 this.counters.received.increment();
             }
             catch (InvalidSample ex) {

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -357,9 +358,12 @@ class DdsTransportTest {
     }
 
     @Test
-    void aFlashMessageArrivingBehindABurstOfItsTypeIsHandedOverBeforeTheBurst() throws Exception {
+    void aFlashMessageArrivingBehindABurstOfItsTypeIsHandedOverBeforeTheBurstAndReceiptedAfterIt() throws Exception {
         MessageType type = reliableType(10);
-        DdsTransport alpha = open(ALPHA, Set.of());
+        DdsTransport alpha = transport(ALPHA, Set.of());
+        List<String> receipted = new CopyOnWriteArrayList<>();
+        alpha.onReceipts((receiver, ids) -> receipted.addAll(ids));
+        alpha.open();
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<List<String>> batches = new CopyOnWriteArrayList<>();
@@ -384,6 +388,10 @@ class DdsTransportTest {
         assertThat(batches.get(1).getFirst()).isEqualTo("flash");
         assertThat(batches.stream().skip(1).flatMap(List::stream).filter(id -> !id.equals("flash")))
                 .containsExactlyElementsOf(burst);
+        // Receipted in the order it arrived: a receipt ahead of the burst would tell alpha the burst never came.
+        await(() -> receipted.size() == 202, "all 202 receipts");
+        assertThat(receipted.subList(1, 202)).containsExactlyElementsOf(
+                Stream.concat(burst.stream(), Stream.of("flash")).toList());
     }
 
     @Test
