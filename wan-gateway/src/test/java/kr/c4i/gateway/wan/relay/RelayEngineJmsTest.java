@@ -163,10 +163,24 @@ class RelayEngineJmsTest {
             for (int p = 0; p < Precedence.values().length - 1; p++) {
                 Precedence higher = Precedence.values()[p];
                 Precedence lower = Precedence.values()[p + 1];
-                assertThat(order.lastIndexOf(higher)).as(higher + " before " + lower)
+                assertThat(order.lastIndexOf(higher)).as(higher + " before " + lower + "; arrived: " + runs(order))
                         .isLessThan(order.indexOf(lower));
             }
         }
+    }
+
+    /** The arrivals' precedences as runs, e.g. {@code FLASH x150, IMMEDIATE x150, ROUTINE x1, ...}. */
+    private static String runs(List<Precedence> order) {
+        StringBuilder runs = new StringBuilder();
+        for (int i = 0; i < order.size();) {
+            int end = i;
+            while (end < order.size() && order.get(end) == order.get(i)) {
+                end++;
+            }
+            runs.append(runs.isEmpty() ? "" : ", ").append(order.get(i)).append(" x").append(end - i);
+            i = end;
+        }
+        return runs.toString();
     }
 
     private static double counted(JmsSites.Site site, String name) {
