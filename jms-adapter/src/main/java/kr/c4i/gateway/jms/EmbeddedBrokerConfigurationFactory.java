@@ -143,7 +143,11 @@ final class EmbeddedBrokerConfigurationFactory {
 
     // Address settings are set per queue, not by a wildcard, so they hold whatever prefix is configured.
     private void addQueue(ConfigurationImpl configuration, String name) {
-        configuration.addAddressSetting(name, addressSettings(name));
+        addQueue(configuration, name, addressSettings(name));
+    }
+
+    private void addQueue(ConfigurationImpl configuration, String name, AddressSettings addressSettings) {
+        configuration.addAddressSetting(name, addressSettings);
         configuration.addAddressConfiguration(new CoreAddressConfiguration().setName(name)
                 .addRoutingType(RoutingType.ANYCAST)
                 .addQueueConfiguration(QueueConfiguration.of(name).setAddress(name)
@@ -153,7 +157,11 @@ final class EmbeddedBrokerConfigurationFactory {
 
     private void addPeer(ConfigurationImpl configuration, NodeId id, JmsTransportSettings.Peer peer) {
         String queue = settings.queueName(id);
-        addQueue(configuration, queue);
+        // Only the bridge consumes a peer's queue. A bridge that loses its connection hands back the messages it had
+        // in flight, and Artemis would hold them for the redelivery delay while those behind them cross: a FLASH
+        // message overtaken by a ROUTINE burst. They go again at once, in order; the bridge's reconnect back-off
+        // paces a peer that keeps failing.
+        addQueue(configuration, queue, addressSettings(queue).setRedeliveryDelay(0));
         List<String> connectors = new ArrayList<>();
         boolean ha;
         try {

@@ -119,15 +119,23 @@ class EmbeddedBrokerConfigurationFactoryTest {
     }
 
     @Test
-    void queuesNeverDeadLetterAndRedeliverWithBackoff() {
-        AddressSettings addressSettings = this.configuration.getAddressSettings().get("kmtf.node.b");
+    void queuesNeverDeadLetterAndTheInboxRedeliversWithBackoff() {
+        AddressSettings addressSettings = this.configuration.getAddressSettings().get("kmtf.node.a");
         assertThat(addressSettings.getMaxDeliveryAttempts()).isEqualTo(-1);
         assertThat(addressSettings.getRedeliveryDelay()).isEqualTo(100);
         assertThat(addressSettings.getRedeliveryMultiplier()).isEqualTo(2.0);
         assertThat(addressSettings.getMaxRedeliveryDelay()).isEqualTo(5000);
         assertThat(addressSettings.getDeadLetterAddress().toString()).isEqualTo("kmtf.invalid");
         assertThat(addressSettings.getExpiryAddress().toString()).isEqualTo("kmtf.invalid");
-        assertThat(this.configuration.getAddressSettings()).containsKeys("kmtf.node.a", "kmtf.invalid");
+        assertThat(this.configuration.getAddressSettings()).containsKeys("kmtf.node.b", "kmtf.invalid");
+    }
+
+    @Test
+    void aPeersQueueHandsBackWithoutDelaySoWhatABridgeHadInFlightKeepsItsPlace() {
+        AddressSettings addressSettings = this.configuration.getAddressSettings().get("kmtf.node.b");
+        assertThat(addressSettings.getRedeliveryDelay()).isZero();
+        assertThat(addressSettings.getMaxDeliveryAttempts()).isEqualTo(-1);
+        assertThat(addressSettings.getDeadLetterAddress().toString()).isEqualTo("kmtf.invalid");
     }
 
     @Test

@@ -177,6 +177,37 @@ class JmsTransportTest {
     }
 
     @Test
+    void aMessageHandedBackOnAPeersQueueGoesAgainAheadOfTheOnesBehindIt() throws Exception {
+        // A bridge that loses its connection hands back what it had in flight, as a consumer's rollback does. With
+        // the inbox's redelivery delay (30 s here) the message behind would cross first, and this receive would wait.
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        JmsTransport a = this.nodes.open("a", (settings) -> {
+            JmsTransportSettings.Embedded embedded = settings.embedded();
+            return settings.withEmbedded(new JmsTransportSettings.Embedded(embedded.host(), embedded.port(),
+                    embedded.dataDirectory(), true, Duration.ofSeconds(30), Duration.ofSeconds(30),
+                    JmsTransportSettings.Embedded.DUPLICATE_ID_CACHE_SIZE));
+        });
+        a.send(batch("a", "first", 0, 1, "b"));
+        a.send(batch("a", "second", 0, 1, "b"));
+        awaitPending(a, "b", 2);
+
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("a"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        try (factory; Connection connection = factory.createConnection()) {
+            connection.start();
+            Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
+            MessageConsumer consumer = session.createConsumer(session.createQueue("kmtf.node.b"));
+            Message first = consumer.receive(TIMEOUT.toMillis());
+            assertThat(first).isNotNull();
+            session.rollback();
+            Message again = consumer.receive(Duration.ofSeconds(10).toMillis());
+            assertThat(again).as("the handed-back message, at once").isNotNull();
+            assertThat(again.getJMSMessageID()).isEqualTo(first.getJMSMessageID());
+            session.rollback();
+        }
+    }
+
+    @Test
     void messagesJournaledBeforeSenderRestartAreForwardedAfterIt() throws Exception {
         this.nodes = TestNodes.create(this.tempDir, "a", "b");
         JmsTransport a = this.nodes.open("a");
