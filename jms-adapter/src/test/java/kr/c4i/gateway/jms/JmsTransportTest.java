@@ -184,8 +184,8 @@ class JmsTransportTest {
         JmsTransport a = this.nodes.open("a", (settings) -> {
             JmsTransportSettings.Embedded embedded = settings.embedded();
             return settings.withEmbedded(new JmsTransportSettings.Embedded(embedded.host(), embedded.port(),
-                    embedded.dataDirectory(), true, Duration.ofSeconds(30), Duration.ofSeconds(30),
-                    JmsTransportSettings.Embedded.DUPLICATE_ID_CACHE_SIZE));
+                    embedded.dataDirectory(), embedded.journalSyncTransactional(), Duration.ofSeconds(30),
+                    Duration.ofSeconds(30), embedded.duplicateIdCacheSize(), embedded.pair()));
         });
         a.send(batch("a", "first", 0, 1, "b"));
         a.send(batch("a", "second", 0, 1, "b"));
