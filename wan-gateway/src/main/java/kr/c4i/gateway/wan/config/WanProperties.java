@@ -25,7 +25,8 @@ import kr.c4i.gateway.wan.store.StoreLimits;
  * @param frameTarget the size DATA frames are filled to at least: the payload one datagram of the link carries (a
  *        link whose budget carries more in 10 ms gets frames of 10 ms of it, up to its largest frame)
  * @param receiptTimeout how long a DATA frame may go unreceipted by the peer before its messages are sent again,
- *        once the peer receipted a later frame or has receipted none for as long
+ *        once the peer receipted a later frame, or has receipted none for as long and the link has delivered all
+ *        it held (until then the link repairs, or gives the peer up and everything goes again at once)
  * @param lanBatch the most message bytes handed to the site's LAN at once
  * @param compressFrames whether DATA frames are sent compressed (Deflate with the KMTF dictionary); false measures the
  *        link's own efficiency, as the scenarios' {@code uncompressed} variant does. Frames are read either way

@@ -16,10 +16,14 @@ import kr.c4i.gateway.wan.schedule.Waiting;
  * the timeout, or a link that goes down, hands its copies back to the backlog to be sent again (the peer absorbs a
  * duplicate by message id). Used by one peer's sender thread and the link's receive thread: synchronized.
  *
- * <p>A frame is late only if the peer stopped receipting, or receipted a later frame without it (the link delivers in
- * order, so the peer lost it). While the peer keeps receipting earlier frames it is working through a queue of them:
- * sending those again would only lengthen the queue, and on a link faster than the peer's store it made every frame
- * late in turn.
+ * <p>A frame is late only if the peer stopped receipting, or receipted a later frame without it (the peer lost it;
+ * the norm link, which completes frames out of order while it repairs, may still be repairing one that old). While
+ * the peer keeps receipting earlier frames it is working through a queue of them: sending those again would only
+ * lengthen the queue, and on a link faster than the peer's store it made every frame late in turn. Nor is a frame
+ * late because the peer stopped receipting while the link has not delivered everything yet: the link is still
+ * repairing, or has not yet declared a cut, and a frame sent again would only wait behind its first copy and lengthen
+ * the link's own timeout. The link either delivers it, and the frame is late if no receipt follows, or gives the peer
+ * up, and every frame goes again at once ({@link #drain}).
  */
 final class InFlightFrames {
 
@@ -66,16 +70,20 @@ final class InFlightFrames {
 
     /**
      * Removes and returns, oldest first, the frames sent longer than {@code timeout} before {@code nowNanos} that the
-     * peer has not receipted although it receipted a later frame or nothing at all within {@code timeout}.
+     * peer has not receipted although it receipted a later frame, or although it receipted nothing within
+     * {@code timeout} and the link holds nothing unacknowledged.
+     *
+     * @param linkDelivering whether the link still holds frames for the peer that it has not acknowledged
+     *        ({@code WanLink.unacknowledgedBytes} above zero)
      */
-    synchronized List<SentFrame> overdue(long nowNanos, Duration timeout) {
+    synchronized List<SentFrame> overdue(long nowNanos, Duration timeout, boolean linkDelivering) {
         List<SentFrame> late = new ArrayList<>();
         boolean progressing = receiptSeen && nowNanos - lastReceiptNanos < timeout.toNanos();
         Iterator<SentFrame> it = frames.values().iterator();
         while (it.hasNext()) {
             SentFrame frame = it.next();
             if (nowNanos - frame.sentAtNanos() < timeout.toNanos()
-                    || (progressing && frame.seq() > highestReceipted)) {
+                    || ((progressing || linkDelivering) && frame.seq() > highestReceipted)) {
                 break;
             }
             it.remove();

@@ -233,7 +233,8 @@ final class PeerSender implements Runnable {
             }
         }
         sendReceipts();
-        List<SentFrame> overdue = inFlight.overdue(System.nanoTime(), receiptTimeout);
+        List<SentFrame> overdue = inFlight.overdue(System.nanoTime(), receiptTimeout,
+                link.unacknowledgedBytes(peer) > 0);
         if (!overdue.isEmpty()) {
             log.info("{} frames to site {} were not receipted within {}: their messages go again", overdue.size(),
                     peer, receiptTimeout);

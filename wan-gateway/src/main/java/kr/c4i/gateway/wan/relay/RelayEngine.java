@@ -122,7 +122,7 @@ public final class RelayEngine implements LanIngest, FrameHandler, AutoCloseable
      * @param frameTargetBytes the size DATA frames are filled to at least: what one datagram of the link carries
      *        (a fast link's frames carry {@link #FRAME_TIME} of its budget)
      * @param receiptTimeout how long a DATA frame may go unreceipted before its messages are sent again, once the
-     *        peer receipted a later frame or has receipted none for as long
+     *        peer receipted a later frame, or has receipted none for as long and the link has delivered all it held
      * @param budgetBitsPerSecond the WAN budget per peer site
      * @param burstBytes how far a sender may run ahead of the budget: about one frame (at least one frame)
      * @param window the credit as link time: bytes in flight to a peer stay under budget × window

@@ -14,8 +14,9 @@ import kr.c4i.gateway.wan.schedule.Waiting;
 
 /**
  * When an unreceipted frame goes again: not while the peer is still receipting the frames before it (a queue at the
- * peer, which resending would only lengthen), but when the peer receipted a later one without it, or stopped
- * receipting.
+ * peer, which resending would only lengthen), nor while the peer is silent and the link still holds frames it has not
+ * delivered (a link repairing, or in a cut it has not declared yet), but when the peer receipted a later one without
+ * it, or stopped receipting what the link delivered.
  */
 class InFlightFramesOverdueTest {
 
@@ -32,10 +33,10 @@ class InFlightFramesOverdueTest {
 
         inFlight.receipted(List.of(1L), 10 * S);
 
-        assertThat(inFlight.overdue(16 * S, TIMEOUT)).isEmpty();
+        assertThat(inFlight.overdue(16 * S, TIMEOUT, false)).isEmpty();
         assertThat(inFlight.size()).isEqualTo(2);
         inFlight.receipted(List.of(2L), 24 * S);
-        assertThat(inFlight.overdue(30 * S, TIMEOUT)).isEmpty();
+        assertThat(inFlight.overdue(30 * S, TIMEOUT, false)).isEmpty();
     }
 
     @Test
@@ -46,8 +47,8 @@ class InFlightFramesOverdueTest {
 
         inFlight.receipted(List.of(1L, 3L), 10 * S);
 
-        assertThat(inFlight.overdue(14 * S, TIMEOUT)).isEmpty();
-        assertThat(inFlight.overdue(16 * S, TIMEOUT)).extracting(SentFrame::seq).containsExactly(2L);
+        assertThat(inFlight.overdue(14 * S, TIMEOUT, false)).isEmpty();
+        assertThat(inFlight.overdue(16 * S, TIMEOUT, false)).extracting(SentFrame::seq).containsExactly(2L);
     }
 
     @Test
@@ -56,8 +57,8 @@ class InFlightFramesOverdueTest {
         sent(2, 5 * S);
         inFlight.receipted(List.of(1L), 6 * S);
 
-        assertThat(inFlight.overdue(20 * S, TIMEOUT)).isEmpty();
-        assertThat(inFlight.overdue(21 * S, TIMEOUT)).extracting(SentFrame::seq).containsExactly(2L);
+        assertThat(inFlight.overdue(20 * S, TIMEOUT, false)).isEmpty();
+        assertThat(inFlight.overdue(21 * S, TIMEOUT, false)).extracting(SentFrame::seq).containsExactly(2L);
     }
 
     @Test
@@ -65,9 +66,33 @@ class InFlightFramesOverdueTest {
         sent(1, 0);
         sent(2, 2 * S);
 
-        assertThat(inFlight.overdue(15 * S, TIMEOUT)).extracting(SentFrame::seq).containsExactly(1L);
-        assertThat(inFlight.overdue(17 * S, TIMEOUT)).extracting(SentFrame::seq).containsExactly(2L);
+        assertThat(inFlight.overdue(15 * S, TIMEOUT, false)).extracting(SentFrame::seq).containsExactly(1L);
+        assertThat(inFlight.overdue(17 * S, TIMEOUT, false)).extracting(SentFrame::seq).containsExactly(2L);
         assertThat(inFlight.bytes()).isZero();
+    }
+
+    @Test
+    void aSilentPeerGetsNoFrameAgainWhileTheLinkStillHoldsUndeliveredFrames() {
+        sent(1, 0);
+        sent(2, 2 * S);
+
+        assertThat(inFlight.overdue(40 * S, TIMEOUT, true)).isEmpty();
+        assertThat(inFlight.size()).isEqualTo(2);
+        // The link delivered all it held, and no receipt came: the peer lost them.
+        assertThat(inFlight.overdue(41 * S, TIMEOUT, false)).extracting(SentFrame::seq).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aFrameThePeerSkippedIsSentAgainWhileTheLinkStillDeliversLaterOnes() {
+        sent(1, 0);
+        sent(2, 0);
+        sent(3, 0);
+        sent(4, 0);
+
+        inFlight.receipted(List.of(1L, 3L), 10 * S);
+
+        assertThat(inFlight.overdue(16 * S, TIMEOUT, true)).extracting(SentFrame::seq).containsExactly(2L);
+        assertThat(inFlight.overdue(30 * S, TIMEOUT, true)).isEmpty();
     }
 
     private void sent(long seq, long atNanos) {

@@ -30,6 +30,8 @@ final class RecordingLink implements WanLink {
     volatile int maxFrameBytes = 64 * 1024;
     /** The round trip it says it measures: none unless a test sets one. */
     volatile Duration roundTrip = Duration.ZERO;
+    /** The bytes it says the peer has not acknowledged yet: none unless a test sets some. */
+    volatile long unacknowledgedBytes;
     private final SiteId peer;
 
     RecordingLink(SiteId peer) {
@@ -77,7 +79,7 @@ final class RecordingLink implements WanLink {
 
     @Override
     public long unacknowledgedBytes(SiteId to) {
-        return 0;
+        return unacknowledgedBytes;
     }
 
     @Override

@@ -50,6 +50,8 @@ final class S1Gateway implements AutoCloseable {
     final EmbeddedPostgres postgres;
     final HikariDataSource pool;
     final RelayStore store;
+    /** How long a frame may go unreceipted, as an engine built after a test sets it reads it. */
+    Duration receiptTimeout = Duration.ofSeconds(15);
 
     /** The store logs its custody steps in {@code custody}; its database is s1's. */
     S1Gateway(CustodyLog custody) throws Exception {
@@ -85,7 +87,7 @@ final class S1Gateway implements AutoCloseable {
         return new RelayEngine(sites, new SiteRoutes(S1, Set.of(S2), Map.of()),
                 RoutingTable.of(Map.of(A, List.of("*"), C, List.of("*")), CATALOGUE), CATALOGUE, store,
                 () -> policy, ExpiryRule.NEVER, link, nodes, codec, new RelayMetrics(registry),
-                new RelayEngine.Settings(1200, Duration.ofSeconds(15), 100_000_000L, 1400, Duration.ofSeconds(1),
+                new RelayEngine.Settings(1200, receiptTimeout, 100_000_000L, 1400, Duration.ofSeconds(1),
                         0.05, 1500, 256 * 1024),
                 clock, tracing);
     }
