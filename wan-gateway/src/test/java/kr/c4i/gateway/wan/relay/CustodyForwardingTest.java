@@ -108,7 +108,7 @@ class CustodyForwardingTest {
         });
         // s2's acknowledgement says it stored the message: the stored step stays here.
         assertThat(steps).extracting(ForwardedStep::event).containsExactly("delivered");
-        assertThat(dataFrames()).flatExtracting(DataFrame::envelopes)
+        assertThat(s1.dataFrames()).flatExtracting(DataFrame::envelopes)
                 .filteredOn(r -> r.envelope().kmtfType().equals(ForwardedStep.TYPE))
                 .allSatisfy(r -> {
                     assertThat(r.envelope().precedence()).isEqualTo(Precedence.ROUTINE);
@@ -402,23 +402,13 @@ class CustodyForwardingTest {
 
     /** The first DATA frame that carried the message to s2; null before one did. */
     private DataFrame sentIn(String messageId) throws Exception {
-        return dataFrames().stream().filter(f -> f.envelopes().stream()
+        return s1.dataFrames().stream().filter(f -> f.envelopes().stream()
                 .anyMatch(r -> r.envelope().messageId().equals(messageId))).findFirst().orElse(null);
-    }
-
-    private List<DataFrame> dataFrames() throws Exception {
-        List<DataFrame> frames = new ArrayList<>();
-        for (byte[] bytes : link.frames()) {
-            if (codec.decode(bytes) instanceof DataFrame data) {
-                frames.add(data);
-            }
-        }
-        return frames;
     }
 
     private List<ForwardedStep> forwardedSteps() throws Exception {
         List<ForwardedStep> steps = new ArrayList<>();
-        for (DataFrame frame : dataFrames()) {
+        for (DataFrame frame : s1.dataFrames()) {
             for (RelayedEnvelope relayed : frame.envelopes()) {
                 if (relayed.envelope().kmtfType().equals(ForwardedStep.TYPE)) {
                     steps.add(CustodyEnvelopes.step(relayed.envelope()));

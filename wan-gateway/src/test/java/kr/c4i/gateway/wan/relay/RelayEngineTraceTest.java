@@ -10,7 +10,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,7 +29,6 @@ import kr.c4i.gateway.kmtf.catalogue.Precedence;
 import kr.c4i.gateway.wan.MovableClock;
 import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
-import kr.c4i.gateway.wan.frame.FrameFormatException;
 import kr.c4i.gateway.wan.store.RelayStore;
 import kr.c4i.gateway.wan.store.Route;
 
@@ -130,21 +128,11 @@ class RelayEngineTraceTest {
         assertThat(stored(Route.lan()).traceParent()).isEqualTo(ofC);
         engine.start();
 
-        await().atMost(WAIT).until(() -> !nodes.handed.isEmpty() && !dataFrames().isEmpty());
-        Envelope carried = dataFrames().getFirst().envelopes().getFirst().envelope();
+        await().atMost(WAIT).until(() -> !nodes.handed.isEmpty() && !s1.dataFrames().isEmpty());
+        Envelope carried = s1.dataFrames().getFirst().envelopes().getFirst().envelope();
         assertThat(carried.traceText()).isEqualTo("site s1 relayed +40ms");
         assertThat(carried.traceParent()).isEqualTo(ofA);
         assertThat(nodes.handed.getFirst().traceParent()).isEqualTo(ofC);
-    }
-
-    private List<DataFrame> dataFrames() throws FrameFormatException {
-        List<DataFrame> data = new ArrayList<>();
-        for (byte[] frame : link.frames()) {
-            if (codec.decode(frame) instanceof DataFrame d) {
-                data.add(d);
-            }
-        }
-        return data;
     }
 
     /** The trace of the one copy stored for the route. */

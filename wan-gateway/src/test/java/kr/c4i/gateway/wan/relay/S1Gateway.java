@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +22,9 @@ import kr.c4i.gateway.custody.CustodyLog;
 import kr.c4i.gateway.kmtf.catalogue.KmtfCatalogue;
 import kr.c4i.gateway.tracing.MessageTracing;
 import kr.c4i.gateway.wan.MovableClock;
+import kr.c4i.gateway.wan.frame.DataFrame;
 import kr.c4i.gateway.wan.frame.FrameCodec;
+import kr.c4i.gateway.wan.frame.FrameFormatException;
 import kr.c4i.gateway.wan.metrics.RelayMetrics;
 import kr.c4i.gateway.wan.policy.RelayPolicy;
 import kr.c4i.gateway.wan.schedule.ExpiryRule;
@@ -90,6 +93,17 @@ final class S1Gateway implements AutoCloseable {
                 new RelayEngine.Settings(1200, receiptTimeout, 100_000_000L, 1400, Duration.ofSeconds(1),
                         0.05, 1500, 256 * 1024),
                 clock, tracing);
+    }
+
+    /** The DATA frames the link was handed so far, decoded, in the order they were sent. */
+    List<DataFrame> dataFrames() throws FrameFormatException {
+        List<DataFrame> data = new ArrayList<>();
+        for (byte[] frame : link.frames()) {
+            if (codec.decode(frame) instanceof DataFrame d) {
+                data.add(d);
+            }
+        }
+        return data;
     }
 
     @Override
