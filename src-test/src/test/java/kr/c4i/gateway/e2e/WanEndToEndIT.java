@@ -3,6 +3,7 @@ package kr.c4i.gateway.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -432,8 +433,8 @@ class WanEndToEndIT {
             Flashes flash = Flashes.written(wan, "at-fault");
             awaitLeads("the standby", standby, Duration.ofSeconds(30));
             Duration takeover = Duration.ofNanos(System.nanoTime() - lost);
-            Duration toC = untilDelivered(wan, "c", flash.fromA(), lost, standby, wan.gateway("s2"));
-            Duration toA = untilDelivered(wan, "a", flash.fromC(), lost, standby, wan.gateway("s2"));
+            Duration toC = untilDelivered(wan, "a", "c", flash.fromA(), lost, standby, wan.gateway("s2"));
+            Duration toA = untilDelivered(wan, "c", "a", flash.fromC(), lost, standby, wan.gateway("s2"));
             if (hangs) {
                 leader.thaw();
                 assertThat(leader.awaitExit(Duration.ofSeconds(60))).as("the thawed leader's exit code").isEqualTo(75);
@@ -471,8 +472,8 @@ class WanEndToEndIT {
             long killed = System.nanoTime();
             long promoted = wan.failoverStore("s1");
             Flashes flash = Flashes.written(wan, "at-failover");
-            Duration toC = untilDelivered(wan, "c", flash.fromA(), promoted, wan.gateway("s1"), wan.gateway("s2"));
-            Duration toA = untilDelivered(wan, "a", flash.fromC(), promoted, wan.gateway("s1"), wan.gateway("s2"));
+            Duration toC = untilDelivered(wan, "a", "c", flash.fromA(), promoted, wan.gateway("s1"), wan.gateway("s2"));
+            Duration toA = untilDelivered(wan, "c", "a", flash.fromC(), promoted, wan.gateway("s1"), wan.gateway("s2"));
 
             everyMessageOnceAndNoneInCustody(wan, "the store's failover", flash.withSentBy("a", fromA),
                     flash.withSentBy("c", fromC), List.of(wan.gateway("s1"), wan.gateway("s2")));
@@ -592,9 +593,10 @@ class WanEndToEndIT {
     /**
      * How long from {@code since} (System.nanoTime) until {@code id} is in node {@code node}'s inbox. If it is not
      * within {@link #DELIVERY}, the failure says where the message is, as {@code gateway trace} finds it, and how the
-     * {@code gateways}' logs end: a build machine keeps the test's output, not its directory.
+     * logs of the node that sent it ({@code from}) and of the {@code gateways} end, with the sender's health (its
+     * poller's problem, its DDS matches and handshakes): a build machine keeps the test's output, not its directory.
      */
-    private static Duration untilDelivered(WanCluster wan, String node, String id, long since,
+    private static Duration untilDelivered(WanCluster wan, String from, String node, String id, long since,
             NodeProcess... gateways) {
         try {
             await().alias(id + " in " + node + "'s inbox").atMost(DELIVERY).pollInterval(Duration.ofMillis(50))
@@ -614,6 +616,18 @@ class WanEndToEndIT {
             StringBuilder report = new StringBuilder(id).append(" not in ").append(node).append("'s inbox within ")
                     .append(DELIVERY.toSeconds()).append(" s, ").append(wan.variant()).append(" variant; last known "
                     + "position: ").append(position).append('\n').append(printed);
+            NodeProcess sender = wan.node(from);
+            report.append('\n').append(sender.logEnd()).append('\n').append(from).append("'s health: ");
+            try {
+                report.append(sender.get("/actuator/health").body());
+            }
+            catch (IOException | RuntimeException unanswered) {
+                report.append(unanswered);
+            }
+            catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                report.append(interrupted);
+            }
             for (NodeProcess gateway : gateways) {
                 report.append('\n').append(gateway.logEnd());
             }
