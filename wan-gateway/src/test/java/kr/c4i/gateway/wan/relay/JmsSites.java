@@ -1,5 +1,7 @@
 package kr.c4i.gateway.wan.relay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,14 +12,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
@@ -25,6 +30,7 @@ import org.flywaydb.core.Flyway;
 import kr.c4i.gateway.core.Envelope;
 import kr.c4i.gateway.core.NodeId;
 import kr.c4i.gateway.core.link.SiteId;
+import kr.c4i.gateway.core.metrics.MetricNames;
 import kr.c4i.gateway.core.routing.Clearances;
 import kr.c4i.gateway.core.routing.RoutingTable;
 import kr.c4i.gateway.core.transport.Outbound;
@@ -72,6 +78,8 @@ final class JmsSites implements AutoCloseable {
         final List<String> arrivals = new CopyOnWriteArrayList<>();
         /** Message id to the envelope the gateway last handed its LAN side: what the LAN transport is to carry. */
         final Map<String, Envelope> handedToLan = new ConcurrentHashMap<>();
+        /** Message id to how many times the gateway handed it to its LAN side. */
+        final Map<String, Integer> handings = new ConcurrentHashMap<>();
         JmsTransport transport;
         RelayEngine engine;
 
@@ -88,7 +96,37 @@ final class JmsSites implements AutoCloseable {
         long duplicates() {
             return inbox.values().stream().mapToLong(copies -> copies.size() - 1).sum();
         }
+
+        /** Message ids this node had more than once, each to how many copies, in id order. */
+        Map<String, Integer> duplicated() {
+            return inbox.entrySet().stream().filter(e -> e.getValue().size() > 1).collect(Collectors.toMap(
+                    Map.Entry::getKey, e -> e.getValue().size(), (x, y) -> x, TreeMap::new));
+        }
+
+        /**
+         * What tells a second handing by the gateway from a redelivery after it: the first messages the node had
+         * more than once, each with its copies and how often the gateway handed it to its LAN side, and the
+         * gateway's counters of the relay, its frames and its store.
+         */
+        String duplicatesReport() {
+            String twice = duplicated().entrySet().stream().limit(8).map(e -> e.getKey() + " x" + e.getValue()
+                    + " (handed " + handings.getOrDefault(e.getKey(), 0) + ")").collect(Collectors.joining(", "));
+            Map<String, Long> counters = registry.getMeters().stream()
+                    .filter(m -> m instanceof Counter && REPORTED.contains(m.getId().getName()))
+                    .collect(Collectors.groupingBy(m -> m.getId().getName().substring("gateway.wan.".length())
+                            + m.getId().getTags().stream().filter(t -> !SUMMED_OVER.contains(t.getKey()))
+                                    .map(t -> t.getKey() + "=" + t.getValue())
+                                    .collect(Collectors.joining(",", "{", "}")),
+                            TreeMap::new, Collectors.summingLong(m -> (long) ((Counter) m).count())));
+            return "site " + id + ": node " + node + " had " + duplicates() + " more copies than messages: " + twice
+                    + "; its gateway's counters: " + counters;
+        }
     }
+
+    /** The counters {@link Site#duplicatesReport} names, summed over the tags it leaves out. */
+    private static final Set<String> REPORTED = Set.of(MetricNames.WAN_RELAYED, MetricNames.WAN_FRAMES,
+            MetricNames.WAN_FRAMES_RESENT, MetricNames.WAN_STORE_DUPLICATES, MetricNames.WAN_STORE_REFUSED);
+    private static final Set<String> SUMMED_OVER = Set.of(MetricNames.TAG_PRECEDENCE, MetricNames.TAG_TYPE);
 
     private final Path dir;
     private final EmbeddedPostgres postgres;
@@ -203,7 +241,7 @@ final class JmsSites implements AutoCloseable {
         RelayPolicy policy = RelayPolicy.allowAll(CATALOGUE);
         Supplier<RelayPolicy> policies = () -> policy;
         RelayEngine engine = new RelayEngine(siteMap, new SiteRoutes(id, link.peers(), Map.of()), routing, CATALOGUE,
-                store, policies, ExpiryRule.NEVER, link, new RecordingLan(lan, site.handedToLan), codec,
+                store, policies, ExpiryRule.NEVER, link, new RecordingLan(lan, site.handedToLan, site.handings), codec,
                 new RelayMetrics(site.registry),
                 new RelayEngine.Settings(1200, receiptTimeout, budgetBitsPerSecond, 1400, Duration.ofSeconds(1), floor,
                         1500, 256 * 1024),
@@ -219,6 +257,29 @@ final class JmsSites implements AutoCloseable {
             // As the service's context closes it: the store's lock goes, and a gateway started again takes it.
             site.engine.store().close();
             site.engine = null;
+        }
+    }
+
+    /**
+     * Each node had each message once; or a gateway gave DATA frames up (the link went down, or no receipt came in
+     * time), their messages went again, and a peer that had delivered them already stored and handed them to its LAN
+     * side once more: then a node may have a message as many times as its gateway handed it over, and its inbox
+     * absorbs the copies by message id, as db-bridge's does. A copy more than the gateway handed over fails either way.
+     */
+    void assertDeliveredOnceOrResent() {
+        String report = sites.values().stream().map(Site::duplicatesReport).collect(Collectors.joining("\n"));
+        long givenUp = sites.values().stream().mapToLong(s -> s.registry.find(MetricNames.WAN_FRAMES_RESENT)
+                .counters().stream().mapToLong(c -> (long) c.count()).sum()).sum();
+        for (Site site : sites.values()) {
+            Map<String, Integer> duplicated = site.duplicated();
+            if (givenUp == 0) {
+                assertThat(duplicated).as("messages a node had twice though no gateway gave a frame up:\n%s",
+                        report).isEmpty();
+            }
+            duplicated.forEach((id, copies) -> assertThat(site.handings.getOrDefault(id, 0))
+                    .as("times gateway %s handed %s to its LAN side, which its node had %d times:\n%s", site.id, id,
+                            copies, report)
+                    .isGreaterThanOrEqualTo(copies));
         }
     }
 
@@ -242,7 +303,8 @@ final class JmsSites implements AutoCloseable {
     }
 
     /** A LAN side that notes each envelope handed to it before handing it on. */
-    private record RecordingLan(LanSide lan, Map<String, Envelope> handed) implements LanSide {
+    private record RecordingLan(LanSide lan, Map<String, Envelope> handed, Map<String, Integer> handings)
+            implements LanSide {
 
         @Override
         public void open(LanIngest ingest) throws TransportException {
@@ -261,7 +323,10 @@ final class JmsSites implements AutoCloseable {
 
         @Override
         public LanDelivery deliver(List<RelayedEnvelope> batch) throws TransportException {
-            batch.forEach(r -> handed.put(r.messageId(), r.envelope()));
+            batch.forEach(r -> {
+                handed.put(r.messageId(), r.envelope());
+                handings.merge(r.messageId(), 1, Integer::sum);
+            });
             return lan.deliver(batch);
         }
 

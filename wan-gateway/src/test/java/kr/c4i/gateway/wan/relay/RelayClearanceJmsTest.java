@@ -93,7 +93,7 @@ class RelayClearanceJmsTest {
                     .isEqualTo(2);
             assertThat(counted(relay.site(S3), MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
                     .isEqualTo(2);
-            assertThat(relay.site(S2).duplicates() + relay.site(S3).duplicates()).isZero();
+            relay.assertDeliveredOnceOrResent();
         }
     }
 
