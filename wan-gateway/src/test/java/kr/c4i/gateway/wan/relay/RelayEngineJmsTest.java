@@ -65,7 +65,7 @@ class RelayEngineJmsTest {
             await().atMost(WAIT).until(() -> sites.stored() == 0);
             sites.assertDeliveredOnceOrResent();
             assertThat(sites.site(S2).inbox.get(fromA.getFirst().messageId()).getFirst()).isEqualTo(fromA.getFirst());
-            assertThat(counted(sites.site(S1), MetricNames.WAN_DROPPED)).isZero();
+            assertThat(sites.site(S1).counted(MetricNames.WAN_DROPPED)).isZero();
             // Each gateway stamped its hop when it took custody; the LAN transport is handed the trace to carry.
             List<Hop> sitesPassed = sites.site(S2).handedToLan.get(fromA.getFirst().messageId()).trace().hops()
                     .stream().filter(h -> h.kind() == HopTrace.Kind.SITE).toList();
@@ -180,10 +180,6 @@ class RelayEngineJmsTest {
             i = end;
         }
         return runs.toString();
-    }
-
-    private static double counted(JmsSites.Site site, String name) {
-        return site.registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
     }
 
     private static Set<String> ids(List<Envelope> envelopes) {
