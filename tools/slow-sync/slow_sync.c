@@ -29,22 +29,23 @@ static void wait_as_a_slow_disk(void) {
     atomic_fetch_add(&syncs, 1);
 }
 
-int fsync(int fd) {
-    static int (*real)(int);
-    if (!real) {
-        real = (int (*)(int)) dlsym(RTLD_NEXT, "fsync");
+/* The real call once it has waited; *real is resolved at the first call. */
+static int synced(int fd, const char *name, int (**real)(int)) {
+    if (!*real) {
+        *real = (int (*)(int)) dlsym(RTLD_NEXT, name);
     }
     wait_as_a_slow_disk();
-    return real(fd);
+    return (*real)(fd);
+}
+
+int fsync(int fd) {
+    static int (*real)(int);
+    return synced(fd, "fsync", &real);
 }
 
 int fdatasync(int fd) {
     static int (*real)(int);
-    if (!real) {
-        real = (int (*)(int)) dlsym(RTLD_NEXT, "fdatasync");
-    }
-    wait_as_a_slow_disk();
-    return real(fd);
+    return synced(fd, "fdatasync", &real);
 }
 
 __attribute__((destructor)) static void report(void) {
