@@ -98,9 +98,13 @@ final class JmsSites implements AutoCloseable {
             return duplicated().values().stream().mapToLong(copies -> copies - 1).sum();
         }
 
-        /** The gateway's counter of that name, summed over all its tags. */
-        double counted(String name) {
-            return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+        /**
+         * The gateway's counter of that name, summed over the tags not given.
+         *
+         * @param tags key and value pairs the counted meters must have, e.g. {@code "direction", "sent"}
+         */
+        double counted(String name, String... tags) {
+            return registry.find(name).tags(tags).counters().stream().mapToDouble(Counter::count).sum();
         }
 
         /** Message ids this node had more than once, each to how many copies, in id order. */

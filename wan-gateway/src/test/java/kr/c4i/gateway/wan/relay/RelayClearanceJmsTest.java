@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,10 +52,6 @@ class RelayClearanceJmsTest {
                 Instant.now().truncatedTo(ChronoUnit.MICROS), text.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static double counted(JmsSites.Site site, String name, String tag, String value) {
-        return site.registry.find(name).tag(tag, value).counters().stream().mapToDouble(Counter::count).sum();
-    }
-
     @Test
     void secretNeverCrossesToASiteClearedConfidentialNorReachesANodeClearedConfidentialAndTheRestDo()
             throws Exception {
@@ -79,19 +74,19 @@ class RelayClearanceJmsTest {
             // Gateway 1 sent s2 no SECRET message: refused and counted there, never on the WAN. (Its JMS LAN side
             // takes a copy off each destination's queue, b's and c's, and checks each one it ingests: so a message
             // counts once or twice.)
-            assertThat(counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s2"))
+            assertThat(relay.site(S1).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s2"))
                     .isBetween(2.0, 4.0);
-            assertThat(counted(relay.site(S1), MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
-                    .isEqualTo(counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION,
+            assertThat(relay.site(S1).counted(MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
+                    .isEqualTo(relay.site(S1).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION,
                             "s2"));
-            assertThat(counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s3"))
+            assertThat(relay.site(S1).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s3"))
                     .isZero();
-            assertThat(counted(relay.site(S2), MetricNames.WAN_RELAYED, "direction", "wan-in")).isEqualTo(3);
+            assertThat(relay.site(S2).counted(MetricNames.WAN_RELAYED, "direction", "wan-in")).isEqualTo(3);
             // Gateway 3 (site cleared SECRET) took them off the WAN but stored them for no node of its LAN.
-            assertThat(counted(relay.site(S3), MetricNames.WAN_RELAYED, "direction", "wan-in")).isEqualTo(3);
-            assertThat(counted(relay.site(S3), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "c"))
+            assertThat(relay.site(S3).counted(MetricNames.WAN_RELAYED, "direction", "wan-in")).isEqualTo(3);
+            assertThat(relay.site(S3).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "c"))
                     .isEqualTo(2);
-            assertThat(counted(relay.site(S3), MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
+            assertThat(relay.site(S3).counted(MetricNames.WAN_DROPPED, MetricNames.TAG_REASON, "clearance"))
                     .isEqualTo(2);
             relay.assertDeliveredOnceOrResent();
         }
@@ -114,9 +109,9 @@ class RelayClearanceJmsTest {
             relay.send(List.of(message("u-1", "UNCLASSIFIED")));
 
             await().atMost(Duration.ofSeconds(60)).until(() -> relay.site(S2).received() == 1
-                    && counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s2")
+                    && relay.site(S1).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION, "s2")
                             >= 40);
-            double refused = counted(relay.site(S1), MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION,
+            double refused = relay.site(S1).counted(MetricNames.CLEARANCE_REFUSED, MetricNames.TAG_DESTINATION,
                     "s2");
             // A line at the 1st, 2nd, 4th, ... refusal: at most 7 for up to 127 of them, not one per message.
             long lines = output.getAll().lines().filter(l -> l.contains("for want of clearance)")).count();
