@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkLifecycle;
 import kr.c4i.gateway.core.link.LinkPeer;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.ReceivedFrame;
@@ -61,20 +62,18 @@ public final class DdsWanLink implements WanLink {
     private static final int TAKE_ACKS = 256;
     /** Acks the reader holds: cumulative, so only the last one per peer matters; several peers may ack at once. */
     private static final int ACK_BACKLOG = 1024;
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final DdsLinkSettings settings;
     private final SiteId site;
     private final long incarnation = new SecureRandom().nextLong();
     private final Map<SiteId, Peer> peers;
     private final LongAdder framesIgnored = new LongAdder();
-    private final Object lifecycle = new Object();
-    private @Nullable Open open;
-    private volatile boolean closed;
+    private final LinkLifecycle<Open> lifecycle;
 
     public DdsWanLink(DdsLinkSettings settings) {
         this.settings = settings;
         this.site = settings.site();
+        this.lifecycle = new LinkLifecycle<>(kind(), this.site);
         Map<SiteId, Peer> byPeer = new LinkedHashMap<>();
         settings.peers().forEach((peer, address) -> byPeer.put(peer, new Peer(peer, address)));
         this.peers = Collections.unmodifiableMap(byPeer);
@@ -101,13 +100,7 @@ public final class DdsWanLink implements WanLink {
 
     @Override
     public void open(FrameHandler handler) throws TransportException {
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                throw new IllegalStateException("The dds WAN link of site " + this.site + " is closed");
-            }
-            if (this.open != null) {
-                throw new IllegalStateException("The dds WAN link of site " + this.site + " is already open");
-            }
+        this.lifecycle.open(() -> {
             DomainParticipant participant;
             try {
                 participant = DomainParticipant.create(this.settings.participant());
@@ -116,33 +109,28 @@ public final class DdsWanLink implements WanLink {
                 throw new TransportUnavailableException("Unable to open the dds WAN link of site " + this.site
                         + " on domain " + this.settings.domainId() + ": " + ex.getMessage(), ex);
             }
+            Open opened;
             try {
-                this.open = new Open(participant, handler);
+                opened = new Open(participant, handler);
             }
             catch (RuntimeException ex) {
                 participant.close();
                 throw new TransportUnavailableException("Unable to open the dds WAN link of site " + this.site
                         + " on domain " + this.settings.domainId() + ": " + ex.getMessage(), ex);
             }
-            this.open.thread.start();
+            opened.thread.start();
             log.info("dds WAN link of site {} open on domain {}: peers {}, datagrams up to {} bytes, frames up to {}, "
                     + "lease {}", this.site, this.settings.domainId(), this.settings.peers(),
                     this.settings.maxDatagramSize(), this.settings.maxFrameBytes(), this.settings.lease());
-        }
+            return opened;
+        });
     }
 
     @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
         Peer target = peer(peer);
-        if (frame.length > this.settings.maxFrameBytes()) {
-            throw new IllegalArgumentException("A frame of " + frame.length + " bytes exceeds maxFrameBytes ("
-                    + this.settings.maxFrameBytes() + ") of the dds WAN link");
-        }
-        Open current = this.open;
-        if (current == null || this.closed) {
-            throw new TransportUnavailableException("The dds WAN link of site " + this.site + " is "
-                    + (this.closed ? "closed" : "not open"), null);
-        }
+        this.lifecycle.checkFrame(frame.length, this.settings.maxFrameBytes());
+        this.lifecycle.require();
         target.send(frame);
     }
 
@@ -166,7 +154,7 @@ public final class DdsWanLink implements WanLink {
         details.put("maxFrameBytes", this.settings.maxFrameBytes());
         details.put("peerTimeout", this.settings.peerTimeout().toString());
         details.put("lease", this.settings.lease().toString());
-        details.put("open", this.open != null && !this.closed);
+        details.put("open", this.lifecycle.isOpen());
         details.put("framesIgnored", this.framesIgnored.sum());
         Map<String, Object> byPeer = new LinkedHashMap<>();
         this.peers.forEach((id, peer) -> byPeer.put(id.value(), peer.details()));
@@ -176,27 +164,13 @@ public final class DdsWanLink implements WanLink {
 
     @Override
     public void close() {
-        Open current;
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                return;
-            }
-            this.closed = true;
-            current = this.open;
+        if (this.lifecycle.close(Open::close)) {
+            log.info("dds WAN link of site {} closed", this.site);
         }
-        if (current != null) {
-            current.close();
-        }
-        log.info("dds WAN link of site {} closed", this.site);
     }
 
     private Peer peer(SiteId peer) {
-        Peer found = this.peers.get(peer);
-        if (found == null) {
-            throw new IllegalArgumentException("Unknown peer site " + peer + ": the dds WAN link of site "
-                    + this.site + " reaches " + this.peers.keySet());
-        }
-        return found;
+        return this.lifecycle.peer(this.peers, peer);
     }
 
     private static Qos frameWriterQos(DdsLinkSettings settings, SiteId receiver) {
@@ -364,16 +338,9 @@ public final class DdsWanLink implements WanLink {
         void close() {
             this.running = false;
             this.waitSet.wakeup();
-            if (Thread.currentThread() != this.thread) {
-                try {
-                    if (!this.thread.join(CLOSE_WAIT)) {
-                        log.warn("dds WAN link of site {}: the frame handler did not return within {}; closing "
-                                + "under it", site, CLOSE_WAIT);
-                    }
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
+            if (!LinkLifecycle.awaitReceiveThread(this.thread)) {
+                log.warn("dds WAN link of site {}: the frame handler did not return within {}; closing under it", site,
+                        LinkLifecycle.CLOSE_WAIT);
             }
             this.participant.close();
         }

@@ -13,8 +13,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkLifecycle;
 import kr.c4i.gateway.core.link.LinkState;
-import kr.c4i.gateway.core.link.ReceivedFrame;
 import kr.c4i.gateway.core.link.SiteId;
 import kr.c4i.gateway.core.link.WanLink;
 import kr.c4i.gateway.core.transport.TransportException;
@@ -54,15 +54,9 @@ public final class JmsWanLink implements WanLink {
     private final JmsLinkSettings settings;
     private final String brokerUrl;
     private final @Nullable EmbeddedBroker broker;
-    private final Object lifecycle = new Object();
+    private final LinkLifecycle<Open> lifecycle;
     // Calls to the handler, from the receive thread and the connector thread, one at a time.
     private final Object handlerLock = new Object();
-    private @Nullable ScheduledExecutorService connector;
-    private Map<SiteId, PeerSender> senders = Map.of();
-    private @Nullable FrameReceiver receiver;
-    private @Nullable FrameHandler handler;
-    private volatile boolean opened;
-    private volatile boolean closed;
 
     /**
      * @throws IllegalStateException if an embedded broker could not run on this JVM (see the message for the fix)
@@ -78,6 +72,7 @@ public final class JmsWanLink implements WanLink {
      */
     public JmsWanLink(JmsLinkSettings settings, List<EmbeddedBrokerCustomizer> customizers) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.lifecycle = new LinkLifecycle<>(kind(), settings.site());
         if (settings.embeddedBroker()) {
             EmbeddedBroker.requireDirectBufferCleaner();
             this.broker = new EmbeddedBroker(settings.brokerSettings(), customizers);
@@ -113,32 +108,27 @@ public final class JmsWanLink implements WanLink {
     @Override
     public void open(FrameHandler handler) throws TransportException {
         Objects.requireNonNull(handler, "handler");
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                throw new IllegalStateException("JMS link of site " + settings.site() + " is closed");
-            }
-            if (this.opened) {
-                throw new IllegalStateException("JMS link of site " + settings.site() + " is already open");
-            }
+        this.lifecycle.open(() -> {
             startBroker();
-            this.handler = handler;
             ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("jms-link-connect-" + settings.site()).daemon(true).factory());
-            this.connector = executor;
-            Map<SiteId, PeerSender> created = new TreeMap<>();
+            Map<SiteId, PeerSender> senders = new TreeMap<>();
             for (SiteId peer : settings.peers().keySet()) {
-                created.put(peer, new PeerSender(settings, peer, executor, this::stateChanged));
+                senders.put(peer, new PeerSender(settings, peer, executor,
+                        (site, state) -> stateChanged(executor, handler, site, state)));
             }
-            this.senders = Map.copyOf(created);
-            FrameReceiver frames = new FrameReceiver(settings, this.brokerUrl, this::received);
-            this.receiver = frames;
+            FrameReceiver frames = new FrameReceiver(settings, this.brokerUrl, (received) -> {
+                synchronized (this.handlerLock) {
+                    handler.received(received);
+                }
+            });
             frames.start();
-            created.values().forEach(PeerSender::start);
-            this.opened = true;
+            senders.values().forEach(PeerSender::start);
             log.info("Opened JMS link of site {} ({} broker at {}, peers {}, windows {})", settings.site(),
                     (this.broker != null) ? "embedded" : "external", Frames.masked(this.brokerUrl),
                     settings.peers().keySet(), settings.windows());
-        }
+            return new Open(executor, Map.copyOf(senders), frames);
+        });
     }
 
     /**
@@ -150,14 +140,11 @@ public final class JmsWanLink implements WanLink {
      */
     @Override
     public void standBy() throws TransportException {
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                throw new IllegalStateException("JMS link of site " + settings.site() + " is closed");
-            }
+        this.lifecycle.beforeOpen(() -> {
             if (settings.embedded() != null && settings.embedded().pair() != null) {
                 startBroker();
             }
-        }
+        });
     }
 
     /** Its embedded broker of a pair's {@link EmbeddedBroker#standbyHealth}; up with no details without one. */
@@ -181,29 +168,24 @@ public final class JmsWanLink implements WanLink {
     @Override
     public void send(SiteId peer, byte[] frame) throws TransportException {
         Objects.requireNonNull(frame, "frame");
-        PeerSender sender = sender(peer);
-        if (frame.length > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException("Frame of " + frame.length + " bytes for site " + peer
-                    + " exceeds the JMS link's largest frame of " + MAX_FRAME_BYTES + " bytes");
-        }
-        requireOpen();
-        sender.send(frame);
+        requirePeer(peer);
+        this.lifecycle.checkFrame(frame.length, MAX_FRAME_BYTES);
+        this.lifecycle.require().senders().get(peer).send(frame);
     }
 
     @Override
     public long unacknowledgedBytes(SiteId peer) {
-        PeerSender sender = this.senders.get(peer);
+        PeerSender sender = sender(peer);
         return (sender != null) ? sender.unacknowledgedBytes() : 0;
     }
 
     @Override
     public LinkState state(SiteId peer) {
-        PeerSender sender = this.senders.get(peer);
-        if (sender == null) {
-            requirePeer(peer);
-            return this.closed ? LinkState.DOWN : LinkState.CONNECTING;
+        PeerSender sender = sender(peer);
+        if (this.lifecycle.isClosed()) {
+            return LinkState.DOWN;
         }
-        return this.closed ? LinkState.DOWN : sender.state();
+        return (sender != null) ? sender.state() : LinkState.CONNECTING;
     }
 
     /**
@@ -230,7 +212,8 @@ public final class JmsWanLink implements WanLink {
             details.putAll(this.broker.pairDetails());
         }
         details.put("invalidQueue", settings.invalidQueue());
-        FrameReceiver frames = this.receiver;
+        Open open = this.lifecycle.current();
+        FrameReceiver frames = (open != null) ? open.receiver() : null;
         details.put("invalidMessages", (frames != null) ? frames.invalidMessages() : 0L);
         details.put("receiverConnected", frames != null && frames.isConnected());
         String error = (frames != null) ? frames.lastError() : null;
@@ -246,7 +229,7 @@ public final class JmsWanLink implements WanLink {
         Map<String, Object> peers = new TreeMap<>();
         for (SiteId peer : settings.peers().keySet()) {
             Map<String, Object> peerDetails = new LinkedHashMap<>();
-            PeerSender sender = this.senders.get(peer);
+            PeerSender sender = (open != null) ? open.senders().get(peer) : null;
             if (sender != null) {
                 peerDetails.putAll(sender.details());
             }
@@ -263,53 +246,35 @@ public final class JmsWanLink implements WanLink {
     /** Stops receiving (letting a frame in the handler finish), disconnects from peers and stops the broker. */
     @Override
     public void close() {
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                return;
-            }
-            this.closed = true;
-            FrameReceiver frames = this.receiver;
-            if (frames != null) {
-                run("stop receiving", () -> frames.stop(STOP_GRACE));
-            }
-            ScheduledExecutorService executor = this.connector;
-            if (executor != null) {
-                executor.shutdownNow();
-            }
-            this.senders.values().forEach((sender) -> run("disconnect from a peer", sender::close));
-            if (executor != null) {
-                run("stop the connector thread", () -> awaitTermination(executor));
-            }
-            if (this.broker != null) {
-                run("stop the embedded broker", this.broker::close);
-            }
+        boolean closing = this.lifecycle.close((open) -> {
+            run("stop receiving", () -> open.receiver().stop(STOP_GRACE));
+            open.connector().shutdownNow();
+            open.senders().values().forEach((sender) -> run("disconnect from a peer", sender::close));
+            run("stop the connector thread", () -> awaitTermination(open.connector()));
+        });
+        if (closing && this.broker != null) {
+            // Also when only standBy() started it.
+            run("stop the embedded broker", this.broker::close);
+        }
+        if (closing) {
             log.info("Closed JMS link of site {}", settings.site());
         }
     }
 
-    private void received(List<ReceivedFrame> frames) {
-        FrameHandler current = Objects.requireNonNull(this.handler);
-        synchronized (this.handlerLock) {
-            current.received(frames);
-        }
-    }
-
     // Called by a sender holding its own lock: only queue the call, in order, for the connector thread.
-    private void stateChanged(SiteId peer, LinkState state) {
-        ScheduledExecutorService executor = this.connector;
-        if (executor == null || this.closed) {
+    private void stateChanged(ScheduledExecutorService executor, FrameHandler handler, SiteId peer, LinkState state) {
+        if (this.lifecycle.isClosed()) {
             return;
         }
         log.info("Site {}: peer {} is {}", settings.site(), peer, state.label());
         try {
             executor.execute(() -> {
-                FrameHandler current = this.handler;
-                if (this.closed || current == null) {
+                if (this.lifecycle.isClosed()) {
                     return;
                 }
                 synchronized (this.handlerLock) {
                     try {
-                        current.stateChanged(peer, state);
+                        handler.stateChanged(peer, state);
                     }
                     catch (RuntimeException ex) {
                         log.warn("Handler failed on peer {} becoming {}: {}", peer, state.label(), ex.toString(), ex);
@@ -322,30 +287,15 @@ public final class JmsWanLink implements WanLink {
         }
     }
 
-    private PeerSender sender(SiteId peer) {
+    /** The sender to {@code peer} since the link opened; {@code null} before. */
+    private @Nullable PeerSender sender(SiteId peer) {
         requirePeer(peer);
-        PeerSender sender = this.senders.get(peer);
-        if (sender == null) {
-            requireOpen();
-        }
-        return Objects.requireNonNull(sender);
+        Open open = this.lifecycle.current();
+        return (open != null) ? open.senders().get(peer) : null;
     }
 
     private void requirePeer(SiteId peer) {
-        Objects.requireNonNull(peer, "peer");
-        if (!settings.peers().containsKey(peer)) {
-            throw new IllegalArgumentException("Site " + peer + " is not a peer of site " + settings.site()
-                    + " on the JMS link (peers: " + settings.peers().keySet() + ")");
-        }
-    }
-
-    private void requireOpen() {
-        if (this.closed) {
-            throw new IllegalStateException("JMS link of site " + settings.site() + " is closed");
-        }
-        if (!this.opened) {
-            throw new IllegalStateException("JMS link of site " + settings.site() + " is not open; call open()");
-        }
+        this.lifecycle.peer(settings.peers(), Objects.requireNonNull(peer, "peer"));
     }
 
     private void run(String action, Runnable step) {
@@ -355,6 +305,10 @@ public final class JmsWanLink implements WanLink {
         catch (RuntimeException ex) {
             log.warn("Unable to {} of site {}: {}", action, settings.site(), ex.toString(), ex);
         }
+    }
+
+    /** What exists while the link is open: the connector thread, a sender per peer and the receiver of this site. */
+    private record Open(ScheduledExecutorService connector, Map<SiteId, PeerSender> senders, FrameReceiver receiver) {
     }
 
     private static void awaitTermination(ScheduledExecutorService executor) {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -284,6 +285,27 @@ class JmsWanLinkTest {
                 .isThrownBy(() -> s1.send(S2, new byte[s1.maxFrameBytes() + 1]))
                 .withMessageContaining(String.valueOf(s1.maxFrameBytes()));
         assertThat(s1.state(S2)).isEqualTo(LinkState.CONNECTING);
+    }
+
+    /** As every link: a frame the link cannot take now is refused as such, so the gateway keeps it to send later. */
+    @Test
+    void refusesFramesBeforeItOpensAndOnceClosedAsUnavailable() throws Exception {
+        this.sites = new LinkSites(this.tempDir, "s1", "s2");
+        JmsWanLink s1 = new JmsWanLink(this.sites.settings("s1"));
+        try {
+            assertThatThrownBy(() -> s1.send(S2, bytes("x"))).isInstanceOf(TransportUnavailableException.class)
+                    .hasMessage("The jms WAN link of site s1 is not open");
+            assertThat(s1.state(S2)).isEqualTo(LinkState.CONNECTING);
+            assertThat(s1.unacknowledgedBytes(S2)).isZero();
+        }
+        finally {
+            s1.close();
+        }
+        assertThatThrownBy(() -> s1.send(S2, bytes("x"))).isInstanceOf(TransportUnavailableException.class)
+                .hasMessage("The jms WAN link of site s1 is closed");
+        assertThat(s1.state(S2)).isEqualTo(LinkState.DOWN);
+        assertThatIllegalStateException().isThrownBy(() -> s1.open(new RecordingFrameHandler()))
+                .withMessage("The jms WAN link of site s1 is closed");
     }
 
     @Test

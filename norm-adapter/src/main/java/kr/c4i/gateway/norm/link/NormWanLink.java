@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import kr.c4i.gateway.core.link.FrameHandler;
+import kr.c4i.gateway.core.link.LinkLifecycle;
 import kr.c4i.gateway.core.link.LinkPeer;
 import kr.c4i.gateway.core.link.LinkState;
 import kr.c4i.gateway.core.link.SiteId;
@@ -69,7 +70,6 @@ public final class NormWanLink implements WanLink {
 
     private static final Logger log = LoggerFactory.getLogger(NormWanLink.class);
     static final long CHECK_MILLIS = 100;
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** Objects the sender keeps for repair per peer; NORM refuses new ones only while all of them still wait. */
     private static final int CACHE_COUNT_MIN = 64;
     private static final int CACHE_COUNT_MAX = 4096;
@@ -99,13 +99,12 @@ public final class NormWanLink implements WanLink {
     private final Map<Integer, Peer> peersByNodeId;
     private final LongAdder framesIgnored = new LongAdder();
     private final LongAdder framesForOthers = new LongAdder();
-    private final Object lifecycle = new Object();
-    private @Nullable Open open;
-    private volatile boolean closed;
+    private final LinkLifecycle<Open> lifecycle;
 
     public NormWanLink(NormLinkSettings settings) {
         this.settings = settings;
         this.site = settings.site();
+        this.lifecycle = new LinkLifecycle<>(kind(), this.site);
         this.localNodeId = NormLinkSettings.nodeId(this.site);
         Map<SiteId, Peer> byPeer = new LinkedHashMap<>();
         Map<Integer, Peer> byNode = new LinkedHashMap<>();
@@ -140,13 +139,7 @@ public final class NormWanLink implements WanLink {
 
     @Override
     public void open(FrameHandler handler) throws TransportException {
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                throw new IllegalStateException("The norm WAN link of site " + this.site + " is closed");
-            }
-            if (this.open != null) {
-                throw new IllegalStateException("The norm WAN link of site " + this.site + " is already open");
-            }
+        this.lifecycle.open(() -> {
             NormInstance instance;
             try {
                 instance = NormInstance.create(this.settings.library());
@@ -155,8 +148,9 @@ public final class NormWanLink implements WanLink {
                 throw new TransportUnavailableException("Unable to open the norm WAN link of site " + this.site + ": "
                         + ex.getMessage(), ex);
             }
+            Open opened;
             try {
-                this.open = new Open(instance, handler);
+                opened = new Open(instance, handler);
             }
             catch (RuntimeException | IOException ex) {
                 instance.close();
@@ -167,7 +161,7 @@ public final class NormWanLink implements WanLink {
                                         + ")"))
                         + ": " + ex.getMessage(), ex);
             }
-            this.open.thread.start();
+            opened.thread.start();
             NormLinkSettings.Multicast multicast = this.settings.multicast();
             if (multicast != null) {
                 log.info("norm WAN link of site {} open on multicast group {} (interface {}, TTL {}, node {}): peers "
@@ -178,7 +172,7 @@ public final class NormWanLink implements WanLink {
                         Math.round(this.settings.groupTxRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
                         this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments(),
                         autoParityText());
-                return;
+                return opened;
             }
             log.info("norm WAN link of site {} open on {}:{} (node {}): peers {}, {} bit/s of NORM messages per peer "
                     + "({} on the wire), segments {} B, block {} + parity {}, auto parity {}", this.site,
@@ -187,7 +181,8 @@ public final class NormWanLink implements WanLink {
                     Math.round(this.settings.txRateBitsPerSecond()), this.settings.rateBitsPerSecond(),
                     this.settings.segmentBytes(), this.settings.blockSegments(), this.settings.paritySegments(),
                     autoParityText());
-        }
+            return opened;
+        });
     }
 
     private String autoParityText() {
@@ -205,14 +200,8 @@ public final class NormWanLink implements WanLink {
     @Override
     public void send(SiteId peer, byte[] frame, Precedence urgency) throws TransportException {
         Peer target = peer(peer);
-        if (frame.length > this.settings.segmentBytes()) {
-            throw new IllegalArgumentException("A frame of " + frame.length + " bytes exceeds maxFrameBytes ("
-                    + this.settings.segmentBytes() + ") of the norm WAN link");
-        }
-        if (this.open == null || this.closed) {
-            throw new TransportUnavailableException("The norm WAN link of site " + this.site + " is "
-                    + (this.closed ? "closed" : "not open"), null);
-        }
+        this.lifecycle.checkFrame(frame.length, this.settings.segmentBytes());
+        this.lifecycle.require();
         target.send(frame, this.settings.parityFor(urgency));
     }
 
@@ -296,7 +285,7 @@ public final class NormWanLink implements WanLink {
         details.put("parityTargetPercent", this.settings.parityTargetPercent());
         details.put("parityPrecedence", this.settings.parityPrecedence().name());
         details.put("peerTimeout", this.settings.peerTimeout().toString());
-        details.put("open", this.open != null && !this.closed);
+        details.put("open", this.lifecycle.isOpen());
         details.put("framesIgnored", this.framesIgnored.sum());
         NormLinkSettings.Multicast multicast = this.settings.multicast();
         details.put("mode", multicast == null ? "unicast" : "multicast");
@@ -315,18 +304,9 @@ public final class NormWanLink implements WanLink {
 
     @Override
     public void close() {
-        Open current;
-        synchronized (this.lifecycle) {
-            if (this.closed) {
-                return;
-            }
-            this.closed = true;
-            current = this.open;
+        if (this.lifecycle.close(Open::close)) {
+            log.info("norm WAN link of site {} closed", this.site);
         }
-        if (current != null) {
-            current.close();
-        }
-        log.info("norm WAN link of site {} closed", this.site);
     }
 
     /**
@@ -376,12 +356,7 @@ public final class NormWanLink implements WanLink {
     }
 
     private Peer peer(SiteId peer) {
-        Peer found = this.peers.get(peer);
-        if (found == null) {
-            throw new IllegalArgumentException("Unknown peer site " + peer + ": the norm WAN link of site "
-                    + this.site + " reaches " + this.peers.keySet());
-        }
-        return found;
+        return this.lifecycle.peer(this.peers, peer);
     }
 
     /** What exists while the link is open; the instance owns every session and closes them with itself. */
@@ -709,16 +684,9 @@ public final class NormWanLink implements WanLink {
 
         void close() {
             this.instance.stop();
-            if (Thread.currentThread() != this.thread) {
-                try {
-                    if (!this.thread.join(CLOSE_WAIT)) {
-                        log.warn("norm WAN link of site {}: the frame handler did not return within {}; closing "
-                                + "under it", site, CLOSE_WAIT);
-                    }
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
+            if (!LinkLifecycle.awaitReceiveThread(this.thread)) {
+                log.warn("norm WAN link of site {}: the frame handler did not return within {}; closing under it", site,
+                        LinkLifecycle.CLOSE_WAIT);
             }
             this.instance.close();
         }
