@@ -21,8 +21,15 @@ import org.slf4j.LoggerFactory;
  * Reads one node's queue on this node's broker (its own inbox, or, on a site's WAN gateway, the queue of a remote node
  * that the site's nodes send to through it), in transacted batches of up to {@code receive.batchSize} envelopes (a
  * bundle is not split, so a batch may hold a bundle's worth more): the batch is committed only after the handler
- * returns, and rolled back (so redelivered) if it throws. Messages that are not envelopes are moved to the invalid
- * queue in the same transaction, so they never block the queue.
+ * returns. Messages that are not envelopes are moved to the invalid queue in the same transaction, so they never
+ * block the queue.
+ *
+ * <p>If the handler throws, a batch of the node's own inbox is offered to it again in place after a back-off (its
+ * handler throws only when its database fails, and a rollback would count deliveries that a broker may dead-letter
+ * after: {@link TransactedQueueReader#offerUntilTaken}). A relayed batch is rolled back instead, so the broker
+ * redelivers it after its redelivery delay while the queue's other messages go on: the gateway's store refuses what
+ * would overfill a precedence's share, and a more urgent message behind it must not wait for room. The gateway's own
+ * broker never dead-letters.
  */
 final class InboxConsumer extends TransactedQueueReader {
 
@@ -31,6 +38,7 @@ final class InboxConsumer extends TransactedQueueReader {
     private final JmsTransportSettings settings;
     private final ConnectionFactory connectionFactory;
     private final InboundHandler handler;
+    private final boolean ownInbox;
 
     InboxConsumer(JmsTransportSettings settings, ConnectionFactory connectionFactory, String brokerUrl,
             InboundHandler handler) {
@@ -46,6 +54,7 @@ final class InboxConsumer extends TransactedQueueReader {
         this.settings = settings;
         this.connectionFactory = connectionFactory;
         this.handler = handler;
+        this.ownInbox = queueOf.equals(settings.nodeId());
     }
 
     @Override
@@ -79,7 +88,13 @@ final class InboxConsumer extends TransactedQueueReader {
                 invalid.send(EnvelopeCodec.toInvalid(session, message, ex.getMessage(), queue()));
             }
         }
-        if (!batch.isEmpty()) {
+        if (!batch.isEmpty() && this.ownInbox) {
+            if (!offerUntilTaken(session, () -> this.handler.deliver(List.copyOf(batch)),
+                    () -> "a batch of " + batch.size() + " messages from queue " + queue())) {
+                return;
+            }
+        }
+        else if (!batch.isEmpty()) {
             try {
                 this.handler.deliver(List.copyOf(batch));
             }

@@ -3,6 +3,7 @@ package kr.c4i.gateway.jms;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
@@ -63,6 +64,42 @@ public abstract class TransactedQueueReader implements Runnable {
      */
     protected abstract void handle(Session session, MessageConsumer consumer, MessageProducer invalid, Message first)
             throws JMSException;
+
+    /** Hands a batch taken from the queue to its handler. */
+    @FunctionalInterface
+    protected interface Delivery {
+        void run() throws Exception;
+    }
+
+    /**
+     * Offers a batch to its handler until the handler takes it, waiting the back-off between tries, while the batch's
+     * messages stay in the session's transaction, in their place before the messages behind them. A rollback would
+     * count a delivery of each message every time, and a broker that dead-letters or drops a message after so many
+     * deliveries (Artemis's {@code max-delivery-attempts}, 10 unless set: an external broker's default) would take
+     * the batch from the queue during an outage of the handler's database.
+     *
+     * @param what the batch, for the log
+     * @return true once the handler took the batch; false if the reader was stopped meanwhile, having rolled the
+     *         transaction back so that the broker delivers the batch again
+     */
+    protected final boolean offerUntilTaken(Session session, Delivery delivery, Supplier<String> what)
+            throws JMSException {
+        while (true) {
+            try {
+                delivery.run();
+                return true;
+            }
+            catch (Exception ex) {
+                log.warn("Handler failed on {}; offering it again in {} ms: {}", what.get(),
+                        this.backoff.current().toMillis(), ex.toString(), ex);
+                pause();
+                if (!this.running) {
+                    session.rollback();
+                    return false;
+                }
+            }
+        }
+    }
 
     public final String queue() {
         return this.queue;

@@ -241,6 +241,33 @@ class JmsTransportTest {
         assertThat(b.deliveryCount()).isEqualTo(20);
     }
 
+    /**
+     * An external broker may dead-letter a message after so many deliveries (Artemis's default: 10, then the
+     * dead-letter address, or dropped without one); a batch the inbox's database cannot take is offered again in
+     * place, not rolled back, so an outage of it counts no delivery and moves nothing aside.
+     */
+    @Test
+    void aBatchTheHandlerRefusesStaysInPlaceOnABrokerThatDeadLettersAfterTwoDeliveries() throws Exception {
+        this.nodes = TestNodes.create(this.tempDir, "a", "b");
+        RecordingHandler b = this.nodes.start("b", new RecordingHandler(4), List.of((configuration) -> configuration
+                .getAddressSettings().get("kmtf.node.b").setMaxDeliveryAttempts(2)));
+        JmsTransport a = this.nodes.open("a");
+
+        a.send(batch("a", "m", 0, 20, "b"));
+
+        b.awaitUnique(20, TIMEOUT);
+        assertThat(b.failedBatches()).hasSize(4);
+        assertThat(b.deliveryCount()).isEqualTo(20);
+        ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(this.nodes.url("b"), TestNodes.USER,
+                TestNodes.PASSWORD);
+        try (factory; Connection connection = factory.createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            connection.start();
+            assertThat(session.createConsumer(session.createQueue("kmtf.invalid")).receiveNoWait())
+                    .as("a message moved to the invalid queue, the dead-letter address").isNull();
+        }
+    }
+
     @Test
     void connectingWithoutCredentialsOrWithWrongPasswordFails() throws Exception {
         this.nodes = TestNodes.start(this.tempDir, "a");

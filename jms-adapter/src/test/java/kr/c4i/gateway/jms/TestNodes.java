@@ -95,7 +95,13 @@ final class TestNodes implements AutoCloseable {
     }
 
     RecordingHandler start(String id, RecordingHandler handler) throws TransportException {
-        JmsTransport transport = open(id);
+        return start(id, handler, List.of());
+    }
+
+    /** Opens the node with its embedded broker changed by {@code customizers}, and subscribes {@code handler}. */
+    RecordingHandler start(String id, RecordingHandler handler, List<EmbeddedBrokerCustomizer> customizers)
+            throws TransportException {
+        JmsTransport transport = open(id, UnaryOperator.identity(), customizers);
         transport.subscribe(handler);
         this.handlers.put(id, handler);
         return handler;
@@ -108,10 +114,15 @@ final class TestNodes implements AutoCloseable {
 
     /** Opens the node, with settings changed by {@code change}, without subscribing. */
     JmsTransport open(String id, UnaryOperator<JmsTransportSettings> change) throws TransportException {
+        return open(id, change, List.of());
+    }
+
+    private JmsTransport open(String id, UnaryOperator<JmsTransportSettings> change,
+            List<EmbeddedBrokerCustomizer> customizers) throws TransportException {
         if (this.running.containsKey(id)) {
             throw new IllegalStateException("node " + id + " is already running");
         }
-        JmsTransport transport = new JmsTransport(change.apply(settings(id)));
+        JmsTransport transport = new JmsTransport(change.apply(settings(id)), customizers);
         this.running.put(id, transport);
         transport.open();
         return transport;

@@ -110,21 +110,9 @@ final class FrameReceiver extends TransactedQueueReader {
             message = frames.size() < MAX_BATCH_FRAMES && bytes < MAX_BATCH_BYTES ? consumer.receiveNoWait() : null;
         }
         // A refused batch is offered again in place, so the frames behind it keep their order.
-        while (!frames.isEmpty()) {
-            try {
-                this.handler.accept(List.copyOf(frames));
-                break;
-            }
-            catch (RuntimeException ex) {
-                log.warn("Handler failed on {} frames from {}; offering them again in {} ms: {}", frames.size(),
-                        frames.stream().map(ReceivedFrame::from).distinct().toList(),
-                        backoff().current().toMillis(), ex.toString(), ex);
-                pause();
-                if (!running()) {
-                    session.rollback();
-                    return;
-                }
-            }
+        if (!frames.isEmpty() && !offerUntilTaken(session, () -> this.handler.accept(List.copyOf(frames)),
+                () -> frames.size() + " frames from " + frames.stream().map(ReceivedFrame::from).distinct().toList())) {
+            return;
         }
         session.commit();
         backoff().reset();
